@@ -1,0 +1,210 @@
+"""The small engine every game runs on.
+
+A game is data (:class:`GameRules`): how to set up, how to ``decide`` a command into events,
+how to ``evolve`` state by one event, which ``flow`` events follow by themselves, what the table
+is asked now (``prompt``). A :class:`Session` folds a game's log of steps: one step per accepted
+command, holding the command's events and the automatic ones that followed. Undo marks the last
+step "undone", redo marks it "done" again, a new command after undo marks the redo branch
+"dropped". Nothing is ever deleted, and the state is always the fold of the "done" steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Protocol
+
+from companion.core.errors import RuleViolation
+from companion.core.model import Command, Event, InputEvent
+
+State = dict[str, Any]
+
+#: A flow that keeps producing events is a bug in a game's rules, never an endless loop.
+FLOW_LIMIT = 200
+
+DONE, UNDONE, DROPPED = "done", "undone", "dropped"
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """One game, as data and pure functions of state. No clock, no randomness, no I/O."""
+
+    name: str
+    title: str
+    setup: Callable[[dict[str, Any]], State]
+    decide: Callable[[State, Command], list[Event]]
+    evolve: Callable[[State, Event], State]
+    flow: Callable[[State], list[Event]]
+    prompt: Callable[[State], dict[str, Any]]
+    summary: Callable[[State], dict[str, Any]]
+    map_input: Callable[[State, InputEvent], Command | None]
+    results: Callable[[State], list[dict[str, Any]]]
+    players: tuple[int, int] = (2, 6)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state.get("over"))
+
+    def play(self, state: State, command: Command) -> tuple[list[Event], State]:
+        """Decide one command, then run the automatic flow; returns all events and the new state.
+        Raises RuleViolation (and changes nothing) if the command is refused."""
+        events = list(self.decide(state, command))
+        for event in events:
+            state = self.evolve(state, event)
+        for _ in range(FLOW_LIMIT):
+            follow = [e.as_automatic() for e in self.flow(state)]
+            if not follow:
+                return events, state
+            for event in follow:
+                state = self.evolve(state, event)
+            events.extend(follow)
+        raise RuntimeError(f"{self.name}: the automatic flow did not settle")
+
+    def fold(self, state: State, events: list[Event]) -> State:
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted command and every event it caused, in order."""
+
+    n: int
+    command: Command
+    events: tuple[Event, ...]
+    status: str = DONE
+
+    @property
+    def undoable(self) -> bool:
+        return all(e.undoable for e in self.events)
+
+
+class Journal(Protocol):
+    """Where a session writes its log durably before it shows a result (the store)."""
+
+    def append(self, step: Step, dropped: list[int]) -> None: ...
+
+    def set_status(self, n: int, status: str) -> None: ...
+
+
+Listener = Callable[["Session", "Step | None"], None]
+
+
+class Session:
+    """One game being played: its rules, setup, log and current state."""
+
+    def __init__(
+        self,
+        rules: GameRules,
+        setup: dict[str, Any],
+        steps: list[Step] | tuple[Step, ...] = (),
+        *,
+        journal: Journal | None = None,
+        game_id: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.setup = dict(setup)
+        self.initial = rules.setup(self.setup)
+        self.steps: list[Step] = list(steps)
+        self.journal = journal
+        self.game_id = game_id
+        self._listeners: list[Listener] = []
+        self._state = self._fold()
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_over(self._state)
+
+    def prompt(self) -> dict[str, Any]:
+        return self.rules.prompt(self._state)
+
+    def summary(self) -> dict[str, Any]:
+        return self.rules.summary(self._state)
+
+    def done_steps(self) -> list[Step]:
+        return [s for s in self.steps if s.status == DONE]
+
+    @property
+    def can_undo(self) -> bool:
+        last = self._last_done()
+        return last is not None and last.undoable
+
+    @property
+    def can_redo(self) -> bool:
+        return self._first_undone() is not None
+
+    def add_listener(self, listener: Listener) -> None:
+        """Observers (screens, LEDs) are told after every change, with the step or None."""
+        self._listeners.append(listener)
+
+    # -- changing ------------------------------------------------------------------------
+    def execute(self, command: Command) -> Step:
+        """Play one command. Durable before it returns; RuleViolation changes nothing."""
+        if command.do == "undo":
+            return self.undo()
+        if command.do == "redo":
+            return self.redo()
+        events, state = self.rules.play(self._state, command)
+        step = Step(n=len(self.steps) + 1, command=command, events=tuple(events))
+        dropped = [s.n for s in self.steps if s.status == UNDONE]
+        if self.journal is not None:
+            self.journal.append(step, dropped)
+        self.steps = [replace(s, status=DROPPED) if s.n in dropped else s for s in self.steps]
+        self.steps.append(step)
+        self._state = state
+        self._notify(step)
+        return step
+
+    def handle_input(self, event: InputEvent) -> Step:
+        """Give a raw input its meaning now (the game's input map) and play it."""
+        if event.kind == "button" and event.id in ("undo", "redo"):
+            return self.execute(Command(event.id))
+        command = self.rules.map_input(self._state, event)
+        if command is None:
+            raise RuleViolation(f"{event.id} means nothing now: {self.prompt()['text']}")
+        return self.execute(command)
+
+    def undo(self) -> Step:
+        last = self._last_done()
+        if last is None:
+            raise RuleViolation("Nothing to undo: no command has been played yet")
+        if not last.undoable:
+            raise RuleViolation("Dice results cannot be undone; correct a misread die instead")
+        return self._mark(last, UNDONE)
+
+    def redo(self) -> Step:
+        first = self._first_undone()
+        if first is None:
+            raise RuleViolation("Nothing to redo: undo something first")
+        return self._mark(first, DONE)
+
+    # -- internals -----------------------------------------------------------------------
+    def _mark(self, step: Step, status: str) -> Step:
+        if self.journal is not None:
+            self.journal.set_status(step.n, status)
+        marked = replace(step, status=status)
+        self.steps[step.n - 1] = marked
+        self._state = self._fold()
+        self._notify(marked)
+        return marked
+
+    def _fold(self) -> State:
+        state = self.initial
+        for step in self.done_steps():
+            state = self.rules.fold(state, list(step.events))
+        return state
+
+    def _last_done(self) -> Step | None:
+        done = self.done_steps()
+        return done[-1] if done else None
+
+    def _first_undone(self) -> Step | None:
+        return next((s for s in self.steps if s.status == UNDONE), None)
+
+    def _notify(self, step: Step | None) -> None:
+        for listener in list(self._listeners):
+            listener(self, step)

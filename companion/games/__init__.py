@@ -1,0 +1,24 @@
+"""The games the companion runs, by the name a setup or table script uses."""
+
+from __future__ import annotations
+
+from companion.core.engine import GameRules
+from companion.core.errors import SetupError
+
+
+def _load() -> dict[str, GameRules]:
+    from companion.games.witchs_brew import RULES as witchs_brew
+
+    return {witchs_brew.name: witchs_brew}
+
+
+def all_games() -> dict[str, GameRules]:
+    return _load()
+
+
+def get_rules(name: str) -> GameRules:
+    games = _load()
+    if name not in games:
+        known = ", ".join(sorted(games))
+        raise SetupError(f"Unknown game {name!r}: the companion runs {known}")
+    return games[name]

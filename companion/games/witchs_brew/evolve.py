@@ -1,0 +1,76 @@
+"""Fold one Witch's Brew event into the state. Trusts the event (``decide`` validated it)."""
+
+from __future__ import annotations
+
+import copy
+
+from companion.core.model import Event
+from companion.games.witchs_brew.state import State, shown_this_cycle
+
+
+def _play_card(state: State, seat: int, role: str) -> None:
+    player = state["players"][seat]
+    player["cards_played"] += 1
+    player["roles_played"].append(role)
+
+
+def _apply_changes(state: State, changes: dict[str, dict[str, int]]) -> None:
+    for seat, deltas in changes.items():
+        player = state["players"][int(seat)]
+        for counter, delta in deltas.items():
+            player[counter] += delta
+
+
+def evolve(state: State, event: Event) -> State:
+    s = copy.deepcopy(state)
+    d = event.data
+    kind = event.type
+    if kind == "roles_excluded":
+        s["shown"] = shown_this_cycle(s) + list(d["roles"])
+        s["excluded"] = list(d["roles"])
+    elif kind == "role_played":
+        s["role"], s["round_starter"], s["holder"] = d["role"], d["seat"], d["seat"]
+        s["answers"] = [{"seat": d["seat"], "answer": "start"}]
+        _play_card(s, d["seat"], d["role"])
+    elif kind == "answered":
+        s["answers"].append({"seat": d["seat"], "answer": d["answer"]})
+        if d["answer"] in ("claim", "so_be_it"):
+            _play_card(s, d["seat"], s["role"])
+        if d["answer"] == "claim":
+            s["holder"] = d["seat"]
+        elif d["answer"] == "so_be_it":
+            s["pending"].append({"seat": d["seat"], "role": s["role"], "kind": "favor"})
+    elif kind == "round_resolved":
+        favors = [a["seat"] for a in s["answers"] if a["answer"] == "so_be_it"]
+        s["last_round"] = {"role": s["role"], "holder": d["holder"], "favors": favors,
+                           "set": s["set"], "round": s["round"]}
+        s["pending"].append({"seat": d["holder"], "role": s["role"], "kind": "action"})
+        s["lead"] = d["holder"]
+        s["role"] = s["round_starter"] = s["holder"] = None
+        s["answers"] = []
+        s["round"] += 1
+    elif kind in ("effect_applied", "effect_skipped", "effect_abstained"):
+        s["pending"].pop(0)
+        if kind == "effect_applied":
+            _apply_changes(s, d.get("changes", {}))
+            if d.get("potion"):
+                s["players"][d["seat"]]["potions"].append(dict(d["potion"]))
+    elif kind == "adjusted":
+        _apply_changes(s, {str(d["seat"]): d.get("changes", {})})
+        player = s["players"][d["seat"]]
+        if d.get("remove_potion") is not None:
+            player["potions"].pop(d["remove_potion"])
+        if d.get("potion"):
+            player["potions"].append(dict(d["potion"]))
+    elif kind == "set_ended":
+        s["set"] += 1
+        s["round"] = 1
+        for player in s["players"]:
+            player["cards_played"] = 0
+            player["roles_played"] = []
+        s["excluded"] = None if s["variant"] else []
+    elif kind == "game_over":
+        s["over"] = True
+    else:
+        raise ValueError(f"witchs_brew: unknown event {kind!r}")
+    return s
