@@ -12,4 +12,4 @@ class HardwareError(CompanionError, OSError):
 
 
 class ConfigError(CompanionError, ValueError):
-    """The hardware config cannot be used. The message starts with the key it is about."""
+    """The hardware config cannot be used. The message names the key it is about."""
