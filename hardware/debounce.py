@@ -29,9 +29,9 @@ class Debouncer:
 
     def accept(self, input_id: str) -> bool:
         """True if this press counts (and remember it); False if it is chatter."""
-        now = self._clock()
         with self._lock:
             last = self._last.get(input_id)
+            now = self._clock()
             if last is not None and now - last < self.window_s:
                 return False
             self._last[input_id] = now
