@@ -38,7 +38,7 @@ def next_command(session: Session, rng: random.Random) -> Command:
         return Command("reveal_excluded", args={"roles": rng.sample(pool, excluded_per_set(state))})
     if phase == "play":
         seat = prompt["seat"]
-        played = state["players"][seat]["roles_played"]
+        played = {r for p in state["players"] for r in p["roles_played"]}
         roles = [r for r in ROLES if r not in played and r not in state["excluded"]]
         return Command("play_role", who, {"role": rng.choice(roles)})
     if phase == "answer":

@@ -96,7 +96,23 @@ def play_role(state: State, cmd: Command, seat: int) -> list[Event]:
     if key in state["players"][seat]["roles_played"]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set: "
                             "each role card is played once per set")
+    if any(key in p["roles_played"] for p in state["players"]):
+        raise RuleViolation(f"The {_title(key)} was already played this set: a card that should have "
+                            "been played then goes face down (forfeit) and another role is announced")
     return [Event("role_played", {"seat": seat, "role": key})]
+
+
+def forfeit(state: State, cmd: Command, seat: int) -> list[Event]:
+    """The rulebook's penalty for a forgotten card: it goes face down and counts as played."""
+    _need_phase(state, "play", "forfeit a forgotten card")
+    _need_turn(state, seat, "announce a role")
+    key = cmd.args.get("role")
+    role(key)
+    if key in state["players"][seat]["roles_played"]:
+        raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set")
+    if not any(key in p["roles_played"] for p in state["players"]):
+        raise RuleViolation(f"The {_title(key)} has not been played this set: announce it instead")
+    return [Event("card_forfeited", {"seat": seat, "role": key})]
 
 
 def answer(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -153,7 +169,7 @@ def resolve(state: State, cmd: Command, seat: int) -> list[Event]:
         if any(v > 0 for v in mine.values()):
             raise RuleViolation("pay: amounts paid are 0 or more")
     elif effect.kind == TABLE:
-        mine = dict(args.get("changes", {}))
+        mine = args.get("changes", {})
         if args.get("potion") is not None:
             potion = _potion(state, args["potion"], STACKS)
     changes = {str(seat): _deltas(state, seat, mine)}
@@ -208,7 +224,7 @@ def reveal_excluded(state: State, cmd: Command) -> list[Event]:
 
 SEAT_COMMANDS = {
     "play_role": play_role, "claim": answer, "so_be_it": answer, "pass": answer,
-    "resolve": resolve, "abstain": abstain, "adjust": adjust,
+    "resolve": resolve, "abstain": abstain, "adjust": adjust, "forfeit": forfeit,
 }
 
 

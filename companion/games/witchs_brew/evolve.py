@@ -32,6 +32,8 @@ def evolve(state: State, event: Event) -> State:
         s["role"], s["round_starter"], s["holder"] = d["role"], d["seat"], d["seat"]
         s["answers"] = [{"seat": d["seat"], "answer": "start"}]
         _play_card(s, d["seat"], d["role"])
+    elif kind == "card_forfeited":
+        _play_card(s, d["seat"], d["role"])
     elif kind == "answered":
         s["answers"].append({"seat": d["seat"], "answer": d["answer"]})
         if d["answer"] in ("claim", "so_be_it"):

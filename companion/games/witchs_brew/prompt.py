@@ -56,8 +56,9 @@ def prompt(state: State) -> dict[str, Any]:
 
 
 def map_input(state: State, event: InputEvent) -> Command | None:
-    """Seat buttons: claim / so_be_it / pass while answering; claim confirms and pass abstains
-    from a paid effect. The rules still judge the command (out of turn is refused, explained)."""
+    """Seat buttons: claim / so_be_it / pass while answering; while a seat's effect waits, its
+    pass button abstains and its claim button confirms a paid effect (the others need a choice
+    on screen). The rules still judge the command (out of turn is refused, explained)."""
     if event.kind != "button" or not event.id.startswith("seat") or "." not in event.id:
         return None
     seat_part, action = event.id.split(".", 1)

@@ -1,0 +1,91 @@
+"""Where a bottle may go: a rolled move, Great Sorcery, or back to the nearest space. Shared by
+``decide`` (to refuse with the rule's words), ``flow`` (to pass a turn nobody can use) and the
+prompt (to show choices)."""
+
+from __future__ import annotations
+
+from companion.games.quest import board
+from companion.games.quest import state as st
+from companion.games.quest.state import SORCERY_SPACES, State
+
+
+def may_enter_cauldron(state: State, bottle: int) -> bool:
+    return st.ingredient(state, bottle) in state["needed"]
+
+
+def targets(state: State, bottle: int, steps: int, sorcery: bool = False) -> list[str]:
+    """Every space the bottle may stop on: exactly ``steps`` spaces for a roll, up to 6 past
+    the wizard and obstacles for Great Sorcery; the cauldron with any number up to ``steps``."""
+    settings = state["settings"]
+    start = st.where(state, bottle)
+    if start == board.CAULDRON:
+        return []
+    if sorcery:
+        ends = board.walk_ends(start, steps, settings, exact=False)
+    else:
+        ends = board.walk_ends(start, steps, settings, st.barriers(state))
+    full = set(st.taken(state, bottle)) | set(st.barriers(state))
+    out = [e for e in ends if e not in full]
+    if not may_enter_cauldron(state, bottle):
+        out = [e for e in out if e != board.CAULDRON]
+    return sorted(out, key=board.sort_key)
+
+
+def why_not(state: State, bottle: int, to: str, steps: int, sorcery: bool = False) -> str | None:
+    """Why the bottle may not go there (the rule, in the rulebook's words), or None."""
+    start = st.where(state, bottle)
+    if start == board.CAULDRON:
+        return f"Bottle {bottle} is already in the cauldron"
+    if to == board.CAULDRON:
+        found = st.ingredient(state, bottle)
+        if found is None:
+            return (f"Bottle {bottle} cannot go into the cauldron: a potion bottle cannot be moved "
+                    "into the cauldron if its ingredient has not yet been revealed")
+        if found not in state["needed"]:
+            return (f"Bottle {bottle} holds {found}, a wrong ingredient: the cauldron needs "
+                    f"{', '.join(state['needed'])}")
+    if to in targets(state, bottle, steps, sorcery):
+        return None
+    if to == st.wizard_space(state):
+        return f"The wizard stands on {to}: a potion bottle cannot stop on the wizard"
+    if to in st.blocked_spaces(state):
+        return f"An obstacle blocks {to}: a potion bottle cannot stand on an obstacle"
+    if to in st.taken(state, bottle):
+        return (f"Bottle {st.bottle_on(state, to)} already stands on {to} "
+                "(one bottle a space: setting share_spaces)")
+    how = f"up to {steps}" if sorcery else f"exactly {steps}"
+    free = board.walk_ends(start, steps, state["settings"], exact=sorcery)
+    if to in free:
+        return (f"Bottle {bottle} on {start} cannot reach {to}: a potion bottle cannot be moved "
+                "past the wizard on the wizard's circle or past an obstacle (Great Sorcery can)")
+    can = targets(state, bottle, steps, sorcery)
+    options = ", ".join(can) if can else "nowhere"
+    return f"Bottle {bottle} on {start} cannot reach {to} in {how} spaces; it can reach {options}"
+
+
+def any_move(state: State, steps: int, sorcery: bool = False) -> bool:
+    return any(targets(state, b, steps, sorcery) for b in st.on_board(state))
+
+
+def sorcery_spaces() -> int:
+    return SORCERY_SPACES
+
+
+def return_targets(state: State, bottle: int) -> list[str]:
+    """The nearest free spaces for a bottle the wizard or an obstacle knocked away."""
+    return board.nearest(st.where(state, bottle), state["settings"], st.barriers(state),
+                         st.taken(state, bottle))
+
+
+def spell_use(state: State) -> str | None:
+    """Why a cast spell has no use on this board (so the turn passes), or None if it has one."""
+    name = state["spell"]["name"]
+    if name == "omniscience":
+        if not any(st.ingredient(state, b) is None for b in st.on_board(state)):
+            return "every bottle on the board already shows its ingredient"
+    elif name == "exchange":
+        if len(st.on_board(state)) < 2:
+            return "fewer than two bottles are left on the board"
+    elif not any_move(state, SORCERY_SPACES, sorcery=True):
+        return "no bottle can move"
+    return None
