@@ -7,9 +7,10 @@ from companion.core.errors import SetupError
 
 
 def _load() -> dict[str, GameRules]:
+    from companion.games.quest import RULES as quest
     from companion.games.witchs_brew import RULES as witchs_brew
 
-    return {witchs_brew.name: witchs_brew}
+    return {rules.name: rules for rules in (witchs_brew, quest)}
 
 
 def all_games() -> dict[str, GameRules]:

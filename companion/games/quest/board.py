@@ -52,15 +52,16 @@ def start_space(bottle: int, settings: Settings) -> str:
 
 
 def circle_index(space: str) -> int | None:
-    return int(space[1:]) if space.startswith("c") else None
+    return int(space[1:]) if space.startswith("c") and space != CAULDRON else None
 
 
 def parse_space(value: Any, settings: Settings, field: str = "to") -> str:
     """A space named by the table, checked against the board; a refusal that shows the format."""
     text = value.strip().lower() if isinstance(value, str) else ""
     match = _SPACE.match(text)
-    hint = (f"{field}: name a space like \"c5\" (wizard's circle, c0-c{settings['circle_spaces'] - 1}), "
-            f"\"p2.3\" (path 2, space 3 of {settings['path_spaces']} from the circle) or \"cauldron\"")
+    last = settings["circle_spaces"] - 1
+    hint = (f"{field}: name a space like \"c5\" (wizard's circle, c0-c{last}), \"p2.3\" "
+            f"(path 2, space 3 of {settings['path_spaces']} from the circle) or \"cauldron\"")
     if not match:
         raise RuleViolation(f"{hint}, not {value!r}")
     c, p, k = match.groups()
@@ -123,7 +124,8 @@ def walk_ends(start: str, steps: int, settings: Settings, barriers: Iterable[str
     return ends
 
 
-def nearest(start: str, settings: Settings, barriers: Iterable[str], taken: Iterable[str]) -> list[str]:
+def nearest(start: str, settings: Settings, barriers: Iterable[str],
+            taken: Iterable[str]) -> list[str]:
     """The nearest spaces a knocked bottle may go to: free, not a barrier, not its own space,
     at the fewest steps from ``start`` without passing a barrier. Never the cauldron."""
     blocked, full = set(barriers), set(taken)

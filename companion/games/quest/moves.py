@@ -54,7 +54,7 @@ def why_not(state: State, bottle: int, to: str, steps: int, sorcery: bool = Fals
         return (f"Bottle {st.bottle_on(state, to)} already stands on {to} "
                 "(one bottle a space: setting share_spaces)")
     how = f"up to {steps}" if sorcery else f"exactly {steps}"
-    free = board.walk_ends(start, steps, state["settings"], exact=sorcery)
+    free = board.walk_ends(start, steps, state["settings"], exact=not sorcery)
     if to in free:
         return (f"Bottle {bottle} on {start} cannot reach {to}: a potion bottle cannot be moved "
                 "past the wizard on the wizard's circle or past an obstacle (Great Sorcery can)")
@@ -65,10 +65,6 @@ def why_not(state: State, bottle: int, to: str, steps: int, sorcery: bool = Fals
 
 def any_move(state: State, steps: int, sorcery: bool = False) -> bool:
     return any(targets(state, b, steps, sorcery) for b in st.on_board(state))
-
-
-def sorcery_spaces() -> int:
-    return SORCERY_SPACES
 
 
 def return_targets(state: State, bottle: int) -> list[str]:

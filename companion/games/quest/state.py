@@ -75,13 +75,15 @@ def setup(config: dict[str, Any]) -> State:
     known = {"game", "players", "needed", *DEFAULTS}
     unknown = sorted(set(config) - known)
     if unknown:
-        raise SetupError(f"{unknown[0]}: not a Cauldron Quest setting; known: {', '.join(sorted(known))}")
+        raise SetupError(f"{unknown[0]}: not a Cauldron Quest setting; "
+                         f"known: {', '.join(sorted(known))}")
     names = config.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise SetupError("players: give the player names clockwise, the youngest first")
     names = [n.strip() for n in names]
     if not 1 <= len(names) <= 6:
-        raise SetupError(f"players: Cauldron Quest is for 2-4 players (1-6 allowed), not {len(names)}")
+        raise SetupError("players: Cauldron Quest is for 2-4 players (1-6 allowed), "
+                         f"not {len(names)}")
     if any(not n for n in names) or len({n.casefold() for n in names}) != len(names):
         raise SetupError("players: every player needs a name, and no two the same")
     needed = config.get("needed")

@@ -1,0 +1,224 @@
+"""Harvest Season commands: the Omen, filling the board, and each turn's one Action (gather,
+steal, brew) and its Quick Actions (quick brew, cast a Spell, move ingredients to and from
+Cellars), then end_turn. Steal dice are inputs: their events cannot be undone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.errors import RuleViolation
+from companion.core.model import Command, Event
+from companion.games.cauldron import checks as ck
+from companion.games.cauldron import data as d
+from companion.games.cauldron import potions as pt
+from companion.games.cauldron import state as st
+from companion.games.cauldron.state import State
+
+
+def _mapping(value: Any, field: str, example: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RuleViolation(f"{field}: give a mapping, e.g. {example}")
+    return value
+
+
+def omen(state: State, cmd: Command) -> list[Event]:
+    """Phase 1: the Omen's text as read aloud, and what it changes (Magik, produce, who starts)."""
+    ck.need_phase(state, ("omen",), "enter an Omen")
+    args = cmd.args
+    words = ck.text(args.get("text"), "text")
+    magik = []
+    for who, delta in _mapping(args.get("magik"), "magik", '{"Anna": 2}').items():
+        seat = st.seat_of(state, who)
+        delta = d.whole(delta, f"magik.{who}", -d.WIN, d.WIN)
+        have = state["players"][seat]["magik"]
+        magik.append({"seat": seat, "delta": delta, "applied": ck.magik_after(have, delta) - have})
+    produce = {}
+    for kind, delta in _mapping(args.get("produce"), "produce", '{"dragon_egg": 1}').items():
+        produce[d.ingredient(kind, "produce")] = d.whole(delta, f"produce.{kind}", -20, 20)
+    first = args.get("first")
+    if first is not None:
+        first = first.casefold() if isinstance(first, str) and first.casefold() in ("lsp", "hsp") \
+            else st.seat_of(state, first)
+    return [Event("omen_drawn", {"text": words, "magik": magik, "produce": produce,
+                                 "first": first})]
+
+
+def expected_board(state: State) -> dict[str, int]:
+    """Phase 2: one token per field, changed by the Omen (never below none)."""
+    produce = (state["harvest"]["omen"] or {}).get("produce", {})
+    return {k: max(0, state["fields"][k] + produce.get(k, 0)) for k in d.INGREDIENTS}
+
+
+def fill_board(state: State, cmd: Command) -> list[Event]:
+    ck.need_phase(state, ("fill",), "fill the board")
+    counts = expected_board(state)
+    given = cmd.args.get("ingredients")
+    if given is not None:
+        counts = {k: 0 for k in d.INGREDIENTS}
+        for kind, n in _mapping(given, "ingredients", '{"spider_web": 5}').items():
+            counts[d.ingredient(kind, "ingredients")] = d.whole(n, f"ingredients.{kind}", 0, 60)
+    if not any(counts.values()):
+        raise RuleViolation("The board needs at least one Ingredient: a Harvest Season lasts "
+                            "until the last one is gathered")
+    return [Event("board_filled", {"ingredients": counts})]
+
+
+def gather(state: State, cmd: Command, seat: int) -> list[Event]:
+    ck.need_harvest_turn(state, seat, "gather")
+    ck.need_action_free(state, seat, "gathering")
+    player = state["players"][seat]
+    args = cmd.args
+    raw = args.get("ingredients", [args["ingredient"]] if "ingredient" in args else None)
+    if not isinstance(raw, list) or not raw:
+        raise RuleViolation("gather: name the Ingredient taken from the board (\"ingredient\": ...)")
+    kinds = [d.ingredient(k) for k in raw]
+    helpers = len(kinds) == 2
+    if len(kinds) > 2 or (helpers and player["character"] != "witch"):
+        raise RuleViolation("Gather takes one Ingredient; only the Witch's Little Helpers gathers two")
+    if helpers and player["once_per_season"] and player["ability_used"]:
+        raise RuleViolation(f"{player['name']}'s Little Helpers is once per season and already used "
+                            "this season (Used token): gather one Ingredient")
+    for kind in set(kinds):
+        left = state["ingredients_left"][kind]
+        if kinds.count(kind) > left:
+            where = f"only {left}" if left else "no"
+            raise RuleViolation(f"The board has {where} {d.label(kind)} left to gather "
+                                f"(left: {d.counts_text(state['ingredients_left'])})")
+    return [Event("gathered", {"seat": seat, "ingredients": kinds, "helpers": helpers})]
+
+
+def steal(state: State, cmd: Command, seat: int) -> list[Event]:
+    """Declare a steal (target, ingredient) and roll; the roll may come in the same command or
+    as the next die. 4 or more succeeds; Cellar ingredients cannot be stolen."""
+    args = cmd.args
+    pending = state["harvest"]["steal"]
+    if pending is not None and pending["roll"] is None and st.turn(state) == seat:
+        for key in ("target", "ingredient"):
+            if args.get(key) is not None:
+                given = st.seat_of(state, args[key]) if key == "target" else d.ingredient(args[key])
+                if given != pending[key]:
+                    raise RuleViolation(f"{st.name(state, seat)} is already stealing "
+                                        f"{d.label(pending['ingredient'])} from "
+                                        f"{st.name(state, pending['target'])}: roll for that steal")
+        if args.get("roll") is None:
+            raise RuleViolation("roll: the steal waits for its die (4 or more succeeds)")
+        return [_stole(state, seat, pending["target"], pending["ingredient"],
+                       d.die(args["roll"], "roll"))]
+    ck.need_harvest_turn(state, seat, "steal")
+    ck.need_action_free(state, seat, "stealing")
+    if args.get("target") is None:
+        raise RuleViolation("steal: name the player stolen from (\"target\": name)")
+    target = st.seat_of(state, args["target"])
+    if target == seat:
+        raise RuleViolation("Steal takes an Ingredient from another player's pool, not your own")
+    kind = d.ingredient(args.get("ingredient"))
+    victim = state["players"][target]
+    if not victim["pool"].get(kind):
+        cellar = (" Unless a card says otherwise, an Ingredient stored in a Cellar cannot be "
+                  "stolen." if st.in_cellars(victim, kind) else "")
+        raise RuleViolation(f"{victim['name']} has no {d.label(kind)} in the pool to steal.{cellar}")
+    if args.get("roll") is None:
+        return [Event("steal_declared", {"seat": seat, "target": target, "ingredient": kind})]
+    return [_stole(state, seat, target, kind, d.die(args["roll"], "roll"))]
+
+
+def _stole(state: State, seat: int, target: int, kind: str, roll: int) -> Event:
+    success = roll >= d.STEAL_SUCCESS
+    # An Instant Spell may have emptied the pool meanwhile: the steal then takes nothing.
+    taken = success and bool(state["players"][target]["pool"].get(kind))
+    return Event("stole", {"seat": seat, "target": target, "ingredient": kind, "roll": roll,
+                           "success": success, "taken": taken}, undoable=False)
+
+
+def brew(state: State, cmd: Command, seat: int) -> list[Event]:
+    current = ck.need_harvest_turn(state, seat, "brew")
+    player = state["players"][seat]
+    potion = st.find_potion(player, ck.name_of_potion(cmd.args.get("potion")))
+    if potion is None:
+        owned = ", ".join(p["name"] for p in player["potions"]) or "none entered yet"
+        raise RuleViolation(f"{player['name']} has no potion named {cmd.args.get('potion')!r} "
+                            f"(potions: {owned}); enter a new card with add_potion first")
+    if not potion["quick"]:
+        if current == "closing":
+            ck.need_action_free(state, seat, f"brewing {potion['name']}")
+        if state["harvest"]["action"] == "gather":
+            raise RuleViolation(
+                f"Brewing {potion['name']} (not a Quick Potion) is an Action and "
+                f"{player['name']} already gathered this turn: a non-Quick Potion cannot be "
+                "brewed in the turn its last Ingredient was gathered; brew it next turn")
+        ck.need_action_free(state, seat, f"brewing {potion['name']}")
+    problem = pt.zone_problem(player, potion)
+    if problem:
+        raise RuleViolation(problem)
+    used = pt.pay(player, potion, cmd.args.get("any"))
+    gain, enthusiasm = pt.gain(player, potion)
+    spell = potion["spell"] and st.spells_allowed(state)
+    return [Event("brewed", {"seat": seat, "potion": potion["name"], "used": used, "gain": gain,
+                             "enthusiasm": enthusiasm, "quick": potion["quick"], "spell": spell})]
+
+
+def cast_spell(state: State, cmd: Command, seat: int) -> list[Event]:
+    """A Quick Action on your own turn; an Instant Spell at any moment of the Harvest Season."""
+    if not st.spells_allowed(state):
+        raise RuleViolation("Simple Game: no Spells are used")
+    if state["season"] != "harvest" or st.phase(state) in ("milestones", "setup", "over"):
+        if st.phase(state) == "over":
+            raise RuleViolation(ck.over_text(state))
+        raise RuleViolation("Spells can only be cast during the Harvest Season")
+    if state["harvest"]["spells_blocked"]:
+        raise RuleViolation("Magik Dome was cast: no further Spells this season")
+    instant = cmd.args.get("instant", False)
+    dome = cmd.args.get("dome", False)
+    if not isinstance(instant, bool) or not isinstance(dome, bool):
+        raise RuleViolation("instant, dome: true or false")
+    if not instant and (st.phase(state) not in ck.HARVEST_TURN or st.turn(state) != seat):
+        raise RuleViolation("Only an Instant Spell can be cast outside your own turn "
+                            "(casting a Spell is a Quick Action of your turn)")
+    kind = ck.hand_kind(state, seat, cmd.args.get("kind"), "cast")
+    return [Event("spell_cast", {"seat": seat, "kind": kind, "instant": instant, "dome": dome,
+                                 "name": ck.text(cmd.args.get("name"), "name", 80),
+                                 "text": ck.text(cmd.args.get("text"), "text")})]
+
+
+def move_ingredient(state: State, cmd: Command, seat: int) -> list[Event]:
+    if st.phase(state) not in ck.HARVEST_TURN or st.turn(state) != seat:
+        if st.phase(state) == "over":
+            raise RuleViolation(ck.over_text(state))
+        raise RuleViolation("Ingredients move in and out of Cellars only on your own turn in the "
+                            "Harvest Season (a Quick Action)")
+    ck.need_harvest_turn(state, seat, "move ingredients")
+    player = state["players"][seat]
+    kind = d.ingredient(cmd.args.get("ingredient"))
+    to = cmd.args.get("to")
+    if to == "cellar":
+        if not player["cellars"]:
+            raise RuleViolation(f"{player['name']} has no Cellar (buy one in the Market Season)")
+        if not player["pool"].get(kind):
+            raise RuleViolation(f"{player['name']} has no {d.label(kind)} in the pool to store")
+        if None not in player["cellars"]:
+            raise RuleViolation(f"Each Cellar holds a single Ingredient and all of "
+                                f"{player['name']}'s Cellars are full")
+    elif to == "pool":
+        if not st.in_cellars(player, kind):
+            raise RuleViolation(f"{player['name']} has no {d.label(kind)} in a Cellar")
+    else:
+        raise RuleViolation("to: \"cellar\" or \"pool\"")
+    return [Event("ingredient_moved", {"seat": seat, "ingredient": kind, "to": to})]
+
+
+def end_turn(state: State, cmd: Command, seat: int) -> list[Event]:
+    current = ck.need_harvest_turn(state, seat, "end the turn")
+    player = state["players"][seat]
+    skip = cmd.args.get("skip", False)
+    if not isinstance(skip, bool):
+        raise RuleViolation("skip: true or false")
+    if current == "turns" and state["harvest"]["action"] is None and not skip:
+        raise RuleViolation(f"{player['name']} must take one Action (gather, steal or brew) while "
+                            "able to; if a Spell or Omen forbids it, end the turn with skip")
+    if len(player["spells"]) > d.MAX_SPELLS:
+        raise RuleViolation(f"You can hold at most three Spells: {player['name']} holds "
+                            f"{len(player['spells'])}; discard down to three before ending the turn")
+    return [Event("turn_ended", {"seat": seat, "skipped": bool(skip and state["harvest"]["action"]
+                                                               is None)})]

@@ -1,0 +1,177 @@
+"""Dice commands: turn order rolls, LSP/HSP roll-offs, the generic ``roll`` (the die the game
+expects now) and ``correct_roll`` for a misread die. Every die event has undoable=False: undo
+never takes back a roll, a correction fixes a misread face explicitly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.errors import RuleViolation
+from companion.core.model import Command, Event
+from companion.games.cauldron import checks as ck
+from companion.games.cauldron import contest
+from companion.games.cauldron import data as d
+from companion.games.cauldron import state as st
+from companion.games.cauldron.decide_harvest import steal
+from companion.games.cauldron.prompt import prompt
+from companion.games.cauldron.state import State
+
+
+_names = st.names_text
+
+
+def turn_order_roll(state: State, cmd: Command, seat: int) -> list[Event]:
+    ck.need_phase(state, ("turn_order",), "roll for turn order")
+    value = d.die(cmd.args.get("value"))
+    waiting = st.awaited_rolls(state)
+    if seat not in waiting:
+        raise RuleViolation(f"{st.name(state, seat)} does not roll now: only tied seats re-roll; "
+                            f"waiting for {_names(state, waiting)}")
+    return [Event("turn_order_rolled", {"seat": seat, "value": value}, undoable=False)]
+
+
+def rolloff(state: State, cmd: Command) -> list[Event]:
+    """Start a roll-off for the LSP or HSP when several seats are tied."""
+    if st.phase(state) in ("over", "milestones", "setup"):
+        ck.need_phase(state, ("omen",), "hold a roll-off")
+    kind = str(cmd.args.get("kind", "")).casefold()
+    if kind not in ("lsp", "hsp"):
+        raise RuleViolation("kind: \"lsp\" (Lowest Scoring Player) or \"hsp\" (Highest)")
+    open_roll = state["rolloff"]
+    if open_roll is not None and st.rolloff_waiting(state):
+        raise RuleViolation(f"Finish the {open_roll['rule'].upper()} roll-off first: waiting for "
+                            f"{_names(state, st.rolloff_waiting(state))}")
+    tied = st.lowest(state) if kind == "lsp" else st.highest(state)
+    most = "fewest" if kind == "lsp" else "most"
+    magik = state["players"][tied[0]]["magik"]
+    if len(tied) == 1:
+        raise RuleViolation(f"No roll-off needed: {st.name(state, tied[0])} alone has the {most} "
+                            f"Magik ({magik}) and is the {kind.upper()}")
+    want = "low" if kind == "lsp" else "high"
+    return [Event("rolloff_opened", {"kind": kind, "contenders": tied, "want": want})]
+
+
+def rolloff_roll(state: State, cmd: Command, seat: int) -> list[Event]:
+    value = d.die(cmd.args.get("value"))
+    waiting = st.rolloff_waiting(state)
+    if not waiting:
+        raise RuleViolation("No roll-off is waiting for dice (start one with rolloff)")
+    if seat not in waiting:
+        raise RuleViolation(f"{st.name(state, seat)} does not roll in this roll-off: only the tied "
+                            f"seats roll; waiting for {_names(state, waiting)}")
+    return [Event("rolloff_rolled", {"seat": seat, "value": value}, undoable=False)]
+
+
+def expected_roll(state: State) -> tuple[str, list[int]] | None:
+    """Which die the game waits for now, and from whom: a roll-off first, then turn order, then
+    the current seat's steal."""
+    waiting = st.rolloff_waiting(state)
+    if waiting:
+        return "rolloff", waiting
+    waiting = st.awaited_rolls(state)
+    if waiting:
+        return "turn_order", waiting
+    pending = state["harvest"]["steal"]
+    if (st.phase(state) in ck.HARVEST_TURN and pending is not None and pending["roll"] is None):
+        return "steal", [st.turn(state)]
+    return None
+
+
+def roll(state: State, cmd: Command) -> list[Event]:
+    """A die with no more meaning than its face: give it to the roll the game expects now."""
+    value = d.die(cmd.args.get("value"))
+    expected = expected_roll(state)
+    if expected is None:
+        raise RuleViolation(f"No die roll is expected now: {prompt(state)['text']}")
+    kind, seats = expected
+    seat = seats[0] if cmd.player is None else st.seat_of(state, cmd.player)
+    if seat not in seats:
+        raise RuleViolation(f"The die expected now is {_names(state, seats[:1])}'s "
+                            f"({kind.replace('_', ' ')}), not {st.name(state, seat)}'s")
+    who = st.name(state, seat)
+    if kind == "rolloff":
+        return rolloff_roll(state, Command("rolloff_roll", who, {"value": value}), seat)
+    if kind == "turn_order":
+        return turn_order_roll(state, Command("turn_order_roll", who, {"value": value}), seat)
+    return steal(state, Command("steal", who, {"roll": value}), seat)
+
+
+# -- corrections ----------------------------------------------------------------------------
+def _order_correctable(state: State) -> bool:
+    harvest = state["harvest"]
+    if harvest["order"] is None or st.phase(state) not in ("turn_order", "turns"):
+        return False
+    return st.phase(state) == "turn_order" or (harvest["turns_taken"] == 0 and not harvest["acted"])
+
+
+def _steal_correctable(state: State, seat: int) -> bool:
+    pending = state["harvest"]["steal"]
+    return (st.phase(state) in ck.HARVEST_TURN and st.turn(state) == seat
+            and pending is not None and pending["roll"] is not None)
+
+
+def _candidates(state: State, seat: int) -> list[str]:
+    out = []
+    roll_off = state["rolloff"]
+    if roll_off and st.rolloff_waiting(state) and contest.last_round_of(roll_off, seat) is not None:
+        out.append("rolloff")
+    order = state["harvest"]["order"]
+    if _order_correctable(state) and contest.last_round_of(order, seat) is not None:
+        out.append("turn_order")
+    if _steal_correctable(state, seat):
+        out.append("steal")
+    if roll_off and "rolloff" not in out and contest.last_round_of(roll_off, seat) is not None:
+        out.append("rolloff")
+    return out
+
+
+def _round(value: Any, roll_contest: dict, seat: int) -> int:
+    if value is None:
+        return contest.last_round_of(roll_contest, seat)
+    index = d.whole(value, "round", 1, 99) - 1
+    if index >= len(roll_contest["rounds"]) or str(seat) not in roll_contest["rounds"][index]:
+        raise RuleViolation(f"round: there is no roll of this seat in round {index + 1}")
+    return index
+
+
+def correct_roll(state: State, cmd: Command, seat: int) -> list[Event]:
+    """Fix a misread die: a turn order roll (until the first turn has begun), the current
+    turn's steal roll, or a roll-off roll (the latest roll-off)."""
+    if st.phase(state) == "over":
+        raise RuleViolation(ck.over_text(state))
+    value = d.die(cmd.args.get("value"))
+    who = st.name(state, seat)
+    candidates = _candidates(state, seat)
+    kind = cmd.args.get("roll")
+    if kind is not None and kind not in ("turn_order", "steal", "rolloff"):
+        raise RuleViolation("roll: \"turn_order\", \"steal\" or \"rolloff\"")
+    if not candidates or (kind is not None and kind not in candidates):
+        what = kind.replace("_", " ") if kind else "die"
+        raise RuleViolation(f"No {what} roll of {who}'s can be corrected now: a turn order roll "
+                            "until the first turn begins, a steal roll during that turn, a "
+                            "roll-off roll until the next roll-off")
+    kind = kind or candidates[0]
+    if kind == "steal":
+        return [_steal_correction(state, seat, value)]
+    roll_contest = state["rolloff"] if kind == "rolloff" else state["harvest"]["order"]
+    index = _round(cmd.args.get("round"), roll_contest, seat)
+    old = roll_contest["rounds"][index][str(seat)]
+    return [Event("roll_corrected", {"kind": kind, "seat": seat, "round": index, "old": old,
+                                     "value": value}, undoable=False)]
+
+
+def _steal_correction(state: State, seat: int, value: int) -> Event:
+    pending = state["harvest"]["steal"]
+    success = value >= d.STEAL_SUCCESS
+    kind, target = pending["ingredient"], pending["target"]
+    taken = pending["taken"]
+    if pending["taken"] and not success:
+        if not state["players"][seat]["pool"].get(kind):
+            raise RuleViolation(f"The stolen {d.label(kind)} has already left {st.name(state, seat)}'s "
+                                "pool: correct the pools with adjust")
+        taken = False
+    elif success and not pending["success"]:
+        taken = bool(state["players"][target]["pool"].get(kind))
+    return Event("roll_corrected", {"kind": "steal", "seat": seat, "old": pending["roll"],
+                                    "value": value, "success": success, "taken": taken,
+                                    "was_taken": pending["taken"]}, undoable=False)

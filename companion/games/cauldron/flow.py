@@ -1,0 +1,82 @@
+"""What Cauldron does by itself after each command: the Grand Infuser at 35, milestones for the
+first seat to reach them, opening the turn order, closing the Harvest (spoiling pools, resetting
+abilities), moving the Market on. Every event returned here is logged as automatic."""
+
+from __future__ import annotations
+
+from companion.core.model import Event
+from companion.games.cauldron import contest
+from companion.games.cauldron import data as d
+from companion.games.cauldron import state as st
+from companion.games.cauldron.state import State
+
+
+def _nearest_first(state: State, seats: list[int]) -> list[int]:
+    """Seats in clockwise order from the seat whose turn it is (seat 1 when nobody's)."""
+    n = len(state["players"])
+    start = st.turn(state) or 0
+    return sorted(seats, key=lambda s: (s - start) % n)
+
+
+def turn_order_contest(state: State) -> dict:
+    """Phase 3 as the Omen and variants say: a seat named by the Omen starts; the LSP or HSP
+    starts (tied seats roll, lowest/highest roll); or every seat rolls and the highest starts."""
+    first = (state["harvest"]["omen"] or {}).get("first")
+    if isinstance(first, int):
+        return contest.new([first], "high", "omen", first)
+    if first is None and d.LESS_LUCK in state["variants"]:
+        first = "lsp"
+    if first == "lsp":
+        return contest.new(st.lowest(state), "low", "lsp")
+    if first == "hsp":
+        return contest.new(st.highest(state), "high", "hsp")
+    return contest.new(list(range(len(state["players"]))), "high", "roll")
+
+
+def _milestone(state: State) -> Event | None:
+    marks = state["milestones"]
+    todo = sorted((m for m in d.MILESTONES if not marks[m]["reached"] and marks[m]["position"]),
+                  key=lambda m: marks[m]["position"])
+    for key in todo:
+        position = marks[key]["position"]
+        reached = [i for i, p in enumerate(state["players"]) if p["magik"] >= position]
+        if reached:
+            most = max(state["players"][i]["magik"] for i in reached)
+            seat = _nearest_first(state, [i for i in reached
+                                          if state["players"][i]["magik"] == most])[0]
+            return Event("milestone_reached", {"milestone": key, "seat": seat,
+                                               "position": position})
+    return None
+
+
+def flow(state: State) -> list[Event]:
+    if state["over"] or not state["begun"]:
+        return []
+    for seat, player in enumerate(state["players"]):
+        if player["magik"] >= d.WIN:
+            return [Event("game_over", {"winner": seat, "magik": player["magik"]})]
+    reached = _milestone(state)
+    if reached is not None:
+        return [reached]
+    harvest = state["harvest"]
+    n = len(state["players"])
+    if state["season"] == "harvest":
+        if harvest["filled"] and harvest["order"] is None:
+            order = turn_order_contest(state)
+            return [Event("turn_order_opened", {k: order[k] for k in
+                                                ("rule", "contenders", "want", "first")})]
+        if harvest["gatherer_done"]:
+            gatherer = harvest["last_gatherer"]
+            step = 1 if state["settings"]["market_start"] == "left" else -1
+            spoiled = [{"seat": i, "pool": dict(p["pool"])}
+                       for i, p in enumerate(state["players"]) if p["pool"]]
+            return [Event("harvest_closed", {"gatherer": gatherer, "spoiled": spoiled,
+                                             "market_starter": (gatherer + step) % n})]
+        return []
+    market = state["market"]
+    if market["done"] >= n:
+        return [Event("market_closed", {"season": state["season_number"]})]
+    if market["purchases"] >= st.purchase_limit(state):
+        seat = (market["starter"] + market["done"]) % n
+        return [Event("market_turn_ended", {"seat": seat, "passed": False})]
+    return []

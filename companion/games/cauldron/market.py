@@ -1,0 +1,74 @@
+"""The Market's price list for one seat: each purchase's cost and, when it cannot be bought, the
+rule that forbids it. The screen shows this list and ``buy`` refuses with the same words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.cauldron import data as d
+from companion.games.cauldron import state as st
+from companion.games.cauldron.state import State
+
+
+def cost(state: State, seat: int, item: str) -> int:
+    player = state["players"][seat]
+    if item == "field":
+        return d.FIELD_COST
+    if item == "basic_spell":
+        return d.BASIC_SPELL_COST
+    if item == "advanced_spell":
+        return d.ADVANCED_SPELL_COST
+    if item == "basic_potion":
+        return st.potions_owned(player, d.BASIC_KINDS)
+    if item == "advanced_potion":
+        return st.potions_owned(player) + d.ADVANCED_POTION_EXTRA
+    owned = len(player["cellars"])
+    return d.CELLAR_COSTS[min(owned, len(d.CELLAR_COSTS) - 1)]
+
+
+def rule_against(state: State, seat: int, item: str) -> str | None:
+    """Why ``item`` is not for sale to this seat at all (money aside), or None."""
+    player = state["players"][seat]
+    if item in ("basic_spell", "advanced_spell") and not st.spells_allowed(state):
+        return "Simple Game: no Spells are used"
+    if item == "advanced_spell" and not st.unlocked(state):
+        return "Advanced Spells can be bought only after Rituals of Power"
+    if item == "advanced_potion" and not st.unlocked(state):
+        return "Advanced Potions can be bought only after Rituals of Power"
+    if item == "cellar" and len(player["cellars"]) >= player["max_cellars"]:
+        return f"You can own at most {player['max_cellars']} Cellars"
+    if item == "field" and not any(st.field_left(state, k) for k in d.INGREDIENTS):
+        return "Every Field is already on the board"
+    return None
+
+
+def field_problem(state: State, kind: str) -> str | None:
+    if not st.field_left(state, kind):
+        return (f"All {d.label(kind)} Fields are already on the board: that type can no longer "
+                "be bought")
+    return None
+
+
+def afford_problem(state: State, seat: int, item: str, price: int) -> str | None:
+    player = state["players"][seat]
+    if player["magik"] < price:
+        return (f"{player['name']} has {player['magik']} Magik: {d.ITEM_TEXT[item]} costs {price} "
+                "(the cost is paid in Magik)")
+    return None
+
+
+def offers(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every purchase with its price for this seat and why it is unavailable (None: buyable)."""
+    player = state["players"][seat]
+    out = []
+    for item in d.ITEMS:
+        price = cost(state, seat, item)
+        reason = rule_against(state, seat, item) or afford_problem(state, seat, item, price)
+        entry: dict[str, Any] = {"item": item, "cost": price, "reason": reason}
+        if item.endswith("_spell"):
+            entry["discard_first"] = len(player["spells"]) >= d.MAX_SPELLS
+        if item == "field":
+            entry["fields"] = {k: field_problem(state, k) for k in d.INGREDIENTS}
+            entry["bonus_ingredient"] = player["magik"] < d.ADVANCED_ALCHEMY
+        out.append(entry)
+    return out

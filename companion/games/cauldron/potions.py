@@ -1,0 +1,117 @@
+"""Potion cards and brewing. The rulebook prints no cards, so each card a seat gains is entered
+once (name, kind, yield, ingredients with "any", quick, spell) and then brewed by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.errors import RuleViolation
+from companion.games.cauldron import data as d
+from companion.games.cauldron.state import in_cellars
+
+Potion = dict[str, Any]
+
+
+def card(raw: Any) -> Potion:
+    """Validate a potion card as the table types it in."""
+    example = ('{"name": "Oil of Earthquakes", "kind": "basic", "yield": 6, '
+               '"ingredients": ["spider_web", "spider_web", "spider_web", "dragon_egg"], '
+               '"quick": true, "spell": false}')
+    if not isinstance(raw, dict):
+        raise RuleViolation(f"potion: enter the card, e.g. {example}")
+    title = raw.get("name")
+    if not isinstance(title, str) or not title.strip() or len(title) > 60:
+        raise RuleViolation("potion.name: the name printed on the card (1-60 characters)")
+    kind = raw.get("kind", "basic")
+    if kind not in d.POTION_KINDS:
+        raise RuleViolation(f"potion.kind: one of {', '.join(d.POTION_KINDS)}, not {kind!r}")
+    gain = d.whole(raw.get("yield"), "potion.yield", 0, d.WIN)
+    ingredients = raw.get("ingredients")
+    if not isinstance(ingredients, list) or not 1 <= len(ingredients) <= 10:
+        raise RuleViolation(f"potion.ingredients: the 1-10 ingredients printed on the card, e.g. {example}")
+    parts = [d.ingredient(i, "potion.ingredients", allow_any=True) for i in ingredients]
+    flags = {}
+    for flag in ("quick", "spell"):
+        value = raw.get(flag, False)
+        if not isinstance(value, bool):
+            raise RuleViolation(f"potion.{flag}: true or false")
+        flags[flag] = value
+    unknown = sorted(set(raw) - {"name", "kind", "yield", "ingredients", "quick", "spell"})
+    if unknown:
+        raise RuleViolation(f"potion: unknown fields {unknown}")
+    return {"name": title.strip(), "kind": kind, "yield": gain, "ingredients": parts, **flags}
+
+
+def _needs(potion: Potion) -> tuple[dict[str, int], int]:
+    needs: dict[str, int] = {}
+    for part in potion["ingredients"]:
+        if part != d.ANY:
+            needs[part] = needs.get(part, 0) + 1
+    return needs, potion["ingredients"].count(d.ANY)
+
+
+def zone_problem(player: dict[str, Any], potion: Potion) -> str | None:
+    """Advanced Alchemy: from 25 Magik on, a potion of only two ingredients cannot be brewed."""
+    if player["magik"] >= d.ADVANCED_ALCHEMY and len(potion["ingredients"]) == 2:
+        return (f"Advanced Alchemy: with {player['magik']} Magik (25 or more) {player['name']} "
+                f"can no longer brew a Potion that needs only two Ingredients ({potion['name']})")
+    return None
+
+
+def lacks(player: dict[str, Any], potion: Potion) -> str | None:
+    """What the pool is missing for this potion (cellar ingredients must be moved out first)."""
+    needs, any_n = _needs(potion)
+    pool = player["pool"]
+    missing = []
+    for kind, n in needs.items():
+        short = n - pool.get(kind, 0)
+        if short > 0:
+            note = " (in a Cellar: move it to the pool first)" if in_cellars(player, kind) else ""
+            missing.append(f"{short} {d.label(kind)}{note}")
+    rest = sum(pool.values()) - sum(min(n, pool.get(k, 0)) for k, n in needs.items())
+    if not missing and rest < any_n:
+        missing.append(f"{any_n - rest} more Ingredient(s) of any kind")
+    if missing:
+        return (f"{player['name']} lacks {', '.join(missing)} in the pool to brew "
+                f"{potion['name']} (a Potion takes its Ingredients from the pool)")
+    return None
+
+
+def pay(player: dict[str, Any], potion: Potion, any_pay: Any = None) -> dict[str, int]:
+    """The ingredients a brew returns to the supply; "any" spaces are paid as the seat says, or
+    by itself when there is no choice (exactly enough tokens left, or only one kind)."""
+    problem = lacks(player, potion)
+    if problem:
+        raise RuleViolation(problem)
+    needs, any_n = _needs(potion)
+    rest = {k: v - needs.get(k, 0) for k, v in player["pool"].items() if v - needs.get(k, 0) > 0}
+    used = dict(needs)
+    if any_n == 0:
+        if any_pay:
+            raise RuleViolation(f"any: {potion['name']} has no Any ingredient to pay")
+        return used
+    if any_pay is None:
+        if sum(rest.values()) == any_n or len(rest) == 1:
+            chosen = [k for k, v in rest.items() for _ in range(v)][:any_n]
+        else:
+            raise RuleViolation(f"any: say which {any_n} Ingredient(s) from the pool pay for the "
+                                f"Any space(s) of {potion['name']}, e.g. {{\"any\": [\"{next(iter(rest))}\"]}}")
+    else:
+        if not isinstance(any_pay, list):
+            any_pay = [any_pay]
+        chosen = [d.ingredient(i, "any") for i in any_pay]
+        if len(chosen) != any_n:
+            raise RuleViolation(f"any: {potion['name']} has {any_n} Any space(s); name {any_n} Ingredient(s)")
+        for kind in set(chosen):
+            if chosen.count(kind) > rest.get(kind, 0):
+                raise RuleViolation(f"any: {player['name']} has no spare {d.label(kind)} in the pool "
+                                    "for the Any space")
+    for kind in chosen:
+        used[kind] = used.get(kind, 0) + 1
+    return used
+
+
+def gain(player: dict[str, Any], potion: Potion) -> tuple[int, bool]:
+    """Magik a brew yields; Enthusiasm (10 or less) adds 1 for Basic Potions, Easy included."""
+    bonus = potion["kind"] in d.BASIC_KINDS and player["magik"] <= d.ENTHUSIASM_MAX
+    return potion["yield"] + (1 if bonus else 0), bonus

@@ -1,0 +1,44 @@
+"""Cauldron Quest (Peaceable Kingdom): the cooperative game driven by its dice, with exact
+spell odds. Rulebook: shared/seeds/002_5d704836eb535995.txt.
+
+What the rulebook leaves open is a setting of the setup line (defaults in brackets), never a
+rule; RULES-NOTES.md marks these *unsure*:
+
+- ``circle_spaces`` [24]: spaces on the wizard's circle (a multiple of 6; path ``p`` begins on
+  ``c{(p-1)*circle_spaces/6}``, counting clockwise from path 1).
+- ``path_spaces`` [5]: spaces on each path between the circle and the cauldron.
+- ``obstacle_space`` [2]: which path space (from the circle) an obstacle covers.
+- ``start_space`` [0]: where bottle ``n`` starts: 0 = path n's entrance on the circle, k = path
+  space k. Bottles are numbered 1-6 by the path they start on.
+- ``wizard_start`` [half-way from path 1 to path 2]: the arrow, a circle space.
+- ``die_a`` [bottle x4, hat x2] and ``die_b`` [2, 3, 3, 4, spell, spell]: the six faces of each
+  action die (reports say the numbers are 2-4; the split is not known).
+- ``share_spaces`` [false]: whether two bottles may stand on one space.
+
+Readings of the rulebook: a move is exactly the number rolled, without turning back, except into
+the cauldron (any number that reaches it); passing another bottle is allowed; Great Sorcery moves
+1-6 spaces and may pass but not stop on the wizard or an obstacle; a knocked bottle goes to the
+nearest free space (the team picks among equally near ones); a spell with no use on the board, or
+a roll no bottle can use, passes the turn.
+"""
+
+from companion.core.engine import GameRules
+from companion.games.quest.decide import decide
+from companion.games.quest.evolve import evolve
+from companion.games.quest.flow import flow
+from companion.games.quest.prompt import map_input, prompt, results, summary
+from companion.games.quest.state import setup
+
+RULES = GameRules(
+    name="quest",
+    title="Cauldron Quest",
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    flow=flow,
+    prompt=prompt,
+    summary=summary,
+    map_input=map_input,
+    results=results,
+    players=(1, 6),
+)

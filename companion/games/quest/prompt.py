@@ -1,0 +1,177 @@
+"""What the table sees and presses: the prompt, the state summary, results, the input map."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.errors import RuleViolation
+from companion.core.model import Command, InputEvent
+from companion.games.quest import moves
+from companion.games.quest import state as st
+from companion.games.quest.decide import ACTION_DICE, read_die
+from companion.games.quest.odds import MAGIC_DICE, announce_odds, as_json, best_keep, chance
+from companion.games.quest.state import SPELL_TITLES, State
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _percent(p: Any) -> str:
+    return f"{round(float(p) * 100)}%"
+
+
+def advice(state: State) -> dict[str, Any] | None:
+    """The chance the announced spell still works, and which dice to keep for the next roll."""
+    spell = state["spell"]
+    if spell is None:
+        return None
+    left = st.rolls_left(state)
+    if spell["rolls"] == 0:
+        return {"odds": as_json(chance(spell["name"], None, left)), "keep": []}
+    p, keep = best_keep(spell["name"], spell["dice"], left)
+    if spell["success"] or left == 0:
+        keep = []
+    return {"odds": as_json(p), "keep": [MAGIC_DICE[i] for i in keep]}
+
+
+def expected_dice(state: State) -> list[str]:
+    """The dice inputs that count now (those not read yet, and not kept)."""
+    current = st.phase(state)
+    if current == "roll":
+        return [d for d in ACTION_DICE if d not in state["reading"]]
+    if current == "magic":
+        spell = state["spell"]
+        keep = spell["keep"] if spell["keep"] is not None else (advice(state) or {})["keep"]
+        return [d for d in MAGIC_DICE if d not in keep and d not in state["reading"]]
+    return []
+
+
+def _magic_text(state: State, who: str) -> str:
+    spell = state["spell"]
+    title = SPELL_TITLES[spell["name"]]
+    tip = advice(state)
+    odds = tip["odds"]["percent"]
+    if spell["rolls"] == 0:
+        return f"{who}: {title}: roll all three magic dice (roll 1 of 3, chance {odds}%)"
+    dice = spell["dice"]
+    kept = [str(dice[MAGIC_DICE.index(k)]) for k in tip["keep"]]
+    hint = (f"best: keep {' and '.join(kept)}, re-roll the rest" if kept
+            else "best: re-roll all three")
+    if spell["keep"] is not None:
+        mine = [str(dice[MAGIC_DICE.index(k)]) for k in spell["keep"]]
+        hint = f"keeping {' and '.join(mine) or 'none'}, roll the others ({hint})"
+    return (f"{who}: {title}: the dice show {', '.join(map(str, dice))}. Roll {spell['rolls'] + 1} "
+            f"of 3: {hint} (chance {odds}%)")
+
+
+def prompt(state: State) -> dict[str, Any]:
+    """What happens now, whose turn it is, and which inputs count."""
+    current = st.phase(state)
+    who = st.player(state)
+    if current == "over":
+        if state["outcome"] == "won":
+            found = ", ".join(_words(i) for i in st.in_cauldron(state))
+            text = f"The team wins! {found} are in the cauldron: the wizard's spell is broken"
+        else:
+            text = "The wizard has blocked all 6 paths: the wizard wins"
+        return {"phase": current, "turn": None, "seat": None, "text": text, "inputs": []}
+    if current == "return":
+        parts = [f"bottle {b} on {st.where(state, b)}: "
+                 f"{' or '.join(moves.return_targets(state, b))}" for b in state["returns"]]
+        text = f"Knocked away! Put each bottle on the nearest space: {'; '.join(parts)}"
+    elif current == "roll":
+        text = f"{who}: roll the two action dice"
+    elif current == "move":
+        n = state["action"]["b"]
+        text = f"{who}: bottle + {n}: move any potion bottle {n} spaces"
+    elif current == "block":
+        open_paths = [str(p) for p in (1, 2, 3, 4, 5, 6) if p not in state["obstacles"]]
+        text = (f"{who}: hat + spell: the wizard blocks a path! Turn an obstacle face up: "
+                f"which path? (open: {', '.join(open_paths)})")
+    elif current == "announce":
+        odds = ", ".join(f"{SPELL_TITLES[s]} {_percent(p)}" for s, p in announce_odds().items())
+        text = f"{who}: bottle + spell: announce your spell before rolling the magic dice ({odds})"
+    elif current == "magic":
+        text = _magic_text(state, who)
+    elif current == "cast":
+        text = {
+            "omniscience": "The Spell of Omniscience works! Turn a potion bottle ingredient-up "
+                           "and say its ingredient",
+            "exchange": "The Charm of Exchange works! Swap any two potion bottles on the board",
+            "great_sorcery": "Great Sorcery works! Move a potion bottle up to 6 spaces, past the "
+                             "wizard or an obstacle",
+        }[state["spell"]["name"]]
+    else:
+        text = "The companion is settling the turn"
+    return {"phase": current, "turn": who, "seat": st.seat(state), "text": text,
+            "inputs": expected_dice(state)}
+
+
+def map_input(state: State, event: InputEvent) -> Command | None:
+    """A die from the reader or the screen: ``action_a``/``action_b`` (faces as in the die's data
+    table) and ``magic1``-``magic3`` (1-6). The die that completes a roll becomes the roll; a die
+    nobody asked for becomes a ``read_die`` that the rules refuse with the reason."""
+    if event.kind == "button" and event.id == "end_turn":
+        return Command("end_turn")
+    if event.kind != "die" or event.id not in ACTION_DICE + MAGIC_DICE:
+        return None
+    value = event.value
+    if isinstance(value, str):
+        value = int(value) if value.strip().isdigit() else value.strip().lower()
+    command = Command("read_die", args={"die": event.id, "value": value})
+    try:
+        events = read_die(state, command)
+    except RuleViolation:
+        return command
+    if events[0].type == "action_rolled":
+        return Command("action_roll", args=dict(events[0].data))
+    if events[0].type == "magic_rolled":
+        return Command("magic_roll", args={"dice": list(events[0].data["dice"])})
+    return command
+
+
+def results(state: State) -> list[dict[str, Any]]:
+    """A cooperative game: everyone wins or nobody does; no points."""
+    won = state["outcome"] == "won"
+    return [{"seat": i, "name": n, "score": 0, "winner": won}
+            for i, n in enumerate(state["players"])]
+
+
+def summary(state: State) -> dict[str, Any]:
+    """The state as a table script's result: stable keys, bottles and dice in the game's words."""
+    current = prompt(state)
+    spell = state["spell"]
+    tip = advice(state)
+    return {
+        "game": "quest",
+        "players": [{"name": n, "score": 0} for n in state["players"]],
+        "phase": current["phase"],
+        "turn": current["turn"],
+        "prompt": current["text"],
+        "over": state["over"],
+        "winners": list(state["players"]) if state["outcome"] == "won" else [],
+        "outcome": state["outcome"],
+        "needed": list(state["needed"]),
+        "in_cauldron": st.in_cauldron(state),
+        "revealed": dict(state["revealed"]),
+        "bottles": {str(b): st.where(state, b) for b in st.BOTTLES},
+        "wizard": state["wizard"],
+        "obstacles": sorted(state["obstacles"]),
+        "spell_breaker_used": state["spell_breaker_used"],
+        "action": None if state["action"] is None else
+        {"a": state["action"]["a"], "b": state["action"]["b"]},
+        "spell": None if spell is None else {
+            "name": spell["name"], "rolls_used": spell["rolls"], "rolls_left": st.rolls_left(state),
+            "dice": spell["dice"], "success": spell["success"], **(tip or {}),
+        },
+        "spell_odds": ({s: as_json(p) for s, p in announce_odds().items()}
+                       if current["phase"] == "announce" else None),
+        "returns": [{"bottle": b, "from": st.where(state, b),
+                     "nearest": moves.return_targets(state, b)} for b in state["returns"]],
+        "reading": dict(state["reading"]),
+        "correctable": None if state["correctable"] is None else state["correctable"]["kind"],
+        "turn_no": state["turn_no"],
+        "inputs": current["inputs"],
+        "settings": dict(state["settings"]),
+    }

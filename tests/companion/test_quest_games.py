@@ -1,0 +1,292 @@
+"""Cauldron Quest: whole games won and lost, dice that undo refuses, correcting a misread die,
+the dice inputs, replay equality and JSON state; a seeded random table plays many games."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.core import Command, Event, InputEvent, RuleViolation, Session
+from companion.games.quest import RULES
+from companion.games.quest import moves
+from companion.games.quest.state import INGREDIENTS
+
+PLAYERS = ["Ann", "Bob", "Cat"]
+NEEDED = ["rotten_egg", "newt_eye", "bat_wing"]
+SETUP = {"game": "quest", "players": PLAYERS, "needed": NEEDED}
+
+
+def new(**settings: Any) -> Session:
+    return Session(RULES, {**copy.deepcopy(SETUP), **settings})
+
+
+def do(s: Session, what: str, player: str | None = None, **args: Any):
+    return s.execute(Command(what, player, args))
+
+
+def refused(s: Session, what: str, *, match: str, **args: Any) -> str:
+    before, steps = copy.deepcopy(s.state), list(s.steps)
+    with pytest.raises(RuleViolation) as info:
+        s.execute(Command(what, None, args))
+    assert match in str(info.value), f"expected {match!r} in {info.value!s}"
+    assert s.state == before and s.steps == steps
+    return str(info.value)
+
+
+def replayed(s: Session) -> Session:
+    """A new session from the same setup, fed the commands that stand."""
+    again = Session(RULES, copy.deepcopy(s.setup))
+    for step in s.done_steps():
+        again.execute(Command.from_dict(json.loads(json.dumps(step.command.to_dict()))))
+    return again
+
+
+def assert_json_and_replay(s: Session) -> None:
+    assert json.loads(json.dumps(s.state)) == s.state
+    assert json.loads(json.dumps(s.summary())) == s.summary()
+    for step in s.steps:
+        for event in step.events:
+            assert Event.from_dict(json.loads(json.dumps(event.to_dict()))) == event
+    again = replayed(s)
+    assert again.state == s.state and again.summary() == s.summary()
+
+
+def cast(s: Session, spell: str, *rolls: list[int]) -> None:
+    do(s, "action_roll", a="bottle", b="spell")
+    do(s, "announce_spell", spell=spell)
+    for dice in rolls:
+        do(s, "magic_roll", dice=dice)
+
+
+# -- whole games --------------------------------------------------------------------------------
+def test_a_won_game():
+    s = new()
+    cast(s, "omniscience", [2, 4, 6])                                  # Ann
+    do(s, "reveal", bottle=1, ingredient="rotten_egg")
+    cast(s, "omniscience", [1, 1, 1])                                  # Bob
+    do(s, "keep", dice=[])
+    do(s, "magic_roll", dice=[2, 2, 1])
+    do(s, "magic_roll", dice=[2, 2, 2])
+    do(s, "reveal", bottle=2, ingredient="newt_eye")
+    do(s, "action_roll", a="hat", b=3)                                 # Cat: knocks bottle 2
+    do(s, "move_bottle", bottle=2, to="p2.1")
+    cast(s, "omniscience", [6, 6, 6])                                  # Ann
+    do(s, "reveal", bottle=3, ingredient="bat_wing")
+    do(s, "action_roll", a="bottle", b=4)                              # Bob
+    do(s, "move_bottle", bottle=1, to="p1.4")
+    do(s, "action_roll", a="bottle", b=2)                              # Cat
+    do(s, "move_bottle", bottle=1, to="cauldron")
+    do(s, "action_roll", a="hat", b="spell")                           # Ann
+    do(s, "block_path", path=2)
+    do(s, "break_obstacle", path=2)
+    do(s, "action_roll", a="bottle", b=4)                              # Bob
+    do(s, "move_bottle", bottle=2, to="p2.5")
+    do(s, "action_roll", a="bottle", b=2)                              # Cat
+    do(s, "move_bottle", bottle=2, to="cauldron")
+    assert s.summary()["in_cauldron"] == ["rotten_egg", "newt_eye"] and not s.over
+    cast(s, "great_sorcery", [6, 6, 2])                                # Ann
+    step = do(s, "move_bottle", bottle=3, to="cauldron")
+    assert step.events[-1].type == "game_won" and step.events[-1].automatic
+    summary = s.summary()
+    assert summary["over"] is True and summary["outcome"] == "won" and summary["phase"] == "over"
+    assert summary["winners"] == PLAYERS and summary["turn"] is None
+    assert sorted(summary["in_cauldron"]) == sorted(NEEDED)
+    assert summary["prompt"].startswith("The team wins!")
+    assert [r["winner"] for r in RULES.results(s.state)] == [True, True, True]
+    refused(s, "action_roll", a="bottle", b=2, match="The game is over (the team won): only undo")
+    refused(s, "break_obstacle", path=1, match="The game is over (the team won)")
+    assert_json_and_replay(s)
+    s.undo()                                                           # the last move can be undone
+    assert not s.over and s.summary()["phase"] == "cast"
+
+
+def test_a_lost_game():
+    s = new()
+    for path in (1, 2, 3):
+        do(s, "action_roll", a="hat", b="spell")
+        do(s, "block_path", path=path)
+    do(s, "action_roll", a="hat", b=2)                                 # wizard c2 -> c4: knocks 2
+    do(s, "move_bottle", bottle=2, to="c5")
+    do(s, "break_obstacle", path=2)
+    for path in (2, 4, 5, 6, 6):
+        if s.over:
+            break
+        do(s, "action_roll", a="hat", b="spell")
+        do(s, "block_path", path=path)
+    summary = s.summary()
+    assert summary["outcome"] == "lost" and summary["over"] and summary["winners"] == []
+    assert summary["obstacles"] == [1, 2, 3, 4, 5, 6] and summary["spell_breaker_used"]
+    assert summary["prompt"] == "The wizard has blocked all 6 paths: the wizard wins"
+    assert [r["winner"] for r in RULES.results(s.state)] == [False, False, False]
+    assert all(r["score"] == 0 for r in RULES.results(s.state))
+    assert_json_and_replay(s)
+
+
+# -- dice cannot be undone; a misread die is corrected ------------------------------------------
+def test_undo_refuses_to_take_back_a_roll_but_takes_back_a_choice():
+    s = new()
+    do(s, "action_roll", a="bottle", b=3)
+    with pytest.raises(RuleViolation, match="Dice results cannot be undone"):
+        s.undo()
+    do(s, "move_bottle", bottle=1, to="p1.3")
+    s.undo()
+    assert s.summary()["phase"] == "move" and s.summary()["bottles"]["1"] == "c0"
+    s.redo()
+    assert s.summary()["bottles"]["1"] == "p1.3"
+    cast(s, "exchange", [1, 2, 3])
+    with pytest.raises(RuleViolation, match="Dice results cannot be undone"):
+        s.undo()
+
+
+def test_correct_roll_fixes_a_misread_action_die_and_what_followed_from_it():
+    s = new()
+    refused(s, "correct_roll", a="hat", match="No roll to correct")
+    do(s, "action_roll", a="hat", b=3)
+    assert s.summary()["wizard"] == 5 and s.summary()["correctable"] == "action"
+    refused(s, "correct_roll", match="give the true faces of the action dice")
+    refused(s, "correct_roll", b=5, match="its faces are 2, 3, 3, 4, spell, spell")
+    step = do(s, "correct_roll", b=2)
+    assert not step.undoable
+    assert s.summary()["wizard"] == 4 and s.summary()["action"] == {"a": "hat", "b": 2}
+    assert s.summary()["returns"][0]["nearest"] == ["c3", "c5", "p2.1"]
+    do(s, "correct_roll", a="bottle")
+    assert s.summary()["wizard"] == 2 and s.summary()["phase"] == "move"
+    assert s.summary()["returns"] == [] and s.summary()["action"] == {"a": "bottle", "b": 2}
+    do(s, "move_bottle", bottle=1, to="p1.2")
+    refused(s, "correct_roll", b=3, match="before the team acts on it")
+    s.undo()                                   # undo the choice, then the roll can be corrected
+    do(s, "correct_roll", b=3)
+    assert s.summary()["action"] == {"a": "bottle", "b": 3} and s.summary()["turn"] == "Ann"
+    assert_json_and_replay(s)
+
+
+def test_correct_roll_after_the_turn_passed_by_itself():
+    s = new(circle_spaces=6, path_spaces=1, obstacle_space=1, start_space=1, wizard_start=0,
+            die_b=[2, 3, 4, 6, "spell", "spell"])
+    do(s, "action_roll", a="bottle", b=6)
+    assert s.summary()["turn"] == "Bob"
+    do(s, "correct_roll", b=2)
+    assert s.summary()["turn"] == "Ann" and s.summary()["phase"] == "move"
+
+
+def test_correct_roll_fixes_a_misread_magic_roll():
+    s = new()
+    cast(s, "omniscience", [2, 4, 6])
+    assert s.summary()["phase"] == "cast"
+    refused(s, "correct_roll", a="hat", match="give the three magic dice")
+    refused(s, "correct_roll", dice=[2, 4, 9], match="each 1-6")
+    do(s, "correct_roll", dice=[2, 4, 5])
+    spell = s.summary()["spell"]
+    assert spell["rolls_used"] == 1 and spell["success"] is False and spell["dice"] == [2, 4, 5]
+    do(s, "keep", dice=["magic1", "magic3"])
+    refused(s, "correct_roll", dice=[2, 4, 4], match="No roll to correct")
+    do(s, "magic_roll", dice=[2, 3, 4])
+    do(s, "magic_roll", dice=[2, 1, 4])                                # third roll fails: turn passes
+    assert s.summary()["turn"] == "Bob"
+    do(s, "correct_roll", dice=[2, 2, 4])                              # it was a 2 after all
+    assert s.summary()["turn"] == "Ann" and s.summary()["phase"] == "cast"
+    assert s.summary()["spell"]["rolls_used"] == 3
+    assert_json_and_replay(s)
+
+
+# -- dice inputs --------------------------------------------------------------------------------
+def test_action_dice_inputs_one_at_a_time_make_the_roll():
+    s = new()
+    step = s.handle_input(InputEvent("die", "action_b", "3"))
+    assert step.command == Command("read_die", args={"die": "action_b", "value": 3})
+    assert not step.undoable and s.summary()["reading"] == {"action_b": 3}
+    assert s.prompt()["inputs"] == ["action_a"]
+    step = s.handle_input(InputEvent("die", "action_a", "Bottle"))
+    assert step.command == Command("action_roll", args={"a": "bottle", "b": 3})
+    assert s.summary()["phase"] == "move" and s.summary()["reading"] == {}
+    with pytest.raises(RuleViolation, match="Nobody asked for the action dice now"):
+        s.handle_input(InputEvent("die", "action_a", "hat"))
+
+
+def test_a_roll_nobody_asked_for_is_refused_clearly():
+    s = new()
+    with pytest.raises(RuleViolation, match="Nobody asked for the magic dice"):
+        s.handle_input(InputEvent("die", "magic1", 4))
+    with pytest.raises(RuleViolation, match="d20 means nothing now: Ann: roll the two action dice"):
+        s.handle_input(InputEvent("die", "d20", 4))
+    with pytest.raises(RuleViolation, match="seat1.claim means nothing now"):
+        s.handle_input(InputEvent("button", "seat1.claim"))
+    with pytest.raises(RuleViolation, match="action_b: no face 5"):
+        s.handle_input(InputEvent("die", "action_b", 5))
+    refused(s, "read_die", die="magic7", value=3, match="die: one of action_a, action_b, magic1")
+    assert s.steps == []
+
+
+def test_magic_dice_inputs_and_the_end_turn_button():
+    s = new()
+    s.handle_input(InputEvent("die", "action_a", "bottle"))
+    s.handle_input(InputEvent("die", "action_b", "spell"))
+    do(s, "announce_spell", spell="exchange")
+    assert s.prompt()["inputs"] == ["magic1", "magic2", "magic3"]
+    with pytest.raises(RuleViolation, match="a magic die shows 1-6"):
+        s.handle_input(InputEvent("die", "magic1", 7))
+    s.handle_input(InputEvent("die", "magic2", 3))
+    s.handle_input(InputEvent("die", "magic1", 4))
+    step = s.handle_input(InputEvent("die", "magic3", 5))
+    assert step.command == Command("magic_roll", args={"dice": [4, 3, 5]})
+    assert s.prompt()["inputs"] == ["magic1"]                          # advice: keep the odd ones
+    s.handle_input(InputEvent("button", "end_turn"))
+    assert s.summary()["turn"] == "Bob"
+    assert_json_and_replay(s)
+
+
+# -- a seeded random table ------------------------------------------------------------------------
+def random_command(s: Session, rng: random.Random) -> Command:
+    state, phase = s.state, s.prompt()["phase"]
+    settings = state["settings"]
+    if phase == "roll":
+        return Command("action_roll", args={"a": rng.choice(settings["die_a"]),
+                                            "b": rng.choice(settings["die_b"])})
+    if phase == "return":
+        bottle = state["returns"][0]
+        return Command("move_bottle", args={"bottle": bottle,
+                                            "to": rng.choice(moves.return_targets(state, bottle))})
+    if phase == "move":
+        options = [(b, t) for b in range(1, 7) for t in moves.targets(state, b, state["action"]["b"])]
+        bottle, to = rng.choice(options)
+        return Command("move_bottle", args={"bottle": bottle, "to": to})
+    if phase == "block":
+        return Command("block_path", args={"path": rng.choice(
+            [p for p in range(1, 7) if p not in state["obstacles"]])})
+    if phase == "announce":
+        return Command("announce_spell", args={"spell": rng.choice(
+            ["omniscience", "exchange", "great_sorcery"])})
+    if phase == "magic":
+        return Command("magic_roll", args={"dice": [rng.randint(1, 6) for _ in range(3)]})
+    spell = state["spell"]["name"]
+    board = [b for b in range(1, 7) if state["bottles"][b - 1] != "cauldron"]
+    if spell == "omniscience":
+        hidden = [b for b in board if str(b) not in state["revealed"]]
+        free = [i for i in INGREDIENTS if i not in state["revealed"].values()]
+        return Command("reveal", args={"bottle": rng.choice(hidden), "ingredient": rng.choice(free)})
+    if spell == "exchange":
+        return Command("swap", args={"bottles": rng.sample(board, 2)})
+    options = [(b, t) for b in board for t in moves.targets(state, b, 6, sorcery=True)]
+    cauldron = [o for o in options if o[1] == "cauldron"]
+    bottle, to = rng.choice(cauldron or options)
+    return Command("move_bottle", args={"bottle": bottle, "to": to})
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_tables_play_legal_games_to_the_end(seed):
+    rng = random.Random(seed)
+    s = new(share_spaces=seed % 3 == 0, circle_spaces=18 if seed % 2 else 24)
+    for _ in range(600):
+        if s.over:
+            break
+        if rng.random() < 0.03 and s.state["obstacles"] and not s.state["spell_breaker_used"]:
+            do(s, "break_obstacle", path=s.state["obstacles"][0])
+        s.execute(random_command(s, rng))
+        assert s.prompt()["phase"] != "busy"
+    assert s.over, "a game ends: the wizard blocks paths whenever hat + spell comes up"
+    assert s.summary()["outcome"] in ("won", "lost")
+    assert_json_and_replay(s)

@@ -1,0 +1,317 @@
+"""Cauldron Quest: setup, the action dice, moving bottles, the wizard, obstacles and the
+spell-breaking token; every refusal leaves state and log untouched."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from companion.core import Command, RuleViolation, Session, SetupError
+from companion.games.quest import RULES
+
+PLAYERS = ["Ann", "Bob", "Cat"]
+NEEDED = ["rotten_egg", "newt_eye", "bat_wing"]
+
+
+def new(**settings: Any) -> Session:
+    return Session(RULES, {"game": "quest", "players": list(PLAYERS), "needed": list(NEEDED),
+                           **settings})
+
+
+def do(s: Session, what: str, player: str | None = None, **args: Any):
+    return s.execute(Command(what, player, args))
+
+
+def refused(s: Session, what: str, player: str | None = None, *, match: str, **args: Any) -> str:
+    before, steps = copy.deepcopy(s.state), list(s.steps)
+    with pytest.raises(RuleViolation) as info:
+        s.execute(Command(what, player, args))
+    assert match in str(info.value), f"expected {match!r} in {info.value!s}"
+    assert s.state == before and s.steps == steps
+    return str(info.value)
+
+
+def bottles(s: Session) -> dict[str, str]:
+    return s.summary()["bottles"]
+
+
+# -- setup ----------------------------------------------------------------------------------
+def test_setup_places_bottles_on_the_path_entrances_and_the_wizard_on_his_arrow():
+    s = new()
+    summary = s.summary()
+    assert summary["bottles"] == {"1": "c0", "2": "c4", "3": "c8", "4": "c12", "5": "c16", "6": "c20"}
+    assert summary["wizard"] == 2
+    assert summary["phase"] == "roll" and summary["turn"] == "Ann"
+    assert summary["needed"] == NEEDED and summary["in_cauldron"] == [] and summary["revealed"] == {}
+    assert summary["obstacles"] == [] and summary["spell_breaker_used"] is False
+    assert summary["outcome"] is None and summary["over"] is False and summary["winners"] == []
+    assert summary["spell"] is None
+    assert summary["players"] == [{"name": n, "score": 0} for n in PLAYERS]
+    assert s.prompt()["inputs"] == ["action_a", "action_b"]
+
+
+def test_settings_change_the_board():
+    s = new(circle_spaces=18, path_spaces=3, start_space=1, wizard_start=0, share_spaces=True,
+            die_b=[1, 2, 3, 4, 5, "spell"])
+    assert bottles(s) == {str(n): f"p{n}.1" for n in range(1, 7)}
+    assert s.summary()["settings"]["circle_spaces"] == 18
+    assert s.summary()["wizard"] == 0
+
+
+@pytest.mark.parametrize("config, match", [
+    ({"players": []}, "2-4 players"),
+    ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, "2-4 players"),
+    ({"players": ["Ann", "ann"]}, "no two the same"),
+    ({"players": "Ann"}, "player names"),
+    ({"needed": ["rotten_egg", "newt_eye"]}, "3 different ingredients"),
+    ({"needed": ["rotten_egg", "newt_eye", "newt_eye"]}, "3 different ingredients"),
+    ({"needed": ["rotten_egg", "newt_eye", "frog_leg"]}, "3 different ingredients"),
+    ({"colour": "red"}, "colour: not a Cauldron Quest setting"),
+    ({"circle_spaces": 20}, "multiple of 6"),
+    ({"circle_spaces": 3}, "circle_spaces: a whole number"),
+    ({"obstacle_space": 6}, "obstacle_space"),
+    ({"wizard_start": 4}, "cannot be a bottle's start space"),
+    ({"wizard_start": 24}, "wizard_start"),
+    ({"die_a": ["bottle"] * 5}, "die_a: the six faces"),
+    ({"die_b": [2, 3, 4, 7, "spell", "spell"]}, "die_b: the six faces"),
+    ({"die_b": [True, 3, 4, 2, "spell", "spell"]}, "die_b: the six faces"),
+    ({"share_spaces": "yes"}, "share_spaces"),
+])
+def test_setup_refusals(config, match):
+    setup = {"game": "quest", "players": list(PLAYERS), "needed": list(NEEDED), **config}
+    with pytest.raises(SetupError) as info:
+        RULES.setup(setup)
+    assert match in str(info.value)
+
+
+def test_one_to_six_players_and_youngest_first():
+    assert RULES.players == (1, 6)
+    s = Session(RULES, {"players": ["Zoe"], "needed": NEEDED})
+    assert s.summary()["turn"] == "Zoe"
+
+
+# -- the action dice --------------------------------------------------------------------------
+def test_action_roll_bottle_number_asks_for_a_move():
+    s = new()
+    step = do(s, "action_roll", "Ann", a="bottle", b=3)
+    assert not step.undoable
+    assert s.summary()["phase"] == "move"
+    assert s.summary()["action"] == {"a": "bottle", "b": 3}
+    assert "move any potion bottle 3 spaces" in s.prompt()["text"]
+
+
+def test_action_roll_refusals():
+    s = new()
+    refused(s, "action_roll", a="wand", b=3, match="action die A has no face 'wand'")
+    refused(s, "action_roll", a="bottle", b=5, match="its faces are 2, 3, 3, 4, spell, spell")
+    refused(s, "action_roll", a=True, b=3, match="no face True")
+    refused(s, "action_roll", "Bob", a="bottle", b=3, match="It is Ann's turn")
+    refused(s, "action_roll", "Zed", a="bottle", b=3, match="no player named 'Zed'")
+    refused(s, "fly", match="Cauldron Quest has no command 'fly'")
+    do(s, "action_roll", a="bottle", b=3)
+    refused(s, "action_roll", a="bottle", b=4, match="already rolled this turn (bottle + 3)")
+
+
+def test_die_faces_are_a_data_table():
+    s = new(die_b=[1, 5, 6, 6, 6, "spell"])
+    do(s, "action_roll", a="bottle", b=5)
+    assert s.summary()["phase"] == "move"
+
+
+def test_turns_go_clockwise_from_the_first_listed():
+    s = new()
+    for who, path in (("Ann", 1), ("Bob", 2), ("Cat", 3), ("Ann", 4)):
+        assert s.summary()["turn"] == who
+        do(s, "action_roll", a="hat", b="spell")
+        do(s, "block_path", path=path)
+    assert s.summary()["turn_no"] == 5
+
+
+# -- moving a bottle --------------------------------------------------------------------------
+def test_move_a_bottle_exactly_the_number_rolled_then_the_turn_passes():
+    s = new()
+    do(s, "action_roll", a="bottle", b=3)
+    do(s, "move_bottle", bottle=1, to="p1.3")
+    assert bottles(s)["1"] == "p1.3"
+    assert s.summary()["phase"] == "roll" and s.summary()["turn"] == "Bob"
+
+
+def test_bottles_move_either_way_round_the_circle_and_turn_onto_paths():
+    s = new()
+    do(s, "action_roll", a="bottle", b=3)
+    do(s, "move_bottle", bottle=1, to="c21")        # counter-clockwise: c23, c22, c21
+    do(s, "action_roll", a="bottle", b=3)
+    do(s, "move_bottle", bottle=3, to="c5")
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=3, to="p2.1")       # c4 (passing bottle 2), then onto path 2
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=3, to="p2.3")
+    assert bottles(s)["1"] == "c21" and bottles(s)["3"] == "p2.3"
+
+
+def test_move_refusals_name_the_rule():
+    s = new()
+    refused(s, "move_bottle", bottle=1, to="c3", match="Not the time to move a bottle: roll the two")
+    do(s, "action_roll", a="bottle", b=3)
+    refused(s, "move_bottle", bottle=7, to="c3", match="numbered 1-6")
+    refused(s, "move_bottle", bottle="1", to="c3", match="numbered 1-6")
+    refused(s, "move_bottle", bottle=1, to="x9", match='name a space like "c5"')
+    refused(s, "move_bottle", bottle=1, to="c24", match='name a space like "c5"')
+    refused(s, "move_bottle", bottle=1, to="p7.1", match='name a space like "c5"')
+    refused(s, "move_bottle", bottle=1, to="p1.6", match='name a space like "c5"')
+    refused(s, "move_bottle", bottle=1, to=None, match='name a space like "c5"')
+    refused(s, "move_bottle", bottle=1, to="c3", match="cannot be moved past the wizard")
+    refused(s, "move_bottle", bottle=1, to="c2", match="a potion bottle cannot stop on the wizard")
+    refused(s, "move_bottle", bottle=1, to="p1.2", match="cannot reach p1.2 in exactly 3 spaces")
+    refused(s, "move_bottle", bottle=3, to="c10",
+            match="cannot reach c10 in exactly 3 spaces; it can reach c5, c11, p3.3")
+    refused(s, "move_bottle", bottle=1, to="cauldron", match="ingredient has not yet been revealed")
+    do(s, "move_bottle", bottle=1, to=" P1.3 ")      # spaces are read leniently
+    assert bottles(s)["1"] == "p1.3"
+
+
+def test_a_bottle_cannot_stop_on_another_unless_spaces_are_shared():
+    s = new()
+    do(s, "action_roll", a="bottle", b=4)
+    refused(s, "move_bottle", bottle=3, to="c4", match="Bottle 2 already stands on c4 (one bottle a space")
+    shared = new(share_spaces=True)
+    do(shared, "action_roll", a="bottle", b=4)
+    do(shared, "move_bottle", bottle=3, to="c4")
+    assert bottles(shared)["3"] == bottles(shared)["2"] == "c4"
+
+
+def test_passing_another_bottle_is_allowed():
+    s = new()
+    do(s, "action_roll", a="bottle", b=3)
+    do(s, "move_bottle", bottle=4, to="c9")
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=3, to="c10")         # c9 holds bottle 4: passing is allowed
+    assert bottles(s)["3"] == "c10" and bottles(s)["4"] == "c9"
+
+
+def test_when_no_bottle_can_use_the_roll_the_turn_passes_by_itself():
+    s = new(circle_spaces=6, path_spaces=1, obstacle_space=1, start_space=1, wizard_start=0,
+            die_b=[2, 3, 4, 6, "spell", "spell"])
+    step = do(s, "action_roll", a="bottle", b=6)
+    ended = [e for e in step.events if e.type == "turn_ended"]
+    assert ended and ended[0].automatic and "no potion bottle can move 6 spaces" in ended[0].data["reason"]
+    assert s.summary()["turn"] == "Bob" and s.summary()["phase"] == "roll"
+
+
+# -- the wizard ---------------------------------------------------------------------------------
+def test_the_wizard_moves_clockwise_and_knocks_bottles_to_the_nearest_space():
+    s = new()
+    step = do(s, "action_roll", a="hat", b=3)
+    moved = [e for e in step.events if e.type == "wizard_moved"][0]
+    assert moved.automatic and moved.data == {"from": 2, "to": 5, "steps": 3, "hit": [2]}
+    summary = s.summary()
+    assert summary["wizard"] == 5 and summary["phase"] == "return"
+    assert summary["returns"] == [{"bottle": 2, "from": "c4", "nearest": ["c3", "p2.1"]}]
+    assert "bottle 2 on c4: c3 or p2.1" in summary["prompt"]
+    refused(s, "move_bottle", bottle=1, to="c1", match="Bottle 1 was not knocked away")
+    refused(s, "move_bottle", bottle=2, to="p2.2", match="nearest space on the board: c3 or p2.1, not p2.2")
+    refused(s, "block_path", path=1, match="first put the knocked bottles on the nearest space")
+    do(s, "move_bottle", bottle=2, to="p2.1")
+    assert bottles(s)["2"] == "p2.1"
+    assert s.summary()["turn"] == "Bob"
+
+
+def test_the_wizard_knocks_every_bottle_he_passes_or_stops_on():
+    s = new(die_b=[2, 3, 4, 6, "spell", "spell"], share_spaces=False)
+    do(s, "action_roll", a="hat", b=6)                        # c2 -> c8: passes c4, stops on c8
+    assert s.state["returns"] == [2, 3]
+    do(s, "move_bottle", bottle=3, to="p3.1")
+    assert s.summary()["phase"] == "return"
+    do(s, "move_bottle", bottle=2, to="c3")
+    assert s.summary()["phase"] == "roll" and s.summary()["wizard"] == 8
+
+
+def test_a_knocked_bottle_with_only_one_nearest_space_goes_there_by_itself():
+    s = new(obstacle_space=5)
+    do(s, "action_roll", a="bottle", b=3)
+    do(s, "move_bottle", bottle=1, to="p1.3")
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=1, to="p1.5")
+    do(s, "action_roll", a="hat", b="spell")
+    step = do(s, "block_path", path=1)
+    returned = [e for e in step.events if e.type == "bottle_returned"]
+    assert returned and returned[0].automatic and returned[0].data["to"] == "p1.4"
+    assert s.summary()["phase"] == "roll"
+
+
+# -- obstacles ----------------------------------------------------------------------------------
+def test_hat_and_spell_blocks_the_path_the_obstacle_names():
+    s = new()
+    do(s, "action_roll", a="hat", b="spell")
+    assert s.summary()["phase"] == "block" and "which path? (open: 1, 2, 3, 4, 5, 6)" in s.prompt()["text"]
+    refused(s, "block_path", path=0, match="numbered 1-6")
+    refused(s, "move_bottle", bottle=1, to="p1.1", match="say which obstacle came up")
+    do(s, "block_path", path=3)
+    assert s.summary()["obstacles"] == [3] and s.summary()["turn"] == "Bob"
+    do(s, "action_roll", a="hat", b="spell")
+    refused(s, "block_path", path=3, match="Path 3 is already blocked")
+    refused(s, "announce_spell", spell="exchange", match="Not the time to announce a spell")
+    do(s, "block_path", path=4)
+    refused(s, "block_path", path=5, match="Not the time to block a path")
+
+
+def test_a_bottle_on_the_blocked_space_goes_to_the_nearest_space_and_cannot_pass():
+    s = new()
+    do(s, "action_roll", a="bottle", b=3)
+    do(s, "move_bottle", bottle=3, to="p3.3")
+    do(s, "action_roll", a="bottle", b=4)
+    do(s, "move_bottle", bottle=4, to="c8")
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=4, to="p3.2")
+    do(s, "action_roll", a="hat", b="spell")
+    step = do(s, "block_path", path=3)
+    blocked = [e for e in step.events if e.type == "path_blocked"][0]
+    assert blocked.data == {"path": 3, "space": "p3.2", "knocked": [4]}
+    assert bottles(s)["4"] == "p3.1"                 # p3.3 is taken: p3.1 is the one nearest space
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=3, to="p3.5")       # beyond the obstacle: on toward the cauldron
+    do(s, "action_roll", a="bottle", b=2)
+    refused(s, "move_bottle", bottle=4, to="p3.3",
+            match="past the wizard on the wizard's circle or past an obstacle")
+    refused(s, "move_bottle", bottle=4, to="p3.2", match="An obstacle blocks p3.2")
+    do(s, "move_bottle", bottle=4, to="c7")          # round the circle to a free path instead
+
+
+def test_a_knocked_bottle_chooses_among_equally_near_spaces():
+    s = new()
+    do(s, "action_roll", a="bottle", b=2)
+    do(s, "move_bottle", bottle=3, to="p3.2")
+    do(s, "action_roll", a="hat", b="spell")
+    do(s, "block_path", path=3)
+    assert s.summary()["returns"] == [{"bottle": 3, "from": "p3.2", "nearest": ["p3.1", "p3.3"]}]
+    do(s, "move_bottle", bottle=3, to="p3.3")
+    assert s.summary()["phase"] == "roll"
+
+
+def test_the_spell_breaking_token_removes_one_obstacle_once():
+    s = new()
+    refused(s, "break_obstacle", path=2, match="Path 2 has no obstacle to remove (blocked: none)")
+    do(s, "action_roll", a="hat", b="spell")
+    do(s, "block_path", path=2)
+    refused(s, "break_obstacle", path=9, match="numbered 1-6")
+    do(s, "action_roll", a="bottle", b=2)             # any moment, even mid-turn
+    step = do(s, "break_obstacle", path=2)
+    assert step.undoable
+    assert s.summary()["obstacles"] == [] and s.summary()["spell_breaker_used"] is True
+    assert s.summary()["phase"] == "move"
+    do(s, "move_bottle", bottle=1, to="p1.2")
+    do(s, "action_roll", a="hat", b="spell")
+    do(s, "block_path", path=2)                       # the removed obstacle may come up again
+    refused(s, "break_obstacle", path=2, match="only once per game")
+
+
+def test_the_token_cannot_be_used_once_all_six_obstacles_are_placed():
+    s = new()
+    for path in (1, 2, 3, 4, 5, 6):
+        do(s, "action_roll", a="hat", b="spell")
+        do(s, "block_path", path=path)
+    assert s.summary()["outcome"] == "lost"
+    refused(s, "break_obstacle", path=1, match="must be used before all 6 obstacles are on the board")
+    refused(s, "action_roll", a="hat", b="spell", match="The game is over (the wizard won)")
