@@ -7,10 +7,11 @@ from companion.core.errors import SetupError
 
 
 def _load() -> dict[str, GameRules]:
+    from companion.games.cauldron import RULES as cauldron
     from companion.games.quest import RULES as quest
     from companion.games.witchs_brew import RULES as witchs_brew
 
-    return {rules.name: rules for rules in (witchs_brew, quest)}
+    return {rules.name: rules for rules in (witchs_brew, cauldron, quest)}
 
 
 def all_games() -> dict[str, GameRules]:

@@ -140,3 +140,19 @@ def test_dealt_potion_cards_are_entered_once_and_begin_opens_the_first_harvest()
     assert s.prompt()["phase"] == "omen"
     assert "Potion cards to enter: Anna: Basic Potion; Barb" in " ".join(s.prompt()["notes"])
     refused(s, "begin", match="Not the time to begin")
+
+
+def test_a_corrected_quick_game_milestone_is_no_longer_passed():
+    s = new(2, ["quick"])
+    assert s.state["milestones"]["magik_overflow"]["reached"]
+    do(s, "set_milestones", magik_overflow=16)
+    assert not s.state["milestones"]["magik_overflow"]["reached"]
+    do(s, "set_milestones", magik_overflow=14)
+    assert s.state["milestones"]["magik_overflow"]["reached"]
+
+
+def test_entered_potions_form_a_catalogue_for_later_games():
+    s = new(2)
+    give(s, "Barb", "Zest", ["spider_web"], 2, kind="easy")
+    give(s, "Anna", "Aqua", ["frog_legs"], 2, kind="easy")
+    assert [p["name"] for p in s.summary()["catalogue"]] == ["Aqua", "Zest"]

@@ -481,5 +481,5 @@ def test_evolve_never_mutates_earlier_states(wb):
 
 
 def test_unknown_game_is_a_setup_error():
-    with pytest.raises(SetupError, match="Unknown game 'chess': the companion runs quest, witchs_brew"):
+    with pytest.raises(SetupError, match="Unknown game 'chess': the companion runs cauldron, quest, witchs_brew"):
         get_rules("chess")

@@ -40,7 +40,15 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
 - *Steal*: a steal that succeeds after an Instant Spell emptied the target's pool takes nothing.
 - *Less Luck turn order*: "lowest score goes first" uses the LSP definition: tied seats roll,
   the lowest roll starts. An Omen may also name who starts (``first``: a name, "lsp", "hsp").
-- *Variants* combine freely; Simple + Quick deals no Advanced Spell.
+  In the first Harvest everyone is tied on the starting Magik, so every seat rolls.
+- *Variants* combine freely; Simple + Quick deals no Advanced Spell. Less Luck's "draw two,
+  keep one" and "replace Omens about turn order rolls" are reminders in the prompt only.
+- *Advanced Game*: a seat may stop after one purchase (``pass``/``end_turn``); after the second
+  the Market moves on by itself.
+- *Filling the board*: one token per Field plus the Omen's ``produce`` changes; the table may
+  place other counts (``fill_board`` with ``ingredients``), never none at all.
+- *Steal dice*: ``steal`` with ``roll`` settles at once; without it the steal waits for the
+  next die (``roll`` or a die input); meanwhile only Instant Spells may interrupt.
 - *Dice*: turn order, roll-off and steal dice are inputs and cannot be undone; ``correct_roll``
   fixes a misread die: a turn order roll until the first turn has begun (only tied seats'
   later rolls are kept), the current turn's steal roll, the latest roll-off's rolls.

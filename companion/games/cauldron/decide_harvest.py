@@ -220,5 +220,5 @@ def end_turn(state: State, cmd: Command, seat: int) -> list[Event]:
     if len(player["spells"]) > d.MAX_SPELLS:
         raise RuleViolation(f"You can hold at most three Spells: {player['name']} holds "
                             f"{len(player['spells'])}; discard down to three before ending the turn")
-    return [Event("turn_ended", {"seat": seat, "skipped": bool(skip and state["harvest"]["action"]
-                                                               is None)})]
+    skipped = skip and state["harvest"]["action"] is None
+    return [Event("turn_ended", {"seat": seat, "skipped": skipped})]

@@ -99,7 +99,7 @@ def use_ability(state: State, cmd: Command, seat: int) -> list[Event]:
     """A character ability used as its card says; once-per-season ones take a Used token."""
     _not_over(state)
     if not state["begun"]:
-        ck.need_phase(state, ("omen",), "use an ability")
+        raise RuleViolation("Abilities are used during play, after setup")
     player = state["players"][seat]
     if player["once_per_season"] and player["ability_used"]:
         raise RuleViolation(f"{player['name']}'s ability is once per season and already used this "

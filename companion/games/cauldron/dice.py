@@ -32,8 +32,10 @@ def turn_order_roll(state: State, cmd: Command, seat: int) -> list[Event]:
 
 def rolloff(state: State, cmd: Command) -> list[Event]:
     """Start a roll-off for the LSP or HSP when several seats are tied."""
-    if st.phase(state) in ("over", "milestones", "setup"):
-        ck.need_phase(state, ("omen",), "hold a roll-off")
+    if st.phase(state) == "over":
+        raise RuleViolation(ck.over_text(state))
+    if not state["begun"]:
+        raise RuleViolation("Roll-offs for the LSP or HSP happen during play, after setup")
     kind = str(cmd.args.get("kind", "")).casefold()
     if kind not in ("lsp", "hsp"):
         raise RuleViolation("kind: \"lsp\" (Lowest Scoring Player) or \"hsp\" (Highest)")
@@ -150,7 +152,8 @@ def correct_roll(state: State, cmd: Command, seat: int) -> list[Event]:
         raise RuleViolation(f"No {what} roll of {who}'s can be corrected now: a turn order roll "
                             "until the first turn begins, a steal roll during that turn, a "
                             "roll-off roll until the next roll-off")
-    kind = kind or candidates[0]
+    if kind is None:  # the latest die thrown, if it can still be corrected
+        kind = state["last_die"] if state["last_die"] in candidates else candidates[0]
     if kind == "steal":
         return [_steal_correction(state, seat, value)]
     roll_contest = state["rolloff"] if kind == "rolloff" else state["harvest"]["order"]

