@@ -12,6 +12,7 @@ from companion.games.cauldron import data as d
 from companion.games.cauldron import market as mk
 from companion.games.cauldron import potions as pt
 from companion.games.cauldron import state as st
+from tests.support.commands import do, refused  # noqa: F401 (the cauldron tests import them from here)
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 COMMON = list(d.STARTING_FIELDS)
@@ -214,24 +215,6 @@ def new(n: int = 3, variants: list[str] | None = None, *, witch: str | None = No
     return Session(RULES, config)
 
 
-def do(s: Session, what: str, player: str | None = None, **args: Any):
-    return s.execute(Command(what, player, args))
-
-
-def refused(s: Session, what: str, player: str | None = None, *, match: str, **args: Any) -> str:
-    """Assert the command is refused with ``match`` in its message and nothing changed."""
-    import copy
-
-    import pytest
-
-    before = copy.deepcopy(s.state)
-    steps = list(s.steps)
-    with pytest.raises(RuleViolation) as info:
-        s.execute(Command(what, player, args))
-    message = str(info.value)
-    assert match in message, f"expected {match!r} in {message!r}"
-    assert s.state == before and s.steps == steps
-    return message
 
 
 def potion(name: str, ingredients: list[str], gain: int = 4, kind: str = "basic",

@@ -6,15 +6,15 @@ import mode and never collide with the real ``companion`` package.
 
 from __future__ import annotations
 
-import copy
 import re
 from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
 
-from companion.core import Command, RuleViolation, Session
+from companion.core import Session
 from companion.games import get_rules
+from tests.support.commands import do, refused
 
 FIVE = ["Anna", "Barb", "Carl", "Daniel", "Emma"]
 SIX = FIVE + ["Fiona"]
@@ -31,22 +31,6 @@ def new(players: list[str] | int = 5, **config: Any) -> Session:
     return Session(get_rules("witchs_brew"), {"players": list(players), **config})
 
 
-def do(s: Session, what: str, player: str | None = None, **args: Any):
-    return s.execute(Command(what, player, args))
-
-
-def refused(s: Session, what: str, player: str | None = None, *, match: str, **args: Any) -> str:
-    """Assert the command is refused with a message matching ``match`` (literal text) and that
-    neither the state nor the log changed. Returns the message."""
-    state_before = copy.deepcopy(s.state)
-    steps_before = list(s.steps)
-    with pytest.raises(RuleViolation) as info:
-        s.execute(Command(what, player, args))
-    message = str(info.value)
-    assert match in message, f"expected {match!r} in {message!r}"
-    assert s.state == state_before
-    assert s.steps == steps_before
-    return message
 
 
 def player(s: Session, who: str) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from companion.core import Command, Event, InputEvent, RuleViolation, Session
 from companion.games.quest import RULES
 from companion.games.quest import moves
 from companion.games.quest.state import INGREDIENTS
+from tests.support.commands import do, refused
 
 PLAYERS = ["Ann", "Bob", "Cat"]
 NEEDED = ["rotten_egg", "newt_eye", "bat_wing"]
@@ -24,17 +25,6 @@ def new(**settings: Any) -> Session:
     return Session(RULES, {**copy.deepcopy(SETUP), **settings})
 
 
-def do(s: Session, what: str, player: str | None = None, **args: Any):
-    return s.execute(Command(what, player, args))
-
-
-def refused(s: Session, what: str, *, match: str, **args: Any) -> str:
-    before, steps = copy.deepcopy(s.state), list(s.steps)
-    with pytest.raises(RuleViolation) as info:
-        s.execute(Command(what, None, args))
-    assert match in str(info.value), f"expected {match!r} in {info.value!s}"
-    assert s.state == before and s.steps == steps
-    return str(info.value)
 
 
 def replayed(s: Session) -> Session:

@@ -3,13 +3,13 @@ spell-breaking token; every refusal leaves state and log untouched."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
-from companion.core import Command, RuleViolation, Session, SetupError
+from companion.core import Session, SetupError
 from companion.games.quest import RULES
+from tests.support.commands import do, refused
 
 PLAYERS = ["Ann", "Bob", "Cat"]
 NEEDED = ["rotten_egg", "newt_eye", "bat_wing"]
@@ -20,17 +20,6 @@ def new(**settings: Any) -> Session:
                            **settings})
 
 
-def do(s: Session, what: str, player: str | None = None, **args: Any):
-    return s.execute(Command(what, player, args))
-
-
-def refused(s: Session, what: str, player: str | None = None, *, match: str, **args: Any) -> str:
-    before, steps = copy.deepcopy(s.state), list(s.steps)
-    with pytest.raises(RuleViolation) as info:
-        s.execute(Command(what, player, args))
-    assert match in str(info.value), f"expected {match!r} in {info.value!s}"
-    assert s.state == before and s.steps == steps
-    return str(info.value)
 
 
 def bottles(s: Session) -> dict[str, str]:
