@@ -1,5 +1,6 @@
-"""Physical inputs and outputs of the table: GPIO buttons and seat LEDs, their config, and the
-thread-safe inbox that carries inputs from device threads to the UI main thread.
+"""Physical inputs and outputs of the table: GPIO buttons and seat LEDs, the dice tray on USB
+serial, their config, and the thread-safe inbox that carries inputs from device threads to the UI
+main thread. ``companion doctor`` and ``companion dicesim`` live in :mod:`hardware.commands`.
 
 Nothing here knows a game; devices report input ids ("seat2.claim", "undo") as
 :class:`companion.core.model.InputEvent` and the game's input map gives them meaning.
@@ -9,6 +10,7 @@ from .buttons import SeatButtons
 from .config import (
     DEMO_CONFIG,
     KEYBOARD_MAP,
+    DiceConfig,
     HardwareConfig,
     input_for_key,
     key_label,
@@ -16,6 +18,7 @@ from .config import (
     parse_config,
 )
 from .debounce import Debouncer
+from .dice import DiceReader, DiceSimulator, DiceStatus, Faces
 from .errors import ConfigError, HardwareError
 from .inbox import Inbox
 from .lights import SeatLights
@@ -24,6 +27,11 @@ __all__ = [
     "ConfigError",
     "DEMO_CONFIG",
     "Debouncer",
+    "DiceConfig",
+    "DiceReader",
+    "DiceSimulator",
+    "DiceStatus",
+    "Faces",
     "HardwareConfig",
     "HardwareError",
     "Inbox",

@@ -17,10 +17,17 @@ with a :class:`ConfigError` naming the key; nothing half-works.
     bounce_ms = 30
     hold_s = 1.5
     pull_up = true
+    [dice]
+    url = "/dev/serial/by-id/usb-Table_dicetray-if00"
+    baudrate = 115200
+    faces = [1, 6]          # what every die can show (default 1-6)
+    [dice.die_faces]        # dice that differ
+    d8 = [1, 8]
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from os import PathLike
@@ -29,7 +36,7 @@ from typing import Any, Mapping
 
 from .errors import ConfigError
 
-SECTIONS = ("buttons", "seats", "options")
+SECTIONS = ("buttons", "seats", "options", "dice")
 TABLE_BUTTONS = ("undo", "redo", "menu", "next")
 SEAT_BUTTONS = ("claim", "so_be_it", "pass")
 SEAT_LED = "led"
@@ -40,6 +47,27 @@ RESERVED_PINS = {2: "I2C (SDA)", 3: "I2C (SCL)", 14: "UART (TXD)", 15: "UART (RX
 OPTIONS = ("bounce_ms", "hold_s", "pull_up")
 MAX_BOUNCE_MS = 1000
 MAX_HOLD_S = 10
+DICE_KEYS = ("url", "baudrate", "faces", "die_faces")
+DEFAULT_BAUDRATE = 115200
+# pySerial's Serial.BAUDRATES (not imported here: reading a config needs no serial port).
+STANDARD_BAUDRATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600,
+                      19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600,
+                      1000000, 1152000, 1500000, 2000000, 2500000, 3000000, 3500000, 4000000)
+# The URL schemes pySerial's serial_for_url knows; anything else must be a device path.
+SERIAL_URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "hwgrep", "alt", "cp2110")
+MAX_FACE = 999
+DIE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """The dice tray: where it is (a device path or a pySerial URL), its speed, and the faces
+    each die can show (``faces`` for all, ``die_faces`` for those that differ)."""
+
+    url: str
+    baudrate: int = DEFAULT_BAUDRATE
+    faces: tuple[int, int] = (1, 6)
+    die_faces: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -53,6 +81,7 @@ class HardwareConfig:
     bounce_s: float = 0.030
     hold_s: float = 1.5
     pull_up: bool = True
+    dice: DiceConfig | None = None
 
     @classmethod
     def empty(cls) -> "HardwareConfig":
@@ -61,6 +90,7 @@ class HardwareConfig:
 
     @property
     def is_empty(self) -> bool:
+        """No GPIO device (button or LED); a dice tray alone does not count here."""
         return not self.buttons and not self.leds
 
     @property
@@ -136,7 +166,51 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
     pull_up = options.get("pull_up", True)
     if not isinstance(pull_up, bool):
         raise ConfigError(f"options.pull_up: must be true or false, got {pull_up!r}")
-    return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up)
+    dice = _dice(data["dice"]) if "dice" in data else None
+    return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up, dice)
+
+
+def _dice(value: Any) -> DiceConfig:
+    table = _table(value, "dice")
+    _only(table, DICE_KEYS, "dice.", "key")
+    if "url" not in table:
+        raise ConfigError("dice.url: missing; the tray's port, like "
+                          '"/dev/serial/by-id/usb-..." (or leave out [dice])')
+    url = table["url"]
+    if not isinstance(url, str) or not url.strip():
+        raise ConfigError(f"dice.url: must be a device path or a serial URL, got {url!r}")
+    scheme, sep, _ = url.partition("://")
+    if sep and scheme not in SERIAL_URL_SCHEMES:
+        raise ConfigError(
+            f"dice.url: unknown scheme {scheme!r}; use a device path like "
+            f"/dev/serial/by-id/... or one of {', '.join(s + '://' for s in SERIAL_URL_SCHEMES)}")
+    if not sep and not (url.startswith("/") or re.fullmatch(r"COM[0-9]+", url)):
+        raise ConfigError(f"dice.url: {url!r} is neither an absolute device path "
+                          f"(/dev/ttyACM0, /dev/serial/by-id/...) nor a serial URL (loop://)")
+    baudrate = table.get("baudrate", DEFAULT_BAUDRATE)
+    if isinstance(baudrate, bool) or not isinstance(baudrate, int):
+        raise ConfigError(f"dice.baudrate: must be a whole number like 115200, got {baudrate!r}")
+    if baudrate not in STANDARD_BAUDRATES:
+        raise ConfigError(f"dice.baudrate: {baudrate} is not a standard baud rate "
+                          f"(like 9600, 57600, 115200)")
+    faces = _faces("dice.faces", table.get("faces", [1, 6]))
+    die_faces = {}
+    for die, pair in _table(table.get("die_faces", {}), "dice.die_faces").items():
+        if not DIE_ID.match(die):
+            raise ConfigError(f"dice.die_faces.{die}: not a die id (a letter, then up to 15 "
+                              f"letters, digits, _ or -)")
+        die_faces[die] = _faces(f"dice.die_faces.{die}", pair)
+    return DiceConfig(url, baudrate, faces, die_faces)
+
+
+def _faces(key: str, value: Any) -> tuple[int, int]:
+    ok = (isinstance(value, list) and len(value) == 2
+          and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+          and 0 <= value[0] < value[1] <= MAX_FACE)
+    if not ok:
+        raise ConfigError(f"{key}: must be [lowest, highest] face, like [1, 6] "
+                          f"(0-{MAX_FACE}, lowest below highest); got {value!r}")
+    return (value[0], value[1])
 
 
 def _only(table: Mapping[str, Any], allowed: tuple[str, ...], prefix: str, what: str) -> None:

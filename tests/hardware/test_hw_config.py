@@ -210,3 +210,88 @@ def test_key_label_and_input_for_key():
     assert input_for_key("f12") is None
     for input_id in DEMO_CONFIG.buttons:
         assert input_for_key(key_label(input_id)) == input_id
+
+
+# -- [dice] -----------------------------------------------------------------------------------
+DICE = """\
+[seats.1]
+claim = 17
+
+[dice]
+url = "/dev/serial/by-id/usb-Table_dicetray_01-if00"
+baudrate = 57600
+faces = [1, 6]
+
+[dice.die_faces]
+d8 = [1, 8]
+action = [0, 5]
+"""
+
+
+def test_dice_section(tmp_path):
+    config = load_config(write(tmp_path, DICE))
+    dice = config.dice
+    assert dice.url == "/dev/serial/by-id/usb-Table_dicetray_01-if00"
+    assert dice.baudrate == 57600
+    assert dice.faces == (1, 6)
+    assert dice.die_faces == {"d8": (1, 8), "action": (0, 5)}
+    assert config.buttons == {"seat1.claim": 17}
+
+
+def test_dice_defaults_and_urls():
+    for url in ("loop://", "socket://127.0.0.1:7777", "spy:///dev/ttyACM0", "/dev/ttyACM0",
+                "rfc2217://tray.local:4000"):
+        dice = parse_config({"dice": {"url": url}}).dice
+        assert (dice.url, dice.baudrate, dice.faces, dice.die_faces) == (url, 115200, (1, 6), {})
+    assert parse_config({}).dice is None
+    assert DEMO_CONFIG.dice is None
+
+
+def test_a_dice_tray_alone_is_not_gpio():
+    config = parse_config({"dice": {"url": "loop://"}})
+    assert config.is_empty and config.dice is not None
+
+
+@pytest.mark.parametrize("dice, message", [
+    ({"url": "loop://", "baudrate": 1234}, "dice.baudrate: 1234 is not a standard baud rate"),
+    ({"url": "loop://", "baudrate": "fast"}, "dice.baudrate: must be a whole number"),
+    ({"url": "loop://", "baudrate": True}, "dice.baudrate: must be a whole number"),
+    ({"baudrate": 9600}, "dice.url: missing"),
+    ({"url": ""}, "dice.url: must be a device path or a serial URL"),
+    ({"url": 5}, "dice.url: must be a device path or a serial URL"),
+    ({"url": "ttyACM0"}, "dice.url: 'ttyACM0' is neither an absolute device path"),
+    ({"url": "http://tray"}, "dice.url: unknown scheme 'http'"),
+    ({"url": "loop://", "speed": 9600}, "dice.speed: unknown key; allowed: url, baudrate"),
+    ({"url": "loop://", "faces": [6, 1]}, "dice.faces: must be [lowest, highest] face"),
+    ({"url": "loop://", "faces": 6}, "dice.faces: must be [lowest, highest] face"),
+    ({"url": "loop://", "faces": [1, 1000]}, "dice.faces: must be [lowest, highest] face"),
+    ({"url": "loop://", "die_faces": {"d8": [1]}}, "dice.die_faces.d8: must be [lowest"),
+    ({"url": "loop://", "die_faces": {"8d": [1, 8]}}, "dice.die_faces.8d: not a die id"),
+    ({"url": "loop://", "die_faces": [1, 8]}, "dice.die_faces: expected a table"),
+])
+def test_bad_dice_section_names_the_key(dice, message):
+    with pytest.raises(ConfigError) as error:
+        parse_config({"dice": dice})
+    assert str(error.value).startswith(message), str(error.value)
+
+
+def test_dice_section_must_be_a_table():
+    with pytest.raises(ConfigError, match=r"^dice: expected a table"):
+        parse_config({"dice": "loop://"})
+
+
+def test_dice_error_in_a_file_names_the_path(tmp_path):
+    path = write(tmp_path, '[dice]\nurl = "loop://"\nbaudrate = 1234\n')
+    with pytest.raises(ConfigError, match=r"hardware.toml: dice.baudrate: 1234 is not"):
+        load_config(path)
+
+
+def test_dice_config_builds_a_reader(tmp_path):
+    from hardware.dice import DiceReader
+
+    dice = parse_config({"dice": {"url": "loop://", "baudrate": 9600,
+                                  "die_faces": {"d8": [1, 8]}}}).dice
+    with DiceReader.from_config(dice, lambda event: None, backoff=(0.05, 0.1)) as reader:
+        assert reader.baudrate == 9600
+        assert reader.faces.range_of("d8") == (1, 8)
+        assert reader.faces.range_of("d1") == (1, 6)
