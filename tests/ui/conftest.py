@@ -1,0 +1,65 @@
+"""Headless Kivy for the UI tests: one app per test session, a fresh database per test.
+
+Kivy's Window is a singleton per process and reads its settings on first import, so the
+environment and Config are set here, before anything imports kivy. The offscreen GL surface
+cannot grow after creation, so the window is created at the largest size we render
+(1280x720) and shrunk to 800x480 where a test needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+
+import pytest  # noqa: E402
+
+from ui.command import configure_kivy  # noqa: E402
+
+configure_kivy((1280, 720), fullscreen=False)
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "maxfps", "0")  # tests pump frames themselves: no frame-rate sleeps
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "screenshots"
+SIZES = ((800, 480), (1280, 720))
+
+
+@pytest.fixture(scope="session")
+def kivy_app():
+    """The app, built once and started without ``app.run()``: tests pump frames themselves."""
+    from kivy.base import EventLoop
+
+    EventLoop.ensure_window()
+    from ui.app import CompanionApp
+
+    db = Path(tempfile.mkdtemp(prefix="companion-ui-")) / "first.sqlite3"
+    app = CompanionApp(db_path=db, demo=True)
+    app._run_prepare()
+    yield app
+    app.stop()
+
+
+@pytest.fixture
+def app(kivy_app, tmp_path):
+    """The shared app on a fresh database, at 800x480, no refusal showing."""
+    from ui_helpers import frames, resize
+
+    resize(800, 480)
+    kivy_app.open_store(tmp_path / "companion.sqlite3")
+    kivy_app.dismiss_refusal()
+    frames()
+    yield kivy_app
+    from kivy.core.window import Window
+
+    for child in list(Window.children):
+        if child is not kivy_app.root and hasattr(child, "dismiss"):
+            child.dismiss(animation=False)
+    kivy_app.leave_session()

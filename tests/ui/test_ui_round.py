@@ -1,0 +1,107 @@
+"""A whole round of Witch's Brew by touch, as the table would play it, checked on the widgets;
+and a refused input that explains itself and changes nothing."""
+
+from __future__ import annotations
+
+from ui_helpers import (
+    button, dialogs, frames, panel, panel_texts, stepper, tap, tap_title, texts,
+)
+
+
+def setup_table(app, names=("Anna", "Barb", "Carl", "Daniel")):
+    tap_title("New game: Witch's Brew")
+    assert app.screens.current == "setup"
+    setup = app.screens.get_screen("setup")
+    for row, name in zip(setup.rows, names):
+        row.ids.name.text = name
+    tap_title("Start the game")
+    assert app.screens.current == "witchs_brew"
+
+
+def test_a_round_by_touch(app):
+    setup_table(app)
+    table = app.screens.get_screen("witchs_brew")
+    assert table.turn_name == "Anna"
+    assert "Announces" in panel_texts(app, "Anna")
+    tap_title("Warlock")                         # Anna: "I am the Warlock!"
+    assert table.role_title == "Warlock"
+    assert table.role_call == "I am the Warlock!"
+    assert table.turn_name == "Barb"
+    assert "Held by Anna" in texts(table)
+    assert panel(app, "Barb").awaited
+    tap_title("So be it!")                       # Barb takes the favor: 1 gold, by itself
+    assert "So be it" in panel_texts(app, "Barb")
+    assert "Gold 3" in panel_texts(app, "Barb")
+    tap_title("I am the Warlock!")               # Carl takes the role from Anna
+    assert "Claimed" in panel_texts(app, "Carl") and panel(app, "Carl").holder
+    assert "Lost role" in panel_texts(app, "Anna")
+    assert table.role_note == "Held by Carl"
+    tap_title("Pass")                            # Daniel: no Warlock card
+    # The round is over: Carl carries out the full action (a card read at the table).
+    assert table.mode == "resolve"
+    assert table.turn_name == "Carl"
+    assert "Use the spell on the top spell book (read it aloud)" in texts(table)
+    tap_title("Enter what happened")
+    (dialog,) = dialogs()
+    tap(button("+", stepper("Gold", dialog)))
+    tap(button("+", stepper("Gold", dialog)))
+    tap_title("Anna", dialog)
+    tap(button("-", stepper("Red", dialog)))
+    tap_title("Apply", dialog)
+    assert not dialogs()
+    assert "Gold 4" in panel_texts(app, "Carl")
+    assert "R 0" in panel_texts(app, "Anna")
+    # Carl won the role, so Carl starts the next round; the Warlock is spent this set.
+    assert table.mode == "play"
+    assert table.turn_name == "Carl"
+    assert button("Fortune teller").disabled is False
+    warlock = [w for w in table.play_panel.ids.picker.children if w.title == "Warlock"][0]
+    assert warlock.disabled and warlock.caption == "you played it"
+    assert "Last: Warlock to Carl" in texts(table)
+    tap_title("Fortune teller")
+    for _ in range(3):
+        tap_title("Pass")
+    tap_title("Pay and take")                    # pay 1 gold, take 2 vials
+    assert "Gold 3" in panel_texts(app, "Carl")
+    assert "Vials 2" in panel_texts(app, "Carl")
+    assert app.summary["round"] == 3
+    # Undo by touch walks the log back one step; redo brings it back.
+    tap(table.ids.undo)
+    assert "Vials 0" in panel_texts(app, "Carl")
+    tap(table.ids.redo)
+    assert "Vials 2" in panel_texts(app, "Carl")
+
+
+def test_a_refused_key_press_is_explained_and_changes_nothing(app):
+    from kivy.core.window import Keyboard, Window
+    from ui_helpers import wait_for
+
+    setup_table(app)
+    tap_title("Alchemist")
+    steps, before = len(app.session.steps), app.session.summary()
+    # Anna announced; pressing her claim key now is out of turn (Barb answers next).
+    Window.dispatch("on_key_down", Keyboard.keycodes["q"], 0, "q", [])
+    assert wait_for(lambda: app.refusal)
+    assert app.refusal == "It is Barb's turn to answer, not Anna's"
+    refusal = app.root.ids.refusal
+    assert refusal.opacity == 1
+    assert app.refusal in texts(refusal)
+    assert len(app.session.steps) == steps and app.session.summary() == before
+    tap(refusal)                                 # a tap closes it
+    assert app.refusal == "" and refusal.opacity == 0
+
+
+def test_a_refused_correction_stays_in_its_dialog(app):
+    setup_table(app)
+    steps = len(app.session.steps)
+    tap(panel(app, "Daniel"))                    # tap a seat: its manual correction
+    (dialog,) = dialogs()
+    assert dialog.title == "Correct Daniel"
+    tap_title("Apply", dialog)
+    assert dialog.error == "adjust: nothing to change"
+    assert dialogs() == [dialog] and len(app.session.steps) == steps
+    tap(button("+", stepper("Vials", dialog)))
+    tap_title("Apply", dialog)
+    assert not dialogs()
+    assert "Vials 1" in panel_texts(app, "Daniel")
+    frames()

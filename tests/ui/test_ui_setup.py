@@ -1,0 +1,65 @@
+"""Setup by touch: seat count, who starts, the variant (3-4 players only), and names that stay
+visible above a docked touch keyboard."""
+
+from __future__ import annotations
+
+from ui_helpers import button, frames, tap, tap_title, wait_for
+
+
+def test_seats_starter_and_variant(app):
+    tap_title("New game: Witch's Brew")
+    setup = app.screens.get_screen("setup")
+    assert setup.count == 4 and [r.ids.name.text for r in setup.rows[:4]] == [
+        "Player 1", "Player 2", "Player 3", "Player 4"]
+    tap_title("-")
+    assert setup.count == 3 and len(setup.ids.seats.children) == 3
+    tap_title("Variant: off")
+    assert setup.variant
+    tap(button("+"))
+    tap(button("+"))
+    assert setup.count == 5 and not setup.variant
+    assert button("Variant: off").disabled
+    starts_here = [w for w in setup.ids.seats.children[::-1]]
+    tap(starts_here[2].children[0])              # "Start here" on seat 3
+    assert setup.starter == 2
+    tap_title("Start the game")
+    assert app.session.prompt()["turn"] == "Player 3"
+    assert app.session.setup.get("variants", []) == []
+
+
+def test_variant_game_starts_with_the_reveal(app):
+    tap_title("New game: Witch's Brew")
+    tap_title("-")
+    tap_title("Variant: off")
+    tap_title("Start the game")
+    table = app.screens.get_screen("witchs_brew")
+    assert table.mode == "reveal" and table.turn_name == "The whole table"
+    tap_title("Witch")
+    tap_title("Druid")
+    tap_title("Turn over")
+    assert app.summary["excluded"] == ["witch", "druid"] and table.mode == "play"
+    app.undo()
+    frames()
+    tap_title("Draw at random")                  # SystemRandom, in the UI only
+    assert len(app.summary["excluded"]) == 2 and table.mode == "play"
+
+
+def test_a_name_stays_above_the_docked_keyboard(app):
+    from kivy.core.window import Window
+    from kivy.uix.vkeyboard import VKeyboard
+
+    tap_title("New game: Witch's Brew")
+    setup = app.screens.get_screen("setup")
+    keyboard = VKeyboard(size_hint=(None, None), size=(Window.width, Window.height * 0.45),
+                         pos=(0, 0))
+    Window.add_widget(keyboard)
+    try:
+        name = setup.rows[3].ids.name
+        name.focus = True
+        assert wait_for(lambda: setup.lift > 0)
+        frames()
+        assert name.to_window(name.x, name.y)[1] >= keyboard.top
+        name.focus = False
+        assert wait_for(lambda: setup.lift == 0)
+    finally:
+        Window.remove_widget(keyboard)

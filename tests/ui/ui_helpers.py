@@ -1,0 +1,174 @@
+"""Helpers for driving the headless app: pump frames, resize, screenshot, find and tap."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from kivy.base import EventLoop
+from kivy.core.window import Window
+from kivy.uix.widget import Widget
+
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def frames(n: int = 3) -> None:
+    """Let Kivy lay out and draw: clock, layout and canvas run on EventLoop.idle()."""
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def resize(width: int, height: int) -> None:
+    if tuple(Window.size) != (width, height):
+        Window.size = (width, height)
+    frames(4)
+
+
+def shot(name: str) -> Path:
+    """Save the window as screenshots/<name>_<W>x<H>.png and return the path."""
+    SHOTS.mkdir(exist_ok=True)
+    frames(3)
+    w, h = Window.size
+    target = SHOTS / f"{name}_{w}x{h}.png"
+    made = Window.screenshot(name=str(SHOTS / f".tmp_{name}.png"))
+    os.replace(made, target)
+    return target
+
+
+def walk(root: Widget | None = None) -> Iterator[Widget]:
+    """Every widget under the window (dialogs included), depth first."""
+    stack = [root] if root is not None else list(Window.children)
+    while stack:
+        w = stack.pop()
+        yield w
+        stack.extend(w.children)
+
+
+def texts(root: Widget | None = None) -> list[str]:
+    return [w.text for w in walk(root) if isinstance(getattr(w, "text", None), str) and w.text]
+
+
+def find(pred: Callable[[Widget], bool], root: Widget | None = None) -> list[Widget]:
+    return [w for w in walk(root) if pred(w)]
+
+
+def button(title: str, root: Widget | None = None) -> Widget:
+    """The one visible, enabled button whose title is ``title``."""
+    found = [w for w in walk(root) if getattr(w, "title", None) == title
+             and hasattr(w, "trigger_action") and w.get_root_window() is not None
+             and w.opacity > 0]
+    assert found, f"no button titled {title!r}; texts: {texts(root)[:40]}"
+    assert len(found) == 1, f"{len(found)} buttons titled {title!r}"
+    return found[0]
+
+
+def tap(widget: Widget) -> None:
+    """A real touch at the widget's centre (down and up), as a finger would do it."""
+    from kivy.tests.common import UnitTestTouch
+
+    frames(2)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(2)
+
+
+def tap_title(title: str, root: Widget | None = None) -> None:
+    tap(button(title, root))
+
+
+def wait_for(pred: Callable[[], bool], timeout: float = 3.0) -> bool:
+    """Pump frames until ``pred()`` holds (events from other threads arrive asynchronously)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        frames(1)
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+def dialogs() -> list[Widget]:
+    """Open modal dialogs (they sit on the Window, not in the screens)."""
+    from kivy.uix.modalview import ModalView
+
+    return [w for w in Window.children if isinstance(w, ModalView)]
+
+
+def close_dialogs() -> None:
+    for d in dialogs():
+        d.dismiss(animation=False)
+    frames(2)
+
+
+def both_sizes(name: str, before: Callable[[], None] | None = None) -> list[Path]:
+    """Screenshot the current screen at 800x480 and 1280x720 (``before`` re-opens a dialog
+    after each resize, since a dialog is laid out for the size it was opened at)."""
+    paths = []
+    for size in ((800, 480), (1280, 720)):
+        if before:
+            close_dialogs()
+        resize(*size)
+        if before:
+            before()
+        paths.append(shot(name))
+    if before:
+        close_dialogs()
+    resize(800, 480)
+    return paths
+
+
+def play_out(app, until: Callable[[dict], bool] = lambda p: False, limit: int = 500) -> None:
+    """Play quickly by commands: the starter announces the first role it has, everyone else
+    passes, every effect is abstained, the variant turns over the first free roles. Stops when
+    the game is over or ``until(prompt)`` holds."""
+    from companion.core.model import Command
+    from companion.games.witchs_brew import state as st
+    from companion.games.witchs_brew.roles import ROLES
+
+    for _ in range(limit):
+        s = app.session
+        p = s.prompt()
+        if s.over or until(p):
+            return
+        who = p["turn"]
+        if p["phase"] == "play":
+            summary = s.summary()
+            mine = set(summary["players"][p["seat"]]["roles_played"])
+            played = {k for pl in summary["players"] for k in pl["roles_played"]}
+            free = [k for k in ROLES if k not in played and k not in summary["excluded"]]
+            if free:
+                s.execute(Command("play_role", who, {"role": free[0]}))
+            else:
+                late = next(k for k in ROLES if k in played and k not in mine)
+                s.execute(Command("forfeit", who, {"role": late}))
+        elif p["phase"] == "answer":
+            s.execute(Command("pass", who))
+        elif p["phase"] == "resolve":
+            s.execute(Command("abstain", who))
+        elif p["phase"] == "reveal":
+            shown = st.shown_this_cycle(s.state)
+            free = [k for k in ROLES if k not in shown][: st.excluded_per_set(s.state)]
+            s.execute(Command("reveal_excluded", args={"roles": free}))
+    raise AssertionError("play_out did not finish")
+
+
+def stepper(label: str, root: Widget | None = None) -> Widget:
+    from ui.widgets.common import Stepper
+
+    found = [w for w in walk(root) if isinstance(w, Stepper) and w.label == label]
+    assert len(found) == 1, f"{len(found)} steppers labelled {label!r}"
+    return found[0]
+
+
+def panel(app, name: str) -> Widget:
+    """The seat panel of the named player on the table screen."""
+    panels = app.screens.get_screen("witchs_brew").panels
+    return next(p for p in panels if p.player == name)
+
+
+def panel_texts(app, name: str) -> list[str]:
+    return texts(panel(app, name))

@@ -1,0 +1,322 @@
+"""The Kivy app: owns the store, the session, the inbox and the devices.
+
+Screens only read its properties and call its methods, so the rules stay in ``companion`` and
+threads stay here: device threads ``put`` on the Inbox, a Clock trigger drains it on the main
+thread. Nothing polls; the only repeating clock is the 1 Hz turn timer while a game runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Keyboard, Window
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty,
+)
+
+from companion.core.errors import CompanionError, RuleViolation, SetupError
+from companion.core.model import Command, InputEvent
+from companion.games.witchs_brew import RULES as WITCHS_BREW
+from companion.store import Store, default_path
+from hardware.inbox import Inbox
+from ui import theme
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+KV_FILES = [
+    "widgets/common.kv", "widgets/seat_panel.kv", "widgets/role_picker.kv",
+    "widgets/action_panels.kv", "widgets/effect_dialog.kv", "root.kv",
+    "screens/home.kv", "screens/setup.kv", "screens/witchs_brew.kv", "screens/result.kv",
+]
+REFUSAL_SECONDS = 5.0
+_KEY_NAMES = {code: name for name, code in Keyboard.keycodes.items()}
+
+
+class CompanionApp(App):
+    """One table: one store, at most one session in play, the buttons and lights."""
+
+    title = "Table companion"
+    u = NumericProperty(1.0)
+    session = ObjectProperty(None, allownone=True)
+    summary = ObjectProperty({})
+    prompt = ObjectProperty({})
+    revision = NumericProperty(0)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    refusal = StringProperty("")
+    notice = StringProperty("")
+    hardware_status = StringProperty("")
+    hardware_problem = StringProperty("")
+    demo = BooleanProperty(False)
+    key_labels = DictProperty({})
+    turn_seconds = NumericProperty(0)
+
+    def __init__(self, db_path: str | Path | None = None, demo: bool = False,
+                 hardware_path: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.db_path = str(db_path or default_path())
+        self.demo = demo
+        self.hardware_path = hardware_path
+        self.store: Store | None = None
+        self.buttons = None
+        self.lights = None
+        self.pin_factory = None
+        self.inbox = Inbox()
+        self._turn_key: tuple | None = None
+        self._turn_started = 0.0
+        self._timer = None
+        self._clear_refusal = Clock.create_trigger(lambda *_: self.dismiss_refusal(),
+                                                   REFUSAL_SECONDS)
+
+    # -- life cycle ----------------------------------------------------------------------
+    def build(self):
+        for name in KV_FILES:
+            Builder.load_file(str(HERE / name))
+        Window.clearcolor = theme.BG
+        Window.bind(size=self._on_window_size, on_key_down=self._on_key_down)
+        self._on_window_size(Window, Window.size)
+        self.inbox.wake = Clock.create_trigger(self._drain_inbox)
+        from ui.root import Root
+
+        return Root()
+
+    def open_settings(self, *_args) -> bool:
+        """No Kivy settings panel on F1: this is a kiosk, not a developer's window."""
+        return False
+
+    def on_start(self) -> None:
+        self.open_store(self.db_path)
+        self.start_hardware()
+
+    def on_stop(self) -> None:
+        self.stop_hardware()
+        self._stop_timer()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    @property
+    def screens(self):
+        return self.root.ids.sm
+
+    def show(self, name: str) -> None:
+        self.screens.current = name
+
+    def _on_window_size(self, _window, size) -> None:
+        self.u = theme.unit(*size)
+
+    # -- store and sessions --------------------------------------------------------------
+    def open_store(self, path: str | Path) -> None:
+        """Use the game database at ``path`` (the tests give each test its own)."""
+        self.leave_session()
+        if self.store is not None:
+            self.store.close()
+        self.db_path = str(path)
+        try:
+            self.store = Store(path)
+            self.notice = self.store.notice or ""
+        except (OSError, sqlite3.Error) as problem:  # unwritable disk, full disk: still play
+            self.store = Store(":memory:")
+            self.notice = (f"The game database {path} cannot be used ({problem}). "
+                           "Games played now are NOT saved.")
+        self.show("home")
+        self.screens.get_screen("home").refresh()
+
+    def start_game(self, setup: dict[str, Any]) -> str | None:
+        """Start Witch's Brew; returns the SetupError's message, or None when the game is on."""
+        try:
+            session = self.store.new_game(WITCHS_BREW, setup)
+        except SetupError as problem:
+            return str(problem)
+        self._play(session)
+        return None
+
+    def resume(self, game_id: int) -> None:
+        try:
+            session = self.store.open_session(game_id)
+        except CompanionError as problem:
+            self.notice = str(problem)
+            return
+        self._play(session)
+
+    def abandon(self, game_id: int) -> None:
+        self.store.abandon(game_id)
+        self.screens.get_screen("home").refresh()
+
+    def leave_session(self) -> None:
+        self.session = None
+        self.summary, self.prompt = {}, {}
+        self.can_undo = self.can_redo = False
+        self._stop_timer()
+        self._show_lights(None)
+
+    def new_game(self) -> None:
+        self.leave_session()
+        self.show("setup")
+
+    def go_home(self) -> None:
+        self.leave_session()
+        self.dismiss_refusal()
+        self.show("home")
+        self.screens.get_screen("home").refresh()
+
+    def _play(self, session) -> None:
+        self.session = session
+        session.add_listener(self._on_change)
+        self._on_change(session, None)
+
+    def _on_change(self, session, _step) -> None:
+        """Every change, from any input, ends here: refresh what the screens bind to."""
+        if session is not self.session:
+            return
+        self.summary = session.summary()
+        self.prompt = session.prompt()
+        self.can_undo, self.can_redo = session.can_undo, session.can_redo
+        key = (self.summary["set"], self.summary["round"], self.prompt["phase"],
+               self.prompt["seat"])
+        if key != self._turn_key:
+            self._turn_key, self._turn_started, self.turn_seconds = key, time.monotonic(), 0
+        self.revision += 1
+        self._show_lights(self.prompt.get("seat"))
+        if session.over:
+            self._stop_timer()
+            self.show("result")
+        else:
+            self._start_timer()
+            self.show("witchs_brew")
+
+    # -- commands and inputs -------------------------------------------------------------
+    def send(self, command: Command) -> bool:
+        """Play a command from the screen; a refusal is shown and changes nothing."""
+        if self.session is None:
+            return False
+        try:
+            self.session.execute(command)
+        except RuleViolation as refusal:
+            self.refuse(str(refusal))
+            return False
+        return True
+
+    def press(self, input_id: str, source: str = "touch") -> None:
+        """An on-screen seat or table button: the same path as a physical one."""
+        self.handle(InputEvent("button", input_id, source=source))
+
+    def handle(self, event: InputEvent) -> None:
+        if self.session is None:
+            return
+        try:
+            self.session.handle_input(event)
+        except RuleViolation as refusal:
+            self.refuse(str(refusal))
+
+    def undo(self) -> None:
+        self.send(Command("undo"))
+
+    def redo(self) -> None:
+        self.send(Command("redo"))
+
+    def refuse(self, message: str) -> None:
+        self.refusal = message
+        self._clear_refusal.cancel()
+        self._clear_refusal()
+
+    def dismiss_refusal(self) -> None:
+        self.refusal = ""
+
+    def _drain_inbox(self, *_args) -> None:
+        """Main thread: play every input the devices queued since the last wake-up."""
+        for event in self.inbox.drain():
+            if event.value == "hold":
+                continue  # a hold always follows its press; playing it too would press twice
+            self.handle(event)
+
+    def _on_key_down(self, _window, key, _scancode, _codepoint, modifiers) -> bool:
+        """Demo mode: keys stand in for the seat buttons and feed the same Inbox."""
+        if not self.demo or self.session is None or \
+                self.screens.current not in ("witchs_brew", "result"):
+            return False
+        if set(modifiers) & {"ctrl", "alt", "meta"}:
+            return False
+        from hardware.config import input_for_key
+
+        input_id = input_for_key(_KEY_NAMES.get(key, ""))
+        if input_id is None:
+            return False
+        self.inbox.put(InputEvent("button", input_id, source="keyboard"))
+        return True
+
+    # -- devices -------------------------------------------------------------------------
+    def start_hardware(self) -> None:
+        """Buttons (and seat LEDs) from the config; any problem is shown, touch still works."""
+        self.hardware_status = self.hardware_problem = ""
+        self.key_labels = {}
+        try:
+            from hardware import DEMO_CONFIG, KEYBOARD_MAP, SeatButtons, SeatLights, key_label
+            from hardware import load_config
+
+            if self.demo:
+                from gpiozero.pins.mock import MockFactory
+
+                self.pin_factory, config = MockFactory(), DEMO_CONFIG
+                self.key_labels = {i: key_label(i) for i in set(KEYBOARD_MAP.values())}
+            else:
+                self.pin_factory = None  # gpiozero's own choice: GPIOZERO_PIN_FACTORY
+                config = self._load_config(load_config)
+            if config.is_empty:
+                self.hardware_status = "No buttons configured: play by touch."
+                return
+            self.buttons = SeatButtons.from_config(config, self.inbox.put,
+                                                   pin_factory=self.pin_factory)
+            if config.leds:
+                self.lights = SeatLights.from_config(config, pin_factory=self.pin_factory)
+            self.hardware_status = ("Demo: mock buttons; keys stand in for them."
+                                    if self.demo else "")
+        except Exception as problem:  # no GPIO, a bad pin, a bad config: say so, keep touch
+            log.warning("buttons unavailable: %s", problem)
+            self.stop_hardware()
+            self.hardware_problem = f"Buttons unavailable: {problem}. Touch still works."
+
+    def _load_config(self, load_config):
+        if self.hardware_path:
+            return load_config(self.hardware_path, missing_ok=False)
+        from platformdirs import user_config_dir
+
+        return load_config(Path(user_config_dir("table-companion", appauthor=False))
+                           / "hardware.toml", missing_ok=True)
+
+    def stop_hardware(self) -> None:
+        for device in (self.buttons, self.lights):
+            if device is not None:
+                try:
+                    device.close()
+                except Exception:
+                    log.exception("closing %r", device)
+        self.buttons = self.lights = None
+
+    def _show_lights(self, seat: int | None) -> None:
+        if self.lights is not None:
+            try:
+                self.lights.show(None if seat is None else seat + 1)
+            except Exception:
+                log.exception("seat lights")
+
+    # -- turn timer (1 Hz, only while a game runs) ----------------------------------------
+    def _start_timer(self) -> None:
+        if self._timer is None:
+            self._timer = Clock.schedule_interval(self._tick, 1.0)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _tick(self, _dt) -> None:
+        self.turn_seconds = int(time.monotonic() - self._turn_started)

@@ -1,0 +1,1 @@
+"""One module + kv file per screen: home, setup, the Witch's Brew table, the result."""

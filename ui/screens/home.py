@@ -1,0 +1,110 @@
+"""Home: start a game, pick up an unfinished one, look back at finished ones.
+
+An unfinished game is offered first and plainly (players, set and round, when it was last
+played), because after a power cut that is what the table wants."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.core.errors import CompanionError
+from companion.games import all_games
+from ui import theme
+from ui.widgets.common import Box, FlatButton, Txt
+
+MAX_RESUME = 3
+
+
+def when(iso: str) -> str:
+    """'today 14:32', 'yesterday 09:05' or 'Sat 3 May 14:32', in local time."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    moment = moment.astimezone()
+    days = (datetime.now().astimezone().date() - moment.date()).days
+    day = {0: "today", 1: "yesterday"}.get(days, f"{moment:%a} {moment.day} {moment:%b %Y}")
+    return f"{day} {moment:%H:%M}"
+
+
+class HomeScreen(Screen):
+    def on_kv_post(self, _base):
+        App.get_running_app().bind(u=lambda *_: self.refresh())
+
+    def on_pre_enter(self, *_):
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        if app.store is None:
+            return
+        titles = {name: rules.title for name, rules in all_games().items()}
+        self.ids.resume.clear_widgets()
+        unfinished = app.store.unfinished()[:MAX_RESUME]
+        for info in unfinished:
+            self.ids.resume.add_widget(self._resume_card(app, info, titles))
+        self.ids.resume_title.opacity = 1 if unfinished else 0
+        self.ids.history.clear_widgets()
+        finished = app.store.games("finished")
+        for info in finished:
+            self.ids.history.add_widget(self._history_row(info, titles))
+        if not finished:
+            self.ids.history.add_widget(Txt(text="No finished games yet.", ink=theme.MUTED,
+                                            size_hint_y=None, height=app.u * 40))
+
+    def _resume_card(self, app, info, titles) -> Box:
+        u = app.u
+        where = f"{info.steps} steps"
+        try:
+            summary = app.store.open_session(info.id).summary()
+            where = f"Set {summary['set']}, round {summary['round']}"
+        except CompanionError:
+            pass
+        card = Box(orientation="vertical", size_hint_y=None, height=u * 124,
+                   padding=u * 8, spacing=u * 2, bg=theme.SURFACE, border=theme.ACCENT,
+                   border_w=2)
+        card.add_widget(Txt(text=f"{titles.get(info.game, info.game)}  -  {where}",
+                            fs=20, bold=True, ink=theme.ACCENT))
+        card.add_widget(Txt(text=", ".join(info.players), fs=19))
+        row = BoxLayout(size_hint_y=None, height=u * 50, spacing=u * 8)
+        row.add_widget(Txt(text=f"Last played\n{when(info.updated_at)}", fs=15,
+                           ink=theme.MUTED, shorten=False))
+        drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=16, size_hint_x=None,
+                          width=u * 100)
+        drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
+        go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=22,
+                        size_hint_x=None, width=u * 140)
+        go.bind(on_release=lambda *_: app.resume(info.id))
+        row.add_widget(drop)
+        row.add_widget(go)
+        card.add_widget(row)
+        card.game_id = info.id
+        card.resume_button = go
+        return card
+
+    @staticmethod
+    def _abandon(app, button, game_id: int) -> None:
+        """Two taps: abandoning hides a game from resume, so ask once more."""
+        if button.title != "Sure?":
+            button.title, button.fill = "Sure?", theme.BAD
+            return
+        app.abandon(game_id)
+
+    def _history_row(self, info, titles) -> BoxLayout:
+        u = App.get_running_app().u
+        row = BoxLayout(orientation="vertical", size_hint_y=None, height=u * 74)
+        row.add_widget(Txt(text=f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}",
+                           fs=15, ink=theme.MUTED, size_hint_y=None, height=u * 22))
+        ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
+        scores = "   ".join(
+            (f"[b][color=#FFC24B]{r['name']} {r['score']} (won)[/color][/b]" if r["winner"]
+             else f"{r['name']} {r['score']}") for r in ranked)
+        row.add_widget(Txt(text=scores, markup=True, fs=18, shorten=False, valign="top",
+                           max_lines=2))
+        return row

@@ -1,0 +1,192 @@
+"""The Witch's Brew table: the announced role, whose answer is awaited, every seat's books.
+
+Everything shown is read from ``session.summary()`` and ``session.prompt()`` (and the roles
+table for titles and effect texts); every tap becomes a command or a seat input that the rules
+judge. The bottom panel changes with the phase: role cards to announce, the answer bar, the
+resolve panel, or the variant's reveal.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import ColorProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.games.witchs_brew import state as wb_state
+from companion.games.witchs_brew.roles import ROLES
+from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS
+from ui import theme
+from ui.widgets.action_panels import AnswerBar, PlayPanel, ResolvePanel, RevealPanel
+from ui.widgets.seat_panel import SeatPanel
+
+ANSWER_WORDS = {"so_be_it": "So be it", "pass": "Passed"}
+
+
+def colour_of(app, seat: int) -> tuple[str, str]:
+    """The seat's colour (from the game's setup) and its name, for panels and banners."""
+    hex_colour = app.session.state["players"][seat]["colour"]
+    name = COLOUR_NAMES[SEAT_COLOURS.index(hex_colour)] if hex_colour in SEAT_COLOURS else ""
+    return hex_colour, name
+
+
+def seat_status(summary: dict, prompt: dict, seat: int) -> tuple[str, str]:
+    """(word, style) for a seat this round: its answer, or what it waits for."""
+    player = summary["players"][seat]
+    name = player["name"]
+    phase = prompt["phase"]
+    if prompt["seat"] == seat:
+        return {"play": "Announces", "answer": "Answering", "resolve": "Acting"
+                }.get(phase, "Now"), "awaited"
+    if phase == "answer":
+        answers = {a["player"]: a["answer"] for a in summary["answers"]}
+        if name == summary["holder"]:
+            return ("Announced" if answers.get(name) == "start" else "Claimed"), "holder"
+        if name in answers:
+            word = answers[name]
+            if word in ANSWER_WORDS:
+                return ANSWER_WORDS[word], "favor" if word == "so_be_it" else "passed"
+            return "Lost role", "lost"
+        if player["cards_left"] == 0:
+            return "No cards", "quiet"
+        return "Waiting", "quiet"
+    if any(p["player"] == name for p in summary["pending"]):
+        kinds = {p["kind"] for p in summary["pending"] if p["player"] == name}
+        return ("Action next" if "action" in kinds else "Favor next"), "done"
+    last = summary["last_round"]
+    if last and last["set"] == summary["set"] and phase in ("play", "resolve"):
+        if last["holder"] == name:
+            return "Full action", "done"
+        if name in last["favors"]:
+            return "Favor", "favor"
+    if player["cards_left"] == 0:
+        return "No cards", "quiet"
+    return "", "quiet"
+
+
+class WitchsBrewScreen(Screen):
+    where = StringProperty("")
+    ravens = StringProperty("")
+    role_title = StringProperty("")
+    role_call = StringProperty("")
+    role_note = StringProperty("")
+    role_fill = ColorProperty(theme.SURFACE_HI)
+    role_ink = ColorProperty(theme.INK)
+    turn_name = StringProperty("")
+    turn_text = StringProperty("")
+    turn_fill = ColorProperty(theme.CALM)
+    turn_ink = ColorProperty(theme.INK)
+    mode = StringProperty("")
+
+    def on_kv_post(self, _base):
+        self.panels: list[SeatPanel] = []
+        self.answer_bar = AnswerBar()
+        self.play_panel = PlayPanel()
+        self.resolve_panel = ResolvePanel()
+        self.reveal_panel = RevealPanel()
+        App.get_running_app().bind(revision=self.refresh)
+
+    def refresh(self, *_args) -> None:
+        app = App.get_running_app()
+        summary, prompt = app.summary, app.prompt
+        if not summary or app.session is None:
+            return
+        self.where = f"Set {summary['set']}  -  Round {summary['round']}"
+        self.ravens = f"Ravens {summary['ravens']} / {summary['ravens_needed']}"
+        self._seats(app, summary, prompt)
+        self._banner(app, summary, prompt)
+        self._action(app, summary, prompt)
+
+    # -- seats ---------------------------------------------------------------------------
+    def _seats(self, app, summary, prompt) -> None:
+        players = summary["players"]
+        box = self.ids.seats
+        if len(self.panels) != len(players):
+            box.clear_widgets()
+            self.panels = [SeatPanel(opener=self.open_adjust) for _ in players]
+            for panel in self.panels:
+                box.add_widget(panel)
+        for seat, (panel, player) in enumerate(zip(self.panels, players)):
+            word, style = seat_status(summary, prompt, seat)
+            hex_colour, colour_name = colour_of(app, seat)
+            panel.show(seat, player, hex_colour, colour_name, word, style,
+                       awaited=prompt["seat"] == seat,
+                       holder=player["name"] == summary["holder"])
+
+    def open_adjust(self, seat: int) -> None:
+        from ui.widgets.effect_dialog import EffectDialog
+
+        EffectDialog.for_adjust(seat).open()
+
+    # -- banner --------------------------------------------------------------------------
+    def _banner(self, app, summary, prompt) -> None:
+        phase = prompt["phase"]
+        role_key = summary["role"]
+        note = ""
+        if phase == "resolve":
+            front = summary["pending"][0]
+            role_key = front["role"]
+            part = "Full action" if front["kind"] == "action" else "Favor"
+            note = f"{part} for {front['player']}"
+        elif role_key:
+            note = f"Held by {summary['holder']}"
+        if role_key:
+            role = ROLES[role_key]
+            self.role_title = role.title
+            self.role_call = role.call
+            hex_colour = theme.CARD_COLOURS[role.colour]
+            self.role_fill, self.role_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
+        else:
+            self.role_title = "Choose a role" if phase == "play" else "Spare roles"
+            self.role_call = ""
+            self.role_fill, self.role_ink = theme.SURFACE_HI, theme.INK
+            if summary["excluded"]:
+                note = "Face up: " + ", ".join(ROLES[k].title for k in summary["excluded"])
+            elif phase == "play" and summary["last_round"] and \
+                    summary["last_round"]["set"] == summary["set"]:
+                last = summary["last_round"]
+                note = f"Last: {ROLES[last['role']].title} to {last['holder']}"
+        self.role_note = note
+        seat = prompt["seat"]
+        text = prompt["text"]
+        who = prompt["turn"]
+        if who and text.startswith(f"{who}: "):
+            text = text[len(who) + 2:]
+        self.turn_text = text
+        if seat is None:
+            self.turn_name = "The whole table"
+            self.turn_fill, self.turn_ink = theme.CALM, theme.INK
+        else:
+            hex_colour, _ = colour_of(app, seat)
+            self.turn_name = who
+            self.turn_fill, self.turn_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
+
+    # -- the bottom panel ----------------------------------------------------------------
+    def _action(self, app, summary, prompt) -> None:
+        phase, seat = prompt["phase"], prompt["seat"]
+        if phase == "answer":
+            widget = self.answer_bar
+            widget.show(seat, summary["role"], prompt["inputs"])
+        elif phase == "play":
+            widget = self.play_panel
+            starter = summary["players"][seat]
+            others = [k for p in summary["players"] for k in p["roles_played"]]
+            widget.show(starter["name"], starter["roles_played"], others, summary["excluded"])
+        elif phase == "resolve":
+            widget = self.resolve_panel
+            widget.show(seat, summary["pending"][0], summary["players"][seat])
+        elif phase == "reveal":
+            widget = self.reveal_panel
+            state = app.session.state
+            widget.show(wb_state.excluded_per_set(state), wb_state.shown_this_cycle(state))
+        else:
+            widget = None
+        self.mode = phase
+        box = self.ids.action
+        if widget is None:
+            box.clear_widgets()
+        elif widget.parent is not box:
+            box.clear_widgets()
+            box.add_widget(widget)
+
+    def timer_text(self, seconds: int) -> str:
+        return f"{seconds // 60}:{seconds % 60:02d}"

@@ -1,0 +1,55 @@
+"""Colours and sizes in one place, so every screen reads the same from across the table.
+
+Sizes are in "units": one unit is one pixel on the 800x480 Pi display and grows with the window
+(``CompanionApp.u``), so the layout that fits 800x480 fits 1280x720 as well, only larger.
+"""
+
+from __future__ import annotations
+
+BASE_SIZE = (800, 480)
+
+
+def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    """'#E69F00' -> (r, g, b, a) in 0..1, as Kivy wants colours."""
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
+
+
+def unit(width: float, height: float) -> float:
+    """Pixels per unit for a window size: the base layout scaled to fit, never below 0.6."""
+    return max(0.6, min(width / BASE_SIZE[0], height / BASE_SIZE[1]))
+
+
+def ink_on(hex_colour: str) -> tuple[float, float, float, float]:
+    """Black or white text, whichever reads better on that background."""
+    r, g, b, _ = rgba(hex_colour)
+    return DARK_INK if (0.299 * r + 0.587 * g + 0.114 * b) > 0.55 else INK
+
+
+BG = rgba("#101318")
+SURFACE = rgba("#1C2128")
+SURFACE_HI = rgba("#262D36")
+LINE = rgba("#3A4350")
+INK = rgba("#F4F6F8")
+DARK_INK = rgba("#101318")
+MUTED = rgba("#A9B3BF")
+ACCENT = rgba("#FFC24B")      # the awaited seat, the main call to action
+GOOD = rgba("#3BB58A")
+BAD = rgba("#E5533D")
+CALM = rgba("#5B8DEF")
+GREY_BTN = rgba("#48515D")
+
+#: The drops and counters, with a word on every chip so colour is never the only cue.
+COUNTER_COLOURS = {
+    "red": "#D84A3A", "white": "#ECEFF2", "green": "#3FA34D", "gold": "#E8B923", "vials": "#7FB8E6",
+}
+COUNTER_LABELS = {"red": "Red", "white": "White", "green": "Green", "gold": "Gold", "vials": "Vials"}
+
+#: Role card colours as printed (roles.Role.colour), for the card stripes.
+CARD_COLOURS = {
+    "green": "#3FA34D", "gold": "#E8B923", "light blue": "#7FB8E6", "purple": "#9B6AD6",
+    "red": "#D84A3A",
+}
+
+STACK_LABELS = {"copper": "Copper", "silver": "Silver", "iron": "Iron",
+                "ingredient_shelf": "Drop shelf", "gold_shelf": "Gold shelf"}

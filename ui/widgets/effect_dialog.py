@@ -1,0 +1,285 @@
+"""Entering what a card did, when the table has to say it: the drops an assistant takes, the
+potion a brewer brews, the changes a card read aloud causes (TABLE effects, for the holder and
+the others), or a manual correction of one seat. The dialog only collects numbers; the rules
+judge the command it sends, and a refusal is shown inside the dialog, which stays open."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from companion.core.model import Command
+from companion.games.witchs_brew.roles import (
+    BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, DROPS, ROLES, STACKS, TABLE,
+)
+from ui import theme
+from ui.widgets.common import FlatButton, Stepper, counter_chip_colours
+
+
+class PotionEditor(BoxLayout):
+    """Stack, points and raven of one potion card; ``optional`` adds an on/off toggle."""
+
+    def __init__(self, stacks, stacks_left: dict[str, int], optional: bool, **kwargs):
+        super().__init__(orientation="vertical", size_hint_y=None, **kwargs)
+        app = App.get_running_app()
+        self.spacing = app.u * 6
+        self.bind(minimum_height=self.setter("height"))
+        self.enabled = not optional
+        self.stack: str | None = None
+        self.raven = False
+        if optional:
+            self.toggle = FlatButton(title="Adds a potion card: no", size_hint_y=None,
+                                     height=app.u * 44)
+            self.toggle.bind(on_release=self._toggle)
+            self.add_widget(self.toggle)
+        grid = GridLayout(cols=3, spacing=app.u * 6, size_hint_y=None,
+                          height=app.u * (44 if len(stacks) <= 3 else 94))
+        self.stack_buttons = {}
+        for stack in stacks:
+            b = FlatButton(title=theme.STACK_LABELS[stack], caption=f"{stacks_left[stack]} left",
+                           fs=16, disabled=stacks_left[stack] < 1 or not self.enabled)
+            b.bind(on_release=lambda _b, s=stack: self._pick(s))
+            self.stack_buttons[stack] = b
+            grid.add_widget(b)
+        self.add_widget(grid)
+        self.points = Stepper(label="Points", value=0, minimum=0, maximum=99, signed=False,
+                              height=app.u * 44, disabled=not self.enabled)
+        self.add_widget(self.points)
+        self.raven_button = FlatButton(title="Raven on the card: no", size_hint_y=None,
+                                       height=app.u * 44, disabled=not self.enabled)
+        self.raven_button.bind(on_release=self._raven)
+        self.add_widget(self.raven_button)
+        self.stacks_left = stacks_left
+
+    def _toggle(self, *_):
+        self.enabled = not self.enabled
+        self.toggle.title = f"Adds a potion card: {'yes' if self.enabled else 'no'}"
+        self.toggle.selected = self.enabled
+        for stack, b in self.stack_buttons.items():
+            b.disabled = not self.enabled or self.stacks_left[stack] < 1
+        self.points.disabled = self.raven_button.disabled = not self.enabled
+
+    def _pick(self, stack: str) -> None:
+        self.stack = stack
+        for s, b in self.stack_buttons.items():
+            b.selected = s == stack
+
+    def _raven(self, *_):
+        self.raven = not self.raven
+        self.raven_button.title = f"Raven on the card: {'yes' if self.raven else 'no'}"
+        self.raven_button.selected = self.raven
+
+    def value(self) -> dict | None:
+        if not self.enabled:
+            return None
+        return {"stack": self.stack, "points": int(self.points.value), "raven": self.raven}
+
+
+class EffectDialog(ModalView):
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    error = StringProperty("")
+    ready = BooleanProperty(True)
+
+    @classmethod
+    def for_pending(cls, seat: int, pending: dict) -> "EffectDialog":
+        role = ROLES[pending["role"]]
+        effect = role.full if pending["kind"] == "action" else role.favor
+        mode = {CHOOSE_DROPS: "choose_drops", BREW: "brew", TABLE: "table"}[effect.kind]
+        part = "full action" if pending["kind"] == "action" else "favor"
+        return cls(seat, mode, f"{pending['player']}: {role.title} {part}", effect.text,
+                   count=effect.count)
+
+    @classmethod
+    def for_adjust(cls, seat: int) -> "EffectDialog":
+        name = App.get_running_app().summary["players"][seat]["name"]
+        return cls(seat, "adjust", f"Correct {name}",
+                   "Change counters or potion cards to match the table")
+
+    def __init__(self, seat: int, mode: str, title: str, subtitle: str, count: int = 0, **kw):
+        super().__init__(**kw)
+        self.app = App.get_running_app()
+        self.seat, self.mode, self.count = seat, mode, count
+        self.title, self.subtitle = title, subtitle
+        self.players = self.app.summary["players"]
+        self.name = self.players[seat]["name"]
+        self.deltas = {p["name"]: {c: 0 for c in COUNTERS} for p in self.players}
+        self.target = self.name
+        self.potion: PotionEditor | None = None
+        self.remove_index: int | None = None
+        self.app.bind(revision=self._moved_on)
+        self._build()
+
+    # -- building -------------------------------------------------------------------------
+    def _build(self) -> None:
+        ids, u = self.ids, self.app.u
+        left_stack = self.app.summary["stacks_left"]
+        if self.mode == "choose_drops":
+            self._steppers(DROPS, "Take", signed=False, low=lambda c: 0, high=lambda c: self.count)
+            self.tally = Label(font_size=self.app.u * 30, bold=True, color=theme.INK)
+            ids.right.add_widget(self.tally)
+            self._recount()
+        elif self.mode == "brew":
+            player = self.players[self.seat]
+            self._steppers(DROPS, "Pay", signed=False, low=lambda c: 0,
+                           high=lambda c: player[c], note=lambda c: f"has {player[c]}")
+            self.potion = PotionEditor(CAULDRONS, left_stack, optional=False)
+            ids.right.add_widget(self.potion)
+        elif self.mode == "table":
+            self._tabs()
+            self._counters()
+            self.potion = PotionEditor(STACKS, left_stack, optional=True)
+            ids.right.add_widget(self.potion)
+        else:
+            self._counters()
+            self.potion = PotionEditor(STACKS, left_stack, optional=True)
+            ids.right.add_widget(self.potion)
+            self._removals()
+        if self.mode != "choose_drops":
+            ids.right.add_widget(Widget())  # content at the top, the slack below it
+        buttons = ids.buttons
+        cancel = FlatButton(title="Cancel", fill=theme.GREY_BTN)
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        buttons.add_widget(cancel)
+        if self.mode != "adjust":
+            abstain = FlatButton(title="Abstain", fill=theme.GREY_BTN)
+            abstain.bind(on_release=lambda *_: self._send(Command("abstain", self.name)))
+            buttons.add_widget(abstain)
+        self.apply_button = FlatButton(title="Apply", fill=theme.ACCENT, ink=theme.DARK_INK)
+        self.apply_button.bind(on_release=lambda *_: self.apply())
+        self.bind(ready=lambda *_: setattr(self.apply_button, "disabled", not self.ready))
+        self.apply_button.disabled = not self.ready
+        buttons.add_widget(self.apply_button)
+        ids.tabs.height = u * 40 if self.mode == "table" else 0
+        ids.tabs.opacity = 1 if self.mode == "table" else 0
+
+    def _steppers(self, counters, verb, signed, low, high, note=lambda c: "") -> None:
+        box = self.ids.left
+        box.clear_widgets()
+        self.steppers = {}
+        for counter in counters:
+            fill, ink = counter_chip_colours(counter)
+            s = Stepper(label=f"{verb} {theme.COUNTER_LABELS[counter].lower()}" if verb
+                        else theme.COUNTER_LABELS[counter],
+                        value=0, minimum=low(counter), maximum=high(counter), signed=signed,
+                        note=note(counter), fill=fill, ink=ink, height=self.app.u * 44)
+            s.counter = counter
+            s.changed = self._changed
+            self.steppers[counter] = s
+            box.add_widget(s)
+        box.add_widget(Widget())
+
+    def _counters(self) -> None:
+        """Signed changes for the selected seat; never below what the seat has."""
+        player = next(p for p in self.players if p["name"] == self.target)
+        deltas = self.deltas[self.target]
+        self._steppers(COUNTERS, "", signed=True, low=lambda c: -player[c],
+                       high=lambda c: 99, note=lambda c: f"now {player[c]}")
+        for counter, s in self.steppers.items():
+            s.value = deltas[counter]
+            self._note(s)
+
+    def _tabs(self) -> None:
+        box = self.ids.tabs
+        box.clear_widgets()
+        self.tab_buttons = {}
+        for p in self.players:
+            label = p["name"] if p["name"] != self.name else f"{p['name']} (self)"
+            b = FlatButton(title=label, fs=16, selected=p["name"] == self.target)
+            b.bind(on_release=lambda _b, n=p["name"]: self._select(n))
+            self.tab_buttons[p["name"]] = b
+            box.add_widget(b)
+
+    def _select(self, name: str) -> None:
+        self.target = name
+        for n, b in self.tab_buttons.items():
+            b.selected = n == name
+        self._counters()
+
+    def _removals(self) -> None:
+        potions = self.players[self.seat]["potions"]
+        if not potions:
+            return
+        u = self.app.u
+        grid = GridLayout(cols=3, spacing=u * 4, size_hint_y=None, height=u * 40)
+        self.remove_buttons = []
+        for i, p in enumerate(potions[-3:]):
+            index = len(potions) - min(3, len(potions)) + i
+            b = FlatButton(title=f"Remove {theme.STACK_LABELS[p['stack']]} {p['points']} pts",
+                           fs=14, fill=theme.SURFACE_HI)
+            b.bind(on_release=lambda _b, k=index: self._remove(k))
+            self.remove_buttons.append((index, b))
+            grid.add_widget(b)
+        self.ids.right.add_widget(grid)
+
+    def _remove(self, index: int) -> None:
+        self.remove_index = None if self.remove_index == index else index
+        for i, b in self.remove_buttons:
+            b.selected = i == self.remove_index
+
+    # -- values -------------------------------------------------------------------------
+    def _changed(self, stepper: Stepper) -> None:
+        if self.mode in ("table", "adjust"):
+            self.deltas[self.target][stepper.counter] = int(stepper.value)
+            self._note(stepper)
+        if self.mode == "choose_drops":
+            self._recount()
+
+    def _note(self, stepper: Stepper) -> None:
+        player = next(p for p in self.players if p["name"] == self.target)
+        now = player[stepper.counter]
+        stepper.note = f"now {now}" if not stepper.value else f"{now} > {now + int(stepper.value)}"
+
+    def _recount(self) -> None:
+        chosen = sum(int(s.value) for s in self.steppers.values())
+        self.ready = chosen == self.count
+        self.tally.text = f"{chosen} of {self.count} drops chosen"
+        self.tally.color = theme.GOOD if self.ready else theme.ACCENT
+
+    def _nonzero(self, name: str) -> dict[str, int]:
+        return {c: v for c, v in self.deltas[name].items() if v}
+
+    def command(self) -> Command:
+        """The one command this entry means, in the game's words."""
+        values = {c: int(s.value) for c, s in self.steppers.items()}
+        if self.mode == "choose_drops":
+            return Command("resolve", self.name, {"drops": values})
+        if self.mode == "brew":
+            pay = {c: v for c, v in values.items() if v}
+            return Command("resolve", self.name, {"potion": self.potion.value(), "pay": pay})
+        potion = self.potion.value() if self.potion else None
+        if self.mode == "table":
+            others = {n: self._nonzero(n) for n in self.deltas if n != self.name and self._nonzero(n)}
+            return Command("resolve", self.name, {"changes": self._nonzero(self.name),
+                                                  "others": others, "potion": potion})
+        args = {"changes": self._nonzero(self.name)}
+        if potion is not None:
+            args["potion"] = potion
+        if self.remove_index is not None:
+            args["remove_potion"] = self.remove_index
+        return Command("adjust", self.name, args)
+
+    def apply(self) -> None:
+        if self.potion is not None and self.potion.enabled and self.potion.stack is None:
+            self.error = "Tap the stack the potion card came from"
+            return
+        self._send(self.command())
+
+    def _send(self, command: Command) -> None:
+        if self.app.send(command):
+            self.dismiss()
+        else:
+            self.error = self.app.refusal
+            self.app.dismiss_refusal()
+
+    def _moved_on(self, *_):
+        """The game moved on (a button, an undo): this entry no longer applies."""
+        self.dismiss()
+
+    def on_dismiss(self) -> None:
+        self.app.unbind(revision=self._moved_on)

@@ -1,0 +1,74 @@
+"""One seat at the table: name and colour, counters, score, and this round's answer.
+
+The table screen fills it from ``session.summary()``; the panel only shows. A tap on it opens
+the manual correction for that seat (the table, not the app, has the last word)."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import (
+    BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
+)
+
+from ui import theme
+from ui.widgets.common import Box
+
+#: Status kinds -> (fill, ink). The word is always shown as well.
+STATUS_STYLE = {
+    "awaited": (theme.ACCENT, theme.DARK_INK),
+    "holder": (theme.rgba("#FFE08A"), theme.DARK_INK),
+    "favor": (theme.GOOD, theme.DARK_INK),
+    "lost": (theme.GREY_BTN, theme.INK),
+    "passed": (theme.GREY_BTN, theme.INK),
+    "done": (theme.CALM, theme.INK),
+    "quiet": (theme.SURFACE_HI, theme.MUTED),
+}
+
+
+class SeatPanel(Box):
+    seat = NumericProperty(0)
+    player = StringProperty("")
+    colour = ColorProperty(theme.INK)
+    colour_ink = ColorProperty(theme.DARK_INK)
+    colour_name = StringProperty("")
+    red = NumericProperty(0)
+    white = NumericProperty(0)
+    green = NumericProperty(0)
+    gold = NumericProperty(0)
+    vials = NumericProperty(0)
+    potions = NumericProperty(0)
+    points = NumericProperty(0)
+    score = NumericProperty(0)
+    cards_left = NumericProperty(0)
+    status = StringProperty("")
+    status_fill = ColorProperty(theme.SURFACE_HI)
+    status_ink = ColorProperty(theme.MUTED)
+    awaited = BooleanProperty(False)
+    holder = BooleanProperty(False)
+    compact = BooleanProperty(False)
+    opener = ObjectProperty(None, allownone=True)
+
+    def show(self, seat: int, player: dict, colour_hex: str, colour_name: str,
+             status: str, kind: str, awaited: bool, holder: bool) -> None:
+        """Fill the panel from one player of the summary."""
+        self.seat = seat
+        self.player = player["name"]
+        self.colour = theme.rgba(colour_hex)
+        self.colour_ink = theme.ink_on(colour_hex)
+        self.colour_name = colour_name
+        for counter in ("red", "white", "green", "gold", "vials", "score", "cards_left"):
+            setattr(self, counter, player[counter])
+        self.potions = len(player["potions"])
+        self.points = sum(p["points"] for p in player["potions"])
+        self.status = status
+        self.status_fill, self.status_ink = STATUS_STYLE[kind]
+        self.awaited = awaited
+        self.holder = holder
+
+    def on_touch_down(self, touch):
+        if self.collide_point(*touch.pos) and self.opener is not None:
+            if App.get_running_app().refusal:
+                return False
+            self.opener(self.seat)
+            return True
+        return super().on_touch_down(touch)
