@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,22 +49,28 @@ def measure(argv: list[str], settle: float, seconds: float, env: dict[str, str])
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--settle", type=float, default=6.0)
+    parser.add_argument("--seconds", type=float, default=8.0, help="measuring window per run")
+    parser.add_argument("--settle", type=float, default=5.0, help="start-up time not measured")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each program")
     args = parser.parse_args()
+    bare, app = [], []
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "offscreen"),
                "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": tmp,
                "GPIOZERO_PIN_FACTORY": "mock"}
-        bare = measure([sys.executable, "-c", BARE], args.settle, args.seconds, env)
-        app = measure([sys.executable, "-m", "companion", "run", "--demo", "--db",
-                       str(Path(tmp) / "bench.sqlite3"), "--size", "800x480"],
-                      args.settle, args.seconds, env)
+        bare_app = Path(tmp) / "bare_app.py"  # Kivy's App looks for its source file
+        bare_app.write_text(BARE)
+        for _ in range(args.rounds):  # alternate, so both see the same machine noise
+            bare.append(measure([sys.executable, str(bare_app)], args.settle, args.seconds, env))
+            app.append(measure([sys.executable, "-m", "companion", "run", "--demo", "--db",
+                                str(Path(tmp) / "bench.sqlite3"), "--size", "800x480"],
+                               args.settle, args.seconds, env))
+    b, a = statistics.median(bare), statistics.median(app)
     window = args.seconds
-    print(f"idle window          {window:.1f} s")
-    print(f"bare Kivy app        {bare:.3f} s CPU  ({100 * bare / window:.2f} % of one core)")
-    print(f"companion (demo)     {app:.3f} s CPU  ({100 * app / window:.2f} % of one core)")
-    print(f"ratio companion/bare {app / bare:.2f}" if bare > 0 else "ratio: bare app used no CPU")
+    print(f"idle window {window:.1f} s, {args.rounds} alternating runs each, medians:")
+    print(f"bare Kivy app        {b:.3f} s CPU  ({100 * b / window:.2f} % of one core)  runs {bare}")
+    print(f"companion (demo)     {a:.3f} s CPU  ({100 * a / window:.2f} % of one core)  runs {app}")
+    print(f"ratio companion/bare {a / b:.2f}" if b > 0 else "ratio: the bare app used no CPU")
 
 
 if __name__ == "__main__":
