@@ -23,10 +23,11 @@ from kivy.properties import (
 
 from companion.core.errors import CompanionError, RuleViolation, SetupError
 from companion.core.model import Command, InputEvent
-from companion.games.witchs_brew import RULES as WITCHS_BREW
+from companion.games import get_rules
 from companion.store import Store, default_path
 from hardware.inbox import Inbox
 from ui import theme
+from ui.games import GAMES, table_screens
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,8 @@ HERE = Path(__file__).parent
 KV_FILES = [
     "widgets/common.kv", "widgets/seat_panel.kv", "widgets/role_picker.kv",
     "widgets/action_panels.kv", "widgets/effect_dialog.kv", "root.kv",
-    "screens/home.kv", "screens/setup.kv", "screens/witchs_brew.kv", "screens/result.kv",
+    "screens/home.kv", "screens/result.kv",
+    *(kv for game in GAMES.values() for kv in game.kv),
 ]
 REFUSAL_SECONDS = 5.0
 _KEY_NAMES = {code: name for name, code in Keyboard.keycodes.items()}
@@ -131,9 +133,10 @@ class CompanionApp(App):
         self.screens.get_screen("home").refresh()
 
     def start_game(self, setup: dict[str, Any]) -> str | None:
-        """Start Witch's Brew; returns the SetupError's message, or None when the game is on."""
+        """Start the game the setup names; returns the SetupError's message, or None when the
+        game is on."""
         try:
-            session = self.store.new_game(WITCHS_BREW, setup)
+            session = self.store.new_game(get_rules(setup["game"]), setup)
         except SetupError as problem:
             return str(problem)
         self._play(session)
@@ -158,9 +161,9 @@ class CompanionApp(App):
         self._stop_timer()
         self._show_lights(None)
 
-    def new_game(self) -> None:
+    def new_game(self, game: str = "witchs_brew") -> None:
         self.leave_session()
-        self.show("setup")
+        self.show(GAMES[game].setup_screen)
 
     def go_home(self) -> None:
         self.leave_session()
@@ -180,18 +183,20 @@ class CompanionApp(App):
         self.summary = session.summary()
         self.prompt = session.prompt()
         self.can_undo, self.can_redo = session.can_undo, session.can_redo
-        key = (self.summary["set"], self.summary["round"], self.prompt["phase"],
-               self.prompt["seat"])
+        # The turn timer restarts when the game moves on to another turn, phase or round.
+        key = tuple(self.summary.get(k) for k in ("set", "round", "season_number", "turn_no")) \
+            + (self.prompt.get("phase"), self.prompt.get("seat"), self.prompt.get("turn"))
         if key != self._turn_key:
             self._turn_key, self._turn_started, self.turn_seconds = key, time.monotonic(), 0
         self.revision += 1
         self._show_lights(self.prompt.get("seat"))
+        game = GAMES[session.rules.name]
         if session.over:
             self._stop_timer()
-            self.show("result")
+            self.show(game.result_screen)
         else:
             self._start_timer()
-            self.show("witchs_brew")
+            self.show(game.table_screen)
 
     # -- commands and inputs -------------------------------------------------------------
     def send(self, command: Command) -> bool:
@@ -241,7 +246,7 @@ class CompanionApp(App):
     def _on_key_down(self, _window, key, _scancode, _codepoint, modifiers) -> bool:
         """Demo mode: keys stand in for the seat buttons and feed the same Inbox."""
         if not self.demo or self.session is None or \
-                self.screens.current not in ("witchs_brew", "result"):
+                self.screens.current not in table_screens():
             return False
         if set(modifiers) & {"ctrl", "alt", "meta"}:
             return False

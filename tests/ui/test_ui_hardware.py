@@ -34,7 +34,7 @@ def test_a_config_error_is_shown_and_touch_still_works(real_mode, tmp_path):
     frames()
     assert app.hardware_problem in texts(app.root)
     both_sizes("home_hardware_problem")
-    assert app.start_game({"players": ["Anna", "Barb", "Carl"]}) is None
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
 
 
 def test_no_gpio_on_this_machine_is_shown(real_mode, tmp_path, monkeypatch):

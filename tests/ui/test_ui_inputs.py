@@ -11,7 +11,7 @@ from ui_helpers import panel_texts, texts, wait_for
 
 
 def start(app):
-    assert app.start_game({"players": ["Anna", "Barb", "Carl", "Daniel"]}) is None
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Daniel"]}) is None
     app.session.execute(Command("play_role", "Anna", {"role": "warlock"}))
 
 

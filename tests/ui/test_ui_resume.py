@@ -8,7 +8,7 @@ from ui_helpers import button, find, frames, play_out, tap, tap_title, texts
 
 
 def test_resume_an_unfinished_game_from_home(app, tmp_path):
-    assert app.start_game({"players": ["Anna", "Barb", "Carl"]}) is None
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     s = app.session
     s.execute(Command("play_role", "Anna", {"role": "herb_collector"}))
     s.execute(Command("claim", "Barb"))
@@ -30,7 +30,7 @@ def test_resume_an_unfinished_game_from_home(app, tmp_path):
 
 
 def test_abandon_asks_once_more(app):
-    assert app.start_game({"players": ["Anna", "Barb", "Carl"]}) is None
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     app.go_home()
     tap_title("Abandon")
     tap_title("Sure?")
@@ -40,7 +40,7 @@ def test_abandon_asks_once_more(app):
 
 
 def test_game_over_then_history_and_new_game(app):
-    assert app.start_game({"players": ["Anna", "Barb", "Carl"]}) is None
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     s = app.session
     for name, stack in zip(["Anna", "Barb", "Carl", "Anna"], ["copper", "silver", "iron", "gold_shelf"]):
         s.execute(Command("adjust", name, {"potion": {"stack": stack, "points": 3, "raven": True}}))

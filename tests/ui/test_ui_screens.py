@@ -12,7 +12,7 @@ RAVENS = [{"stack": stack, "points": 4, "raven": True}
 
 
 def start(app, players=FIVE, **extra):
-    assert app.start_game({"players": list(players), **extra}) is None
+    assert app.start_game({"game": "witchs_brew", "players": list(players), **extra}) is None
     frames()
     return app.session
 

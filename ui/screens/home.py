@@ -14,6 +14,7 @@ from kivy.uix.screenmanager import Screen
 from companion.core.errors import CompanionError
 from companion.games import all_games
 from ui import theme
+from ui.games import GAMES
 from ui.widgets.common import Box, FlatButton, Txt
 
 MAX_RESUME = 3
@@ -45,6 +46,7 @@ class HomeScreen(Screen):
         if app.store is None:
             return
         titles = {name: rules.title for name, rules in all_games().items()}
+        self._new_game_buttons(app)
         self.ids.resume.clear_widgets()
         unfinished = app.store.unfinished()[:MAX_RESUME]
         for info in unfinished:
@@ -58,14 +60,26 @@ class HomeScreen(Screen):
             self.ids.history.add_widget(Txt(text="No finished games yet.", ink=theme.MUTED,
                                             size_hint_y=None, height=app.u * 40))
 
+    def _new_game_buttons(self, app) -> None:
+        """One big button per game the app can play; they share the column's top."""
+        box = self.ids.new_games
+        box.clear_widgets()
+        for game in GAMES.values():
+            button = FlatButton(title=f"New game: {game.title}" if len(GAMES) == 1 else game.title,
+                                caption=game.caption, fill=theme.GOOD, ink=theme.DARK_INK,
+                                fs=25 if len(GAMES) == 1 else 21)
+            button.game = game.name
+            button.bind(on_release=lambda b: app.new_game(b.game))
+            box.add_widget(button)
+
     def _resume_card(self, app, info, titles) -> Box:
         u = app.u
         where = f"{info.steps} steps"
-        try:
-            summary = app.store.open_session(info.id).summary()
-            where = f"Set {summary['set']}, round {summary['round']}"
-        except CompanionError:
-            pass
+        if info.game in GAMES:
+            try:
+                where = GAMES[info.game].where(app.store.open_session(info.id).summary())
+            except CompanionError:
+                pass
         card = Box(orientation="vertical", size_hint_y=None, height=u * 124,
                    padding=u * 8, spacing=u * 2, bg=theme.SURFACE, border=theme.ACCENT,
                    border_w=2)

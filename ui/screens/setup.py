@@ -96,7 +96,7 @@ class SetupScreen(Screen):
 
     def start(self) -> None:
         names = self.names()
-        setup = {"players": names, "starter": names[self.starter]}
+        setup = {"game": RULES.name, "players": names, "starter": names[self.starter]}
         if self.variant:
             setup["variants"] = [VARIANT]
         problem = App.get_running_app().start_game(setup)
