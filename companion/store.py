@@ -179,7 +179,7 @@ class Store:
             game_id = int(cur.lastrowid)
             self.conn.executemany(
                 "INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
-                [(game_id, i, p["name"]) for i, p in enumerate(initial["players"])])
+                [(game_id, i, p["name"]) for i, p in enumerate(rules.summary(initial)["players"])])
         return self._attach(Session(rules, setup, journal=GameJournal(self, game_id), game_id=game_id))
 
     def open_session(self, game_id: int) -> Session:

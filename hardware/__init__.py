@@ -1,4 +1,4 @@
-"""Physical inputs and outputs of the table: GPIO buttons and seat LEDs, the dice tray on USB
+"""Physical inputs and outputs of the table: GPIO buttons, seat LEDs and the buzzer, the dice tray on USB
 serial, their config, and the thread-safe inbox that carries inputs from device threads to the UI
 main thread. ``companion doctor`` and ``companion dicesim`` live in :mod:`hardware.commands`.
 
@@ -7,6 +7,7 @@ Nothing here knows a game; devices report input ids ("seat2.claim", "undo") as
 """
 
 from .buttons import SeatButtons
+from .buzzer import TableBuzzer
 from .config import (
     DEMO_CONFIG,
     KEYBOARD_MAP,
@@ -38,6 +39,7 @@ __all__ = [
     "KEYBOARD_MAP",
     "SeatButtons",
     "SeatLights",
+    "TableBuzzer",
     "input_for_key",
     "key_label",
     "load_config",

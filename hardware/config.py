@@ -23,6 +23,13 @@ with a :class:`ConfigError` naming the key; nothing half-works.
     faces = [1, 6]          # what every die can show (default 1-6)
     [dice.die_faces]        # dice that differ
     d8 = [1, 8]
+    [dice.ids]              # the tray's die ids -> the game's (Cauldron Quest here)
+    d1 = "action_a"
+    d4 = "magic1"
+    [dice.face_names]       # what a face number means on a die with symbols
+    d1 = ["bottle", "bottle", "bottle", "bottle", "hat", "hat"]
+    [buzzer]
+    pin = 12
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from typing import Any, Mapping
 
 from .errors import ConfigError
 
-SECTIONS = ("buttons", "seats", "options", "dice")
+SECTIONS = ("buttons", "seats", "options", "dice", "buzzer")
 TABLE_BUTTONS = ("undo", "redo", "menu", "next")
 SEAT_BUTTONS = ("claim", "so_be_it", "pass")
 SEAT_LED = "led"
@@ -47,7 +54,9 @@ RESERVED_PINS = {2: "I2C (SDA)", 3: "I2C (SCL)", 14: "UART (TXD)", 15: "UART (RX
 OPTIONS = ("bounce_ms", "hold_s", "pull_up")
 MAX_BOUNCE_MS = 1000
 MAX_HOLD_S = 10
-DICE_KEYS = ("url", "baudrate", "faces", "die_faces")
+DICE_KEYS = ("url", "baudrate", "faces", "die_faces", "ids", "face_names")
+BUZZER_KEYS = ("pin",)
+MAX_FACE_NAME = 24
 DEFAULT_BAUDRATE = 115200
 # pySerial's Serial.BAUDRATES (not imported here: reading a config needs no serial port).
 STANDARD_BAUDRATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600,
@@ -57,17 +66,39 @@ STANDARD_BAUDRATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 48
 SERIAL_URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "hwgrep", "alt", "cp2110")
 MAX_FACE = 999
 DIE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
+FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 
 
 @dataclass(frozen=True)
 class DiceConfig:
     """The dice tray: where it is (a device path or a pySerial URL), its speed, and the faces
-    each die can show (``faces`` for all, ``die_faces`` for those that differ)."""
+    each die can show (``faces`` for all, ``die_faces`` for those that differ).
+
+    ``ids`` renames the tray's dice to the game's ("d1" -> "action_a"); ``face_names`` gives
+    the face numbers of a die with symbols their meaning (face 1 of d1 -> "bottle"). Both are
+    keyed by the tray's die id and applied by :meth:`game_die` before a game sees the die.
+    """
 
     url: str
     baudrate: int = DEFAULT_BAUDRATE
     faces: tuple[int, int] = (1, 6)
     die_faces: dict[str, tuple[int, int]] = field(default_factory=dict)
+    ids: dict[str, str] = field(default_factory=dict)
+    face_names: dict[str, tuple[str | int, ...]] = field(default_factory=dict)
+
+    def faces_of(self, die: str) -> tuple[int, int]:
+        """The (lowest, highest) face of the tray's die ``die``."""
+        return self.die_faces.get(die, self.faces)
+
+    def game_die(self, die: str, value: Any = None) -> tuple[str, Any]:
+        """The tray's (die, value) as the game knows them: the id from ``ids`` and, for a
+        die in ``face_names``, the name of face ``value``. Anything else passes unchanged."""
+        names = self.face_names.get(die)
+        if names is not None and isinstance(value, int) and not isinstance(value, bool):
+            low = self.faces_of(die)[0]
+            if 0 <= value - low < len(names):
+                value = names[value - low]
+        return self.ids.get(die, die), value
 
 
 @dataclass(frozen=True)
@@ -82,6 +113,7 @@ class HardwareConfig:
     hold_s: float = 1.5
     pull_up: bool = True
     dice: DiceConfig | None = None
+    buzzer: int | None = None
 
     @classmethod
     def empty(cls) -> "HardwareConfig":
@@ -90,8 +122,8 @@ class HardwareConfig:
 
     @property
     def is_empty(self) -> bool:
-        """No GPIO device (button or LED); a dice tray alone does not count here."""
-        return not self.buttons and not self.leds
+        """No GPIO device (button, LED or buzzer); a dice tray alone does not count here."""
+        return not self.buttons and not self.leds and self.buzzer is None
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -166,8 +198,16 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
     pull_up = options.get("pull_up", True)
     if not isinstance(pull_up, bool):
         raise ConfigError(f"options.pull_up: must be true or false, got {pull_up!r}")
+    buzzer = None
+    if "buzzer" in data:
+        table = _table(data["buzzer"], "buzzer")
+        _only(table, BUZZER_KEYS, "buzzer.", "key")
+        if "pin" not in table:
+            raise ConfigError("buzzer.pin: missing; the buzzer's BCM pin, like 12 "
+                              "(or leave out [buzzer])")
+        buzzer = _pin("buzzer.pin", table["pin"], used)
     dice = _dice(data["dice"]) if "dice" in data else None
-    return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up, dice)
+    return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up, dice, buzzer)
 
 
 def _dice(value: Any) -> DiceConfig:
@@ -200,7 +240,42 @@ def _dice(value: Any) -> DiceConfig:
             raise ConfigError(f"dice.die_faces.{die}: not a die id (a letter, then up to 15 "
                               f"letters, digits, _ or -)")
         die_faces[die] = _faces(f"dice.die_faces.{die}", pair)
-    return DiceConfig(url, baudrate, faces, die_faces)
+    ids: dict[str, str] = {}
+    named: dict[str, str] = {}
+    for die, game_id in _table(table.get("ids", {}), "dice.ids").items():
+        key = f"dice.ids.{die}"
+        if not DIE_ID.match(die):
+            raise ConfigError(f"{key}: not a tray die id (a letter, then up to 15 letters, "
+                              f"digits, _ or -)")
+        if not isinstance(game_id, str) or not DIE_ID.match(game_id):
+            raise ConfigError(f'{key}: the id the game knows this die by, like "action_a" or '
+                              f'"magic1" (a letter, then up to 15 letters, digits, _ or -); '
+                              f"got {game_id!r}")
+        if game_id in named:
+            raise ConfigError(f"{key}: {game_id!r} is already the game's id of "
+                              f"{named[game_id]}; two dice cannot be the same die")
+        named[game_id] = die
+        ids[die] = game_id
+    face_names = {}
+    for die, names in _table(table.get("face_names", {}), "dice.face_names").items():
+        key = f"dice.face_names.{die}"
+        if not DIE_ID.match(die):
+            raise ConfigError(f"{key}: not a tray die id (a letter, then up to 15 letters, "
+                              f"digits, _ or -)")
+        low, high = die_faces.get(die, faces)
+        count = high - low + 1
+        ok = isinstance(names, list) and len(names) == count and all(
+            (isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_FACE)
+            or (isinstance(n, str) and len(n) <= MAX_FACE_NAME and FACE_NAME.match(n))
+            for n in names)
+        if not ok:
+            raise ConfigError(
+                f"{key}: must list what each of the die's {count} faces ({low}-{high}) means, "
+                f'in face order, like ["bottle", "bottle", "bottle", "bottle", "hat", "hat"] '
+                f"(words of up to {MAX_FACE_NAME} letters, digits, _ or -, or numbers); "
+                f"got {names!r}")
+        face_names[die] = tuple(names)
+    return DiceConfig(url, baudrate, faces, die_faces, ids, face_names)
 
 
 def _faces(key: str, value: Any) -> tuple[int, int]:

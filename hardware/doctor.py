@@ -1,9 +1,10 @@
 """``companion doctor``: what hardware the app would find, and whether each part answers.
 
-Prints, section by section: the GPIO pin factory, the config, every configured button and LED
-(opened for real, then released), the serial ports found, the dice tray's greeting, the user's
-groups and the GL renderer the app would get. ``--interactive`` then lights each LED, waits for
-each button and for a die roll. The exit status is 1 if a configured device failed.
+Prints, section by section: the GPIO pin factory, the config, every configured button, LED and
+the buzzer (opened for real, then released), the serial ports found, the dice tray's greeting,
+the user's groups and the GL renderer the app would get. ``--interactive`` then lights each
+LED, sounds the buzzer, waits for each button and for a die roll. The exit status is 1 if a
+configured device failed.
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ class Doctor:
         self.findings: list[Finding] = []
         self._buttons: dict[str, object] = {}
         self._lights: dict[int, object] = {}
+        self._buzzer = None
         self._reader = None
         self._seen: dict[tuple[str, str | None], threading.Event] = {}
         self._seen_lock = threading.Lock()
@@ -200,9 +202,9 @@ class Doctor:
     def close(self) -> None:
         """Release everything opened. Each button's close waits up to ~0.1 s for its hold
         thread, so they are closed side by side rather than one after another."""
-        devices = [d for d in (*self._buttons.values(), *self._lights.values(), self._reader)
-                   if d is not None]
-        self._buttons, self._lights, self._reader = {}, {}, None
+        devices = [d for d in (*self._buttons.values(), *self._lights.values(), self._buzzer,
+                               self._reader) if d is not None]
+        self._buttons, self._lights, self._buzzer, self._reader = {}, {}, None, None
 
         def close(device) -> None:
             try:
@@ -257,11 +259,12 @@ class Doctor:
             self.report(INFO, f"{self.source or 'no config'}: nothing configured; the app runs "
                               f"on touch alone")
             return config is not None
-        gpio = "no buttons or LEDs"
+        gpio = "no buttons, LEDs or buzzer"
         if not config.is_empty:
             seats = ", ".join(map(str, config.seats)) or "none"
             gpio = (f"{_count(len(config.buttons), 'button')}, "
-                    f"{_count(len(config.leds), 'LED')} (seats {seats})")
+                    f"{_count(len(config.leds), 'LED')} (seats {seats})"
+                    + (", buzzer" if config.buzzer is not None else ""))
         dice = f"dice tray at {config.dice.url}" if config.dice else "no dice tray"
         self.report(OK, f"{self.source}: {gpio}, {dice}")
         return True
@@ -269,15 +272,17 @@ class Doctor:
     # -- GPIO ------------------------------------------------------------------------------
     def check_gpio(self, factory) -> None:
         from .buttons import SeatButtons
+        from .buzzer import TableBuzzer
         from .lights import SeatLights
 
         config = self.config
         assert config is not None
         self.section("GPIO devices")
         if config.is_empty:
-            self.report(INFO, "no buttons or LEDs configured")
+            self.report(INFO, "no buttons, LEDs or buzzer configured")
             return
-        width = max(len(k) for k in (*config.buttons, *config.leds))
+        width = max(len(k) for k in (*config.buttons, *config.leds,
+                                     *(["buzzer"] if config.buzzer is not None else [])))
         for input_id, pin in config.buttons.items():
             where = f"{input_id:<{width}}  button  {pin_label(pin)}"
             if factory is None:
@@ -313,6 +318,17 @@ class Doctor:
             kind = ("dimmable (PWM)" if type(led).__name__ == "PWMLED"
                     else "on/off (this pin factory has no PWM)")
             self.report(OK, f"{where}: opened, {kind}")
+        if config.buzzer is not None:
+            where = f"{'buzzer':<{width}}  buzzer  {pin_label(config.buzzer)}"
+            if factory is None:
+                self.report(FAIL, f"{where}: no pin factory")
+                return
+            try:
+                self._buzzer = TableBuzzer(config.buzzer, pin_factory=factory)
+            except Exception as exc:
+                self.report(FAIL, f"{where}: {exc}")
+                return
+            self.report(OK, f"{where}: opened, silent")
 
     # -- serial ----------------------------------------------------------------------------
     def check_serial_ports(self) -> None:
@@ -407,6 +423,17 @@ class Doctor:
             threading.Event().wait(self.led_s)
             lights.off()
             self.report(INFO, f"seat{seat}.led was lit for {self.led_s:g} s")
+        if self._buzzer is not None:
+            from .buzzer import cue_seconds
+
+            print("  ...   buzzer: one beep, then two: listen", file=self.out, flush=True)
+            pause = threading.Event()
+            self._buzzer.beep("turn")
+            pause.wait(cue_seconds("turn") + 0.5)
+            self._buzzer.beep("refused")
+            pause.wait(cue_seconds("refused") + 0.2)
+            self.report(INFO, f"buzzer on {pin_label(self._buzzer.pin)} sounded one beep, "
+                              f"then two")
         for input_id in self._buttons:
             got = self._expect("button", input_id,
                                f"press {input_id} within {self.button_wait:g} s",

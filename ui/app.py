@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,8 @@ KV_FILES = [
     *(kv for game in GAMES.values() for kv in game.kv),
 ]
 REFUSAL_SECONDS = 5.0
+#: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
+PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
 _KEY_NAMES = {code: name for name, code in Keyboard.keycodes.items()}
 
 
@@ -57,6 +61,9 @@ class CompanionApp(App):
     notice = StringProperty("")
     hardware_status = StringProperty("")
     hardware_problem = StringProperty("")
+    dice_status = StringProperty("")      # the dice tray, for the status strip; "" = no tray
+    dice_ok = BooleanProperty(False)      # the tray is connected
+    dice_activity = StringProperty("")    # the last thing a die did: "die d1 rolling..."
     demo = BooleanProperty(False)
     key_labels = DictProperty({})
     turn_seconds = NumericProperty(0)
@@ -70,6 +77,12 @@ class CompanionApp(App):
         self.store: Store | None = None
         self.buttons = None
         self.lights = None
+        self.buzzer = None
+        self.dice_reader = None
+        self.dice_config = None
+        self.dice_backoff = (0.5, 8.0)    # seconds between attempts to reopen the tray
+        self._dice_generation = 0         # statuses of a reader already closed are ignored
+        self._cue: tuple[Any, Any] = (None, None)   # (session, awaited seat) last beeped for
         self.pin_factory = None
         self.inbox = Inbox()
         self._turn_key: tuple | None = None
@@ -189,7 +202,11 @@ class CompanionApp(App):
         if key != self._turn_key:
             self._turn_key, self._turn_started, self.turn_seconds = key, time.monotonic(), 0
         self.revision += 1
-        self._show_lights(self.prompt.get("seat"))
+        seat = self.prompt.get("seat")
+        self._show_lights(seat)
+        if session is self._cue[0] and seat is not None and seat != self._cue[1]:
+            self.buzz("turn")   # the awaited seat changed (not on starting or resuming a game)
+        self._cue = (session, seat)
         game = GAMES[session.rules.name]
         if session.over:
             self._stop_timer()
@@ -215,12 +232,27 @@ class CompanionApp(App):
         self.handle(InputEvent("button", input_id, source=source))
 
     def handle(self, event: InputEvent) -> None:
+        """Any input, on the main thread: the game's input map gives it meaning. A refusal is
+        shown (and beeped, for a physical input) and changes nothing. A die from the tray is
+        shown in the status strip whether or not the game takes it."""
+        from_tray = event.kind == "die" and event.source == "serial"
+        if from_tray:
+            self.dice_activity = f"die {event.id}: {event.value}"
         if self.session is None:
+            if from_tray:
+                self.dice_activity += " (no game in play)"
             return
         try:
             self.session.handle_input(event)
         except RuleViolation as refusal:
-            self.refuse(str(refusal))
+            reason = str(refusal)
+            if event.kind == "die":
+                reason = f"Die {event.id} showed {event.value}: {reason}"
+                if from_tray:
+                    self.dice_activity += ", not applied"
+            self.refuse(reason)
+            if event.source in PHYSICAL_SOURCES:
+                self.buzz("refused")
 
     def undo(self) -> None:
         self.send(Command("undo"))
@@ -239,9 +271,21 @@ class CompanionApp(App):
     def _drain_inbox(self, *_args) -> None:
         """Main thread: play every input the devices queued since the last wake-up."""
         for event in self.inbox.drain():
-            if event.value == "hold":
+            if event.kind == "button" and event.value == "hold":
                 continue  # a hold always follows its press; playing it too would press twice
+            if event.source == "serial" and event.kind in ("die", "die_moving"):
+                event = self._game_die(event)
+            if event.kind == "die_moving":
+                self.dice_activity = f"die {event.id} rolling..."   # never a result
+                continue
             self.handle(event)
+
+    def _game_die(self, event: InputEvent) -> InputEvent:
+        """The tray's die as the game knows it: [dice.ids] and [dice.face_names]."""
+        if self.dice_config is None:
+            return event
+        die, value = self.dice_config.game_die(event.id, event.value)
+        return replace(event, id=die, value=value)
 
     def _on_key_down(self, _window, key, _scancode, _codepoint, modifiers) -> bool:
         """Demo mode: keys stand in for the seat buttons and feed the same Inbox."""
@@ -260,12 +304,14 @@ class CompanionApp(App):
 
     # -- devices -------------------------------------------------------------------------
     def start_hardware(self) -> None:
-        """Buttons (and seat LEDs) from the config; any problem is shown, touch still works."""
+        """Buttons, seat LEDs and the buzzer (GPIO) and the dice tray (serial) from the config.
+        Each part that cannot start is said on screen; the others still start, and touch
+        always works. Device threads only ``put`` on the Inbox or schedule on the Clock."""
+        self.stop_hardware()
         self.hardware_status = self.hardware_problem = ""
         self.key_labels = {}
         try:
-            from hardware import DEMO_CONFIG, KEYBOARD_MAP, SeatButtons, SeatLights, key_label
-            from hardware import load_config
+            from hardware import DEMO_CONFIG, KEYBOARD_MAP, key_label, load_config
 
             if self.demo:
                 from gpiozero.pins.mock import MockFactory
@@ -275,19 +321,91 @@ class CompanionApp(App):
             else:
                 self.pin_factory = None  # gpiozero's own choice: GPIOZERO_PIN_FACTORY
                 config = self._load_config(load_config)
-            if config.is_empty:
-                self.hardware_status = "No buttons configured: play by touch."
-                return
-            self.buttons = SeatButtons.from_config(config, self.inbox.put,
-                                                   pin_factory=self.pin_factory)
+        except Exception as problem:  # a bad config, gpiozero missing: say so, keep touch
+            log.warning("hardware config unusable: %s", problem)
+            self.hardware_problem = f"Hardware config not used: {problem}. Touch still works."
+            return
+        problems = []
+        if not config.is_empty:
+            problems += self._start_gpio(config)
+        if config.dice is not None:
+            problems += self._start_dice(config.dice)
+        self.hardware_problem = " ".join(problems)
+        if self.demo:
+            self.hardware_status = "Demo: mock buttons; keys stand in for them."
+        elif not config.buttons:
+            self.hardware_status = ("No buttons configured: dice tray and touch."
+                                    if config.dice is not None
+                                    else "No buttons configured: play by touch.")
+
+    def _start_gpio(self, config) -> list[str]:
+        """Buttons, seat LEDs, buzzer; returns the problems to show."""
+        from hardware import SeatButtons, SeatLights, TableBuzzer
+
+        try:
+            if config.buttons:
+                self.buttons = SeatButtons.from_config(config, self.inbox.put,
+                                                       pin_factory=self.pin_factory)
             if config.leds:
                 self.lights = SeatLights.from_config(config, pin_factory=self.pin_factory)
-            self.hardware_status = ("Demo: mock buttons; keys stand in for them."
-                                    if self.demo else "")
-        except Exception as problem:  # no GPIO, a bad pin, a bad config: say so, keep touch
+        except Exception as problem:  # no GPIO, a pin in use: say so, keep touch
             log.warning("buttons unavailable: %s", problem)
-            self.stop_hardware()
-            self.hardware_problem = f"Buttons unavailable: {problem}. Touch still works."
+            self._close_devices("buttons", "lights")
+            return [f"Buttons unavailable: {problem}. Touch still works."]
+        try:
+            self.buzzer = TableBuzzer.from_config(config, pin_factory=self.pin_factory)
+        except Exception as problem:
+            log.warning("buzzer unavailable: %s", problem)
+            return [f"Buzzer unavailable: {problem}."]
+        return []
+
+    def _start_dice(self, dice) -> list[str]:
+        """The dice tray reader. It opens the port on its own thread and reports through
+        ``on_status``, which is marshalled to the main thread here; until then the strip says
+        it is opening. A tray that is not there is a status, not a problem: it is retried."""
+        from hardware.dice import DiceReader
+
+        self._dice_generation += 1
+        generation = self._dice_generation
+
+        def on_status(status) -> None:   # reader threads: hand over, touch nothing
+            Clock.schedule_once(partial(self._on_dice_status, generation, status))
+
+        self.dice_config = dice
+        self.dice_status = f"dice reader: opening {dice.url}"
+        self.dice_ok, self.dice_activity = False, ""
+        try:
+            self.dice_reader = DiceReader.from_config(dice, self.inbox.put, on_status=on_status,
+                                                      backoff=self.dice_backoff)
+        except Exception as problem:
+            log.warning("dice reader unavailable: %s", problem)
+            self.dice_config, self.dice_status = None, ""
+            return [f"Dice reader unavailable: {problem}. Enter dice by touch."]
+        return []
+
+    def _on_dice_status(self, generation: int, status, *_dt) -> None:
+        """Main thread: show what the dice reader reports."""
+        from hardware.dice import DiceStatus
+
+        if generation != self._dice_generation or self.dice_reader is None:
+            return   # from a reader closed since
+        if status.state == DiceStatus.REFUSED:   # a value no die can show: nothing applied
+            self.dice_activity = status.text
+            self.refuse(status.text[:1].upper() + status.text[1:])
+            self.buzz("refused")
+        elif status.state == DiceStatus.DEVICE_ERROR:
+            self.dice_activity = status.text   # the tray's own trouble; still connected
+        elif status.state != DiceStatus.CLOSED:
+            self.dice_status = status.text
+            self.dice_ok = status.state in (DiceStatus.CONNECTED, DiceStatus.READY)
+
+    def buzz(self, kind: str) -> None:
+        """A buzzer cue ("turn", "refused"), if there is a buzzer; never fails the app."""
+        if self.buzzer is not None:
+            try:
+                self.buzzer.beep(kind)
+            except Exception:
+                log.exception("buzzer")
 
     def _load_config(self, load_config):
         if self.hardware_path:
@@ -298,13 +416,22 @@ class CompanionApp(App):
                            / "hardware.toml", missing_ok=True)
 
     def stop_hardware(self) -> None:
-        for device in (self.buttons, self.lights):
+        """Close every device (the dice reader within ~2 s at most); safe to call twice."""
+        self._dice_generation += 1
+        self._close_devices("buttons", "lights", "buzzer", "dice_reader")
+        self.dice_config = None
+        self.dice_status = self.dice_activity = ""
+        self.dice_ok = False
+
+    def _close_devices(self, *names: str) -> None:
+        for name in names:
+            device = getattr(self, name)
+            setattr(self, name, None)
             if device is not None:
                 try:
                     device.close()
                 except Exception:
                     log.exception("closing %r", device)
-        self.buttons = self.lights = None
 
     def _show_lights(self, seat: int | None) -> None:
         if self.lights is not None:

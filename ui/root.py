@@ -1,19 +1,39 @@
-"""The window's one root: the screens, and above them the refusal message, so a refused
-button press is explained on whatever screen the table is looking at."""
+"""The window's one root: the screens, above them the refusal message, so a refused button
+press is explained on whatever screen the table is looking at, and below them the dice strip."""
 
 from __future__ import annotations
 
+import importlib
+
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.uix.floatlayout import FloatLayout
 
-# Importing the screens and widgets registers their classes for the kv files.
-from ui.screens import home, result, setup, witchs_brew  # noqa: F401
-from ui.widgets import action_panels, common, effect_dialog, role_picker, seat_panel  # noqa: F401
+from ui.games import GAMES
+from ui.screens import home  # noqa: F401 (registers HomeScreen for root.kv)
+from ui.widgets import common  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
+
+# Importing a game's modules registers its screen and widget classes for the kv files.
+for _game in GAMES.values():
+    for _module in _game.modules:
+        importlib.import_module(_module)
 
 
 class Root(FloatLayout):
-    pass
+    def on_kv_post(self, _base) -> None:
+        """Each game's screens come from the registry, so adding a game touches no kv here."""
+        sm = self.ids.sm
+        for game in GAMES.values():
+            for name, cls in game.screens.items():
+                if not sm.has_screen(name):
+                    sm.add_widget(Factory.get(cls)(name=name))
+
+
+class DiceStrip(Box):
+    """A thin line under every screen while a dice tray is configured: whether the reader is
+    connected (or reconnecting) and what the dice did last. It takes its own room below the
+    screens, so it never covers them; without a tray it has no height at all."""
 
 
 class Refusal(Box):

@@ -155,3 +155,17 @@ def test_killed_at_random_points_no_acknowledged_command_is_lost(tmp_path):
     assert acked == len(commands)
     with Store(db) as store:
         assert store.games("finished")[0].results
+
+
+@pytest.mark.parametrize("setup", [
+    {"game": "witchs_brew", "players": ["Ann", "Bo", "Cy"]},
+    {"game": "quest", "players": ["Ann", "Bo", "Cy"],
+     "needed": ["rotten_egg", "newt_eye", "bat_wing"]},
+    {"game": "cauldron", "players": ["Ann", "Bo", "Cy"]},
+])
+def test_every_game_is_stored_with_its_players_and_resumes(tmp_path, setup):
+    with Store(tmp_path / "c.sqlite3") as store:
+        session = store.new_game(get_rules(setup["game"]), setup)
+        [info] = store.unfinished()
+        assert info.game == setup["game"] and info.players == ["Ann", "Bo", "Cy"]
+        assert store.open_session(session.game_id).state == session.state
