@@ -20,6 +20,8 @@ class GameUI:
     table_screen: str
     kv: tuple[str, ...]             # kv files, relative to ui/
     where: Callable[[dict[str, Any]], str]  # "Set 2, round 3" from a summary
+    screens: dict[str, str]         # screen name -> its class (registered by ``modules``)
+    modules: tuple[str, ...]        # modules whose import registers the game's widget classes
     result_screen: str = "result"
 
 
@@ -27,12 +29,48 @@ def _witchs_brew_where(summary: dict[str, Any]) -> str:
     return f"Set {summary['set']}, round {summary['round']}"
 
 
+def _cauldron_where(summary: dict[str, Any]) -> str:
+    season = "Market Season" if summary["season"] == "market" else "Harvest Season"
+    return f"{season} {summary['season_number']}"
+
+
+def _quest_where(summary: dict[str, Any]) -> str:
+    inside, blocked = len(summary["in_cauldron"]), len(summary["obstacles"])
+    return f"Turn {summary['turn_no']}, {inside} of 3 in the cauldron, {blocked} paths blocked"
+
+
 GAMES: dict[str, GameUI] = {
     ui.name: ui
     for ui in (
         GameUI("witchs_brew", "Witch's Brew", "3 to 6 players  -  roles, favors, potions",
                setup_screen="setup", table_screen="witchs_brew",
-               kv=("screens/setup.kv", "screens/witchs_brew.kv"), where=_witchs_brew_where),
+               kv=("screens/setup.kv", "screens/witchs_brew.kv"), where=_witchs_brew_where,
+               screens={"setup": "SetupScreen", "witchs_brew": "WitchsBrewScreen",
+                        "result": "ResultScreen"},
+               modules=("ui.screens.setup", "ui.screens.witchs_brew", "ui.screens.result",
+                        "ui.widgets.action_panels", "ui.widgets.effect_dialog",
+                        "ui.widgets.role_picker", "ui.widgets.seat_panel")),
+        GameUI("cauldron", "Cauldron", "2 to 6 players  -  Magik track, harvest, market",
+               setup_screen="cauldron_setup", table_screen="cauldron",
+               kv=("widgets/cauldron_seats.kv", "widgets/cauldron_turn.kv",
+                   "widgets/cauldron_dice.kv", "widgets/cauldron_market.kv",
+                   "widgets/cauldron_potion.kv", "widgets/cauldron_entries.kv",
+                   "screens/cauldron_setup.kv", "screens/cauldron.kv",
+                   "screens/cauldron_result.kv"),
+               where=_cauldron_where, result_screen="cauldron_result",
+               screens={"cauldron_setup": "CauldronSetupScreen", "cauldron": "CauldronScreen",
+                        "cauldron_result": "CauldronResultScreen"},
+               modules=("ui.screens.cauldron", "ui.screens.cauldron_result",
+                        "ui.screens.cauldron_setup")),
+        GameUI("quest", "Cauldron Quest", "play together, ages 6+",
+               setup_screen="quest_setup", table_screen="quest",
+               kv=("widgets/quest_icons.kv", "widgets/quest_panels.kv", "widgets/quest_magic.kv",
+                   "widgets/quest_dialogs.kv", "screens/quest_setup.kv", "screens/quest.kv",
+                   "screens/quest_result.kv"),
+               where=_quest_where, result_screen="quest_result",
+               screens={"quest_setup": "QuestSetupScreen", "quest": "QuestScreen",
+                        "quest_result": "QuestResultScreen"},
+               modules=("ui.screens.quest", "ui.screens.quest_result", "ui.screens.quest_setup")),
     )
 }
 

@@ -55,7 +55,7 @@ def test_game_over_then_history_and_new_game(app):
     tap_title("Home")
     assert "Anna 6 (won)" in " ".join(texts(app.root)).replace("[b]", "").replace(
         "[/b]", "").replace("[color=#FFC24B]", "").replace("[/color]", "")
-    tap_title("New game: Witch's Brew")
+    tap_title("Witch's Brew")
     assert app.screens.current == "setup"
     names = [row.ids.name.text for row in app.screens.get_screen("setup").rows[:3]]
     assert names == ["Anna", "Barb", "Carl"]    # the last table's names, ready to go again

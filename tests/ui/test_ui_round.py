@@ -9,7 +9,7 @@ from ui_helpers import (
 
 
 def setup_table(app, names=("Anna", "Barb", "Carl", "Daniel")):
-    tap_title("New game: Witch's Brew")
+    tap_title("Witch's Brew")
     assert app.screens.current == "setup"
     setup = app.screens.get_screen("setup")
     for row, name in zip(setup.rows, names):

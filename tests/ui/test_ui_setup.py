@@ -7,7 +7,7 @@ from ui_helpers import button, frames, tap, tap_title, wait_for
 
 
 def test_seats_starter_and_variant(app):
-    tap_title("New game: Witch's Brew")
+    tap_title("Witch's Brew")
     setup = app.screens.get_screen("setup")
     assert setup.count == 4 and [r.ids.name.text for r in setup.rows[:4]] == [
         "Player 1", "Player 2", "Player 3", "Player 4"]
@@ -28,7 +28,7 @@ def test_seats_starter_and_variant(app):
 
 
 def test_variant_game_starts_with_the_reveal(app):
-    tap_title("New game: Witch's Brew")
+    tap_title("Witch's Brew")
     tap_title("-")
     tap_title("Variant: off")
     tap_title("Start the game")
@@ -48,7 +48,7 @@ def test_a_name_stays_above_the_docked_keyboard(app):
     from kivy.core.window import Window
     from kivy.uix.vkeyboard import VKeyboard
 
-    tap_title("New game: Witch's Brew")
+    tap_title("Witch's Brew")
     setup = app.screens.get_screen("setup")
     keyboard = VKeyboard(size_hint=(None, None), size=(Window.width, Window.height * 0.45),
                          pos=(0, 0))

@@ -65,9 +65,9 @@ class HomeScreen(Screen):
         box = self.ids.new_games
         box.clear_widgets()
         for game in GAMES.values():
-            button = FlatButton(title=f"New game: {game.title}" if len(GAMES) == 1 else game.title,
+            button = FlatButton(title=game.title,
                                 caption=game.caption, fill=theme.GOOD, ink=theme.DARK_INK,
-                                fs=25 if len(GAMES) == 1 else 21)
+                                fs=25 if len(GAMES) == 1 else 20)
             button.game = game.name
             button.bind(on_release=lambda b: app.new_game(b.game))
             box.add_widget(button)

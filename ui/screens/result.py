@@ -44,7 +44,7 @@ class ResultScreen(Screen):
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
-        if app.session is None or not app.session.over:
+        if app.session is None or not app.session.over or app.session.rules.name != "witchs_brew":
             return
         self.headline = app.prompt["text"].replace("Game over: ", "")
         places = ranked(app.session.rules.results(app.session.state))

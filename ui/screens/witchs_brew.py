@@ -88,7 +88,7 @@ class WitchsBrewScreen(Screen):
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
         summary, prompt = app.summary, app.prompt
-        if not summary or app.session is None:
+        if not summary or app.session is None or summary.get("game") != "witchs_brew":
             return
         self.where = f"Set {summary['set']}  -  Round {summary['round']}"
         self.ravens = f"Ravens {summary['ravens']} / {summary['ravens_needed']}"

@@ -1,0 +1,198 @@
+"""Every Cauldron screen and panel renders at 800x480 and 1280x720; screenshots are saved in
+screenshots/ (cauldron_*) to be looked at."""
+
+from __future__ import annotations
+
+from companion.core.model import Command
+from ui_helpers import both_sizes, dialogs, frames, texts
+
+MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
+FOUR = [{"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},
+        {"name": "Carl", "character": "trickster"}, {"name": "Daniel"}]
+SIX = FOUR + [{"name": "Emma", "character": "shaman"}, {"name": "Fiona", "character": "wizard"}]
+
+
+def card(name, ingredients, kind="basic", gain=4, quick=False, spell=False):
+    return {"name": name, "kind": kind, "yield": gain, "ingredients": ingredients,
+            "quick": quick, "spell": spell}
+
+
+def start(app, players=FOUR, variants=(), milestones=MILESTONES):
+    setup = {"game": "cauldron", "players": list(players), "variants": list(variants)}
+    if milestones:
+        setup["milestones"] = dict(milestones)
+    assert app.start_game(setup) is None
+    frames()
+    return app.session
+
+
+def deal(s, names):
+    for i, who in enumerate(names):
+        easy = card(f"Draught {i}", ["spider_web", "frog_legs"], kind="easy", gain=3)
+        basic = card(f"Elixir {i}", ["spider_web", "spider_web", "any"], quick=i == 0)
+        s.execute(Command("add_potion", who, {"potion": easy}))
+        s.execute(Command("add_potion", who, {"potion": basic}))
+
+
+def to_turns(s, names, first="Anna"):
+    s.execute(Command("begin"))
+    s.execute(Command("omen", args={"text": "Frost: one fewer Frog Legs",
+                                    "produce": {"frog_legs": -1}}))
+    s.execute(Command("fill_board"))
+    for i, who in enumerate(names):
+        s.execute(Command("turn_order_roll", who, {"value": 6 if who == first else 2 + i % 3}))
+
+
+def screen(app):
+    return app.screens.get_screen("cauldron")
+
+
+def test_setup_panels_render(app):
+    app.new_game("cauldron")
+    frames()
+    assert app.screens.current == "cauldron_setup"
+    setup = app.screens.get_screen("cauldron_setup")
+    both_sizes("cauldron_setup_players")
+    setup.change_count(+2)
+    setup.set_character(setup.rows[0], "witch")
+    setup.set_character(setup.rows[4], "wizard")
+    frames()
+    both_sizes("cauldron_setup_six_seats")
+    setup.pick_character(setup.rows[1])
+    frames()
+    both_sizes("cauldron_setup_character", before=lambda: setup.pick_character(setup.rows[1]))
+    setup.show_panel("rules")
+    setup.toggle_variant("quick")
+    setup.toggle_variant("simple")
+    setup.start()
+    frames()
+    assert "Simple Game does not use the Wizard" in setup.error
+    both_sizes("cauldron_setup_rules")
+
+
+def test_table_phases_render(app):
+    names = [p["name"] for p in FOUR]
+    s = start(app)
+    assert app.screens.current == "cauldron"
+    assert screen(app).mode == "phase"
+    both_sizes("cauldron_setup_phase")
+    deal(s, names[:1])
+    both_sizes("cauldron_potion_entry", before=lambda: screen(app).open_cards())
+    deal(s, names[1:])
+    s.execute(Command("begin"))
+    frames()
+    both_sizes("cauldron_omen")
+    both_sizes("cauldron_omen_entry", before=screen(app).phase_panel.open_omen)
+    s.execute(Command("omen", args={"text": "Frost", "produce": {"frog_legs": -1}}))
+    frames()
+    assert "Fill the board: 5 Spider Web, 4 Frog Legs, 5 Poisonous Mushroom" in app.prompt["text"]
+    both_sizes("cauldron_fill")
+    s.execute(Command("fill_board"))
+    s.execute(Command("turn_order_roll", "Anna", {"value": 5}))
+    s.execute(Command("turn_order_roll", "Barb", {"value": 5}))
+    s.execute(Command("turn_order_roll", "Carl", {"value": 2}))
+    frames()
+    assert screen(app).mode == "dice"
+    both_sizes("cauldron_dice_turn_order")
+    screen(app).show_track = True
+    frames()
+    assert screen(app).mode == "track"
+    both_sizes("cauldron_track")
+    screen(app).show_track = False
+    for who, value in (("Daniel", 1), ("Anna", 6), ("Barb", 3)):
+        s.execute(Command("turn_order_roll", who, {"value": value}))
+    s.execute(Command("gather", "Anna", {"ingredients": ["spider_web", "spider_web"]}))
+    frames()
+    assert screen(app).mode == "turn"
+    both_sizes("cauldron_turn_gathered")
+    screen(app).turn_panel.choose("brew")
+    both_sizes("cauldron_turn_brew")
+    s.execute(Command("end_turn", "Anna"))
+    frames()
+    both_sizes("cauldron_turn_gather")
+    screen(app).turn_panel.choose("steal")
+    screen(app).turn_panel._target("Anna")
+    frames()
+    both_sizes("cauldron_turn_steal")
+    s.execute(Command("steal", "Barb", {"target": "Anna", "ingredient": "spider_web"}))
+    frames()
+    assert screen(app).mode == "dice"
+    both_sizes("cauldron_dice_steal")
+    both_sizes("cauldron_seat_entry", before=lambda: screen(app).open_seat(0))
+
+
+def test_market_and_track_render(app):
+    names = [p["name"] for p in SIX]
+    s = start(app, SIX, variants=["advanced"], milestones={**MILESTONES, "rituals_of_power": 30,
+                                                           "the_breaking": 33})
+    deal(s, names)
+    to_turns(s, names)
+    s.execute(Command("adjust_magik", "Barb", {"delta": 6, "source": "correction"}))
+    s.execute(Command("adjust_magik", "Carl", {"delta": 24, "source": "correction"}))
+    left = s.state["ingredients_left"]
+    s.execute(Command("adjust", args={"board": {k: (1 if k == "spider_web" else 0) - v
+                                                for k, v in left.items() if v}}))
+    s.execute(Command("gather", "Anna", {"ingredient": "spider_web"}))
+    s.execute(Command("end_turn", "Anna"))
+    frames()
+    assert app.prompt["phase"] == "market"
+    assert screen(app).mode == "market"
+    both_sizes("cauldron_market")
+    s.execute(Command("pass", "Barb"))
+    frames()
+    both_sizes("cauldron_market_alchemy")
+    screen(app).show_track = True
+    frames()
+    both_sizes("cauldron_track_six_seats")
+    screen(app).show_track = False
+
+
+def test_game_over_renders_the_podium(app):
+    names = [p["name"] for p in FOUR]
+    s = start(app)
+    deal(s, names)
+    to_turns(s, names)
+    s.execute(Command("adjust_magik", "Anna", {"delta": 32}))
+    s.execute(Command("adjust_magik", "Barb", {"delta": 10}))
+    s.execute(Command("adjust_magik", "Carl", {"delta": 10}))
+    s.execute(Command("adjust", "Anna", {"pool": {"spider_web": 2, "frog_legs": 1}}))
+    s.execute(Command("brew", "Anna", {"potion": "Elixir 0", "any": ["frog_legs"]}))
+    frames()
+    assert app.screens.current == "cauldron_result"
+    assert "GRAND INFUSER" in texts(app.root)
+    both_sizes("cauldron_result")
+    assert not dialogs()
+
+
+def test_quick_game_milestones_spells_cellars_and_closing_render(app):
+    names = ["Anna", "Barb", "Carl"]
+    s = start(app, names, variants=["quick", "less_luck"], milestones=None)
+    assert app.prompt["phase"] == "milestones" and screen(app).mode == "phase"
+    both_sizes("cauldron_track_milestones")
+    panel = screen(app).phase_panel
+    panel.steppers["rituals_of_power"].value = 16
+    panel.set_milestones()
+    assert s.state["milestones"]["rituals_of_power"]["position"] == 16
+    s.execute(Command("begin"))
+    s.execute(Command("omen", args={"text": ""}))
+    s.execute(Command("fill_board"))
+    while "die" in app.prompt["inputs"]:
+        s.execute(Command("roll", args={"value": 1 + len(s.done_steps()) % 6}))
+    who = app.prompt["turn"]
+    s.execute(Command("adjust", who, {"pool": {"dragon_egg": 1, "snake_skin": 1}}))
+    s.execute(Command("move_ingredient", who, {"ingredient": "dragon_egg", "to": "cellar"}))
+    frames()
+    screen(app).turn_panel.choose("cellar")
+    content = screen(app).turn_panel.ids.content
+    assert "Egg" in [b.title for b in content.walk() if hasattr(b, "title")]
+    both_sizes("cauldron_turn_cellar")
+    screen(app).turn_panel.choose("spell")
+    both_sizes("cauldron_turn_spell")
+    left = s.state["ingredients_left"]
+    kind = next(k for k, v in left.items() if v)
+    s.execute(Command("adjust", args={"board": {k: (1 if k == kind else 0) - v
+                                                for k, v in left.items() if v}}))
+    s.execute(Command("gather", who, {"ingredient": kind}))
+    frames()
+    assert app.prompt["phase"] == "closing"
+    both_sizes("cauldron_turn_closing")

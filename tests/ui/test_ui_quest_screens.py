@@ -1,0 +1,150 @@
+"""Cauldron Quest screens render at 800x480 and 1280x720; the screenshots are saved in
+screenshots/ (quest_*.png) to be looked at."""
+
+from __future__ import annotations
+
+from companion.core.model import Command
+from ui_helpers import both_sizes, close_dialogs, frames, shot, texts
+
+PLAYERS = ["Mia", "Leo", "Dad"]
+NEEDED = ["rotten_egg", "newt_eye", "bat_wing"]
+
+
+def start(app, players=PLAYERS, **extra):
+    setup = {"game": "quest", "players": list(players), "needed": list(NEEDED), **extra}
+    assert app.start_game(setup) is None
+    frames()
+    return app.session
+
+
+def do(s, what, **args):
+    return s.execute(Command(what, args=args))
+
+
+def test_quest_setup_renders(app):
+    app.new_game("quest")
+    frames()
+    assert app.screens.current == "quest_setup"
+    both_sizes("quest_setup")
+    setup = app.screens.get_screen("quest_setup")
+    setup.change_count(+3)
+    setup.chosen = NEEDED
+    setup.rows[3].ids.name.text = "player 1"
+    setup.start()
+    frames()
+    assert "no two the same" in setup.error
+    shot("quest_setup_error")  # 800x480 only: a lighter variant
+    both_sizes("quest_setup_board_facts", before=setup.open_facts)
+
+
+def test_quest_table_renders(app):
+    start(app)
+    assert app.screens.current == "quest"
+    both_sizes("quest_table_roll")
+
+
+def quest(app):
+    return app.screens.get_screen("quest")
+
+
+def test_quest_table_phases_render(app):
+    s = start(app)
+    do(s, "action_roll", a="bottle", b=3)
+    frames()
+    shot("quest_table_move")  # 800x480 only: a lighter variant
+    quest(app).pick("c0")                                   # bottle 1 picked: targets ringed
+    frames()
+    assert quest(app).ids.board.targets
+    both_sizes("quest_table_move_highlights")
+    do(s, "move_bottle", bottle=1, to="p1.3")
+    do(s, "action_roll", a="bottle", b="spell")
+    frames()
+    assert "Choose your spell before you roll!" in texts(app.root)
+    both_sizes("quest_table_announce")
+    do(s, "announce_spell", spell="omniscience")
+    frames()
+    shot("quest_table_magic_first")  # 800x480 only: a lighter variant
+    do(s, "magic_roll", dice=[2, 5, 4])
+    frames()
+    assert "Keep the 2 and the 4 and roll the last die: 75% chance" in texts(app.root)
+    both_sizes("quest_table_magic")
+    do(s, "magic_roll", dice=[2, 1, 4])
+    do(s, "magic_roll", dice=[2, 6, 4])
+    frames()
+    shot("quest_table_reveal")  # 800x480 only: a lighter variant
+    quest(app).pick("c4")                                   # bottle 2
+    frames()
+    both_sizes("quest_table_reveal_ingredient")
+    do(s, "reveal", bottle=2, ingredient="newt_eye")
+    do(s, "action_roll", a="hat", b="spell")
+    frames()
+    both_sizes("quest_table_block")
+    do(s, "block_path", path=3)
+    frames()
+    assert "Path 3 is blocked." in texts(app.root)          # the next player sees why
+    shot("quest_table_roll_recap")  # 800x480 only: a lighter variant
+    do(s, "action_roll", a="hat", b=3)                      # the wizard knocks bottle 2 away
+    frames()
+    assert quest(app).mode == "return"
+    both_sizes("quest_table_return")
+
+
+def test_quest_spells_and_dialogs_render(app):
+    s = start(app)
+    do(s, "action_roll", a="bottle", b="spell")
+    do(s, "announce_spell", spell="exchange")
+    do(s, "magic_roll", dice=[1, 3, 5])
+    frames()
+    quest(app).pick("c0")
+    quest(app).pick("c8")
+    frames()
+    both_sizes("quest_table_swap")
+    do(s, "swap", bottles=[1, 3])
+    do(s, "action_roll", a="bottle", b="spell")
+    do(s, "announce_spell", spell="great_sorcery")
+    do(s, "magic_roll", dice=[6, 6, 1])
+    frames()
+    quest(app).pick("c4")
+    frames()
+    both_sizes("quest_table_sorcery")
+    from ui.widgets.quest_dialogs import FixDiceDialog, TokenDialog
+
+    FixDiceDialog().open()
+    shot("quest_dialog_fix_magic")
+    close_dialogs()
+    do(s, "move_bottle", bottle=2, to="p2.4")
+    do(s, "action_roll", a="hat", b="spell")
+    do(s, "block_path", path=5)
+    do(s, "action_roll", a="bottle", b=4)
+    frames()
+    both_sizes("quest_dialog_fix_action", before=lambda: FixDiceDialog().open())
+    both_sizes("quest_dialog_token", before=lambda: TokenDialog().open())
+    app.refuse("Bottle 1 on c8 cannot reach c5 in exactly 4 spaces; it can reach c12, c4")
+    both_sizes("quest_table_refusal")
+    app.dismiss_refusal()
+
+
+def test_quest_win_and_lose_scenes_render(app):
+    s = start(app)
+    for bottle, name in ((1, "rotten_egg"), (2, "newt_eye"), (3, "bat_wing")):
+        do(s, "action_roll", a="bottle", b="spell")
+        do(s, "announce_spell", spell="omniscience")
+        do(s, "magic_roll", dice=[2, 4, 6])
+        do(s, "reveal", bottle=bottle, ingredient=name)
+    for bottle in (1, 2, 3):
+        do(s, "action_roll", a="bottle", b="spell")
+        do(s, "announce_spell", spell="great_sorcery")
+        do(s, "magic_roll", dice=[6, 6, 6])
+        do(s, "move_bottle", bottle=bottle, to="cauldron")
+    frames()
+    assert app.screens.current == "quest_result"
+    assert "WE WON TOGETHER!" in texts(app.root)
+    both_sizes("quest_table_win")
+    s = start(app)
+    for path in range(1, 7):
+        do(s, "action_roll", a="hat", b="spell")
+        do(s, "block_path", path=path)
+    frames()
+    assert app.screens.current == "quest_result"
+    assert "The wizard wins this time" in texts(app.root)
+    both_sizes("quest_table_lose")

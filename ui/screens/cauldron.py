@@ -1,0 +1,266 @@
+"""The Cauldron table: the season and phase with the prompt, whose turn it is, every seat's
+Magik and holdings, and below them what the phase asks for: the potion cards and "begin" at
+setup, the Omen, filling the board, dice, the turn's Actions, the Market.
+
+Everything shown is read from ``app.summary`` and ``app.prompt``; every tap is a command or an
+input the rules judge. The Magik track can be opened over the seats at any time."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.core.model import Command
+from companion.games.cauldron import data as d
+from ui import theme
+from ui.widgets import cauldron_entries, cauldron_potion  # noqa: F401 (kv classes)
+from ui.widgets.cauldron_common import ingredient_colours, send, short
+from ui.widgets.cauldron_dice import CauldronDicePanel
+from ui.widgets.cauldron_market import CauldronMarketPanel
+from ui.widgets.cauldron_seats import CauldronSeatRow
+from ui.widgets.cauldron_track import CauldronTrack
+from ui.widgets.cauldron_turn import CauldronTurnPanel
+from ui.widgets.common import Chip, FlatButton, Stepper, Txt
+
+PHASE_WORDS = {
+    "milestones": "Before play", "setup": "Setup", "omen": "Omen", "fill": "Fill board",
+    "turn_order": "Turn order", "turns": "Turns", "closing": "Closing",
+    "market": "Purchases", "over": "Game over",
+}
+LOWER = {"turn": 184, "dice": 168, "market": 244, "phase": 124, "track": 58}
+DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
+
+
+#: The rules' notes name script commands; on the touchscreen the same thing is a tap.
+TOUCH_WORDS = {
+    "(enter Magik changes with adjust_magik, source milestone)": "(tap a seat to change its Magik)",
+    " (set_milestones)": "",
+}
+
+
+def touch_words(text: str) -> str:
+    for script, touch in TOUCH_WORDS.items():
+        text = text.replace(script, touch)
+    return text
+
+
+def where_text(summary: dict) -> str:
+    """'Harvest Season 2  -  Turns' (also the home screen's resume card)."""
+    season = "Market Season" if summary["season"] == "market" else "Harvest Season"
+    return f"{season} {summary['season_number']}  -  {PHASE_WORDS.get(summary['phase'], '')}"
+
+
+class CauldronPhasePanel(BoxLayout):
+    """Setup (cards to enter, begin), the Omen, filling the board, milestone positions."""
+
+    heading = StringProperty("")
+
+    def show(self, summary: dict, prompt: dict) -> None:
+        phase = prompt["phase"]
+        box = self.ids.body
+        box.clear_widgets()
+        u = App.get_running_app().u
+        if phase == "setup":
+            self.heading = "Deal the cards, enter each potion card, then begin"
+            for p in summary["players"]:
+                owed = len(p["owed"])
+                b = FlatButton(title=p["name"], fs=19,
+                               caption=f"{owed} card{'s' if owed != 1 else ''} to enter" if owed
+                               else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
+                b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
+                box.add_widget(b)
+            box.add_widget(self._go("Begin", "Harvest Season 1", lambda: send(Command("begin"))))
+        elif phase == "omen":
+            self.heading = "Draw an Omen card and read it aloud"
+            box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
+                                    self.open_omen, width=None))
+            b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=19)
+            b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
+            box.add_widget(b)
+        elif phase == "fill":
+            self.heading = "Fill the board: put on the Fields"
+            from companion.games.cauldron.decide_harvest import expected_board
+
+            board = expected_board(App.get_running_app().session.state)
+            for kind in d.INGREDIENTS:
+                if board[kind]:
+                    fill, ink = ingredient_colours(kind)
+                    box.add_widget(Chip(text=f"{board[kind]} {short(kind)}", fill=fill, ink=ink,
+                                        fs=24))
+            box.add_widget(self._go("Board filled", "turn order next",
+                                    lambda: send(Command("fill_board"))))
+        elif phase == "milestones":
+            self.heading = "Where does your Magik Track print its milestones?"
+            self.steppers = {}
+            for key, text in d.MILESTONE_TEXT.items():
+                column = BoxLayout(orientation="vertical", spacing=u * 2)
+                column.add_widget(Txt(text=text, fs=17, bold=True, halign="center",
+                                      size_hint_y=None, height=u * 24))
+                s = Stepper(label="", value=DEFAULT_MILESTONES[key], minimum=d.MILESTONE_MIN,
+                            maximum=d.MILESTONE_MAX, signed=False, height=u * 56)
+                s.children[-1].size_hint_x = 0.01  # no label chip: the name is above
+                self.steppers[key] = s
+                column.add_widget(s)
+                box.add_widget(column)
+            box.add_widget(self._go("Set", "kept for later games", self.set_milestones))
+
+    def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
+        u = App.get_running_app().u
+        b = FlatButton(title=title, caption=caption, fs=23, fill=theme.GOOD, ink=theme.DARK_INK)
+        if width:
+            b.size_hint_x, b.width = None, u * width
+        b.bind(on_release=lambda *_: action())
+        return b
+
+    @staticmethod
+    def enter_cards(name: str) -> None:
+        from ui.widgets.cauldron_potion import CauldronPotionDialog
+
+        CauldronPotionDialog.open_for(name)
+
+    @staticmethod
+    def open_omen() -> None:
+        from ui.widgets.cauldron_entries import CauldronOmenDialog
+
+        CauldronOmenDialog().open()
+
+    def set_milestones(self) -> None:
+        send(Command("set_milestones", args={"milestones": {
+            k: int(s.value) for k, s in self.steppers.items()}}))
+
+
+class CauldronScreen(Screen):
+    where = StringProperty("")
+    turn_name = StringProperty("")
+    turn_text = StringProperty("")
+    notes = StringProperty("")
+    turn_fill = ColorProperty(theme.CALM)
+    turn_ink = ColorProperty(theme.INK)
+    mode = StringProperty("")
+    show_track = BooleanProperty(False)
+    owed = NumericProperty(0)
+    lower_height = NumericProperty(120)
+    prompt_fs = NumericProperty(17)
+
+    def on_kv_post(self, _base):
+        self.track = CauldronTrack()
+        self.seats = CauldronSeatRow(spacing=6)
+        self.turn_panel = CauldronTurnPanel()
+        self.dice = CauldronDicePanel()
+        self.market = CauldronMarketPanel()
+        self.phase_panel = CauldronPhasePanel()
+        self.tools = CauldronTrackTools()
+        app = App.get_running_app()
+        app.bind(revision=self.refresh, u=self.refresh)
+        self.bind(show_track=self.refresh)
+
+    def on_pre_enter(self, *_):
+        self.show_track = False
+        self.refresh()
+
+    def refresh(self, *_args) -> None:
+        app = App.get_running_app()
+        summary, prompt = app.summary, app.prompt
+        if not summary or app.session is None or summary.get("game") != "cauldron":
+            return
+        self.where = where_text(summary)
+        self.owed = sum(len(p["owed"]) for p in summary["players"])
+        self._banner(app, summary, prompt)
+        self._body(app, summary, prompt)
+
+    def _banner(self, app, summary, prompt) -> None:
+        seat, who = prompt["seat"], prompt["turn"]
+        self.turn_text = touch_words(prompt["text"])
+        length = len(self.turn_text)
+        self.prompt_fs = 17 if length <= 110 else 16 if length <= 160 else 14
+        self.notes = "   ".join(touch_words(n) for n in prompt["notes"])
+        if seat is None:
+            self.turn_name = "Whole table"
+            self.turn_fill, self.turn_ink = theme.SURFACE_HI, theme.INK
+        else:
+            hex_colour = app.session.state["players"][seat]["colour"]
+            self.turn_name = who
+            self.turn_fill, self.turn_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
+
+    def mode_for(self, prompt: dict) -> str:
+        phase = prompt["phase"]
+        if self.show_track:
+            return "track"
+        if "die" in prompt["inputs"]:
+            return "dice"
+        if phase in ("turns", "closing"):
+            return "turn"
+        return "market" if phase == "market" else "phase"
+
+    def _body(self, app, summary, prompt) -> None:
+        mode = self.mode = self.mode_for(prompt)
+        self.lower_height = app.u * LOWER[mode]
+        if mode in ("turn", "market"):
+            upper = self.seats
+            self.seats.spacing = app.u * 6
+            self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
+                            compact=mode == "market")
+        else:
+            upper = self.track
+            self.track.legend = True
+            self.track.show(summary, prompt["seat"])
+        lower = {"turn": self.turn_panel, "dice": self.dice, "market": self.market,
+                 "phase": self.phase_panel, "track": self.tools}[mode]
+        lower.show(summary, prompt)
+        for box, widget in ((self.ids.upper, upper), (self.ids.lower, lower)):
+            if widget.parent is not box:
+                if widget.parent is not None:
+                    widget.parent.remove_widget(widget)
+                box.clear_widgets()
+                box.add_widget(widget)
+
+    @staticmethod
+    def statuses(summary: dict, prompt: dict) -> list[str]:
+        seat = prompt["seat"]
+        out = ["" for _ in summary["players"]]
+        if seat is None:
+            return out
+        n = len(out)
+        if prompt["phase"] == "market":
+            left = summary["market"]["purchases_left"]
+            out[seat] = f"Buying: {left} left"
+        else:
+            action = summary["action"]
+            done = {"gather": "gathered", "steal": "stole", "brew": "brewed"}.get(action, action)
+            out[seat] = f"Now: {done}" if action else "Now: Action free"
+        nxt = (seat + 1) % n
+        if nxt != seat and prompt["phase"] != "closing":
+            out[nxt] = "Next"
+        return out
+
+    def open_seat(self, seat: int) -> None:
+        from ui.widgets.cauldron_entries import CauldronSeatDialog
+
+        CauldronSeatDialog(seat).open()
+
+    def open_cards(self) -> None:
+        from ui.widgets.cauldron_potion import CauldronPotionDialog
+
+        CauldronPotionDialog.open_for()
+
+    def timer_text(self, seconds: int) -> str:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class CauldronTrackTools(BoxLayout):
+    """Under the open track: LSP/HSP roll-offs for a tie, and back to the table."""
+
+    lsp = StringProperty("")
+    hsp = StringProperty("")
+
+    def show(self, summary: dict, prompt: dict) -> None:
+        self.lsp, self.hsp = summary["lsp"] or "", summary["hsp"] or ""
+        self.begun = prompt["phase"] not in ("milestones", "setup")
+
+    @staticmethod
+    def rolloff(kind: str) -> None:
+        """Start the roll-off; the dice panel then takes over the table."""
+        if send(Command("rolloff", args={"kind": kind})):
+            App.get_running_app().screens.get_screen("cauldron").show_track = False

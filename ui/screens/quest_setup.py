@@ -1,0 +1,229 @@
+"""Cauldron Quest setup: the players (youngest first), the three ingredients the table drew from
+the box for the cauldron (tap them, or let the companion draw), and the board facts the
+rulebook does not print (defaults as in the rules; change them only if your box differs).
+
+The rules validate the setup; a SetupError is shown here word for word."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.vkeyboard import VKeyboard
+
+from companion.core.errors import CompanionError
+from companion.games.quest import RULES
+from companion.games.quest.state import DEFAULTS, INGREDIENTS, NEEDED
+from ui import theme
+from ui.widgets import quest_draw as draw
+from ui.widgets.common import FlatButton, Stepper
+from ui.widgets.quest_dialogs import QuestDialog
+from ui.widgets.quest_icons import PictureButton
+
+MIN_PLAYERS, MAX_PLAYERS = RULES.players
+FACTS = ("circle_spaces", "path_spaces", "obstacle_space", "die_a", "die_b")
+B_FACES = (1, 2, 3, 4, 5, 6, "spell")
+DRAW = random.SystemRandom()
+
+
+def default_facts() -> dict[str, Any]:
+    return {k: (list(DEFAULTS[k]) if isinstance(DEFAULTS[k], list) else DEFAULTS[k])
+            for k in FACTS}
+
+
+def facts_words(facts: dict[str, Any]) -> str:
+    hats = facts["die_a"].count("hat")
+    b = " ".join("S" if f == "spell" else str(f) for f in facts["die_b"])
+    return (f"{facts['circle_spaces']} circle spaces, {facts['path_spaces']} per path; "
+            f"die A {6 - hats} bottles {hats} hats; die B {b}")
+
+
+class QuestPlayerRow(BoxLayout):
+    seat = NumericProperty(0)
+
+
+class QuestSetupScreen(Screen):
+    lift = NumericProperty(0)
+    count = NumericProperty(3)
+    chosen = ListProperty([])
+    error = StringProperty("")
+    facts_text = StringProperty("")
+
+    def on_kv_post(self, _base):
+        self.facts = default_facts()
+        self.rows = []
+        for seat in range(MAX_PLAYERS):
+            row = QuestPlayerRow(seat=seat)
+            row.ids.name.text = f"Player {seat + 1}"
+            row.ids.name.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
+            self.rows.append(row)
+        self.tiles = {}
+        for name in INGREDIENTS:
+            b = PictureButton(kind="ingredient", face=name, value=name,
+                              title=draw.INGREDIENT_WORDS[name], fs=16, picture=0.45,
+                              fill=theme.SURFACE_HI)
+            b.bind(on_release=lambda btn: self.toggle(btn.value))
+            self.tiles[name] = b
+            self.ids.ingredients.add_widget(b)
+        self._place()
+
+    def _keep_visible(self, *_args) -> None:
+        """With the docked touch keyboard (kiosk), lift the form above it (as setup does)."""
+        focused = next((r.ids.name for r in self.rows if r.ids.name.focus), None)
+        keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
+        if focused is None or keyboard is None:
+            self.lift = 0
+            return
+        bottom = focused.to_window(focused.x, focused.y)[1] - self.lift
+        top = keyboard.y + keyboard.height * keyboard.scale
+        self.lift = max(0, top + App.get_running_app().u * 8 - bottom)
+
+    def on_pre_enter(self, *_):
+        """Names and board facts from the last Cauldron Quest table (names else from the last
+        game's), no ingredients drawn yet."""
+        self.error = ""
+        app = App.get_running_app()
+        games = app.store.games() if app.store is not None else []
+        last_quest = next((g for g in games if g.game == "quest"), None)
+        last = last_quest or (games[0] if games else None)
+        names = last.players if last else []
+        self.facts = default_facts()
+        if last_quest is not None:
+            try:
+                setup = app.store.open_session(last_quest.id).setup
+                self.facts.update({k: setup[k] for k in FACTS if k in setup})
+            except CompanionError:
+                pass
+        self.count = len(names) if MIN_PLAYERS <= len(names) <= MAX_PLAYERS else 3
+        for seat, row in enumerate(self.rows):
+            row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        self.chosen = []
+        self._place()
+
+    def on_chosen(self, *_args) -> None:
+        for name, b in self.tiles.items():
+            b.selected = name in self.chosen
+            b.caption = "in the cauldron" if name in self.chosen else ""
+            b.fill = theme.rgba("#1E5C3A") if name in self.chosen else theme.SURFACE_HI
+
+    def change_count(self, by: int) -> None:
+        self.count = max(MIN_PLAYERS, min(MAX_PLAYERS, self.count + by))
+        self._place()
+
+    def _place(self) -> None:
+        box = self.ids.players
+        box.clear_widgets()
+        for row in self.rows[: self.count]:
+            box.add_widget(row)
+        self.facts_text = facts_words(self.facts)
+
+    def toggle(self, name: str) -> None:
+        """Tap the ingredients the table drew; a fourth tap replaces the first one tapped."""
+        if name in self.chosen:
+            self.chosen = [n for n in self.chosen if n != name]
+        else:
+            self.chosen = (list(self.chosen) + [name])[-NEEDED:]
+
+    def draw_for_us(self) -> None:
+        """A virtual draw (``random.SystemRandom``) for a table that wants the companion to
+        choose: 3 of the 6 ingredients, to put face up in the cauldron."""
+        self.chosen = DRAW.sample(list(INGREDIENTS), NEEDED)
+
+    def names(self) -> list[str]:
+        return [row.ids.name.text.strip() for row in self.rows[: self.count]]
+
+    def setup(self) -> dict[str, Any]:
+        setup: dict[str, Any] = {"game": "quest", "players": self.names(),
+                                 "needed": list(self.chosen)}
+        setup.update({k: v for k, v in self.facts.items() if v != DEFAULTS[k]})
+        return setup
+
+    def start(self) -> None:
+        problem = App.get_running_app().start_game(self.setup())
+        self.error = problem or ""
+
+    def open_facts(self) -> None:
+        BoardFactsDialog(self).open()
+
+
+class BoardFactsDialog(QuestDialog):
+    """The board facts the rulebook leaves open; the defaults are the rules' own."""
+
+    def __init__(self, screen: QuestSetupScreen, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.screen = screen
+        self.title = "Board facts (only if your box differs)"
+        self.subtitle = ("Circle spaces from one path to the next, spaces on a path, where an "
+                         "obstacle stands, the dice faces. Defaults: as most boxes print them.")
+        self._build()
+
+    def _build(self) -> None:
+        u, facts = self.app.u, self.screen.facts
+        body = self.ids.body
+        body.clear_widgets()
+        self.ids.buttons.clear_widgets()
+        grid = BoxLayout(spacing=u * 10)
+        left = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=0.62)
+        self.between = Stepper(label="Circle, per path", minimum=1, maximum=10,
+                               value=facts["circle_spaces"] // 6, signed=False,
+                               note=f"{facts['circle_spaces']} in all")
+        self.path = Stepper(label="Path spaces", minimum=1, maximum=12, signed=False,
+                            value=facts["path_spaces"])
+        self.obstacle = Stepper(label="Obstacle on space", minimum=1, maximum=12,
+                                signed=False, value=facts["obstacle_space"])
+        self.hats = Stepper(label="Hats on die A", minimum=0, maximum=6, signed=False,
+                            value=facts["die_a"].count("hat"))
+        for s in (self.between, self.path, self.obstacle, self.hats):
+            s.changed = self._changed
+            left.add_widget(s)
+        grid.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=0.38)
+        right.add_widget(Label(text="Die B faces (tap to change)", font_size=u * 17, bold=True,
+                               color=theme.INK, size_hint_y=None, height=u * 30))
+        faces = BoxLayout(spacing=u * 4, size_hint_y=None, height=u * 64)
+        self.face_buttons = []
+        for i, face in enumerate(facts["die_b"]):
+            b = PictureButton(kind="die", face=face, picture=1, fill=theme.SURFACE_HI)
+            b.index = i
+            b.bind(on_release=self._cycle)
+            self.face_buttons.append(b)
+            faces.add_widget(b)
+        right.add_widget(faces)
+        right.add_widget(Label(text="Star = the spell symbol", font_size=u * 15,
+                               color=theme.MUTED, size_hint_y=None, height=u * 24))
+        right.add_widget(BoxLayout())
+        grid.add_widget(right)
+        body.add_widget(grid)
+        reset = FlatButton(title="Defaults", fs=20)
+        reset.bind(on_release=lambda *_: self.reset())
+        done = FlatButton(title="Done", fs=22, fill=theme.GOOD, ink=theme.DARK_INK)
+        done.bind(on_release=lambda *_: self.dismiss())
+        self.add_buttons(reset, done)
+
+    def _changed(self, _stepper) -> None:
+        facts = self.screen.facts
+        facts["circle_spaces"] = int(self.between.value) * 6
+        self.between.note = f"{facts['circle_spaces']} in all"
+        facts["path_spaces"] = int(self.path.value)
+        facts["obstacle_space"] = int(self.obstacle.value)
+        hats = int(self.hats.value)
+        facts["die_a"] = ["bottle"] * (6 - hats) + ["hat"] * hats
+        self.screen._place()
+
+    def _cycle(self, button) -> None:
+        faces = self.screen.facts["die_b"]
+        faces[button.index] = B_FACES[(B_FACES.index(faces[button.index]) + 1) % len(B_FACES)]
+        button.face = faces[button.index]
+        self.screen._place()
+
+    def reset(self) -> None:
+        self.screen.facts = default_facts()
+        self.screen._place()
+        self._build()

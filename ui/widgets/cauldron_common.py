@@ -1,0 +1,92 @@
+"""Cauldron's words and colours for the screens, and the rules' own answer to "why not?".
+
+Ingredients get a short word and a colour each; the word is always shown, the colour only
+helps. ``why_not`` asks the rules (a dry run of ``decide`` on the current state) so a button can
+say beforehand what a tap would be told: the screens never re-implement a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+
+from companion.core.errors import RuleViolation
+from companion.core.model import Command
+from companion.games.cauldron import data as d
+from companion.games.cauldron.state import SEAT_COLOURS
+from companion.games.witchs_brew.state import COLOUR_NAMES
+from ui import theme
+
+SHORT = {
+    "spider_web": "Web", "frog_legs": "Frog", "poisonous_mushroom": "Mushroom",
+    "blood_crystal": "Crystal", "snake_skin": "Snake", "dragon_egg": "Egg",
+    "mandrake_root": "Root", "any": "Any",
+}
+INGREDIENT_COLOURS = {
+    "spider_web": "#D5DAE1", "frog_legs": "#6DBB4F", "poisonous_mushroom": "#B48CF2",
+    "blood_crystal": "#E5533D", "snake_skin": "#D9B44A", "dragon_egg": "#F29A5B",
+    "mandrake_root": "#B08A66", "any": "#48515D",
+}
+CHARACTER_NAMES = {c: d.label(c) for c in d.CHARACTERS}
+ZONE_WORDS = {"enthusiasm": "Enthusiasm", "advanced_alchemy": "Advanced Alchemy"}
+ITEM_TITLES = {
+    "field": "Field", "cellar": "Cellar", "basic_spell": "Basic Spell",
+    "advanced_spell": "Advanced Spell", "basic_potion": "Basic Potion",
+    "advanced_potion": "Advanced Potion",
+}
+KIND_SHORT = {"easy": "Easy", "basic": "Basic", "advanced": "Advanced"}
+
+
+def short(kind: str) -> str:
+    return SHORT.get(kind, d.label(kind))
+
+
+def ingredient_colours(kind: str) -> tuple[tuple, tuple]:
+    """(fill, ink) of an ingredient chip or button."""
+    hex_colour = INGREDIENT_COLOURS.get(kind, "#48515D")
+    return theme.rgba(hex_colour), theme.ink_on(hex_colour)
+
+
+def colour_name(hex_colour: str) -> str:
+    return COLOUR_NAMES[SEAT_COLOURS.index(hex_colour)] if hex_colour in SEAT_COLOURS else ""
+
+
+def seat_hex(app, seat: int) -> str:
+    """The seat's colour as the game's state keeps it."""
+    return app.session.state["players"][seat]["colour"]
+
+
+def counts_markup(counts: dict[str, int], size: int | None = None) -> str:
+    """{'spider_web': 2} -> 'Web 2' with the word coloured (and the word always there)."""
+    parts = []
+    for kind in d.INGREDIENTS:
+        n = counts.get(kind, 0)
+        if n:
+            parts.append(f"[color={INGREDIENT_COLOURS[kind]}][b]{short(kind)}[/b][/color] {n}")
+    return "  ".join(parts)
+
+
+def recipe(potion: dict[str, Any]) -> str:
+    """'Web, Web, Egg' for a potion's ingredients."""
+    return ", ".join(short(i) for i in potion["ingredients"])
+
+
+def why_not(command: Command) -> str | None:
+    """What the rules would say to ``command`` now (None: it would be accepted)."""
+    app = App.get_running_app()
+    if app.session is None:
+        return "No game is being played"
+    try:
+        app.session.rules.decide(app.session.state, command)
+    except RuleViolation as refusal:
+        return str(refusal)
+    return None
+
+
+def send(command: Command) -> bool:
+    return App.get_running_app().send(command)
+
+
+def current_seat(app) -> int | None:
+    return app.prompt.get("seat") if app.prompt else None

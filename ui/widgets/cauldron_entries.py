@@ -1,0 +1,176 @@
+"""What the table reads aloud and enters by hand: the Omen that opens each Harvest Season (its
+text, Magik changes, what the Fields produce, who starts) and a seat's own entries (a Magik
+change from a Spell, an Omen, a milestone or a correction; an Instant Spell; an ability; a
+discarded potion). The dialogs only collect; the rules judge each command they send."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from companion.core.model import Command
+from companion.games.cauldron import data as d
+from ui import theme
+from ui.widgets.cauldron_common import CHARACTER_NAMES, ingredient_colours, recipe, short
+from ui.widgets.common import FlatButton, Stepper, Txt
+
+SOURCES = ("spell", "omen", "milestone", "ability", "correction")
+
+
+class _Entry(ModalView):
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    error = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.app = App.get_running_app()
+
+    def _send(self, command: Command, close: bool = True) -> bool:
+        if self.app.send(command):
+            self.error = ""
+            if close:
+                self.dismiss()
+            return True
+        self.error = self.app.refusal
+        self.app.dismiss_refusal()
+        return False
+
+
+class CauldronOmenDialog(_Entry):
+    starts = StringProperty("dice")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        summary = self.app.summary
+        u = self.app.u
+        self.title = f"Harvest Season {summary['season_number']}: the Omen"
+        self.subtitle = "Draw it, read it aloud, enter what it changes (or nothing)"
+        self.magik = {}
+        for p in summary["players"]:
+            s = Stepper(label=p["name"], value=0, minimum=-d.WIN, maximum=d.WIN,
+                        note=f"now {p['magik']}", height=u * 38)
+            self.magik[p["name"]] = s
+            self.ids.magik.add_widget(s)
+        self.ids.magik.add_widget(Widget())
+        self.produce = {}
+        for kind in d.INGREDIENTS:
+            if summary["fields"][kind]:
+                fill, ink = ingredient_colours(kind)
+                s = Stepper(label=short(kind), value=0, minimum=-summary["fields"][kind],
+                            maximum=20, note=f"{summary['fields'][kind]} Fields", fill=fill,
+                            ink=ink, height=u * 38)
+                self.produce[kind] = s
+                self.ids.produce.add_widget(s)
+        self.ids.produce.add_widget(Widget())
+        names = [p["name"] for p in summary["players"]]
+        self.choices = ["dice", "lsp", "hsp", *names]
+
+    def starts_text(self, starts: str) -> str:
+        if starts == "dice":
+            return "Who starts: as usual"
+        if starts in ("lsp", "hsp"):
+            return f"Who starts: the {starts.upper()}"
+        return f"Who starts: {starts}"
+
+    def next_start(self) -> None:
+        self.starts = self.choices[(self.choices.index(self.starts) + 1) % len(self.choices)]
+
+    def apply(self) -> None:
+        args: dict = {"text": self.ids.omen_text.text.strip()}
+        magik = {n: int(s.value) for n, s in self.magik.items() if s.value}
+        produce = {k: int(s.value) for k, s in self.produce.items() if s.value}
+        if magik:
+            args["magik"] = magik
+        if produce:
+            args["produce"] = produce
+        if self.starts != "dice":
+            args["first"] = self.starts
+        self._send(Command("omen", args=args))
+
+
+class CauldronSeatDialog(_Entry):
+    source = StringProperty("correction")
+
+    def __init__(self, seat: int, **kwargs):
+        super().__init__(**kwargs)
+        self.seat = seat
+        self.refresh()
+
+    @property
+    def player(self) -> dict:
+        return self.app.summary["players"][self.seat]
+
+    def refresh(self) -> None:
+        p = self.player
+        character = CHARACTER_NAMES.get(p["character"] or "", "no character")
+        self.title = f"{p['name']}  -  {character}  -  {p['magik']} Magik"
+        self.subtitle = p["ability"] or "No ability text entered"
+        if p["once_per_season"]:
+            self.subtitle += "  (once per season" + (": used)" if p["ability_used"] else ")")
+        self.ids.delta.value = 0
+        self._sources()
+        self._potions()
+
+    def _sources(self) -> None:
+        box = self.ids.sources
+        box.clear_widgets()
+        for source in SOURCES:
+            b = FlatButton(title=source.title(), fs=17, selected=source == self.source,
+                           fill=theme.CALM if source == self.source else theme.GREY_BTN)
+            b.bind(on_release=lambda _b, s=source: self.pick_source(s))
+            box.add_widget(b)
+
+    def pick_source(self, source: str) -> None:
+        self.source = source
+        self._sources()
+
+    def _potions(self) -> None:
+        box = self.ids.potions
+        box.clear_widgets()
+        u = self.app.u
+        for potion in self.player["potions"]:
+            row = BoxLayout(size_hint_y=None, height=u * 46, spacing=u * 6)
+            row.add_widget(Txt(text=f"[b]{potion['name']}[/b]  +{potion['yield']}\n"
+                                    f"[size={int(u * 14)}]{recipe(potion)}[/size]",
+                               markup=True, fs=16, shorten=False, max_lines=2))
+            b = FlatButton(title="Discard", fs=16, size_hint_x=None, width=u * 88)
+            b.bind(on_release=lambda _b, n=potion["name"]: self.discard(n))
+            row.add_widget(b)
+            box.add_widget(row)
+        if not self.player["potions"]:
+            box.add_widget(Txt(text="No potion card entered", fs=16, ink=theme.MUTED,
+                               size_hint_y=None, height=u * 40))
+
+    def apply_magik(self) -> None:
+        delta = int(self.ids.delta.value)
+        if self._send(Command("adjust_magik", self.player["name"],
+                              {"delta": delta, "source": self.source}), close=False):
+            self.refresh()
+
+    def cast_instant(self, kind: str) -> None:
+        if self._send(Command("cast_spell", self.player["name"], {"kind": kind, "instant": True}),
+                      close=False):
+            self.refresh()
+
+    def use_ability(self) -> None:
+        if self._send(Command("use_ability", self.player["name"]), close=False):
+            self.refresh()
+
+    def discard(self, name: str) -> None:
+        if self._send(Command("discard_potion", self.player["name"], {"potion": name}),
+                      close=False):
+            self.refresh()
+
+    def skip_turn(self) -> None:
+        self._send(Command("end_turn", self.player["name"], {"skip": True}))
+
+    def enter_card(self) -> None:
+        from ui.widgets.cauldron_potion import CauldronPotionDialog
+
+        name = self.player["name"]
+        self.dismiss()
+        CauldronPotionDialog.open_for(name)

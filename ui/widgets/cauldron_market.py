@@ -1,0 +1,170 @@
+"""The Market Season for the seat whose turn it is: every purchase with its price for that seat
+and, for what it cannot buy, the rule that forbids it (both from ``summary["market"]``); then buy
+or pass. A Field asks which type; a full Spell hand asks which Spell to discard first."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
+from companion.core.model import Command
+from companion.games.cauldron import data as d
+from ui import theme
+from ui.widgets.cauldron_common import ITEM_TITLES, ingredient_colours, send, short
+from ui.widgets.common import Box, FlatButton, Txt
+
+REASON_INK = theme.rgba("#F4A093")
+
+
+class OfferCard(ButtonBehavior, Box):
+    """One purchase; pressing it buys (or is refused with the rule, which it already shows)."""
+
+    title = StringProperty("")
+    ok = BooleanProperty(True)
+
+
+class CauldronMarketPanel(BoxLayout):
+    buyer = StringProperty("")
+    buyer_fill = ColorProperty(theme.INK)
+    buyer_ink = ColorProperty(theme.DARK_INK)
+    magik = NumericProperty(0)
+    left_text = StringProperty("")
+    pass_title = StringProperty("Pass")
+    heading = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.offers: list[dict] = []
+        self.pending: dict | None = None   # the offer waiting for a choice (field type, discard)
+        self._key = None
+
+    def show(self, summary: dict, prompt: dict) -> None:
+        app = App.get_running_app()
+        market = summary["market"]
+        seat = prompt["seat"]
+        player = summary["players"][seat]
+        hex_colour = app.session.state["players"][seat]["colour"]
+        self.buyer, self.magik = player["name"], player["magik"]
+        self.buyer_fill, self.buyer_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
+        left = market["purchases_left"]
+        self.left_text = f"{left} purchase{'s' if left != 1 else ''} left"
+        limit = 2 if d.ADVANCED in summary["variants"] else 1
+        self.pass_title = "Pass" if left == limit else "Done"
+        key = (summary["season_number"], seat, left)
+        if key != self._key:
+            self._key, self.pending = key, None
+            self.ids.discount.value = 0
+        self.offers = market["offers"]
+        self.build()
+
+    def build(self) -> None:
+        box = self.ids.offers
+        box.clear_widgets()
+        u = App.get_running_app().u
+        if self.pending is not None and self.pending["item"] == "field":
+            return self._fields(box, u)
+        if self.pending is not None:
+            return self._discard(box, u)
+        self.heading = ""
+        grid = GridLayout(cols=2, spacing=u * 6)
+        for offer in self.offers:
+            grid.add_widget(self._card(offer, u))
+        box.add_widget(grid)
+
+    def _card(self, offer: dict, u: float) -> "OfferCard":
+        """The whole card is the button: a big target; what cannot be bought says why."""
+        ok = offer["reason"] is None
+        card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="vertical",
+                         padding=(u * 8, u * 3), spacing=0)
+        top = BoxLayout(size_hint_y=None, height=u * 28)
+        top.add_widget(Txt(text=card.title, fs=20, bold=True, ink=theme.INK if ok else theme.MUTED))
+        top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=20, bold=True, halign="right",
+                           ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,
+                           width=u * 100))
+        card.add_widget(top)
+        note = offer["reason"] or ("Tap to buy" + (f":  {self._note(offer)}"
+                                                    if self._note(offer) else ""))
+        lab = Label(text=note, font_size=u * 15, color=theme.GOOD if ok else REASON_INK,
+                    halign="left", valign="top", bold=ok)
+        lab.bind(size=lambda w, s: setattr(w, "text_size", s))
+        card.add_widget(lab)
+        card.item, card.reason = offer["item"], offer["reason"]
+        card.bind(on_release=lambda *_: self.buy(offer))
+        return card
+
+    @staticmethod
+    def _note(offer: dict) -> str:
+        if offer["item"] == "field":
+            return ("its Ingredient comes too" if offer.get("bonus_ingredient") else
+                    "no bonus Ingredient (25+)")
+        if offer.get("discard_first"):
+            return "3 Spells held: discard one first"
+        if offer["item"].endswith("_potion"):
+            return "then enter the card drawn"
+        return ""
+
+    def buy(self, offer: dict) -> None:
+        """An unavailable offer is still sent: the rules refuse it, saying why."""
+        if offer["reason"] is None and (offer["item"] == "field" or offer.get("discard_first")):
+            self.pending = offer
+            self.build()
+            return
+        self._buy({"item": offer["item"]})
+
+    def _buy(self, args: dict) -> None:
+        discount = int(self.ids.discount.value)
+        if discount:
+            args["discount"] = discount
+        buyer = self.buyer
+        if send(Command("buy", buyer, args)) and args["item"].endswith("_potion"):
+            from ui.widgets.cauldron_potion import CauldronPotionDialog
+
+            CauldronPotionDialog.open_for(buyer)
+
+    def _fields(self, box, u: float) -> None:
+        offer = self.pending
+        self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
+                                            if offer.get("bonus_ingredient") else
+                                            "(no bonus Ingredient at 25 or more)"))
+        grid = GridLayout(cols=4, spacing=u * 6)
+        for kind in d.INGREDIENTS:
+            problem = offer["fields"][kind]
+            fill, ink = ingredient_colours(kind)
+            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=20, disabled=bool(problem),
+                           caption="none left" if problem else d.label(kind))
+            b.bind(on_release=lambda _b, k=kind: self._buy({"item": "field", "field": k}))
+            grid.add_widget(b)
+        grid.add_widget(self._cancel())
+        box.add_widget(grid)
+
+    def _discard(self, box, u: float) -> None:
+        offer = self.pending
+        self.heading = (f"{self.buyer} holds 3 Spells (the most): discard one before buying "
+                        f"{ITEM_TITLES[offer['item']]}")
+        hand = App.get_running_app().summary["players"][App.get_running_app().prompt["seat"]][
+            "spell_hand"]
+        grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 70)
+        for kind in d.SPELL_KINDS:
+            b = FlatButton(title=f"Discard {kind.title()}", caption=f"holds {hand[kind]}", fs=19,
+                           disabled=not hand[kind])
+            b.bind(on_release=lambda _b, k=kind: self._buy({"item": offer["item"], "discard": k}))
+            grid.add_widget(b)
+        grid.add_widget(self._cancel())
+        box.add_widget(grid)
+        box.add_widget(BoxLayout())
+
+    def _cancel(self) -> FlatButton:
+        b = FlatButton(title="Cancel", fs=19)
+        b.bind(on_release=lambda *_: self.cancel())
+        return b
+
+    def cancel(self) -> None:
+        self.pending = None
+        self.build()
+
+    def pass_turn(self) -> None:
+        send(Command("pass", self.buyer))

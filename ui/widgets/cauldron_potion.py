@@ -1,0 +1,173 @@
+"""Entering a potion card once (name, kind, Magik yield, ingredients with "Any", Quick, Spell)
+for a seat that has cards waiting: dealt at setup or bought in the Market. Cards entered before,
+in this game or the last Cauldron games, are offered for one-tap reuse. The rules judge the
+``add_potion`` command; a refusal shows in the dialog, which stays open."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from companion.core.errors import CompanionError
+from companion.core.model import Command
+from companion.games.cauldron import data as d
+from ui import theme
+from ui.widgets.cauldron_common import KIND_SHORT, ingredient_colours, recipe, short
+from ui.widgets.common import FlatButton
+
+MAX_INGREDIENTS = 10
+_earlier: dict[tuple, list[dict]] = {}
+
+
+def earlier_catalogue(app, games: int = 3) -> list[dict]:
+    """Potion cards entered in the last few other Cauldron games of this database."""
+    if app.store is None:
+        return []
+    current = getattr(app.session, "game_id", None)
+    infos = [i for i in app.store.games() if i.game == "cauldron" and i.id != current][:games]
+    key = (app.store.path, tuple((i.id, i.steps) for i in infos))
+    if key not in _earlier:
+        cards: list[dict] = []
+        for info in infos:
+            try:
+                cards.extend(app.store.open_session(info.id).summary()["catalogue"])
+            except CompanionError:
+                continue
+        _earlier[key] = cards
+    return _earlier[key]
+
+
+class CauldronPotionDialog(ModalView):
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    error = StringProperty("")
+    kind = StringProperty("basic")
+    quick = BooleanProperty(False)
+    spell = BooleanProperty(False)
+    parts = ListProperty([])
+
+    @classmethod
+    def open_for(cls, name: str | None = None) -> "CauldronPotionDialog":
+        """Open for ``name``, else the first seat with cards waiting, else the current seat."""
+        dialog = cls(name)
+        dialog.open()
+        return dialog
+
+    def __init__(self, name: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.app = App.get_running_app()
+        players = self.app.summary["players"]
+        owing = [p["name"] for p in players if p["owed"]]
+        self.name = name or (owing[0] if owing else
+                             self.app.prompt.get("turn") or players[0]["name"])
+        self._tabs()
+        self._ingredient_buttons()
+        self.select(self.name)
+
+    # -- who ------------------------------------------------------------------------------
+    @property
+    def player(self) -> dict:
+        return next(p for p in self.app.summary["players"] if p["name"] == self.name)
+
+    def _tabs(self) -> None:
+        box = self.ids.tabs
+        box.clear_widgets()
+        self.tab_buttons = {}
+        for p in self.app.summary["players"]:
+            owed = len(p["owed"])
+            b = FlatButton(title=p["name"], caption=f"{owed} to enter" if owed else "none waiting",
+                           fs=17, fill=theme.CALM if owed else theme.GREY_BTN)
+            b.bind(on_release=lambda _b, n=p["name"]: self.select(n))
+            self.tab_buttons[p["name"]] = b
+            box.add_widget(b)
+
+    def select(self, name: str) -> None:
+        self.name = name
+        for n, b in self.tab_buttons.items():
+            b.selected = n == name
+        owed = self.player["owed"]
+        self.title = f"Enter a potion card for {name}"
+        self.subtitle = ("Waiting: " + ", ".join(d.KIND_TEXT[k] for k in owed) if owed else
+                         f"{name} has no card waiting: only a card from an Omen or a Spell "
+                         "(entered as such)")
+        self.error = ""
+        self.reset(owed[0] if owed else "basic")
+        self._catalogue()
+
+    # -- the form -------------------------------------------------------------------------
+    def reset(self, kind: str = "basic") -> None:
+        self.ids.potion_name.text = ""
+        self.kind, self.quick, self.spell, self.parts = kind, False, False, []
+        self.ids.yield_.value = {"easy": 3, "basic": 4, "advanced": 7}[kind]
+
+    def set_kind(self, kind: str) -> None:
+        self.kind = kind
+
+    def _ingredient_buttons(self) -> None:
+        grid = self.ids.add_parts
+        grid.clear_widgets()
+        for kind in (*d.INGREDIENTS, d.ANY):
+            fill, ink = ingredient_colours(kind)
+            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=18)
+            b.bind(on_release=lambda _b, k=kind: self.add_part(k))
+            grid.add_widget(b)
+
+    def add_part(self, kind: str) -> None:
+        if len(self.parts) < MAX_INGREDIENTS:
+            self.parts = [*self.parts, kind]
+
+    def remove_last(self) -> None:
+        self.parts = self.parts[:-1]
+
+    def parts_text(self, parts) -> str:
+        if not parts:
+            return "Tap the Ingredients printed on the card"
+        return ", ".join(short(p) for p in parts)
+
+    def card(self) -> dict:
+        return {"name": self.ids.potion_name.text.strip(), "kind": self.kind,
+                "yield": int(self.ids.yield_.value), "ingredients": list(self.parts),
+                "quick": self.quick, "spell": self.spell}
+
+    # -- earlier cards ------------------------------------------------------------------------
+    def _catalogue(self) -> None:
+        box = self.ids.catalogue
+        box.clear_widgets()
+        u = self.app.u
+        seen: dict[str, dict] = {}
+        mine = {p["name"].casefold() for p in self.player["potions"]}
+        for card in self.app.summary["catalogue"] + earlier_catalogue(self.app):
+            if card["name"].casefold() not in seen and card["name"].casefold() not in mine:
+                seen[card["name"].casefold()] = card
+        owed = self.player["owed"]
+        cards = sorted(seen.values(), key=lambda c: (c["kind"] not in owed, c["name"].casefold()))
+        for card in cards:
+            flags = "".join(f" - {t}" for t, on in (("Quick", card["quick"]),
+                                                     ("Spell", card["spell"])) if on)
+            b = FlatButton(title=card["name"], fs=16, size_hint_y=None, height=u * 52,
+                           caption=f"{KIND_SHORT[card['kind']]} +{card['yield']}: "
+                                   f"{recipe(card)}{flags}",
+                           fill=theme.SURFACE_HI if card["kind"] in owed else theme.SURFACE)
+            b.bind(on_release=lambda _b, c=card: self.enter(c))
+            box.add_widget(b)
+        self.ids.catalogue_title.text = ("Entered before: one tap adds it" if cards else
+                                         "Cards entered before appear here for one-tap reuse")
+
+    # -- sending ------------------------------------------------------------------------------
+    def enter(self, card: dict | None = None) -> None:
+        card = dict(card) if card is not None else self.card()
+        args: dict = {"potion": {k: card[k] for k in ("name", "kind", "yield", "ingredients",
+                                                       "quick", "spell")}}
+        if card["kind"] not in self.player["owed"]:
+            args["source"] = "correction"
+        if self.app.send(Command("add_potion", self.name, args)):
+            self.error = ""
+            if self.player["owed"]:
+                self._tabs()
+                self.select(self.name)
+            else:
+                self.dismiss()
+        else:
+            self.error = self.app.refusal
+            self.app.dismiss_refusal()

@@ -1,0 +1,80 @@
+"""One Cauldron seat as the table sees it: name, colour and Magik, its zone, what it holds
+(pool, Cellars, Spells, Potions, cards still to enter) and where it stands this turn. A tap opens
+the seat's own entries (Instant Spells, Magik changes, discards, potion cards)."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import (
+    BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme
+from ui.widgets.cauldron_common import CHARACTER_NAMES, ZONE_WORDS, counts_markup, short
+from ui.widgets.common import Box
+
+
+class CauldronSeatCard(Box):
+    seat = NumericProperty(0)
+    player = StringProperty("")
+    magik = NumericProperty(0)
+    colour = ColorProperty(theme.INK)
+    colour_ink = ColorProperty(theme.DARK_INK)
+    status = StringProperty("")
+    zone = StringProperty("")
+    character = StringProperty("")
+    pool = StringProperty("")
+    cellars = StringProperty("")
+    holds = StringProperty("")
+    current = BooleanProperty(False)
+    compact = BooleanProperty(False)
+    opener = ObjectProperty(None, allownone=True)
+
+    def show(self, seat: int, player: dict, hex_colour: str, status: str, current: bool,
+             compact: bool) -> None:
+        self.seat, self.player, self.magik = seat, player["name"], player["magik"]
+        self.colour, self.colour_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
+        self.current, self.compact = current, compact
+        self.character = CHARACTER_NAMES.get(player["character"] or "", "")
+        self.zone = ZONE_WORDS.get(player["zone"] or "", "")
+        self.status = status
+        self.pool = counts_markup(player["pool"]) or "[color=#A9B3BF]Pool empty[/color]"
+        cells = [short(c) if c else "empty" for c in player["cellars"]]
+        self.cellars = ("Cellar: " + ", ".join(cells)) if cells else "No Cellar"
+        owed = len(player["owed"])
+        potions = f"Potions {len(player['potions']) + owed}"
+        if owed:
+            potions += f" ({owed} new)"
+        self.holds = f"Spells {player['spells']}   {potions}"
+        if compact:  # the Market: what sets prices and limits, in two short lines
+            self.holds = f"Spells {player['spells']}  Cellars {len(player['cellars'])}"
+            self.character = f"Potions {len(player['potions']) + owed}"
+            self.zone = ""
+
+    def on_touch_down(self, touch):
+        if self.collide_point(*touch.pos) and self.opener is not None:
+            if App.get_running_app().refusal:
+                return False
+            self.opener(self.seat)
+            return True
+        return super().on_touch_down(touch)
+
+
+class CauldronSeatRow(BoxLayout):
+    """A card per seat, left to right in seat order."""
+
+    def show(self, summary: dict, prompt: dict, statuses: list[str], opener,
+             compact: bool = False) -> None:
+        app = App.get_running_app()
+        players = summary["players"]
+        if len(self.children) != len(players):
+            self.clear_widgets()
+            for _ in players:
+                self.add_widget(CauldronSeatCard(opener=opener))
+        for seat, (card, player) in enumerate(zip(reversed(self.children), players)):
+            card.show(seat, player, app.session.state["players"][seat]["colour"],
+                      statuses[seat], prompt.get("seat") == seat, compact)
+
+    def cards(self) -> list[CauldronSeatCard]:
+        return list(reversed(self.children))

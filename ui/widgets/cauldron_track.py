@@ -1,0 +1,172 @@
+"""The Magik track, 0 to 35: one lane per seat with its token (initial on the seat's colour),
+the two Magik zones shaded and named, the milestones the table entered marked on their numbers
+and named in the legend, and the LSP and HSP. Everything comes from ``summary``.
+
+It is drawn on the canvas (text as cached textures, not one Label per number): on a Pi a redraw
+stays cheap, and it redraws only when something it shows has changed."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.properties import BooleanProperty, ListProperty
+from kivy.uix.widget import Widget
+
+from companion.games.cauldron import data as d
+from ui import theme
+
+CELLS = d.WIN + 1  # 0..35
+ENTHUSIASM_BG = theme.rgba("#1F4D3A")
+ALCHEMY_BG = theme.rgba("#3E2F5C")
+WIN_BG = theme.rgba("#7A5A12")
+_textures: dict[tuple, object] = {}
+
+
+def texture(text: str, size: float, bold: bool = True, width: float | None = None):
+    """White text as a texture (tinted by the Color before it), cached by text and size;
+    shortened with an ellipsis only if it is wider than ``width``."""
+    key = (text, round(size, 1), bold, None if width is None else round(width))
+    if key not in _textures:
+        if len(_textures) > 2000:
+            _textures.clear()
+        label = CoreLabel(text=text, font_size=size, bold=bold, color=(1, 1, 1, 1))
+        label.refresh()
+        if width and label.texture.width > width:
+            label = CoreLabel(text=text, font_size=size, bold=bold, color=(1, 1, 1, 1),
+                              text_size=(width, None), shorten=True, shorten_from="right",
+                              max_lines=1)
+            label.refresh()
+        _textures[key] = label.texture
+    return _textures[key]
+
+
+def text_at(text: str, size: float, colour, x: float, y: float, w: float, h: float,
+            align: str = "center", bold: bool = True) -> None:
+    """Draw ``text`` in the box (x, y, w, h), vertically centred, shortened to fit."""
+    tex = texture(text, size, bold, width=w)
+    tw, th = tex.size
+    tx = x + (w - tw) / 2 if align == "center" else (x if align == "left" else x + w - tw)
+    Color(*colour)
+    Rectangle(texture=tex, pos=(round(tx), round(y + (h - th) / 2)), size=tex.size)
+
+
+class CauldronTrack(Widget):
+    """``show(summary, current_seat)`` draws it; it redraws itself when resized."""
+
+    legend = BooleanProperty(True)
+    legend_text = ListProperty([])     # the legend's parts, also for tests and screen readers
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._data = None
+        self._drawn = None
+        self._redraw = Clock.create_trigger(lambda *_: self.draw())
+        self.bind(size=self._redraw, pos=self._redraw, legend=self._redraw,
+                  parent=self._redraw)
+
+    def show(self, summary: dict, seat: int | None) -> None:
+        self._data = (summary, seat)
+        self._redraw()
+
+    def draw(self) -> None:
+        """Rebuild only when something it shows has changed (and only while on screen)."""
+        if self._data is None or self.parent is None or self.width < 50 or self.height < 50:
+            return
+        summary, current = self._data
+        app = App.get_running_app()
+        colours = [p["colour"] for p in app.session.state["players"]] if app.session else []
+        key = (tuple(self.pos), tuple(self.size), self.legend, app.u, current, tuple(colours),
+               tuple((p["name"], p["magik"]) for p in summary["players"]), summary.get("winner"),
+               str(summary["milestones"]), summary["lsp"], summary["hsp"])
+        if key == self._drawn:
+            return
+        self._drawn = key
+        self.canvas.clear()
+        with self.canvas:
+            self._paint(summary, current, colours, app.u)
+
+    def _paint(self, summary, current, colours, u) -> None:
+        players = summary["players"]
+        x0, y0 = self.pos
+        w, h = self.size
+        name_w = 118 * u
+        cell = (w - name_w) / CELLS
+        cx = x0 + name_w
+        zone_h, num_h = 20 * u, 24 * u
+        legend_h = 26 * u if self.legend else 0
+        lanes_top = y0 + h - zone_h - num_h
+        bottom = y0 + legend_h
+        lane_h = (lanes_top - bottom) / max(1, len(players))
+        marks = {m["position"]: m["reached"] for m in summary["milestones"].values()
+                 if m["position"] is not None}
+        for first, last, colour in ((0, d.ENTHUSIASM_MAX, ENTHUSIASM_BG),
+                                    (d.ADVANCED_ALCHEMY, d.NOT_BY_BREWING_MAX, ALCHEMY_BG),
+                                    (d.WIN, d.WIN, WIN_BG)):
+            Color(*colour)
+            Rectangle(pos=(cx + first * cell, bottom), size=((last - first + 1) * cell,
+                                                             lanes_top + num_h - bottom))
+        for i in range(len(players)):
+            y = lanes_top - (i + 1) * lane_h
+            Color(*(theme.SURFACE_HI if i == current else theme.SURFACE))
+            Rectangle(pos=(x0, y + 1), size=(name_w - 4 * u, lane_h - 2))
+            Color(*theme.LINE)
+            Line(points=[cx, y, cx + cell * CELLS, y], width=1)
+        for k in range(0, CELLS, 5):
+            Line(points=[cx + k * cell, bottom, cx + k * cell, lanes_top], width=1)
+        for position, used in marks.items():
+            Color(*(theme.GREY_BTN if used else theme.ACCENT))
+            Rectangle(pos=(cx + position * cell, lanes_top), size=(cell, num_h))
+            Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.45)
+            Line(points=[cx + (position + 0.5) * cell, bottom,
+                         cx + (position + 0.5) * cell, lanes_top], width=1.2 * u)
+        top = lanes_top + num_h
+        text_at("Magik", 15 * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h, "left")
+        text_at("Enthusiasm: 10 or less", 14 * u, theme.INK, cx, top,
+                (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
+        text_at("Advanced Alchemy: 25+", 14 * u, theme.INK, cx + d.ADVANCED_ALCHEMY * cell, top,
+                (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1) * cell, zone_h)
+        fs_num = min(15 * u, cell * 0.72)
+        for k in range(CELLS):
+            ink = (theme.INK if marks[k] else theme.DARK_INK) if k in marks else (
+                theme.INK if k % 5 == 0 else theme.MUTED)
+            text_at(str(k), fs_num, ink, cx + k * cell, lanes_top, cell, num_h,
+                    bold=k % 5 == 0 or k in marks)
+        for i, p in enumerate(players):
+            self._lane(i, p, summary, current, colours, x0, cx, cell,
+                       lanes_top - (i + 1) * lane_h, name_w, lane_h, u)
+        if self.legend:
+            self._legend(summary, x0, y0, w, legend_h, u)
+
+    def _lane(self, i, p, summary, current, colours, x0, cx, cell, y, name_w, lane_h, u) -> None:
+        hex_colour = colours[i] if i < len(colours) else "#FFFFFF"
+        fs = min(19 * u, lane_h * 0.62)
+        text_at(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
+                name_w - 58 * u, lane_h, "left")
+        text_at(str(p["magik"]), min(22 * u, lane_h * 0.7), theme.INK, x0 + name_w - 52 * u, y,
+                42 * u, lane_h, "right")
+        size = max(12 * u, min(lane_h - 4 * u, 34 * u))
+        position = max(0, min(d.WIN, p["magik"]))
+        tx, ty = cx + (position + 0.5) * cell - size / 2, y + (lane_h - size) / 2
+        Color(*theme.DARK_INK)
+        Ellipse(pos=(tx - 2 * u, ty - 2 * u), size=(size + 4 * u, size + 4 * u))
+        won = summary.get("winner") == p["name"]
+        Color(*(theme.ACCENT if won else theme.rgba(hex_colour)))
+        Ellipse(pos=(tx, ty), size=(size, size))
+        text_at(p["name"][:1].upper(), size * 0.62, theme.ink_on(hex_colour), tx, ty, size, size)
+
+    def _legend(self, summary, x0, y0, w, legend_h, u) -> None:
+        parts = []
+        for key, m in summary["milestones"].items():
+            if m["position"] is None:
+                continue
+            mark = f"{m['position']} {d.MILESTONE_TEXT[key]}"
+            if m["reached"]:
+                mark += f" (used{': ' + m['by'] if m['by'] else ''})"
+            parts.append(mark)
+        parts.append("35 wins (by brewing)")
+        parts += [f"{kind.upper()} {summary[kind] or 'tied'}" for kind in ("lsp", "hsp")]
+        self.legend_text = parts
+        text_at("    ".join(parts), 15 * u, theme.INK, x0 + 4 * u, y0, w - 8 * u, legend_h,
+                "left", bold=False)

@@ -1,0 +1,205 @@
+"""The Cauldron Quest board drawn with the canvas: the wizard's circle, six paths to the central
+cauldron, every space, the potion bottles (numbered, with their ingredient once revealed), the
+obstacles, the wizard's hat; and the spaces the team may tap now, ringed in gold.
+
+Where the spaces are comes from the game's settings (``circle_spaces``, ``path_spaces``,
+``obstacle_space``) in the summary; path 1 is at the top and the circle counts clockwise, as
+the space names do (``c0`` is where path 1 begins). A tap names a space (or the cauldron) to the
+screen, which decides what it means; the board knows no rules.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line
+from kivy.properties import DictProperty, ListProperty, ObjectProperty
+from kivy.uix.floatlayout import FloatLayout
+
+from ui import theme
+from ui.widgets import quest_draw as draw
+
+PATHS = (1, 2, 3, 4, 5, 6)
+CAULDRON = "cauldron"
+PATH_INK = theme.rgba("#7A6248")
+
+
+class QuestBoard(FloatLayout):
+    """``summary``: the game's summary. ``targets``: spaces to ring in gold, with a gold dot
+    (tap to go there). ``selected``: bottles picked so far (on a gold disc). ``choosable``:
+    bottles the team may pick now (ringed in white).
+    ``on_pick(space)`` is called with the space (or "cauldron") a finger touched."""
+
+    summary = DictProperty({})
+    targets = ListProperty([])
+    selected = ListProperty([])
+    choosable = ListProperty([])
+    on_pick = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(self.redraw, -1)
+        self.bind(pos=self._redraw, size=self._redraw, summary=self._redraw,
+                  targets=self._redraw, selected=self._redraw, choosable=self._redraw)
+
+    # -- geometry --------------------------------------------------------------------------
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.summary.get("settings") or {"circle_spaces": 24, "path_spaces": 5,
+                                                 "obstacle_space": 2}
+
+    def geometry(self) -> dict[str, float]:
+        s = self.settings
+        radius = min(self.width, self.height) / 2
+        ring_r = radius * 0.8
+        pot_r = radius * 0.2
+        step = (ring_r - pot_r) / (s["path_spaces"] + 0.75)
+        arc = 2 * math.pi * ring_r / s["circle_spaces"]
+        return {"R": radius, "ring": ring_r, "pot": pot_r, "step": step,
+                "rc": min(arc * 0.36, radius * 0.075), "rp": min(step * 0.4, radius * 0.065)}
+
+    def angle(self, space: str) -> float:
+        """The direction of a circle space or a path, in radians (path 1 straight up)."""
+        if space.startswith("c"):
+            n = self.settings["circle_spaces"]
+            return math.pi / 2 - int(space[1:]) * 2 * math.pi / n
+        path = int(space[1:].split(".")[0])
+        return math.pi / 2 - (path - 1) * math.pi / 3
+
+    def xy(self, space: str) -> tuple[float, float]:
+        """Where a space's centre is drawn, in window-parent coordinates."""
+        g = self.geometry()
+        cx, cy = self.center
+        if space == CAULDRON:
+            return cx, cy
+        a = self.angle(space)
+        if space.startswith("c"):
+            r = g["ring"]
+        else:
+            r = g["ring"] - int(space.split(".")[1]) * g["step"]
+        return cx + r * math.cos(a), cy + r * math.sin(a)
+
+    def spaces(self) -> list[str]:
+        s = self.settings
+        out = [f"c{i}" for i in range(s["circle_spaces"])]
+        out += [f"p{p}.{k}" for p in PATHS for k in range(1, s["path_spaces"] + 1)]
+        return out
+
+    def space_at(self, x: float, y: float) -> str | None:
+        """The space (or "cauldron") under a finger at (x, y), or None."""
+        g = self.geometry()
+        cx, cy = self.center
+        if math.hypot(x - cx, y - cy) <= g["pot"] * 0.95:
+            return CAULDRON
+        best, best_d = None, None
+        for space in self.spaces():
+            sx, sy = self.xy(space)
+            d = math.hypot(x - sx, y - sy)
+            reach = max(g["rc"] if space.startswith("c") else g["rp"], g["step"] * 0.5) * 1.25
+            if d <= reach and (best_d is None or d < best_d):
+                best, best_d = space, d
+        return best
+
+    def on_touch_down(self, touch):
+        if super().on_touch_down(touch):
+            return True
+        if not self.collide_point(*touch.pos) or not self.summary:
+            return False
+        space = self.space_at(*touch.pos)
+        if space is None:
+            return False
+        if self.on_pick is not None:
+            self.on_pick(space)
+        return True
+
+    # -- drawing ---------------------------------------------------------------------------
+    def redraw(self, *_args) -> None:
+        self.canvas.before.clear()
+        if not self.summary or self.width < 50:
+            return
+        g = self.geometry()
+        cx, cy = self.center
+        summary = self.summary
+        with self.canvas.before:
+            draw.disc(cx, cy, g["R"] * 0.995, draw.GOLD)
+            draw.disc(cx, cy, g["R"] * 0.98, draw.BOARD)
+            draw.ring(cx, cy, g["ring"], draw.RING, g["rc"] * 1.35)
+            for p in PATHS:
+                self._path(p, g)
+            for space in self.spaces():
+                x, y = self.xy(space)
+                r = g["rc"] if space.startswith("c") else g["rp"]
+                draw.disc(x, y, r + 1.5, draw.SPACE_EDGE)
+                draw.disc(x, y, r, draw.SPACE)
+            self._cauldron(g)
+            for p in summary.get("obstacles", []):
+                x, y = self.xy(f"p{p}.{self.settings['obstacle_space']}")
+                draw.obstacle(x, y, g["step"] * 1.15)
+            for b, space in summary.get("bottles", {}).items():
+                if space != CAULDRON:
+                    self._bottle(int(b), space, g)
+            for space in self.targets:
+                self._target(space, g)
+            wx, wy = self.xy(f"c{summary.get('wizard', 0)}")
+            draw.hat(wx, wy + g["rc"] * 0.25, g["rc"] * 3.0)
+
+    def _path(self, p: int, g: dict[str, float]) -> None:
+        cx, cy = self.center
+        a = self.angle(f"p{p}.1")
+        blocked = p in self.summary.get("obstacles", [])
+        Color(*PATH_INK)
+        inner, outer = g["pot"], g["ring"]
+        Line(points=[cx + inner * math.cos(a), cy + inner * math.sin(a),
+                     cx + outer * math.cos(a), cy + outer * math.sin(a)], width=g["rp"] * 0.9)
+        a += math.pi / self.settings["circle_spaces"]   # between two circle spaces
+        bx = cx + g["R"] * 0.925 * math.cos(a)
+        by = cy + g["R"] * 0.925 * math.sin(a)
+        badge = g["R"] * 0.062
+        draw.disc(bx, by, badge + 1.5, draw.WHITE)
+        draw.disc(bx, by, badge, theme.BAD if blocked else theme.rgba("#3A2F52"))
+        draw.text(bx, by, str(p), badge * 1.45, draw.WHITE)
+
+    def _cauldron(self, g: dict[str, float]) -> None:
+        cx, cy = self.center
+        draw.cauldron(cx, cy, g["pot"] * 2.1)
+        inside = len(self.summary.get("in_cauldron", []))
+        needed = len(self.summary.get("needed", [])) or 3
+        draw.text(cx, cy - g["pot"] * 0.25, f"{inside}/{needed}", g["pot"] * 0.62, draw.WHITE)
+
+    def _target(self, space: str, g: dict[str, float]) -> None:
+        x, y = self.xy(space)
+        if space == CAULDRON:
+            draw.ring(x, y, g["pot"] * 1.08, draw.GOLD, max(3.0, g["R"] * 0.02))
+            return
+        r = (g["rc"] if space.startswith("c") else g["rp"]) * 1.3
+        Color(*draw.GOLD[:3], 0.45)
+        Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+        draw.ring(x, y, r, draw.GOLD, max(2.0, g["R"] * 0.014))
+        draw.disc(x, y, r * 0.3, draw.GOLD)
+
+    def _bottle(self, b: int, space: str, g: dict[str, float]) -> None:
+        x, y = self.xy(space)
+        on_circle = space.startswith("c")
+        size = (g["rc"] * 2.5) if on_circle else min(g["step"] * 1.3, g["rp"] * 3.2)
+        found = self.summary.get("revealed", {}).get(str(b))
+        wrong = found is not None and found not in self.summary.get("needed", [])
+        if b in self.selected:
+            draw.disc(x, y, size * 0.62, draw.WHITE)
+            draw.disc(x, y, size * 0.55, draw.GOLD)
+        elif b in self.choosable:
+            draw.ring(x, y, size * 0.62, draw.WHITE, max(1.5, g["R"] * 0.011))
+        glass = theme.rgba("#7D8790") if wrong else draw.GLASS
+        draw.bottle(x, y, size, str(b), glass=glass)
+        if found:
+            icon = size * 0.62
+            ix, iy = x + size * 0.42, y + size * 0.3
+            draw.disc(ix, iy, icon * 0.56, draw.GOLD if not wrong else draw.SPACE_EDGE)
+            draw.ingredient(ix, iy, icon, found)
+
+
+def bottle_targets(picker: Callable[[int], list[str]], bottles: list[int]) -> dict[int, list[str]]:
+    """{bottle: spaces it may go to} for the bottles given, keeping those with somewhere to go."""
+    out = {b: picker(b) for b in bottles}
+    return {b: t for b, t in out.items() if t}

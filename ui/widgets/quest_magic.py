@@ -1,0 +1,115 @@
+"""The magic dice panel: three dice (tap one to keep it or roll it again), the rolls left, the
+exact chance that the announced spell still works with the best keep in plain words, touch
+entry of the dice the team rolled, and a virtual roll.
+
+The chance and the advised keep come from the summary (``spell.odds``, ``spell.keep``); which
+dice are kept is read back from the dice the prompt still expects. Kept dice are sent as the
+``keep`` command, dice as die inputs: the rules judge both.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.core.model import Command, InputEvent
+from ui import theme
+from ui.widgets.quest_icons import PictureButton
+
+MAGIC_DICE = ("magic1", "magic2", "magic3")
+DICE = random.SystemRandom()
+
+
+def _and(values: list[int]) -> str:
+    return " and the ".join(str(v) for v in values)
+
+
+def advice_words(spell: dict) -> str:
+    """'Keep the 2 and the 4 and roll the last die: 75% chance' from the summary's spell."""
+    p = spell.get("odds", {}).get("percent", 0)
+    if not spell.get("rolls_used"):
+        return f"Roll all three dice: {p}% chance it works"
+    dice = spell["dice"]
+    keep = [dice[MAGIC_DICE.index(d)] for d in spell.get("keep", [])]
+    if not keep:
+        return f"Roll all three dice again: {p}% chance"
+    if len(keep) == 1:
+        return f"Keep the {keep[0]} and roll the other two: {p}% chance"
+    return f"Keep the {_and(keep)} and roll the last die: {p}% chance"
+
+
+class MagicPanel(BoxLayout):
+    advice = StringProperty("")
+    entry = StringProperty("")        # the die waiting for touch entry, '' when none
+    can_stop = BooleanProperty(False)
+    can_keep = BooleanProperty(False)
+
+    def on_kv_post(self, _base):
+        self.kept: list[str] = []
+        self.dice_buttons = []
+        for n, die in enumerate(MAGIC_DICE, start=1):
+            b = PictureButton(kind="die", face=None, orientation="vertical", picture=0.6,
+                              fs=18, fill=theme.SURFACE_HI)
+            b.die, b.number = die, n
+            b.bind(on_release=lambda btn: self.toggle_keep(btn.die))
+            self.dice_buttons.append(b)
+            self.ids.dice.add_widget(b)
+        for face in range(1, 7):
+            b = PictureButton(kind="die", face=face, picture=1, fill=theme.SURFACE_HI)
+            b.value = face
+            b.bind(on_release=lambda btn: self.enter(btn.value))
+            self.ids.faces.add_widget(b)
+
+    def show(self, summary: dict, prompt: dict) -> None:
+        spell = summary["spell"]
+        reading = summary.get("reading", {})
+        inputs = [d for d in prompt.get("inputs", []) if d in MAGIC_DICE]
+        rolled = spell["rolls_used"] > 0
+        self.kept = [d for d in MAGIC_DICE if rolled and d not in inputs and d not in reading]
+        advised = spell.get("keep", [])
+        for i, b in enumerate(self.dice_buttons):
+            d = b.die
+            if d in reading:
+                b.face, b.title, b.caption = reading[d], "new", "entered"
+            elif not rolled:
+                b.face, b.title, b.caption = None, f"Die {b.number}", "roll it"
+            else:
+                b.face = spell["dice"][i]
+                b.title = "KEEP" if d in self.kept else "roll again"
+                differs = (d in advised) != (d in self.kept)
+                b.caption = ("tip: keep it" if d in advised else "tip: roll it") if differs else ""
+            b.selected = d in self.kept
+            b.fill = theme.rgba("#5B4391") if d in self.kept else theme.SURFACE_HI
+        self.can_keep = rolled
+        self.can_stop = rolled
+        self.advice = advice_words(spell)
+        self.entry = inputs[0] if inputs else ""
+
+    def toggle_keep(self, die: str) -> None:
+        app = App.get_running_app()
+        if not self.can_keep:
+            app.refuse("Nothing to keep before the first magic roll: roll all three dice")
+            return
+        kept = [d for d in self.kept if d != die] if die in self.kept else [*self.kept, die]
+        app.send(Command("keep", args={"dice": sorted(kept)}))
+
+    def enter(self, face: int) -> None:
+        if self.entry:
+            App.get_running_app().handle(InputEvent("die", self.entry, face, source="touch"))
+
+    def roll_for_us(self) -> None:
+        """A virtual roll of every die not kept (``random.SystemRandom``), sent as die inputs."""
+        app = App.get_running_app()
+        for die in [d for d in app.prompt.get("inputs", []) if d in MAGIC_DICE]:
+            app.handle(InputEvent("die", die, DICE.randint(1, 6), source="virtual"))
+
+    def stop(self) -> None:
+        App.get_running_app().send(Command("end_turn"))
+
+    def entry_words(self) -> str:
+        if not self.entry:
+            return ""
+        return f"Die {MAGIC_DICE.index(self.entry) + 1} shows:"
