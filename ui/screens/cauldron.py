@@ -17,8 +17,9 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.widgets import cauldron_entries, cauldron_potion  # noqa: F401 (kv classes)
 from ui.widgets.cauldron_common import ingredient_colours, send, short
-from ui.widgets.cauldron_dice import CauldronDicePanel
+from ui.widgets.cauldron_dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.widgets.cauldron_market import CauldronMarketPanel
+from ui.widgets.cauldron_potion import earlier_catalogue
 from ui.widgets.cauldron_seats import CauldronSeatRow
 from ui.widgets.cauldron_track import CauldronTrack
 from ui.widgets.cauldron_turn import CauldronTurnPanel
@@ -31,19 +32,6 @@ PHASE_WORDS = {
 }
 LOWER = {"turn": 184, "dice": 168, "market": 244, "phase": 124, "track": 58}
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
-
-
-#: The rules' notes name script commands; on the touchscreen the same thing is a tap.
-TOUCH_WORDS = {
-    "(enter Magik changes with adjust_magik, source milestone)": "(tap a seat to change its Magik)",
-    " (set_milestones)": "",
-}
-
-
-def touch_words(text: str) -> str:
-    for script, touch in TOUCH_WORDS.items():
-        text = text.replace(script, touch)
-    return text
 
 
 def where_text(summary: dict) -> str:
@@ -158,6 +146,7 @@ class CauldronScreen(Screen):
 
     def on_pre_enter(self, *_):
         self.show_track = False
+        earlier_catalogue(App.get_running_app(), fresh=True)  # read once, before any dialog
         self.refresh()
 
     def refresh(self, *_args) -> None:
@@ -172,10 +161,10 @@ class CauldronScreen(Screen):
 
     def _banner(self, app, summary, prompt) -> None:
         seat, who = prompt["seat"], prompt["turn"]
-        self.turn_text = touch_words(prompt["text"])
+        self.turn_text = prompt["text"]
         length = len(self.turn_text)
         self.prompt_fs = 17 if length <= 110 else 16 if length <= 160 else 14
-        self.notes = "   ".join(touch_words(n) for n in prompt["notes"])
+        self.notes = "   ".join(prompt["notes"])
         if seat is None:
             self.turn_name = "Whole table"
             self.turn_fill, self.turn_ink = theme.SURFACE_HI, theme.INK
@@ -250,7 +239,8 @@ class CauldronScreen(Screen):
 
 
 class CauldronTrackTools(BoxLayout):
-    """Under the open track: LSP/HSP roll-offs for a tie, and back to the table."""
+    """Under the open track: LSP/HSP roll-offs for a tie, fixing a misread die, and back to the
+    table."""
 
     lsp = StringProperty("")
     hsp = StringProperty("")
@@ -258,6 +248,10 @@ class CauldronTrackTools(BoxLayout):
     def show(self, summary: dict, prompt: dict) -> None:
         self.lsp, self.hsp = summary["lsp"] or "", summary["hsp"] or ""
         self.begun = prompt["phase"] not in ("milestones", "setup")
+
+    @staticmethod
+    def open_fix() -> None:
+        CauldronFixDieDialog().open()
 
     @staticmethod
     def rolloff(kind: str) -> None:

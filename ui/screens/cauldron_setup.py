@@ -1,15 +1,19 @@
-"""Cauldron setup in two panels: the seats (clockwise: name, colour, character, the ability as
-the card reads), then the variants and where the Magik Track prints its three milestones.
+"""Cauldron setup in three panels: the seats (clockwise: name, colour, character, the ability as
+the card reads); the variants and where the Magik Track prints its three milestones; the table
+rules where tables differ (who opens the Market, Quick Game milestones, the Fields in the box,
+and per seat: an ability once per season, the most Cellars its card allows).
 
-Names, characters and milestone positions start from the last Cauldron game in the database
-(a table's board does not change). The rules validate the setup; a SetupError is shown here."""
+Everything starts from the last Cauldron game in the database (a table's board and habits do
+not change). The rules validate the setup; a SetupError is shown here."""
 
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
@@ -20,16 +24,65 @@ from companion.games.cauldron import RULES
 from companion.games.cauldron import data as d
 from companion.games.cauldron.state import SEAT_COLOURS
 from ui import theme
-from ui.widgets.cauldron_common import CHARACTER_NAMES, colour_name
-from ui.widgets.common import FlatButton
+from ui.widgets.cauldron_common import CHARACTER_NAMES, colour_name, ingredient_colours, short
+from ui.widgets.cauldron_entries import CauldronCount
+from ui.widgets.cauldron_potion import earlier_catalogue
+from ui.widgets.common import Chip, FlatButton, Stepper, Txt
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
+DEFAULT_SUPPLY = 9   # a first guess at the Field tiles of a type in the box, dealt ones included
+PANELS = ("players", "rules", "settings")
 
 
 class CauldronSetupRow(BoxLayout):
     seat = NumericProperty(0)
     character = StringProperty("")
+    once = BooleanProperty(False)       # the ability is once per season (its card says so)
+    max_cellars = NumericProperty(d.MAX_CELLARS)
+
+
+class FieldSupplyPicker(ModalView):
+    """How many Field tiles of each type the box holds (those on the table included)."""
+
+    def __init__(self, screen, **kwargs):
+        super().__init__(size_hint=(0.9, 0.94), auto_dismiss=False, background="",
+                         background_color=(0, 0, 0, 0), overlay_color=(0, 0, 0, 0.75), **kwargs)
+        from kivy.factory import Factory
+
+        u = App.get_running_app().u
+        frame = Factory.CauldronEntryFrame()
+        frame.add_widget(Txt(text="Field tiles in the box, per type (dealt ones included)",
+                             fs=21, bold=True, ink=theme.ACCENT, size_hint_y=None,
+                             height=u * 32))
+        grid = BoxLayout(spacing=u * 12)
+        self.steppers = {}
+        columns = [BoxLayout(orientation="vertical", spacing=u * 6) for _ in range(2)]
+        for i, kind in enumerate(d.INGREDIENTS):
+            fill, ink = ingredient_colours(kind)
+            stepper = Stepper(label=short(kind), value=screen.supply.get(kind, DEFAULT_SUPPLY),
+                              minimum=0, maximum=60, signed=False, fill=fill, ink=ink)
+            self.steppers[kind] = stepper
+            columns[i % 2].add_widget(stepper)
+        for column in columns:
+            column.add_widget(BoxLayout())
+            grid.add_widget(column)
+        frame.add_widget(grid)
+        row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 8)
+        unknown = FlatButton(title="Unknown after all", caption="say when a type runs out", fs=19)
+        unknown.bind(on_release=lambda *_: self.done(screen, {}))
+        use = FlatButton(title="Use these counts", caption="a type sells out at its count", fs=19,
+                         fill=theme.ACCENT, ink=theme.DARK_INK)
+        use.bind(on_release=lambda *_: self.done(
+            screen, {k: int(s.value) for k, s in self.steppers.items()}))
+        row.add_widget(unknown)
+        row.add_widget(use)
+        frame.add_widget(row)
+        self.add_widget(frame)
+
+    def done(self, screen, counts: dict) -> None:
+        screen.supply = counts
+        self.dismiss()
 
 
 class CharacterPicker(ModalView):
@@ -66,6 +119,9 @@ class CauldronSetupScreen(Screen):
     panel = StringProperty("players")
     variants = ListProperty([])
     error = StringProperty("")
+    market_start = StringProperty("left")
+    quick_passes = BooleanProperty(True)
+    supply = DictProperty({})            # empty: the box's counts are unknown
 
     def on_kv_post(self, _base):
         self.rows = []
@@ -80,7 +136,9 @@ class CauldronSetupScreen(Screen):
         # Strong references: a panel out of the tree must live on (ids are weak proxies).
         self.players_panel = self.ids.players_panel.__self__
         self.rules_panel = self.ids.rules_panel.__self__
+        self.settings_panel = self.ids.settings_panel.__self__
         self.steppers = {k: self.ids[k].__self__ for k in d.MILESTONES}
+        App.get_running_app().bind(u=lambda *_: self.panel == "settings" and self._seat_rules())
         self.show_panel("players")
 
     def _keep_visible(self, *_args) -> None:
@@ -112,9 +170,16 @@ class CauldronSetupScreen(Screen):
             row.character = p.get("character") or ""
             row.ids.ability.text = p.get("ability", "")
             row.ids.ability.cursor = (0, 0)
+            row.once = bool(p.get("once_per_season", False))
+            row.max_cellars = p.get("max_cellars", d.MAX_CELLARS)
         for key, stepper in self.steppers.items():
             stepper.value = milestones.get(key, DEFAULT_MILESTONES[key])
+        settings = {**d.DEFAULT_SETTINGS, **((last or {}).get("settings") or {})}
+        self.market_start = settings["market_start"]
+        self.quick_passes = settings["quick_passes_milestones"]
+        self.supply = dict(settings["field_supply"] or {})
         self.show_panel("players")
+        earlier_catalogue(app, fresh=True)  # the potion cards of earlier games, read once
 
     @staticmethod
     def _last_cauldron(app) -> tuple[dict | None, dict]:
@@ -140,8 +205,11 @@ class CauldronSetupScreen(Screen):
         self.panel = name
         box = self.ids.panel
         box.clear_widgets()
-        box.add_widget(self.players_panel if name == "players" else self.rules_panel)
+        box.add_widget({"players": self.players_panel, "rules": self.rules_panel,
+                        "settings": self.settings_panel}[name])
         self._place()
+        if name == "settings":
+            self._seat_rules()
 
     def change_count(self, by: int) -> None:
         self.count = max(MIN_SEATS, min(MAX_SEATS, self.count + by))
@@ -168,6 +236,42 @@ class CauldronSetupScreen(Screen):
         self.variants = ([v for v in self.variants if v != key] if key in self.variants
                          else [*self.variants, key])
 
+    # -- table rules ----------------------------------------------------------------------
+    def _seat_rules(self) -> None:
+        """Per seat, as its character card says: once per season, the most Cellars."""
+        box = self.ids.seat_rules
+        box.clear_widgets()
+        u = App.get_running_app().u
+        for row in self.rows[: self.count]:
+            line = BoxLayout(size_hint_y=None, height=u * 44, spacing=u * 6)
+            hex_colour = SEAT_COLOURS[row.seat]
+            line.add_widget(Chip(text=row.ids.name.text.strip() or f"Seat {row.seat + 1}",
+                                 fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
+                                 size_hint_x=None, width=u * 100))
+            once = FlatButton(title="Once a season" if row.once else "Any time", fs=17,
+                              caption="ability", selected=row.once,
+                              fill=theme.CALM if row.once else theme.GREY_BTN)
+            once.bind(on_release=lambda _b, r=row: self.toggle_once(r))
+            line.add_widget(once)
+            count = CauldronCount(value=row.max_cellars, was=d.MAX_CELLARS, maximum=6,
+                                  size_hint_x=None, width=u * 128)
+            count.bind(value=lambda c, v, r=row: setattr(r, "max_cellars", int(v)))
+            line.add_widget(count)
+            box.add_widget(line)
+
+    def toggle_once(self, row) -> None:
+        row.once = not row.once
+        self._seat_rules()
+
+    def count_fields(self) -> None:
+        FieldSupplyPicker(self).open()
+
+    @staticmethod
+    def supply_text(supply: dict) -> str:
+        if not supply:
+            return "The table marks a type when none is left in the box"
+        return "  ".join(f"{short(k)} {n}" for k, n in supply.items())
+
     def setup(self) -> dict:
         players = []
         for row in self.rows[: self.count]:
@@ -176,10 +280,18 @@ class CauldronSetupScreen(Screen):
                 entry["character"] = row.character
             if row.ids.ability.text.strip():
                 entry["ability"] = row.ids.ability.text.strip()
+            if row.once:
+                entry["once_per_season"] = True
+            if row.max_cellars != d.MAX_CELLARS:
+                entry["max_cellars"] = int(row.max_cellars)
             players.append(entry)
+        settings = {"market_start": self.market_start,
+                    "quick_passes_milestones": self.quick_passes,
+                    "field_supply": dict(self.supply) or None}
         return {"game": RULES.name, "players": players,
                 "variants": [v for v in d.VARIANTS if v in self.variants],
-                "milestones": {k: int(s.value) for k, s in self.steppers.items()}}
+                "milestones": {k: int(s.value) for k, s in self.steppers.items()},
+                "settings": settings}
 
     def start(self) -> None:
         problem = App.get_running_app().start_game(self.setup())

@@ -3,22 +3,25 @@
 A die reader sends its face as an input; here the table taps the face it rolled (1-6) or lets
 the companion roll ("Roll for us": ``random.SystemRandom`` in the UI, never in the rules). The
 face goes in as the same input a die reader sends, or as the ``roll`` command for another
-waiting seat. Dice cannot be undone."""
+waiting seat. Dice cannot be undone: a misread die is fixed with ``correct_roll`` in the Fix die
+dialog (turn order until the first turn begins, the current steal, the latest roll-off); the
+rules say when it is too late, and the dialog shows their words before the tap."""
 
 from __future__ import annotations
 
 import random
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command, InputEvent
 from companion.games.cauldron import state as st
 from companion.games.cauldron.dice import expected_roll
 from ui import theme
-from ui.widgets.cauldron_common import short
-from ui.widgets.common import FlatButton
+from ui.widgets.cauldron_common import short, why_not
+from ui.widgets.cauldron_entries import _Entry
+from ui.widgets.common import FlatButton, Txt
 
 DICE = random.SystemRandom()
 KIND_WORDS = {"turn_order": "Turn order", "rolloff": "Roll-off", "steal": "Steal"}
@@ -33,6 +36,122 @@ def contest_text(state: dict, contest: dict | None) -> str:
         rounds.append(", ".join(f"{st.name(state, int(seat))} {value}"
                                 for seat, value in sorted(rolls.items(), key=lambda r: int(r[0]))))
     return "  -  re-roll: ".join(r for r in rounds if r)
+
+
+def _faces(state: dict, contest: dict) -> dict[str, int]:
+    """Each seat's latest face in a roll contest, the seat that rolled last coming last."""
+    faces: dict[str, int] = {}
+    for rolls in contest["rounds"]:
+        for seat, value in rolls.items():
+            name = st.name(state, int(seat))
+            faces.pop(name, None)
+            faces[name] = value
+    return faces
+
+
+def recorded_dice(state: dict) -> dict[str, dict[str, int]]:
+    """The dice a correction would change, by roll ("turn_order", "steal", "rolloff"): this
+    Harvest's turn order, the current turn's steal, the latest roll-off."""
+    out: dict[str, dict[str, int]] = {}
+    order = state["harvest"]["order"]
+    if state["season"] == "harvest" and order and order["rounds"]:
+        out["turn_order"] = _faces(state, order)
+    steal = state["harvest"]["steal"]
+    if steal and steal["roll"] is not None and st.turn(state) is not None:
+        out["steal"] = {st.name(state, st.turn(state)): steal["roll"]}
+    if state["rolloff"] and state["rolloff"]["rounds"]:
+        out["rolloff"] = _faces(state, state["rolloff"])
+    return out
+
+
+def fix_refusal(kind: str, name: str, face: int) -> str | None:
+    """What the rules would say to correcting ``name``'s ``kind`` die to ``face`` now."""
+    return why_not(Command("correct_roll", name, {"roll": kind, "value": face}))
+
+
+def fixable(state: dict, kinds: tuple[str, ...] = ("turn_order", "steal", "rolloff")) -> bool:
+    """Some die of these rolls can still be corrected (the rules' answer, asked beforehand)."""
+    for kind, faces in recorded_dice(state).items():
+        name, face = list(faces.items())[-1]
+        if kind in kinds and fix_refusal(kind, name, face) is None:
+            return True
+    return False
+
+
+class CauldronFixDieDialog(_Entry):
+    """Which roll, whose die, the face it really shows; then one ``correct_roll``."""
+
+    answer = StringProperty("")
+    answer_ok = BooleanProperty(True)
+    fix_title = StringProperty("")
+    face = NumericProperty(0)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        state = self.app.session.state
+        self.dice = recorded_dice(state)
+        self.order = {p["name"]: i for i, p in enumerate(state["players"])}
+        self.title = "Fix a misread die"
+        self.subtitle = "Dice cannot be undone: correct the face here, the rules redo the rest"
+        last = state["last_die"]
+        self.kind = last if last in self.dice else next(iter(self.dice), "")
+        self.seat = list(self.dice[self.kind])[-1] if self.kind else ""
+        self.build()
+
+    def pick_kind(self, kind: str) -> None:
+        self.kind, self.seat, self.face = kind, list(self.dice[kind])[-1], 0
+        self.build()
+
+    def pick_seat(self, name: str) -> None:
+        self.seat, self.face = name, 0
+        self.build()
+
+    def pick_face(self, value: int) -> None:
+        self.face = value
+        self.build()
+
+    def build(self) -> None:
+        """The choices with the rules' answer beforehand (a refusal replaces it after a tap)."""
+        self.error = ""
+        kinds, seats = self.ids.kinds, self.ids.seats
+        kinds.clear_widgets()
+        seats.clear_widgets()
+        if not self.kind:
+            kinds.add_widget(Txt(text="No die has been entered yet this season", fs=18,
+                                 ink=theme.MUTED))
+            self.answer, self.answer_ok, self.fix_title = "", False, "Nothing to fix"
+            return
+        for kind, faces in self.dice.items():
+            name, face = list(faces.items())[-1]
+            late = fix_refusal(kind, name, face) is not None
+            b = FlatButton(title=KIND_WORDS[kind], caption="too late" if late else "can be fixed",
+                           fs=19, selected=kind == self.kind,
+                           fill=theme.GREY_BTN if late else theme.CALM)
+            b.bind(on_release=lambda _b, k=kind: self.pick_kind(k))
+            kinds.add_widget(b)
+        faces = self.dice[self.kind]
+        for name in sorted(faces, key=self.order.get):
+            b = FlatButton(title=name, caption=f"rolled {faces[name]}", fs=19,
+                           selected=name == self.seat, fill=theme.SURFACE_HI)
+            b.bind(on_release=lambda _b, n=name: self.pick_seat(n))
+            seats.add_widget(b)
+        old = faces[self.seat]
+        reason = fix_refusal(self.kind, self.seat, self.face or old)
+        self.answer_ok = reason is None
+        self.answer = reason or (f"The rules allow it: tap the face {self.seat}'s die really "
+                                 "shows" if not self.face else
+                                 f"{self.seat}: {old} becomes {self.face}; later dice that no "
+                                 "longer count are dropped")
+        self.fix_title = (f"Fix: {self.seat} {old} -> {self.face}" if self.face else
+                          "Tap the true face")
+        for button in self.ids.faces.children:
+            button.selected = button.value == self.face
+
+    def fix(self) -> None:
+        """Sent even when the rules said no beforehand: their refusal then shows here."""
+        if self.kind and self.face:
+            self._send(Command("correct_roll", self.seat, {"roll": self.kind,
+                                                           "value": int(self.face)}))
 
 
 class CauldronDicePanel(BoxLayout):
@@ -83,6 +202,7 @@ class CauldronDicePanel(BoxLayout):
             b.bind(on_release=lambda _b, n=name: self.choose(n))
             box.add_widget(b)
         self.ids.all.disabled = self.kind == "steal" or len(self.waiting) < 2
+        self.ids.fix.disabled = not recorded_dice(App.get_running_app().session.state)
 
     def choose(self, name: str) -> None:
         self.chosen = name
@@ -98,6 +218,10 @@ class CauldronDicePanel(BoxLayout):
 
     def roll_for_us(self) -> None:
         self.enter(DICE.randint(1, 6))
+
+    @staticmethod
+    def open_fix() -> None:
+        CauldronFixDieDialog().open()
 
     def roll_all(self) -> None:
         """Every waiting seat gets a virtual roll (a tie then waits for its re-roll)."""

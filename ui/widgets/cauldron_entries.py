@@ -1,12 +1,13 @@
 """What the table reads aloud and enters by hand: the Omen that opens each Harvest Season (its
 text, Magik changes, what the Fields produce, who starts) and a seat's own entries (a Magik
 change from a Spell, an Omen, a milestone or a correction; an Instant Spell; an ability; a
-discarded potion). The dialogs only collect; the rules judge each command they send."""
+discarded potion; hand corrections of its pool, Spells and the board in ``cauldron_adjust``).
+The dialogs only collect; the rules judge each command they send."""
 
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
@@ -18,6 +19,24 @@ from ui.widgets.cauldron_common import CHARACTER_NAMES, ingredient_colours, reci
 from ui.widgets.common import FlatButton, Stepper, Txt
 
 SOURCES = ("spell", "omen", "milestone", "ability", "correction")
+
+
+class CauldronCount(BoxLayout):
+    """[-] count [+] without a label chip (the row names it); the count turns amber when it
+    differs from ``was``, the value the game holds now."""
+
+    value = NumericProperty(0)
+    was = NumericProperty(0)
+    minimum = NumericProperty(0)
+    maximum = NumericProperty(60)
+    changed = ObjectProperty(None, allownone=True)
+
+    def step(self, by: int) -> None:
+        new = max(self.minimum, min(self.maximum, self.value + by))
+        if new != self.value:
+            self.value = new
+            if self.changed is not None:
+                self.changed(self)
 
 
 class _Entry(ModalView):
@@ -167,6 +186,12 @@ class CauldronSeatDialog(_Entry):
 
     def skip_turn(self) -> None:
         self._send(Command("end_turn", self.player["name"], {"skip": True}))
+
+    def correct(self) -> None:
+        from ui.widgets.cauldron_adjust import CauldronAdjustDialog
+
+        self.dismiss()
+        CauldronAdjustDialog(self.seat).open()
 
     def enter_card(self) -> None:
         from ui.widgets.cauldron_potion import CauldronPotionDialog

@@ -1,6 +1,8 @@
 """The Market Season for the seat whose turn it is: every purchase with its price for that seat
 and, for what it cannot buy, the rule that forbids it (both from ``summary["market"]``); then buy
-or pass. A Field asks which type; a full Spell hand asks which Spell to discard first."""
+or pass. A Field asks which type, and there each type can be marked as run out of the box (the
+rules then refuse it, and the screen shows why); a full Spell hand asks which Spell to discard
+first."""
 
 from __future__ import annotations
 
@@ -59,6 +61,8 @@ class CauldronMarketPanel(BoxLayout):
             self._key, self.pending = key, None
             self.ids.discount.value = 0
         self.offers = market["offers"]
+        if self.pending is not None:  # the choice stays open, with the rules' new answers
+            self.pending = next(o for o in self.offers if o["item"] == self.pending["item"])
         self.build()
 
     def build(self) -> None:
@@ -126,20 +130,55 @@ class CauldronMarketPanel(BoxLayout):
             CauldronPotionDialog.open_for(buyer)
 
     def _fields(self, box, u: float) -> None:
+        """Each type: buy it, or mark it run out of the box (``fields_exhausted``). A type that
+        cannot be bought is still tappable: the rules then say why."""
         offer = self.pending
+        summary = App.get_running_app().summary
         self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
                                             if offer.get("bonus_ingredient") else
                                             "(no bonus Ingredient at 25 or more)"))
         grid = GridLayout(cols=4, spacing=u * 6)
         for kind in d.INGREDIENTS:
             problem = offer["fields"][kind]
-            fill, ink = ingredient_colours(kind)
-            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=20, disabled=bool(problem),
-                           caption="none left" if problem else d.label(kind))
+            marked = kind in summary["fields_exhausted"]
+            fill, ink = ingredient_colours(kind) if not problem else (theme.SURFACE, theme.MUTED)
+            cell = BoxLayout(orientation="vertical", spacing=u * 3)
+            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=20,
+                           caption="none left" if problem else "buy")
+            b.kind = kind
             b.bind(on_release=lambda _b, k=kind: self._buy({"item": "field", "field": k}))
-            grid.add_widget(b)
+            cell.add_widget(b)
+            toggle = FlatButton(title="Run out" if marked else "None in box?", fs=15,
+                                selected=marked, disabled=bool(problem) and not marked,
+                                fill=theme.BAD if marked else theme.GREY_BTN,
+                                size_hint_y=None, height=u * 32)
+            toggle.run_out = kind
+            toggle.bind(on_release=lambda _b, k=kind: self.run_out(k))
+            cell.add_widget(toggle)
+            grid.add_widget(cell)
         grid.add_widget(self._cancel())
         box.add_widget(grid)
+        out = [k for k in d.INGREDIENTS if offer["fields"][k]]
+        if out:
+            also = ", ".join(short(k) for k in out[1:])
+            rule = Label(text=offer["fields"][out[0]] + (f" (so are: {also})" if also else ""),
+                         font_size=u * 15, color=REASON_INK, halign="left", valign="middle",
+                         size_hint_y=None, height=u * 38)
+            rule.bind(size=lambda w, sz: setattr(w, "text_size", sz))
+            box.add_widget(rule)
+
+    def run_out(self, kind: str) -> None:
+        """Mark a type as run out of the box; tapped again, the mark comes off if it was the
+        last thing done (undo), else the rules say it is already marked."""
+        app = App.get_running_app()
+        if kind in app.summary["fields_exhausted"]:
+            done = app.session.done_steps()
+            last = done[-1].command if done else None
+            if last is not None and last.do == "fields_exhausted" and \
+                    last.args.get("ingredient") == kind:
+                app.undo()
+                return
+        send(Command("fields_exhausted", args={"ingredient": kind}))
 
     def _discard(self, box, u: float) -> None:
         offer = self.pending

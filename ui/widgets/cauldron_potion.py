@@ -1,6 +1,6 @@
 """Entering a potion card once (name, kind, Magik yield, ingredients with "Any", Quick, Spell)
 for a seat that has cards waiting: dealt at setup or bought in the Market. Cards entered before,
-in this game or the last Cauldron games, are offered for one-tap reuse. The rules judge the
+in this game or any earlier Cauldron game of the database, are offered for one-tap reuse. The rules judge the
 ``add_potion`` command; a refusal shows in the dialog, which stays open."""
 
 from __future__ import annotations
@@ -9,33 +9,76 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, RuleViolation
 from companion.core.model import Command
 from companion.games.cauldron import data as d
+from companion.games.cauldron import potions as pt
 from ui import theme
 from ui.widgets.cauldron_common import KIND_SHORT, ingredient_colours, recipe, short
 from ui.widgets.common import FlatButton
 
 MAX_INGREDIENTS = 10
-_earlier: dict[tuple, list[dict]] = {}
+#: Cards per stored game, keyed by (database, game id, created): (its version, its cards).
+_by_game: dict[tuple, tuple[tuple, list[dict]]] = {}
+#: The whole catalogue of earlier games, read when a Cauldron screen opens: (key, cards).
+_catalogue: dict[str, tuple[tuple, list[dict]]] = {}
+CARD_COMMANDS = ("add_potion", "buy")
 
 
-def earlier_catalogue(app, games: int = 3) -> list[dict]:
-    """Potion cards entered in the last few other Cauldron games of this database."""
+def card_key(card: dict) -> tuple:
+    """Two entries are the same card when name and ingredients agree."""
+    return card["name"].casefold(), tuple(card["ingredients"])
+
+
+def read_cards(store, game_id: int) -> list[dict]:
+    """The potion cards entered in one stored game: its accepted ``add_potion`` commands and
+    purchases made with a card (``buy`` with ``potion``), in order."""
+    cards = []
+    for step in store.steps(game_id):
+        raw = step.command.args.get("potion") if step.command.do in CARD_COMMANDS else None
+        if step.status != "done" or not isinstance(raw, dict):
+            continue
+        try:
+            cards.append(pt.card(raw))
+        except RuleViolation:
+            continue
+    return cards
+
+
+def _game_cards(store, info) -> list[dict]:
+    """One game's cards, read again only when its steps changed."""
+    key = (store.path, info.id, info.created_at)
+    version = (info.steps, info.updated_at)
+    known = _by_game.get(key)
+    if known is None or known[0] != version:
+        known = _by_game[key] = (version, read_cards(store, info.id))
+    return known[1]
+
+
+def earlier_catalogue(app, fresh: bool = False) -> list[dict]:
+    """Every potion card entered in the other Cauldron games of this database, newest first,
+    once each (name and ingredients). Read from the stored commands when a Cauldron screen
+    opens (``fresh``) and kept for the session; a dialog only reads the kept list."""
     if app.store is None:
         return []
     current = getattr(app.session, "game_id", None)
-    infos = [i for i in app.store.games() if i.game == "cauldron" and i.id != current][:games]
-    key = (app.store.path, tuple((i.id, i.steps) for i in infos))
-    if key not in _earlier:
-        cards: list[dict] = []
-        for info in infos:
-            try:
-                cards.extend(app.store.open_session(info.id).summary()["catalogue"])
-            except CompanionError:
-                continue
-        _earlier[key] = cards
-    return _earlier[key]
+    kept = _catalogue.get(app.store.path)
+    if kept is not None and not fresh and kept[0][0] == current:
+        return kept[1]
+    infos = [i for i in app.store.games() if i.game == "cauldron" and i.id != current]
+    key = (current, tuple((i.id, i.steps, i.updated_at) for i in infos))
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    seen: dict[tuple, dict] = {}
+    for info in infos:
+        try:
+            cards = _game_cards(app.store, info)
+        except CompanionError:
+            continue
+        for card in reversed(cards):   # the latest entry of a card wins
+            seen.setdefault(card_key(card), card)
+    _catalogue[app.store.path] = (key, list(seen.values()))
+    return _catalogue[app.store.path][1]
 
 
 class CauldronPotionDialog(ModalView):
@@ -135,11 +178,11 @@ class CauldronPotionDialog(ModalView):
         box = self.ids.catalogue
         box.clear_widgets()
         u = self.app.u
-        seen: dict[str, dict] = {}
+        seen: dict[tuple, dict] = {}
         mine = {p["name"].casefold() for p in self.player["potions"]}
         for card in self.app.summary["catalogue"] + earlier_catalogue(self.app):
-            if card["name"].casefold() not in seen and card["name"].casefold() not in mine:
-                seen[card["name"].casefold()] = card
+            if card_key(card) not in seen and card["name"].casefold() not in mine:
+                seen[card_key(card)] = card
         owed = self.player["owed"]
         cards = sorted(seen.values(), key=lambda c: (c["kind"] not in owed, c["name"].casefold()))
         for card in cards:

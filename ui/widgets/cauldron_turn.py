@@ -1,5 +1,7 @@
 """The Harvest turn of the seat whose turn it is: its one Action (gather, steal, brew) and its
 Quick Actions (quick brew, cast a Spell, move Ingredients to and from Cellars), then end turn.
+While a die just entered can still be corrected (the turn order before the first Action, this
+turn's steal), "Fix a die" shows beside the heading.
 
 Buttons on the left choose what to do; the right side shows the choices for it, each from the
 summary (board, pools, potions with why they cannot be brewed now). Every tap is one command the
@@ -8,7 +10,7 @@ rules judge; a refusal is shown and changes nothing."""
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -21,6 +23,7 @@ from ui import theme
 from ui.widgets.cauldron_common import (
     ingredient_colours, recipe, send, short, why_not,
 )
+from ui.widgets.cauldron_dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import FlatButton
 
 ACTION_DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}
@@ -37,6 +40,7 @@ def _text(text: str, fs: float = 18, ink=theme.INK, **kw) -> Label:
 class CauldronTurnPanel(BoxLayout):
     choice = StringProperty("")
     heading = StringProperty("")
+    can_fix = BooleanProperty(False)   # a die just entered can still be corrected
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -59,7 +63,12 @@ class CauldronTurnPanel(BoxLayout):
             self.choice = "gather" if options.get("action_free") else "brew"
             self._reset()
         self._buttons(summary, options)
+        self.can_fix = fixable(App.get_running_app().session.state, ("turn_order", "steal"))
         self.build()
+
+    @staticmethod
+    def open_fix() -> None:
+        CauldronFixDieDialog().open()
 
     def _reset(self) -> None:
         self.picked, self.two, self.target, self.any_for = [], False, None, None

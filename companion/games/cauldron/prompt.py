@@ -92,7 +92,7 @@ def prompt(state: State) -> dict[str, Any]:
     elif current == "milestones":
         missing = [d.MILESTONE_TEXT[m] for m, v in state["milestones"].items() if v["position"] is None]
         text = ("Enter where your Magik Track prints " + ", ".join(missing) +
-                " (set_milestones); the companion keeps them for later games")
+                "; the companion keeps them for later games")
     elif current == "setup":
         text = _setup_text(state)
         inputs = ["next"]
@@ -132,7 +132,7 @@ def notes_of(state: State) -> list[str]:
     for key, mark in state["milestones"].items():
         if mark["reached"] and mark["by"] is not None and mark["season"] == state["season_number"]:
             note = (f"{d.MILESTONE_TEXT[key]} triggered by {st.name(state, mark['by'])}: follow the "
-                    "Magik Track (enter Magik changes with adjust_magik, source milestone)")
+                    "Magik Track (enter the Magik it gives or takes as a milestone change)")
             if key == "rituals_of_power":
                 note += "; Advanced Potions and Spells are now for sale"
             if d.SIMPLE in state["variants"]:
