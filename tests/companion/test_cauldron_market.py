@@ -176,14 +176,14 @@ def test_a_field_type_that_ran_out_can_no_longer_be_bought():
     do(s, "fields_exhausted", ingredient="dragon_egg")
     refused(s, "fields_exhausted", ingredient="dragon_egg", match="already marked")
     refused(s, "buy", "Anna", item="field", field="dragon_egg",
-            match="All Dragon Egg Fields are already on the board")
+            match="No Dragon Egg Field is left in the box")
     do(s, "buy", "Anna", item="field", field="snake_skin")
 
 
 def test_a_known_field_supply_is_counted():
     s = to_market(new(2, settings={"field_supply": {"spider_web": 3}}), gatherer="Barb")
     set_magik(s, "Anna", 10)
-    refused(s, "buy", "Anna", item="field", field="spider_web", match="All Spider Web Fields")
+    refused(s, "buy", "Anna", item="field", field="spider_web", match="No Spider Web Field is left in the box")
 
 
 def test_a_full_spell_hand_discards_before_buying():

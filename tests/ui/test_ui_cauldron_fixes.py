@@ -142,7 +142,7 @@ def test_mark_a_field_type_run_out_then_it_is_refused_with_its_rule(app):
     assert s.state["fields_exhausted"] == ["mandrake_root"]
     toggles = field_cells(market)
     assert toggles["mandrake_root"].title == "Run out" and toggles["mandrake_root"].selected
-    rule = "All Mandrake Root Fields are already on the board: that type can no longer be bought"
+    rule = "No Mandrake Root Field is left in the box: that type can no longer be bought"
     assert any(rule in t for t in texts(market))
     (root,) = [w for w in market.walk() if getattr(w, "kind", None) == "mandrake_root"]
     assert root.caption == "none left"

@@ -38,14 +38,13 @@ def rule_against(state: State, seat: int, item: str) -> str | None:
     if item == "cellar" and len(player["cellars"]) >= player["max_cellars"]:
         return f"You can own at most {player['max_cellars']} Cellars"
     if item == "field" and not any(st.field_left(state, k) for k in d.INGREDIENTS):
-        return "Every Field is already on the board"
+        return "No Field is left in the box: every type has run out"
     return None
 
 
 def field_problem(state: State, kind: str) -> str | None:
     if not st.field_left(state, kind):
-        return (f"All {d.label(kind)} Fields are already on the board: that type can no longer "
-                "be bought")
+        return (f"No {d.label(kind)} Field is left in the box: that type can no longer be bought")
     return None
 
 
