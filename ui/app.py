@@ -37,12 +37,18 @@ HERE = Path(__file__).parent
 KV_FILES = [
     "widgets/common.kv", "widgets/seat_panel.kv", "widgets/role_picker.kv",
     "widgets/action_panels.kv", "widgets/effect_dialog.kv", "root.kv",
-    "screens/home.kv", "screens/result.kv",
+    "screens/home.kv", "screens/result.kv", "widgets/hw_fields.kv",
+    "screens/hardware_settings.kv",
     *(kv for game in GAMES.values() for kv in game.kv),
 ]
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
+#: What holding a button means (docs/wiring.md, "Holding a button"). The press has already
+#: played; a hold with a meaning first takes back what its press played, so a press and its
+#: hold never count twice. Any other hold is ignored: the press stands.
+#: ``seatN.pass`` -> undo, and ``next`` -> menu, only on tables without that button.
+HOLD_UNDO, HOLD_MENU = "undo", "menu"
 _KEY_NAMES = {code: name for name, code in Keyboard.keycodes.items()}
 
 
@@ -84,6 +90,9 @@ class CompanionApp(App):
         self._dice_generation = 0         # statuses of a reader already closed are ignored
         self._cue: tuple[Any, Any] = (None, None)   # (session, awaited seat) last beeped for
         self.pin_factory = None
+        self.hardware_config = None       # the config the devices run on now
+        self.input_listener = None        # a screen taking every input instead of the game
+        self._last_press: tuple = (None, None, None, -1)   # (id, session, step, revision)
         self.inbox = Inbox()
         self._turn_key: tuple | None = None
         self._turn_started = 0.0
@@ -178,6 +187,12 @@ class CompanionApp(App):
         self.leave_session()
         self.show(GAMES[game].setup_screen)
 
+    def open_hardware(self) -> None:
+        """The Hardware screen (from home): the wiring, editable, and a test of every input."""
+        self.leave_session()
+        self.dismiss_refusal()
+        self.show("hardware_settings")
+
     def go_home(self) -> None:
         self.leave_session()
         self.dismiss_refusal()
@@ -231,19 +246,23 @@ class CompanionApp(App):
         """An on-screen seat or table button: the same path as a physical one."""
         self.handle(InputEvent("button", input_id, source=source))
 
-    def handle(self, event: InputEvent) -> None:
+    def handle(self, event: InputEvent):
         """Any input, on the main thread: the game's input map gives it meaning. A refusal is
         shown (and beeped, for a physical input) and changes nothing. A die from the tray is
-        shown in the status strip whether or not the game takes it."""
+        shown in the status strip whether or not the game takes it. The ``menu`` button goes
+        home (the game is saved and offered for resume). Returns the step played, or None."""
         from_tray = event.kind == "die" and event.source == "serial"
         if from_tray:
             self.dice_activity = f"die {event.id}: {event.value}"
+        if event.kind == "button" and event.id == "menu":
+            self.go_home()
+            return None
         if self.session is None:
             if from_tray:
                 self.dice_activity += " (no game in play)"
-            return
+            return None
         try:
-            self.session.handle_input(event)
+            return self.session.handle_input(event)
         except RuleViolation as refusal:
             reason = str(refusal)
             if event.kind == "die":
@@ -253,6 +272,7 @@ class CompanionApp(App):
             self.refuse(reason)
             if event.source in PHYSICAL_SOURCES:
                 self.buzz("refused")
+            return None
 
     def undo(self) -> None:
         self.send(Command("undo"))
@@ -271,14 +291,55 @@ class CompanionApp(App):
     def _drain_inbox(self, *_args) -> None:
         """Main thread: play every input the devices queued since the last wake-up."""
         for event in self.inbox.drain():
+            if self.input_listener is not None:   # the Hardware screen's test: no game play
+                self.input_listener(event)
+                continue
             if event.kind == "button" and event.value == "hold":
-                continue  # a hold always follows its press; playing it too would press twice
+                self._hold(event)
+                continue
             if event.source == "serial" and event.kind in ("die", "die_moving"):
                 event = self._game_die(event)
             if event.kind == "die_moving":
                 self.dice_activity = f"die {event.id} rolling..."   # never a result
                 continue
-            self.handle(event)
+            step = self.handle(event)
+            if event.kind == "button":
+                self._last_press = (event.id, self.session, step, self.revision)
+
+    def hold_meaning(self, input_id: str) -> str | None:
+        """What holding ``input_id`` means on this table: HOLD_UNDO, HOLD_MENU or None."""
+        wired = self.hardware_config.buttons if self.hardware_config is not None else {}
+        if input_id.startswith("seat") and input_id.endswith(".pass") and "undo" not in wired:
+            return HOLD_UNDO
+        if input_id == "next" and "menu" not in wired:
+            return HOLD_MENU
+        return None
+
+    def _hold(self, event: InputEvent) -> None:
+        """A button held past hold_s (after its press was played). Its meaning replaces the
+        press: what the press played is taken back first, and only if nothing else was played
+        since; otherwise the hold is refused and changes nothing."""
+        meaning = self.hold_meaning(event.id)
+        if meaning is None or (meaning == HOLD_UNDO and self.session is None):
+            return
+        pressed, session, step, revision = self._last_press
+        self._last_press = (None, None, None, -1)
+        if pressed == event.id and step is not None:
+            if session is not self.session or revision != self.revision:
+                self.refuse(f"Holding {event.id} did nothing: something else was played "
+                            "after it was pressed")
+                self.buzz("refused")
+                return
+            try:
+                self.session.undo()          # the press's own step
+            except RuleViolation as refusal:
+                self.refuse(str(refusal))
+                return
+        self.dismiss_refusal()               # a refused press is replaced by its hold
+        if meaning == HOLD_MENU:
+            self.go_home()
+        elif not self.send(Command("undo")):
+            self.buzz("refused")
 
     def _game_die(self, event: InputEvent) -> InputEvent:
         """The tray's die as the game knows it: [dice.ids] and [dice.face_names]."""
@@ -288,9 +349,12 @@ class CompanionApp(App):
         return replace(event, id=die, value=value)
 
     def _on_key_down(self, _window, key, _scancode, _codepoint, modifiers) -> bool:
-        """Demo mode: keys stand in for the seat buttons and feed the same Inbox."""
-        if not self.demo or self.session is None or \
-                self.screens.current not in table_screens():
+        """Demo mode: keys stand in for the seat buttons and feed the same Inbox (on the table
+        screens, and on the Hardware screen for its test unless a text field is typed in)."""
+        testing = self.input_listener is not None and \
+            not getattr(self.screens.current_screen, "typing", False)
+        if not self.demo or not (testing or self.session is not None
+                                 and self.screens.current in table_screens()):
             return False
         if set(modifiers) & {"ctrl", "alt", "meta"}:
             return False
@@ -310,6 +374,7 @@ class CompanionApp(App):
         self.stop_hardware()
         self.hardware_status = self.hardware_problem = ""
         self.key_labels = {}
+        self.hardware_config = None
         try:
             from hardware import DEMO_CONFIG, KEYBOARD_MAP, key_label, load_config
 
@@ -325,6 +390,7 @@ class CompanionApp(App):
             log.warning("hardware config unusable: %s", problem)
             self.hardware_problem = f"Hardware config not used: {problem}. Touch still works."
             return
+        self.hardware_config = config
         problems = []
         if not config.is_empty:
             problems += self._start_gpio(config)
@@ -407,13 +473,15 @@ class CompanionApp(App):
             except Exception:
                 log.exception("buzzer")
 
-    def _load_config(self, load_config):
-        if self.hardware_path:
-            return load_config(self.hardware_path, missing_ok=False)
-        from platformdirs import user_config_dir
+    def config_path(self) -> Path:
+        """The hardware config the app reads (and the Hardware screen writes): ``--hardware``,
+        else ``hardware.toml`` in the user config directory."""
+        from hardware.config import default_config_path
 
-        return load_config(Path(user_config_dir("table-companion", appauthor=False))
-                           / "hardware.toml", missing_ok=True)
+        return Path(self.hardware_path) if self.hardware_path else default_config_path()
+
+    def _load_config(self, load_config):
+        return load_config(self.config_path(), missing_ok=not self.hardware_path)
 
     def stop_hardware(self) -> None:
         """Close every device (the dice reader within ~2 s at most); safe to call twice."""

@@ -29,8 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH",
                         help="the game database (default: the user data directory)")
     parser.add_argument("--hardware", metavar="TOML",
-                        help="the button wiring (default: hardware.toml in the user config "
-                             "directory, if present)")
+                        help="the hardware config (default: hardware.toml in the user config "
+                             "directory, ~/.config/table-companion/ on Linux, if present; the "
+                             "app's Hardware screen edits it)")
     parser.add_argument("--size", type=_size, default=(800, 480), metavar="WxH",
                         help="window size (default 800x480, the Pi 7\" display)")
     parser.add_argument("--fullscreen", action="store_true",

@@ -295,3 +295,81 @@ def test_dice_config_builds_a_reader(tmp_path):
         assert reader.baudrate == 9600
         assert reader.faces.range_of("d8") == (1, 8)
         assert reader.faces.range_of("d1") == (1, 6)
+
+
+# -- writing a config back -----------------------------------------------------------------
+FULL = {
+    "buttons": {"next": 10, "undo": 4, "menu": 11},
+    "seats": {"2": {"pass": 13, "claim": 5, "led": 24}, "1": {"led": 23, "claim": 17}},
+    "options": {"bounce_ms": 7, "hold_s": 0.35, "pull_up": False},
+    "buzzer": {"pin": 9},
+    "dice": {"url": '/dev/serial/by-id/usb-Tray "A"\\x', "baudrate": 57600, "faces": [0, 5],
+             "die_faces": {"d8": [1, 8]}, "ids": {"d2": "action_b", "d1": "action_a"},
+             "face_names": {"d1": ["bottle", "bottle", "bottle", "hat", "hat", 6]}},
+}
+
+
+@pytest.mark.parametrize("config", [DEMO_CONFIG, parse_config(FULL), parse_config({}),
+                                    parse_config({"dice": {"url": "loop://"}})],
+                         ids=["demo", "full", "empty", "dice-only"])
+def test_dump_reads_back_as_the_same_config(config):
+    import tomllib
+
+    from hardware.config import dump_config
+
+    text = dump_config(config)
+    assert parse_config(tomllib.loads(text)) == config
+    assert dump_config(parse_config(tomllib.loads(text))) == text
+
+
+def test_dump_is_in_a_fixed_order_with_comments_naming_sections():
+    from hardware.config import dump_config
+
+    text = dump_config(parse_config(FULL))
+    # Whatever order the keys came in, the file reads in the documented order.
+    reordered = {k: FULL[k] for k in ("dice", "buzzer", "options", "seats", "buttons")}
+    assert dump_config(parse_config(reordered)) == text
+    headers = [line for line in text.splitlines() if line.startswith("[")]
+    assert [h.split("]")[0] + "]" for h in headers] == [
+        "[buttons]", "[seats.1]", "[seats.2]", "[options]", "[buzzer]", "[dice]",
+        "[dice.die_faces]", "[dice.ids]", "[dice.face_names]"]
+    assert all("  # " in h for h in headers)           # each section says what it is
+    assert "[seats.2]  # seat 2:" in text
+    buttons = text.split("[buttons]")[1].split("\n\n")[0].splitlines()[1:]
+    assert buttons == ["undo = 4", "menu = 11", "next = 10"]
+    assert "bounce_ms = 7\nhold_s = 0.35\npull_up = false" in text
+    assert text.startswith("# The table companion's hardware config")
+
+
+def test_save_writes_a_file_load_reads_back(tmp_path):
+    from hardware.config import save_config
+
+    path = tmp_path / "new" / "dir" / "hardware.toml"
+    config = parse_config(FULL)
+    assert save_config(config, path) == path
+    assert load_config(path, missing_ok=False) == config
+    assert sorted(p.name for p in path.parent.iterdir()) == ["hardware.toml"]   # no temp left
+
+
+def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    import os
+
+    from hardware.config import save_config
+
+    path = write(tmp_path, GOOD)
+
+    def crash(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="No space left"):
+        save_config(DEMO_CONFIG, path)
+    assert path.read_text(encoding="utf-8") == GOOD
+    assert [p.name for p in tmp_path.iterdir()] == ["hardware.toml"]   # the temp file is gone
+
+
+def test_default_config_path_is_in_the_user_config_dir(tmp_path, monkeypatch):
+    from hardware.config import default_config_path
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert default_config_path() == tmp_path / "table-companion" / "hardware.toml"

@@ -57,3 +57,24 @@ def test_a_missing_default_config_means_touch_only(real_mode, monkeypatch, tmp_p
     app.start_hardware()
     assert app.buttons is None and not app.hardware_problem
     assert app.hardware_status == "No buttons configured: play by touch."
+
+
+def test_without_hardware_the_user_config_dir_file_is_used(real_mode, monkeypatch, tmp_path):
+    import gpiozero
+    from gpiozero.pins.mock import MockFactory
+
+    app = real_mode
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(gpiozero.Device, "pin_factory", MockFactory())
+    default = tmp_path / "table-companion" / "hardware.toml"
+    default.parent.mkdir()
+    default.write_text("[buttons]\nmenu = 10\n[seats.1]\nclaim = 17\n")
+    assert app.config_path() == default
+    app.start_hardware()
+    assert not app.hardware_problem
+    assert app.buttons is not None and app.buttons.ids == ("menu", "seat1.claim")
+    default.write_text("[seats.1]\nclaim = 99\n")          # a broken default file is said too
+    app.start_hardware()
+    assert app.buttons is None
+    assert "seat1.claim: pin 99 is not a GPIO pin" in app.hardware_problem
+    assert str(default) in app.hardware_problem
