@@ -1,6 +1,11 @@
 """Physical inputs and outputs of the table: GPIO buttons, seat LEDs and the buzzer, the dice tray on USB
 serial, their config, and the thread-safe inbox that carries inputs from device threads to the UI
-main thread. ``companion doctor`` and ``companion dicesim`` live in :mod:`hardware.commands`.
+main thread. ``companion doctor`` and ``companion dicesim`` live in :mod:`hardware.commands`
+(the doctor itself in :mod:`hardware.doctor`, with its checks beside it).
+
+The config is :mod:`hardware.config` (data, loading, the demo table) with its rules in
+:mod:`hardware.config_check` and its writer in :mod:`hardware.config_write`; the demo keyboard
+is :mod:`hardware.keys`.
 
 Nothing here knows a game; devices report input ids ("seat2.claim", "undo") as
 :class:`companion.core.model.InputEvent` and the game's input map gives them meaning.
@@ -10,18 +15,18 @@ from .buttons import SeatButtons
 from .buzzer import TableBuzzer
 from .config import (
     DEMO_CONFIG,
-    KEYBOARD_MAP,
     DiceConfig,
     HardwareConfig,
-    input_for_key,
-    key_label,
+    default_config_path,
     load_config,
     parse_config,
 )
+from .config_write import config_to_data, dump_config, save_config
 from .debounce import Debouncer
 from .dice import DiceReader, DiceSimulator, DiceStatus, Faces
 from .errors import ConfigError, HardwareError
 from .inbox import Inbox
+from .keys import KEYBOARD_MAP, input_for_key, key_label
 from .lights import SeatLights
 
 __all__ = [
@@ -40,8 +45,12 @@ __all__ = [
     "SeatButtons",
     "SeatLights",
     "TableBuzzer",
+    "config_to_data",
+    "default_config_path",
+    "dump_config",
     "input_for_key",
     "key_label",
     "load_config",
     "parse_config",
+    "save_config",
 ]

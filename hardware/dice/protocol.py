@@ -337,12 +337,15 @@ def _button(text: str, args: list[str], faces: Faces) -> Parsed:
     return ButtonPress(args[0], hold=len(args) == 2)
 
 
-def _ping(text: str, args: list[str], faces: Faces) -> Parsed:
-    return Ping(" ".join(args)) if len(args) <= 1 else Malformed(text, "PING takes one token")
+def _token(message: type[Ping] | type[Pong]):
+    """The parser of ``PING [token]`` or ``PONG [token]``: one rule, two directions."""
+    word = message.__name__.upper()
 
+    def parse(text: str, args: list[str], faces: Faces) -> Parsed:
+        return message(" ".join(args)) if len(args) <= 1 else Malformed(
+            text, f"{word} takes one token")
 
-def _pong(text: str, args: list[str], faces: Faces) -> Parsed:
-    return Pong(" ".join(args)) if len(args) <= 1 else Malformed(text, "PONG takes one token")
+    return parse
 
 
 def _error(text: str, args: list[str], faces: Faces) -> Parsed:
@@ -351,7 +354,7 @@ def _error(text: str, args: list[str], faces: Faces) -> Parsed:
 
 _PARSERS = {
     "HELLO": _hello, "HELLO?": _hello_query, "DIE": _die, "ROLL": _roll, "MOVING": _moving,
-    "BTN": _button, "PING": _ping, "PONG": _pong, "ERR": _error,
+    "BTN": _button, "PING": _token(Ping), "PONG": _token(Pong), "ERR": _error,
 }
 _DEFAULT = Faces()
 
@@ -371,10 +374,8 @@ def format_line(message: Message) -> str:
         return f"BTN {message.input_id}" + (" HOLD" if message.hold else "")
     if isinstance(message, Comment):
         return f"# {message.text}".rstrip()
-    if isinstance(message, Pong):
-        return f"PONG {message.token}".rstrip()
-    if isinstance(message, Ping):
-        return f"PING {message.token}".rstrip()
+    if isinstance(message, (Ping, Pong)):
+        return f"{type(message).__name__.upper()} {message.token}".rstrip()
     if isinstance(message, DeviceError):
         return f"ERR {message.text}"
     if isinstance(message, HelloQuery):

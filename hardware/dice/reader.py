@@ -8,9 +8,10 @@
 ``serial.serial_for_url`` picks the backend from the URL, so a device path, a
 ``/dev/serial/by-id/`` link, a pseudo-terminal, ``loop://``, ``socket://host:port`` and
 ``spy://`` all work. Reading runs in pySerial's :class:`serial.threaded.ReaderThread` with
-:class:`DiceProtocol` (a ``LineReader`` with a bounded line buffer); a small supervisor thread
-opens the port, waits for the reader thread to end, and reopens with exponential backoff after
-an unplug, so the app never restarts for it.
+:class:`DiceProtocol` (a ``LineReader`` with a bounded line buffer; both in
+:mod:`hardware.dice.port`); a small supervisor thread here opens the port, waits for the reader
+thread to end, and reopens with exponential backoff after an unplug, so the app never restarts
+for it.
 
 Threads: ``emit`` and ``on_status`` are called on those threads (the supervisor's or the reader's);
 hand them to :meth:`hardware.inbox.Inbox.put` or another thread-safe queue (DESIGN.md, Threads).
@@ -18,38 +19,20 @@ hand them to :meth:`hardware.inbox.Inbox.put` or another thread-safe queue (DESI
 
 from __future__ import annotations
 
-import errno
 import itertools
 import logging
-import os
 import threading
 from dataclasses import dataclass
 from typing import Callable
 
 import serial
-from serial.threaded import LineReader, ReaderThread
 
 from companion.core.model import InputEvent
 
+from .port import DiceProtocol, DiceReaderThread, open_port, port_error_reason
 from .protocol import (
-    MAX_LINE,
-    ButtonPress,
-    Comment,
-    DeviceError,
-    DieSettled,
-    Faces,
-    Hello,
-    HelloQuery,
-    LineSplitter,
-    Malformed,
-    Moving,
-    Overlong,
-    Parsed,
-    Ping,
-    Pong,
-    Refused,
-    Roll,
-    parse_line,
+    ButtonPress, Comment, DeviceError, DieSettled, Faces, Hello, HelloQuery, Malformed, Moving,
+    Parsed, Ping, Pong, Refused, Roll,
 )
 
 log = logging.getLogger(__name__)
@@ -58,7 +41,6 @@ Emit = Callable[[InputEvent], object]
 SOURCE = "serial"
 DEFAULT_BAUDRATE = 115200
 DEFAULT_BACKOFF = (0.5, 8.0)
-POLL_S = 0.1          # read timeout for backends that cannot cancel a read (socket://)
 JOIN_S = 2.0
 _PING_TOKENS = itertools.count(1)
 
@@ -83,76 +65,6 @@ class DiceStatus:
 
     def __str__(self) -> str:
         return self.text
-
-
-# -- the pySerial protocol ------------------------------------------------------------------
-class DiceProtocol(LineReader):
-    """``LineReader`` for the dice protocol, with a bounded buffer: pySerial's own
-    ``Packetizer`` buffer grows without limit on a line that never ends; this one never holds
-    more than ``max_len`` bytes. Each line goes to :func:`parse_line` and the result to
-    ``on_parsed``; ``on_lost(exc)`` is called when the port goes away or is closed.
-
-    Host -> device lines end in LF (``write_line``).
-    """
-
-    TERMINATOR = b"\n"
-    ENCODING = "ascii"
-    UNICODE_HANDLING = "strict"
-
-    def __init__(self, on_parsed: Callable[[Parsed], object], *, faces: Faces | None = None,
-                 on_made: Callable[["DiceProtocol"], object] | None = None,
-                 on_lost: Callable[[BaseException | None], object] | None = None,
-                 max_len: int = MAX_LINE) -> None:
-        super().__init__()
-        self.faces = faces or Faces()
-        self.splitter = LineSplitter(max_len)
-        self._on_parsed = on_parsed
-        self._on_made = on_made
-        self._on_lost = on_lost
-
-    def connection_made(self, transport: ReaderThread) -> None:
-        super().connection_made(transport)
-        port = transport.serial
-        # ReaderThread sets a 1 s read timeout where a read cannot be cancelled; shorten it so
-        # close() stays prompt on socket:// too.
-        if not hasattr(port, "cancel_read"):
-            port.timeout = POLL_S
-        if self._on_made is not None:
-            self._on_made(self)
-
-    def data_received(self, data: bytes) -> None:
-        for item in self.splitter.feed(data):
-            self._on_parsed(item.error() if isinstance(item, Overlong)
-                            else parse_line(item, self.faces))
-
-    def handle_line(self, line: str) -> None:  # LineReader's hook, for completeness
-        self._on_parsed(parse_line(line, self.faces))
-
-    def connection_lost(self, exc: BaseException | None) -> None:
-        self.transport = None
-        self.splitter.reset()
-        if self._on_lost is not None:
-            self._on_lost(exc)
-
-
-class DiceReaderThread(ReaderThread):
-    """pySerial's ``ReaderThread``, made sure to call ``connection_lost`` however its loop ends.
-
-    pySerial 3.5 catches only ``SerialException`` around the read; but on an unplugged USB
-    tty ``in_waiting`` (an ioctl, evaluated before ``read``) raises a plain ``OSError``
-    (EIO), which would kill the thread silently and leave the protocol never told
-    (pyserial/pyserial#401). Here any exception out of the loop becomes ``connection_lost(exc)``.
-    """
-
-    def run(self) -> None:
-        try:
-            super().run()
-        except Exception as exc:
-            self.alive = False
-            protocol, self.protocol = self.protocol, None
-            log.debug("reader loop ended by %r", exc)
-            if protocol is not None:
-                protocol.connection_lost(exc)
 
 
 # -- the reader -----------------------------------------------------------------------------
@@ -196,7 +108,7 @@ class DiceReader:
         self._on_status = on_status
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread: ReaderThread | None = None
+        self._thread: DiceReaderThread | None = None
         self._greeting: Hello | None = None
         self._status: DiceStatus | None = None
         self._pongs: dict[str, threading.Event] = {}
@@ -300,12 +212,13 @@ class DiceReader:
         headline = ""
         while not self._stop.is_set():
             try:
-                port = self._open()
+                port = open_port(self.url, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if not failing:   # say it once per outage, not at every attempt
                     headline = headline or f"dice reader not available at {self.url}"
                     self._report(DiceStatus.UNAVAILABLE,
-                                 f"dice reader not available at {self.url}: {_reason(exc)}")
+                                 f"dice reader not available at {self.url}: "
+                                 f"{port_error_reason(exc)}")
                     failing = True
                 else:
                     log.debug("%s: still not available: %s", self.url, exc)
@@ -324,14 +237,6 @@ class DiceReader:
             if self._stop.wait(delay):
                 break
             delay = min(delay * 2, longest)
-
-    def _open(self) -> serial.SerialBase:
-        kwargs = {"baudrate": self.baudrate, "do_not_open": True}
-        if os.name == "posix":
-            kwargs["exclusive"] = True     # a second program on the port would steal lines
-        port = serial.serial_for_url(self.url, **kwargs)
-        port.open()
-        return port
 
     def _run_connection(self, port: serial.SerialBase) -> BaseException | None:
         """Read until the port goes away or close(); return why it ended."""
@@ -419,27 +324,6 @@ class DiceReader:
                 self._on_status(status)
             except Exception:
                 log.exception("status callback failed for %s", status)
-
-
-_ERRNO_REASONS = {
-    errno.ENOENT: "no such device (not plugged in?)",
-    errno.ENODEV: "no such device (not plugged in?)",
-    errno.ENXIO: "no such device (not plugged in?)",
-    errno.EACCES: "permission denied (is the user in the dialout group?)",
-    errno.EPERM: "permission denied (is the user in the dialout group?)",
-    errno.EAGAIN: "in use by another program",
-    errno.EBUSY: "in use by another program",
-    errno.EIO: "input/output error (unplugged?)",
-}
-
-
-def _reason(exc: BaseException) -> str:
-    """A short reason for the screen; pySerial's own texts repeat the path and the errno."""
-    code = getattr(exc, "errno", None)
-    if code in _ERRNO_REASONS:
-        return _ERRNO_REASONS[code]
-    text = str(exc) or type(exc).__name__
-    return text.rsplit("] ", 1)[-1] if text.startswith("[Errno") else text
 
 
 __all__ = ["DiceProtocol", "DiceReader", "DiceReaderThread", "DiceStatus"]

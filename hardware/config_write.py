@@ -1,0 +1,157 @@
+"""Writing a hardware config back as ``hardware.toml`` (the app's Hardware screen).
+
+``tomllib`` only reads, and the file is one a person also edits, so the writer is small and
+fixed: the documented section order, a comment naming each section, and values written so that
+:func:`hardware.config.parse_config` of the text gives the same config back. :func:`save_config`
+replaces the file atomically, so a power cut mid-save never leaves half a config.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .config_check import SEAT_BUTTONS, SEAT_LED, TABLE_BUTTONS
+
+if TYPE_CHECKING:
+    from .config import HardwareConfig
+
+DICE_TABLES = ("die_faces", "ids", "face_names")   # the [dice.*] sub-tables, in file order
+
+_COMMENTS = {
+    "buttons": "table buttons: input = BCM GPIO number",
+    "seats": "seat {}: its answer buttons and LED (BCM GPIO numbers)",
+    "options": "bounce_ms: software debounce; hold_s: a press held this long is a hold",
+    "buzzer": "the buzzer (BCM GPIO number)",
+    "dice": "the dice tray: a device path (/dev/serial/by-id/...) or a pySerial URL",
+    "die_faces": "dice whose faces differ from dice.faces",
+    "ids": "the tray's die ids -> the game's",
+    "face_names": "what each face of a die with symbols means, in face order",
+}
+
+
+def config_to_data(config: HardwareConfig) -> dict[str, Any]:
+    """The config as the TOML tables it came from (``parse_config(config_to_data(c)) == c``),
+    in the documented order; sections with nothing in them are left out."""
+    data: dict[str, Any] = {}
+    table = {name: config.buttons[name] for name in TABLE_BUTTONS if name in config.buttons}
+    if table:
+        data["buttons"] = table
+    pins = {**config.buttons, **config.leds}
+    if config.seats:
+        data["seats"] = {str(seat): {name: pins[f"seat{seat}.{name}"]
+                                     for name in (*SEAT_BUTTONS, SEAT_LED)
+                                     if f"seat{seat}.{name}" in pins}
+                         for seat in config.seats}
+    data["options"] = {"bounce_ms": _bounce_ms(config.bounce_s), "hold_s": config.hold_s,
+                       "pull_up": config.pull_up}
+    if config.buzzer is not None:
+        data["buzzer"] = {"pin": config.buzzer}
+    dice = config.dice
+    if dice is not None:
+        data["dice"] = {"url": dice.url, "baudrate": dice.baudrate, "faces": list(dice.faces)}
+        for name in DICE_TABLES:
+            values = getattr(dice, name)
+            if values:
+                data["dice"][name] = {die: (v if isinstance(v, str) else list(v))
+                                      for die, v in sorted(values.items())}
+    return data
+
+
+def _bounce_ms(bounce_s: float) -> int | float:
+    """The shortest number of milliseconds that reads back as exactly ``bounce_s``."""
+    for digits in range(16):
+        ms = round(bounce_s * 1000, digits)
+        if ms / 1000 == bounce_s:
+            return int(ms) if float(ms).is_integer() else ms
+    return bounce_s * 1000
+
+
+def dump_config(config: HardwareConfig) -> str:
+    """The config as TOML text, in a fixed order with a comment naming each section;
+    :func:`parse_config` of the text (through ``tomllib``) gives the same config."""
+    data = config_to_data(config)
+    lines = ["# The table companion's hardware config (docs/wiring.md).",
+             "# Written by the app's Hardware screen; edits by hand are fine."]
+
+    def section(header: str, comment: str, values: Mapping[str, Any]) -> None:
+        lines.extend(["", f"[{header}]  # {comment}"])
+        lines.extend(f"{_toml_key(key)} = {_toml_value(value)}" for key, value in values.items())
+
+    if "buttons" in data:
+        section("buttons", _COMMENTS["buttons"], data["buttons"])
+    for seat, keys in data.get("seats", {}).items():
+        section(f"seats.{seat}", _COMMENTS["seats"].format(seat), keys)
+    section("options", _COMMENTS["options"], data["options"])
+    if "buzzer" in data:
+        section("buzzer", _COMMENTS["buzzer"], data["buzzer"])
+    if "dice" in data:
+        dice = data["dice"]
+        section("dice", _COMMENTS["dice"],
+                {k: v for k, v in dice.items() if not isinstance(v, dict)})
+        for name in DICE_TABLES:
+            if name in dice:
+                section(f"dice.{name}", _COMMENTS[name], dice[name])
+    return "\n".join(lines) + "\n"
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"cannot write {value!r} to TOML")
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + "".join(_toml_char(c) for c in value) + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+
+
+def _toml_char(char: str) -> str:
+    if char in '"\\':
+        return "\\" + char
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04X}"
+    return char
+
+
+def save_config(config: HardwareConfig, path: str | PathLike[str]) -> Path:
+    """Write the config to ``path`` atomically: a temporary file beside it, flushed to disk,
+    then renamed over the old one, so a crash or power cut leaves the old file or the new
+    one, never half a file. Creates the folder if needed; returns the path."""
+    path = Path(path)
+    text = dump_config(config)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    try:   # and the rename itself reaches the disk
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass
+    return path
