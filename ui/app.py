@@ -1,23 +1,21 @@
-"""The Kivy app: owns the store, the session, the inbox and the devices.
+"""The Kivy app: owns the store, the session and the devices.
 
 Screens only read its properties and call its methods, so the rules stay in ``companion`` and
-threads stay here: device threads ``put`` on the Inbox, a Clock trigger drains it on the main
-thread. Nothing polls; the only repeating clock is the 1 Hz turn timer while a game runs.
+threads stay in ``ui.devices``: device threads ``put`` on the Inbox, a Clock trigger drains it
+on the main thread and hands each input to ``handle`` here. Nothing polls; the only repeating
+clock is the 1 Hz turn timer while a game runs.
 """
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import time
-from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Keyboard, Window
+from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty,
@@ -27,11 +25,9 @@ from companion.core.errors import CompanionError, RuleViolation, SetupError
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
 from companion.store import Store, default_path
-from hardware.inbox import Inbox
 from ui import theme
-from ui.games import GAMES, table_screens
-
-log = logging.getLogger(__name__)
+from ui.devices import TableDevices
+from ui.games import GAMES
 
 HERE = Path(__file__).parent
 KV_FILES = [
@@ -44,12 +40,6 @@ KV_FILES = [
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
-#: What holding a button means (docs/wiring.md, "Holding a button"). The press has already
-#: played; a hold with a meaning first takes back what its press played, so a press and its
-#: hold never count twice. Any other hold is ignored: the press stands.
-#: ``seatN.pass`` -> undo, and ``next`` -> menu, only on tables without that button.
-HOLD_UNDO, HOLD_MENU = "undo", "menu"
-_KEY_NAMES = {code: name for name, code in Keyboard.keycodes.items()}
 
 
 class CompanionApp(App):
@@ -81,19 +71,8 @@ class CompanionApp(App):
         self.demo = demo
         self.hardware_path = hardware_path
         self.store: Store | None = None
-        self.buttons = None
-        self.lights = None
-        self.buzzer = None
-        self.dice_reader = None
-        self.dice_config = None
-        self.dice_backoff = (0.5, 8.0)    # seconds between attempts to reopen the tray
-        self._dice_generation = 0         # statuses of a reader already closed are ignored
+        self.devices = TableDevices(self)
         self._cue: tuple[Any, Any] = (None, None)   # (session, awaited seat) last beeped for
-        self.pin_factory = None
-        self.hardware_config = None       # the config the devices run on now
-        self.input_listener = None        # a screen taking every input instead of the game
-        self._last_press: tuple = (None, None, None, -1)   # (id, session, step, revision)
-        self.inbox = Inbox()
         self._turn_key: tuple | None = None
         self._turn_started = 0.0
         self._timer = None
@@ -105,9 +84,9 @@ class CompanionApp(App):
         for name in KV_FILES:
             Builder.load_file(str(HERE / name))
         Window.clearcolor = theme.BG
-        Window.bind(size=self._on_window_size, on_key_down=self._on_key_down)
+        Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
-        self.inbox.wake = Clock.create_trigger(self._drain_inbox)
+        self.devices.listen()
         from ui.root import Root
 
         return Root()
@@ -118,10 +97,10 @@ class CompanionApp(App):
 
     def on_start(self) -> None:
         self.open_store(self.db_path)
-        self.start_hardware()
+        self.devices.start()
 
     def on_stop(self) -> None:
-        self.stop_hardware()
+        self.devices.stop()
         self._stop_timer()
         if self.store is not None:
             self.store.close()
@@ -181,7 +160,7 @@ class CompanionApp(App):
         self.summary, self.prompt = {}, {}
         self.can_undo = self.can_redo = False
         self._stop_timer()
-        self._show_lights(None)
+        self.devices.show_seat(None)
 
     def new_game(self, game: str = "witchs_brew") -> None:
         self.leave_session()
@@ -218,9 +197,9 @@ class CompanionApp(App):
             self._turn_key, self._turn_started, self.turn_seconds = key, time.monotonic(), 0
         self.revision += 1
         seat = self.prompt.get("seat")
-        self._show_lights(seat)
+        self.devices.show_seat(seat)
         if session is self._cue[0] and seat is not None and seat != self._cue[1]:
-            self.buzz("turn")   # the awaited seat changed (not on starting or resuming a game)
+            self.devices.buzz("turn")   # the awaited seat changed (not on starting, resuming)
         self._cue = (session, seat)
         game = GAMES[session.rules.name]
         if session.over:
@@ -271,7 +250,7 @@ class CompanionApp(App):
                     self.dice_activity += ", not applied"
             self.refuse(reason)
             if event.source in PHYSICAL_SOURCES:
-                self.buzz("refused")
+                self.devices.buzz("refused")
             return None
 
     def undo(self) -> None:
@@ -287,226 +266,6 @@ class CompanionApp(App):
 
     def dismiss_refusal(self) -> None:
         self.refusal = ""
-
-    def _drain_inbox(self, *_args) -> None:
-        """Main thread: play every input the devices queued since the last wake-up."""
-        for event in self.inbox.drain():
-            if self.input_listener is not None:   # the Hardware screen's test: no game play
-                self.input_listener(event)
-                continue
-            if event.kind == "button" and event.value == "hold":
-                self._hold(event)
-                continue
-            if event.source == "serial" and event.kind in ("die", "die_moving"):
-                event = self._game_die(event)
-            if event.kind == "die_moving":
-                self.dice_activity = f"die {event.id} rolling..."   # never a result
-                continue
-            step = self.handle(event)
-            if event.kind == "button":
-                self._last_press = (event.id, self.session, step, self.revision)
-
-    def hold_meaning(self, input_id: str) -> str | None:
-        """What holding ``input_id`` means on this table: HOLD_UNDO, HOLD_MENU or None."""
-        wired = self.hardware_config.buttons if self.hardware_config is not None else {}
-        if input_id.startswith("seat") and input_id.endswith(".pass") and "undo" not in wired:
-            return HOLD_UNDO
-        if input_id == "next" and "menu" not in wired:
-            return HOLD_MENU
-        return None
-
-    def _hold(self, event: InputEvent) -> None:
-        """A button held past hold_s (after its press was played). Its meaning replaces the
-        press: what the press played is taken back first, and only if nothing else was played
-        since; otherwise the hold is refused and changes nothing."""
-        meaning = self.hold_meaning(event.id)
-        if meaning is None or (meaning == HOLD_UNDO and self.session is None):
-            return
-        pressed, session, step, revision = self._last_press
-        self._last_press = (None, None, None, -1)
-        if pressed == event.id and step is not None:
-            if session is not self.session or revision != self.revision:
-                self.refuse(f"Holding {event.id} did nothing: something else was played "
-                            "after it was pressed")
-                self.buzz("refused")
-                return
-            try:
-                self.session.undo()          # the press's own step
-            except RuleViolation as refusal:
-                self.refuse(str(refusal))
-                return
-        self.dismiss_refusal()               # a refused press is replaced by its hold
-        if meaning == HOLD_MENU:
-            self.go_home()
-        elif not self.send(Command("undo")):
-            self.buzz("refused")
-
-    def _game_die(self, event: InputEvent) -> InputEvent:
-        """The tray's die as the game knows it: [dice.ids] and [dice.face_names]."""
-        if self.dice_config is None:
-            return event
-        die, value = self.dice_config.game_die(event.id, event.value)
-        return replace(event, id=die, value=value)
-
-    def _on_key_down(self, _window, key, _scancode, _codepoint, modifiers) -> bool:
-        """Demo mode: keys stand in for the seat buttons and feed the same Inbox (on the table
-        screens, and on the Hardware screen for its test unless a text field is typed in)."""
-        testing = self.input_listener is not None and \
-            not getattr(self.screens.current_screen, "typing", False)
-        if not self.demo or not (testing or self.session is not None
-                                 and self.screens.current in table_screens()):
-            return False
-        if set(modifiers) & {"ctrl", "alt", "meta"}:
-            return False
-        from hardware.config import input_for_key
-
-        input_id = input_for_key(_KEY_NAMES.get(key, ""))
-        if input_id is None:
-            return False
-        self.inbox.put(InputEvent("button", input_id, source="keyboard"))
-        return True
-
-    # -- devices -------------------------------------------------------------------------
-    def start_hardware(self) -> None:
-        """Buttons, seat LEDs and the buzzer (GPIO) and the dice tray (serial) from the config.
-        Each part that cannot start is said on screen; the others still start, and touch
-        always works. Device threads only ``put`` on the Inbox or schedule on the Clock."""
-        self.stop_hardware()
-        self.hardware_status = self.hardware_problem = ""
-        self.key_labels = {}
-        self.hardware_config = None
-        try:
-            from hardware import DEMO_CONFIG, KEYBOARD_MAP, key_label, load_config
-
-            if self.demo:
-                from gpiozero.pins.mock import MockFactory
-
-                self.pin_factory, config = MockFactory(), DEMO_CONFIG
-                self.key_labels = {i: key_label(i) for i in set(KEYBOARD_MAP.values())}
-            else:
-                self.pin_factory = None  # gpiozero's own choice: GPIOZERO_PIN_FACTORY
-                config = self._load_config(load_config)
-        except Exception as problem:  # a bad config, gpiozero missing: say so, keep touch
-            log.warning("hardware config unusable: %s", problem)
-            self.hardware_problem = f"Hardware config not used: {problem}. Touch still works."
-            return
-        self.hardware_config = config
-        problems = []
-        if not config.is_empty:
-            problems += self._start_gpio(config)
-        if config.dice is not None:
-            problems += self._start_dice(config.dice)
-        self.hardware_problem = " ".join(problems)
-        if self.demo:
-            self.hardware_status = "Demo: mock buttons; keys stand in for them."
-        elif not config.buttons:
-            self.hardware_status = ("No buttons configured: dice tray and touch."
-                                    if config.dice is not None
-                                    else "No buttons configured: play by touch.")
-
-    def _start_gpio(self, config) -> list[str]:
-        """Buttons, seat LEDs, buzzer; returns the problems to show."""
-        from hardware import SeatButtons, SeatLights, TableBuzzer
-
-        try:
-            if config.buttons:
-                self.buttons = SeatButtons.from_config(config, self.inbox.put,
-                                                       pin_factory=self.pin_factory)
-            if config.leds:
-                self.lights = SeatLights.from_config(config, pin_factory=self.pin_factory)
-        except Exception as problem:  # no GPIO, a pin in use: say so, keep touch
-            log.warning("buttons unavailable: %s", problem)
-            self._close_devices("buttons", "lights")
-            return [f"Buttons unavailable: {problem}. Touch still works."]
-        try:
-            self.buzzer = TableBuzzer.from_config(config, pin_factory=self.pin_factory)
-        except Exception as problem:
-            log.warning("buzzer unavailable: %s", problem)
-            return [f"Buzzer unavailable: {problem}."]
-        return []
-
-    def _start_dice(self, dice) -> list[str]:
-        """The dice tray reader. It opens the port on its own thread and reports through
-        ``on_status``, which is marshalled to the main thread here; until then the strip says
-        it is opening. A tray that is not there is a status, not a problem: it is retried."""
-        from hardware.dice import DiceReader
-
-        self._dice_generation += 1
-        generation = self._dice_generation
-
-        def on_status(status) -> None:   # reader threads: hand over, touch nothing
-            Clock.schedule_once(partial(self._on_dice_status, generation, status))
-
-        self.dice_config = dice
-        self.dice_status = f"dice reader: opening {dice.url}"
-        self.dice_ok, self.dice_activity = False, ""
-        try:
-            self.dice_reader = DiceReader.from_config(dice, self.inbox.put, on_status=on_status,
-                                                      backoff=self.dice_backoff)
-        except Exception as problem:
-            log.warning("dice reader unavailable: %s", problem)
-            self.dice_config, self.dice_status = None, ""
-            return [f"Dice reader unavailable: {problem}. Enter dice by touch."]
-        return []
-
-    def _on_dice_status(self, generation: int, status, *_dt) -> None:
-        """Main thread: show what the dice reader reports."""
-        from hardware.dice import DiceStatus
-
-        if generation != self._dice_generation or self.dice_reader is None:
-            return   # from a reader closed since
-        if status.state == DiceStatus.REFUSED:   # a value no die can show: nothing applied
-            self.dice_activity = status.text
-            self.refuse(status.text[:1].upper() + status.text[1:])
-            self.buzz("refused")
-        elif status.state == DiceStatus.DEVICE_ERROR:
-            self.dice_activity = status.text   # the tray's own trouble; still connected
-        elif status.state != DiceStatus.CLOSED:
-            self.dice_status = status.text
-            self.dice_ok = status.state in (DiceStatus.CONNECTED, DiceStatus.READY)
-
-    def buzz(self, kind: str) -> None:
-        """A buzzer cue ("turn", "refused"), if there is a buzzer; never fails the app."""
-        if self.buzzer is not None:
-            try:
-                self.buzzer.beep(kind)
-            except Exception:
-                log.exception("buzzer")
-
-    def config_path(self) -> Path:
-        """The hardware config the app reads (and the Hardware screen writes): ``--hardware``,
-        else ``hardware.toml`` in the user config directory."""
-        from hardware.config import default_config_path
-
-        return Path(self.hardware_path) if self.hardware_path else default_config_path()
-
-    def _load_config(self, load_config):
-        return load_config(self.config_path(), missing_ok=not self.hardware_path)
-
-    def stop_hardware(self) -> None:
-        """Close every device (the dice reader within ~2 s at most); safe to call twice."""
-        self._dice_generation += 1
-        self._close_devices("buttons", "lights", "buzzer", "dice_reader")
-        self.dice_config = None
-        self.dice_status = self.dice_activity = ""
-        self.dice_ok = False
-
-    def _close_devices(self, *names: str) -> None:
-        for name in names:
-            device = getattr(self, name)
-            setattr(self, name, None)
-            if device is not None:
-                try:
-                    device.close()
-                except Exception:
-                    log.exception("closing %r", device)
-
-    def _show_lights(self, seat: int | None) -> None:
-        if self.lights is not None:
-            try:
-                self.lights.show(None if seat is None else seat + 1)
-            except Exception:
-                log.exception("seat lights")
 
     # -- turn timer (1 Hz, only while a game runs) ----------------------------------------
     def _start_timer(self) -> None:

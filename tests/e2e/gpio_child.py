@@ -46,7 +46,7 @@ def main(db: str, hardware: str) -> int:
     app = CompanionApp(db_path=db, hardware_path=hardware)
     app._run_prepare()                      # build, on_start: store and hardware
     report: dict = {"hardware_problem": app.hardware_problem,
-                    "buttons": list(app.buttons.ids) if app.buttons else []}
+                    "buttons": list(app.devices.buttons.ids) if app.devices.buttons else []}
     try:
         assert app.start_game({"game": "witchs_brew", "players": PLAYERS}) is None
         session = app.session

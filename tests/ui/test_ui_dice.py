@@ -47,29 +47,30 @@ def tray(app, tmp_path, monkeypatch):
 
     from hardware.dice import DiceSimulator
 
-    app.stop_hardware()
+    app.devices.stop()
     monkeypatch.setattr(app, "demo", False)
-    monkeypatch.setattr(app, "dice_backoff", (0.05, 0.2))
+    monkeypatch.setattr(app.devices, "dice_backoff", (0.05, 0.2))
     monkeypatch.setattr(gpiozero.Device, "pin_factory", MockFactory())
     sim = DiceSimulator(link=tmp_path / "tray", name="dicetray", version="1.2")
     config = tmp_path / "hardware.toml"
     config.write_text(CONFIG.format(url=sim.link), encoding="utf-8")
     app.hardware_path = str(config)
-    app.start_hardware()
-    assert app.buzzer is not None and app.dice_reader is not None, app.hardware_problem
+    app.devices.start()
+    assert app.devices.buzzer is not None and app.devices.dice_reader is not None, \
+        app.hardware_problem
     beeps: list[str] = []
-    monkeypatch.setattr(app.buzzer, "beep", beeps.append)
+    monkeypatch.setattr(app.devices.buzzer, "beep", beeps.append)
     monkeypatch.setattr(app, "beeps", beeps, raising=False)
     assert wait_for(lambda: app.dice_ok and app.dice_status.endswith("dicetray 1.2"), WAIT), \
         app.dice_status
     try:
         yield app, sim
     finally:
-        app.stop_hardware()
+        app.devices.stop()
         sim.close()
         app.hardware_path = None
         app.demo = True
-        app.start_hardware()
+        app.devices.start()
         frames()
 
 
@@ -200,8 +201,9 @@ def test_a_tray_alone_is_read_without_any_gpio(tray, tmp_path):
     alone = tmp_path / "tray-only.toml"
     alone.write_text(f'[dice]\nurl = "{sim.link}"\n', encoding="utf-8")
     app.hardware_path = str(alone)
-    app.start_hardware()                              # config.is_empty: no GPIO at all
-    assert app.buttons is None and app.buzzer is None and app.dice_reader is not None
+    app.devices.start()                              # config.is_empty: no GPIO at all
+    assert app.devices.buttons is None and app.devices.buzzer is None \
+        and app.devices.dice_reader is not None
     assert wait_for(lambda: app.dice_status == "dice reader connected: dicetray 1.2", WAIT)
     assert app.start_game({"game": "witchs_brew", "players": PLAYERS}) is None
     sim.die("d1", 2)                                  # no [dice.ids] now: d1 stays d1
@@ -215,8 +217,8 @@ def test_a_bad_dice_key_is_named_and_touch_still_works(tray, tmp_path):
     bad.write_text('[dice]\nurl = "loop://"\n[dice.ids]\nd1 = "magic1"\nd2 = "magic1"\n',
                    encoding="utf-8")
     app.hardware_path = str(bad)
-    app.start_hardware()
-    assert app.dice_reader is None and app.dice_status == ""
+    app.devices.start()
+    assert app.devices.dice_reader is None and app.dice_status == ""
     assert "dice.ids.d2: 'magic1' is already the game's id of d1" in app.hardware_problem
     assert app.hardware_problem.endswith("Touch still works.")
 
@@ -225,11 +227,11 @@ def test_stop_hardware_clears_the_strip_and_late_statuses_are_ignored(tray):
     from hardware.dice import DiceStatus
 
     app, _sim = tray
-    app.stop_hardware()
+    app.devices.stop()
     frames()
     assert app.dice_status == "" and app.root.ids.dice_strip.height == 0
     assert app.screens.height == app.root.height
-    app._on_dice_status(0, DiceStatus(DiceStatus.READY, "dice reader connected: old"))
+    app.devices._on_dice_status(0, DiceStatus(DiceStatus.READY, "dice reader connected: old"))
     assert app.dice_status == ""
 
 

@@ -59,7 +59,7 @@ def real_table(app, tmp_path, monkeypatch):
     import gpiozero
     from gpiozero.pins.mock import MockFactory
 
-    app.stop_hardware()
+    app.devices.stop()
     monkeypatch.setattr(app, "demo", False)
     factory = MockFactory()
     monkeypatch.setattr(gpiozero.Device, "pin_factory", factory)
@@ -67,16 +67,16 @@ def real_table(app, tmp_path, monkeypatch):
     path.parent.mkdir()
     path.write_text(CONFIG, encoding="utf-8")
     app.hardware_path = str(path)
-    app.start_hardware()
-    assert app.buttons is not None and not app.hardware_problem, app.hardware_problem
+    app.devices.start()
+    assert app.devices.buttons is not None and not app.hardware_problem, app.hardware_problem
     try:
         yield app, path, factory
     finally:
         app.go_home()
-        app.stop_hardware()
+        app.devices.stop()
         app.hardware_path = None
         app.demo = True
-        app.start_hardware()
+        app.devices.start()
         frames()
 
 
@@ -114,7 +114,7 @@ def press(factory, pin: int, hold: float = 0.0) -> None:
 def test_the_screen_renders_at_both_sizes(app, ports):
     screen = open_screen(app)
     frames()
-    assert app.input_listener == screen.on_input
+    assert app.devices.input_listener == screen.on_input
     shown = texts(screen)
     for text in ("Table buttons  (BCM GPIO numbers; tap one to change it)", "Seat 6",
                  "Buzzer", "Dice tray", "Debounce", "Hold"):
@@ -136,7 +136,7 @@ def test_the_screen_renders_at_both_sizes(app, ports):
                before=lambda: screen.pick_pin("seat2.claim"))
     app.go_home()
     frames()
-    assert app.input_listener is None
+    assert app.devices.input_listener is None
 
 
 def test_check_in_demo_mode_and_a_port_offered_as_the_url(app, ports):
@@ -162,7 +162,7 @@ def test_check_in_demo_mode_and_a_port_offered_as_the_url(app, ports):
 
 def test_a_bad_pin_is_refused_with_the_key_named_and_nothing_saved(real_table):
     app, path, _factory = real_table
-    before, devices = path.read_bytes(), app.buttons
+    before, devices = path.read_bytes(), app.devices.buttons
     screen = open_screen(app)
     assert screen.where == f"File: {path}"
     choose_pin(screen, "seat2.claim", 17)                 # seat1.claim's pin
@@ -172,7 +172,7 @@ def test_a_bad_pin_is_refused_with_the_key_named_and_nothing_saved(real_table):
     assert screen.message == ("seat2.claim: pin 17 is already used by seat1.claim. "
                               "Nothing was saved.")
     assert screen.cells["seat2.claim"].bad
-    assert path.read_bytes() == before and app.buttons is devices   # no write, no restart
+    assert path.read_bytes() == before and app.devices.buttons is devices   # no write, no restart
     both_sizes("hardware_settings_refused")
 
 
@@ -194,7 +194,7 @@ def test_a_broken_file_is_named_on_entry_and_not_overwritten_by_a_bad_draft(real
 
 def test_a_good_change_is_saved_and_the_devices_restart(real_table):
     app, path, factory = real_table
-    old_devices = app.buttons
+    old_devices = app.devices.buttons
     screen = open_screen(app)
     choose_pin(screen, "seat2.so_be_it", 10)
     choose_pin(screen, "seat1.led", None)
@@ -208,8 +208,9 @@ def test_a_good_change_is_saved_and_the_devices_restart(real_table):
     assert config.leds == {} and config.hold_s == 2.0 and config.bounce_s == 0.020
     assert path.read_text().startswith("# The table companion's hardware config")
     assert sorted(p.name for p in path.parent.iterdir()) == ["hardware.toml"]
-    assert app.buttons is not old_devices and app.buttons.ids == tuple(config.buttons)
-    assert app.hardware_config == config and app.lights is None
+    assert app.devices.buttons is not old_devices \
+        and app.devices.buttons.ids == tuple(config.buttons)
+    assert app.devices.config == config and app.devices.lights is None
 
     press(factory, 10)                                     # the new pin, in test mode
     assert wait_for(lambda: screen.cells["seat2.so_be_it"].lit)
@@ -231,14 +232,14 @@ def test_test_mode_lights_the_row_instead_of_playing(app):
     assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     app.go_home()
     screen = open_screen(app)
-    pin = app.pin_factory.pin(app.hardware_config.buttons["seat2.claim"])
+    pin = app.devices.pin_factory.pin(app.devices.config.buttons["seat2.claim"])
     worker = threading.Thread(target=lambda: (pin.drive_low(), pin.drive_high()))
     worker.start()
     worker.join(2)
     assert wait_for(lambda: screen.cells["seat2.claim"].lit)
     assert screen.rows["seat2.claim"].lit and not screen.rows["seat1.claim"].lit
     assert screen.message == "seat2.claim pressed  (from GPIO)" and screen.tone == "test"
-    assert app.session is None and not app.refusal and len(app.inbox) == 0
+    assert app.session is None and not app.refusal and len(app.devices.inbox) == 0
     both_sizes("hardware_settings_test")
 
     from kivy.core.window import Keyboard, Window
@@ -247,10 +248,10 @@ def test_test_mode_lights_the_row_instead_of_playing(app):
     assert wait_for(lambda: screen.cells["seat1.pass"].lit)
     assert not screen.cells["seat2.claim"].lit                          # one row at a time
     assert screen.message == "seat1.pass pressed  (from key)"
-    app.inbox.put(InputEvent("button", "seat1.pass", "hold", source="gpio"))
+    app.devices.inbox.put(InputEvent("button", "seat1.pass", "hold", source="gpio"))
     assert wait_for(lambda: "held" in screen.message)
     assert screen.message == "seat1.pass held (a hold does nothing)  (from GPIO)"
-    app.inbox.put(InputEvent("die", "d1", 5, source="serial"))
+    app.devices.inbox.put(InputEvent("die", "d1", 5, source="serial"))
     assert wait_for(lambda: screen.ids.dice_row.lit)
     assert screen.message == "die d1: 5  (from dice tray)"
     screen.ids.url.focus = True                     # typing a URL: keys are letters, not buttons
@@ -258,7 +259,7 @@ def test_test_mode_lights_the_row_instead_of_playing(app):
     assert not Window.dispatch("on_key_down", Keyboard.keycodes["q"], 0, "q", [])
     screen.ids.url.focus = False
     tap_title("Back")
-    assert app.input_listener is None
+    assert app.devices.input_listener is None
     assert len(app.store.unfinished()) == 1             # the game left is still resumable
 
 
@@ -272,4 +273,4 @@ def test_an_unreadable_file_is_kept_as_bak_when_saving_over_it(real_table):
     assert screen.save(), screen.message
     assert path.with_name("hardware.toml.bak").read_text() == "[seats.1\nclaim = 17\n"
     assert load_config(path, missing_ok=False).buttons == {"seat1.claim": 17}
-    assert app.buttons is not None and app.buttons.ids == ("seat1.claim",)
+    assert app.devices.buttons is not None and app.devices.buttons.ids == ("seat1.claim",)

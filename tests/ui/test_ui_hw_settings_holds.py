@@ -58,7 +58,7 @@ def statuses(app) -> list[str]:
 
 def put(app, input_id: str, hold: bool = False) -> None:
     """A GPIO input as the buttons send it, through the Inbox, played on the main thread."""
-    app.inbox.put(InputEvent("button", input_id, "hold" if hold else None, source="gpio"))
+    app.devices.inbox.put(InputEvent("button", input_id, "hold" if hold else None, source="gpio"))
     frames(2)
 
 
@@ -68,22 +68,22 @@ def table(app, tmp_path, monkeypatch):
     import gpiozero
     from gpiozero.pins.mock import MockFactory
 
-    app.stop_hardware()
+    app.devices.stop()
     monkeypatch.setattr(app, "demo", False)
     factory = MockFactory()
     monkeypatch.setattr(gpiozero.Device, "pin_factory", factory)
     path = tmp_path / "hardware.toml"
     path.write_text(NO_UNDO, encoding="utf-8")
     app.hardware_path = str(path)
-    app.start_hardware()
-    assert app.buttons is not None and not app.hardware_problem, app.hardware_problem
+    app.devices.start()
+    assert app.devices.buttons is not None and not app.hardware_problem, app.hardware_problem
     try:
         yield app, factory
     finally:
-        app.stop_hardware()
+        app.devices.stop()
         app.hardware_path = None
         app.demo = True
-        app.start_hardware()
+        app.devices.start()
         frames()
 
 
@@ -101,14 +101,15 @@ def hold_pin(factory, pin: int, seconds: float) -> None:
 
 def test_the_mapping_depends_on_the_buttons_wired(app, table):
     app, _factory = table
-    assert app.hold_meaning("seat2.pass") == "undo"
-    assert app.hold_meaning("next") == "menu"
+    assert app.devices.hold_meaning("seat2.pass") == "undo"
+    assert app.devices.hold_meaning("next") == "menu"
     for other in ("seat2.claim", "seat2.so_be_it", "undo", "redo", "menu"):
-        assert app.hold_meaning(other) is None
+        assert app.devices.hold_meaning(other) is None
 
 
 def test_demo_table_has_undo_so_a_held_pass_is_only_a_pass(app):
-    assert app.hold_meaning("seat2.pass") is None and app.hold_meaning("next") == "menu"
+    assert app.devices.hold_meaning("seat2.pass") is None \
+        and app.devices.hold_meaning("next") == "menu"
     start(app)
     put(app, "seat2.pass")
     put(app, "seat2.pass", hold=True)

@@ -19,12 +19,12 @@ def test_a_mock_gpio_press_reaches_the_screen_on_the_main_thread(app, monkeypatc
     start(app)
     main = threading.current_thread()
     woken_from, handled_on = [], []
-    wake, handle = app.inbox.wake, app.handle
-    monkeypatch.setattr(app.inbox, "wake",
+    wake, handle = app.devices.inbox.wake, app.handle
+    monkeypatch.setattr(app.devices.inbox, "wake",
                         lambda: (woken_from.append(threading.current_thread()), wake()))
     monkeypatch.setattr(app, "handle",
                         lambda e: (handled_on.append(threading.current_thread()), handle(e)))
-    pin = app.pin_factory.pin(DEMO_CONFIG.buttons["seat2.so_be_it"])
+    pin = app.devices.pin_factory.pin(DEMO_CONFIG.buttons["seat2.so_be_it"])
 
     def press():
         pin.drive_low()
@@ -36,7 +36,7 @@ def test_a_mock_gpio_press_reaches_the_screen_on_the_main_thread(app, monkeypatc
     assert wait_for(lambda: "So be it" in panel_texts(app, "Barb"))
     assert [t.name for t in woken_from] == ["gpio-test"]   # put on the device thread
     assert handled_on == [main]                              # played on the main thread
-    assert len(app.inbox) == 0
+    assert len(app.devices.inbox) == 0
     assert app.summary["answers"][-1] == {"player": "Barb", "answer": "so_be_it"}
     assert "Gold 3" in panel_texts(app, "Barb")
 
@@ -63,4 +63,4 @@ def test_keys_do_nothing_outside_the_table(app):
 
     app.show("setup")
     handled = Window.dispatch("on_key_down", Keyboard.keycodes["q"], 0, "q", [])
-    assert not handled and len(app.inbox) == 0
+    assert not handled and len(app.devices.inbox) == 0

@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.properties import (
     BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
-from kivy.uix.vkeyboard import VKeyboard
 
 from companion.core.errors import CompanionError
 from companion.games.cauldron import RULES
 from companion.games.cauldron import data as d
 from companion.games.cauldron.state import SEAT_COLOURS
 from ui import theme
+from ui.keyboard import keyboard_lift
 from ui.widgets.cauldron_common import CHARACTER_NAMES, colour_name, ingredient_colours, short
 from ui.widgets.cauldron_entries import CauldronCount
 from ui.widgets.cauldron_potion import earlier_catalogue
@@ -144,13 +143,7 @@ class CauldronSetupScreen(Screen):
     def _keep_visible(self, *_args) -> None:
         """With the docked touch keyboard, lift the form so the field typed in stays visible."""
         focused = next((f for r in self.rows for f in (r.ids.name, r.ids.ability) if f.focus), None)
-        keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
-        if focused is None or keyboard is None:
-            self.lift = 0
-            return
-        bottom = focused.to_window(focused.x, focused.y)[1] - self.lift
-        top = keyboard.y + keyboard.height * keyboard.scale
-        self.lift = max(0, top + App.get_running_app().u * 8 - bottom)
+        self.lift = keyboard_lift(focused, self.lift)
 
     # -- starting values ----------------------------------------------------------------
     def on_pre_enter(self, *_):

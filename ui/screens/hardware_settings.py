@@ -123,11 +123,11 @@ class HardwareSettingsScreen(Screen):
         self.ids.scroll.scroll_y = 1
         self.load()
         self.rescan()
-        self.app.input_listener = self.on_input
+        self.app.devices.input_listener = self.on_input
 
     def on_pre_leave(self, *_args) -> None:
-        if self.app.input_listener == self.on_input:
-            self.app.input_listener = None
+        if self.app.devices.input_listener == self.on_input:
+            self.app.devices.input_listener = None
         self._light(None)
 
     def load(self) -> None:
@@ -138,9 +138,9 @@ class HardwareSettingsScreen(Screen):
         if app.demo:
             self.where = ("Demo table on mock buttons: try changes and Check them; nothing is "
                           "saved (run without --demo for a real table).")
-            self.draft = config_to_data(app.hardware_config or HardwareConfig.empty())
+            self.draft = config_to_data(app.devices.config or HardwareConfig.empty())
         else:
-            path = app.config_path()
+            path = app.devices.config_path()
             self.where = f"File: {path}"
             self.draft, note = self._read(path)
         self._show_draft()
@@ -295,7 +295,7 @@ class HardwareSettingsScreen(Screen):
         config = self.check()
         if config is None:
             return False
-        path = app.config_path()
+        path = app.devices.config_path()
         try:
             if path.exists():
                 try:
@@ -309,8 +309,8 @@ class HardwareSettingsScreen(Screen):
                      "changed.", "bad")
             return False
         self.dirty = False
-        app.stop_hardware()
-        app.start_hardware()
+        app.devices.stop()
+        app.devices.start()
         problem = app.hardware_problem
         self.say(f"Saved to {path}; devices restarted: {describe(config)}."
                  + (f" {problem}" if problem else ""), "bad" if problem else "good")
@@ -325,7 +325,7 @@ class HardwareSettingsScreen(Screen):
             held = event.value == "hold"
             what = f"{event.id} held" if held else f"{event.id} pressed"
             if held:
-                meaning = self.app.hold_meaning(event.id)
+                meaning = self.app.devices.hold_meaning(event.id)
                 what += f" (holding it means {meaning})" if meaning else " (a hold does nothing)"
             if event.id not in self.cells:
                 what += " (not in this config)"

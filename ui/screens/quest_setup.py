@@ -11,17 +11,16 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.uix.vkeyboard import VKeyboard
 
 from companion.core.errors import CompanionError
 from companion.games.quest import RULES
 from companion.games.quest.state import DEFAULTS, INGREDIENTS, NEEDED
 from ui import theme
+from ui.keyboard import keyboard_lift
 from ui.widgets import quest_draw as draw
 from ui.widgets.common import FlatButton, Stepper
 from ui.widgets.quest_dialogs import QuestDialog
@@ -77,13 +76,7 @@ class QuestSetupScreen(Screen):
     def _keep_visible(self, *_args) -> None:
         """With the docked touch keyboard (kiosk), lift the form above it (as setup does)."""
         focused = next((r.ids.name for r in self.rows if r.ids.name.focus), None)
-        keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
-        if focused is None or keyboard is None:
-            self.lift = 0
-            return
-        bottom = focused.to_window(focused.x, focused.y)[1] - self.lift
-        top = keyboard.y + keyboard.height * keyboard.scale
-        self.lift = max(0, top + App.get_running_app().u * 8 - bottom)
+        self.lift = keyboard_lift(focused, self.lift)
 
     def on_pre_enter(self, *_):
         """Names and board facts from the last Cauldron Quest table (names else from the last

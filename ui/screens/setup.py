@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.vkeyboard import VKeyboard
 
 from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS, VARIANT
 from ui import theme
+from ui.keyboard import keyboard_lift
 
 MIN_SEATS, MAX_SEATS = RULES.players
 
@@ -46,15 +45,9 @@ class SetupScreen(Screen):
 
     def _keep_visible(self, *_args) -> None:
         """With the docked touch keyboard (kiosk), lift the form so the name being typed
-        stays above the keyboard. (Kivy's own 'below_target' pan moves the keyboard too.)"""
+        stays above the keyboard."""
         focused = next((r.ids.name for r in self.rows if r.ids.name.focus), None)
-        keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
-        if focused is None or keyboard is None:
-            self.lift = 0
-            return
-        bottom = focused.to_window(focused.x, focused.y)[1] - self.lift
-        top = keyboard.y + keyboard.height * keyboard.scale
-        self.lift = max(0, top + App.get_running_app().u * 8 - bottom)
+        self.lift = keyboard_lift(focused, self.lift)
 
     def on_pre_enter(self, *_):
         """Start from the last table's names: most groups play again with the same people."""

@@ -16,12 +16,12 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.widgets.cauldron_common import CHARACTER_NAMES, ingredient_colours, recipe, short
-from ui.widgets.common import FlatButton, Stepper, Txt
+from ui.widgets.common import FlatButton, StepWithin, Stepper, Txt
 
 SOURCES = ("spell", "omen", "milestone", "ability", "correction")
 
 
-class CauldronCount(BoxLayout):
+class CauldronCount(StepWithin, BoxLayout):
     """[-] count [+] without a label chip (the row names it); the count turns amber when it
     differs from ``was``, the value the game holds now."""
 
@@ -30,13 +30,6 @@ class CauldronCount(BoxLayout):
     minimum = NumericProperty(0)
     maximum = NumericProperty(60)
     changed = ObjectProperty(None, allownone=True)
-
-    def step(self, by: int) -> None:
-        new = max(self.minimum, min(self.maximum, self.value + by))
-        if new != self.value:
-            self.value = new
-            if self.changed is not None:
-                self.changed(self)
 
 
 class _Entry(ModalView):

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import (
-    BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
+    BooleanProperty, ColorProperty, NumericProperty, StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.widgets.cauldron_common import CHARACTER_NAMES, ZONE_WORDS, counts_markup, short
-from ui.widgets.common import Box
+from ui.widgets.common import SeatBox
 
 
-class CauldronSeatCard(Box):
-    seat = NumericProperty(0)
+class CauldronSeatCard(SeatBox):
     player = StringProperty("")
     magik = NumericProperty(0)
     colour = ColorProperty(theme.INK)
@@ -29,7 +28,6 @@ class CauldronSeatCard(Box):
     holds = StringProperty("")
     current = BooleanProperty(False)
     compact = BooleanProperty(False)
-    opener = ObjectProperty(None, allownone=True)
 
     def show(self, seat: int, player: dict, hex_colour: str, status: str, current: bool,
              compact: bool) -> None:
@@ -51,14 +49,6 @@ class CauldronSeatCard(Box):
             self.holds = f"Spells {player['spells']}  Cellars {len(player['cellars'])}"
             self.character = f"Potions {len(player['potions']) + owed}"
             self.zone = ""
-
-    def on_touch_down(self, touch):
-        if self.collide_point(*touch.pos) and self.opener is not None:
-            if App.get_running_app().refusal:
-                return False
-            self.opener(self.seat)
-            return True
-        return super().on_touch_down(touch)
 
 
 class CauldronSeatRow(BoxLayout):

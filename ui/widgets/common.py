@@ -3,6 +3,7 @@ steppers for counts. No game knowledge here."""
 
 from __future__ import annotations
 
+from kivy.app import App
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
 )
@@ -20,6 +21,22 @@ class Box(BoxLayout):
     border = ColorProperty((0, 0, 0, 0))
     border_w = NumericProperty(0)
     radius = NumericProperty(8)
+
+
+class SeatBox(Box):
+    """A seat's box on a table screen: a tap on it calls ``opener(seat)`` (the seat's own
+    entries or corrections), except while a refusal is shown."""
+
+    seat = NumericProperty(0)
+    opener = ObjectProperty(None, allownone=True)
+
+    def on_touch_down(self, touch):
+        if self.collide_point(*touch.pos) and self.opener is not None:
+            if App.get_running_app().refusal:
+                return False
+            self.opener(self.seat)
+            return True
+        return super().on_touch_down(touch)
 
 
 class Txt(Label):
@@ -50,7 +67,20 @@ class Chip(Label):
     fs = NumericProperty(17)
 
 
-class Stepper(BoxLayout):
+class StepWithin:
+    """``step(by)`` for a count widget with ``value``, ``minimum``, ``maximum`` and ``changed``
+    properties: the value moves by ``by`` within the bounds; ``changed(widget)`` is called
+    when it moved."""
+
+    def step(self, by: int) -> None:
+        new = max(self.minimum, min(self.maximum, self.value + by))
+        if new != self.value:
+            self.value = new
+            if self.changed is not None:
+                self.changed(self)
+
+
+class Stepper(StepWithin, BoxLayout):
     """``label`` [-] value [+], for a count or a change. ``signed`` shows +1 / -1."""
 
     label = StringProperty("")
@@ -62,13 +92,6 @@ class Stepper(BoxLayout):
     fill = ColorProperty(theme.SURFACE_HI)
     ink = ColorProperty(theme.INK)
     changed = ObjectProperty(None, allownone=True)
-
-    def step(self, by: int) -> None:
-        new = max(self.minimum, min(self.maximum, self.value + by))
-        if new != self.value:
-            self.value = new
-            if self.changed is not None:
-                self.changed(self)
 
     @property
     def shown(self) -> str:

@@ -5,13 +5,10 @@ the manual correction for that seat (the table, not the app, has the last word).
 
 from __future__ import annotations
 
-from kivy.app import App
-from kivy.properties import (
-    BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
-)
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 
 from ui import theme
-from ui.widgets.common import Box
+from ui.widgets.common import SeatBox
 
 #: Status kinds -> (fill, ink). The word is always shown as well.
 STATUS_STYLE = {
@@ -25,8 +22,7 @@ STATUS_STYLE = {
 }
 
 
-class SeatPanel(Box):
-    seat = NumericProperty(0)
+class SeatPanel(SeatBox):
     player = StringProperty("")
     colour = ColorProperty(theme.INK)
     colour_ink = ColorProperty(theme.DARK_INK)
@@ -46,7 +42,6 @@ class SeatPanel(Box):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
-    opener = ObjectProperty(None, allownone=True)
 
     def show(self, seat: int, player: dict, colour_hex: str, colour_name: str,
              status: str, kind: str, awaited: bool, holder: bool) -> None:
@@ -64,11 +59,3 @@ class SeatPanel(Box):
         self.status_fill, self.status_ink = STATUS_STYLE[kind]
         self.awaited = awaited
         self.holder = holder
-
-    def on_touch_down(self, touch):
-        if self.collide_point(*touch.pos) and self.opener is not None:
-            if App.get_running_app().refusal:
-                return False
-            self.opener(self.seat)
-            return True
-        return super().on_touch_down(touch)
