@@ -21,6 +21,7 @@ from .errors import HardwareError
 CUES: dict[str, tuple[float, float, int]] = {
     "turn": (0.12, 0.05, 1),
     "refused": (0.08, 0.08, 2),
+    "time": (0.4, 0.2, 3),      # the turn has taken longer than the table's limit
 }
 
 

@@ -51,8 +51,8 @@ from typing import Any, Mapping
 
 from .config_check import (  # the rules; the constants are re-exported for the UI
     BUZZER_KEYS, DEFAULT_BAUDRATE, DICE_KEYS, DIE_ID, FACE_NAME, FIRST_PIN, LAST_PIN,
-    MAX_BOUNCE_MS, MAX_FACE, MAX_FACE_NAME, MAX_HOLD_S, MAX_SEATS, OPTIONS, RESERVED_PINS,
-    SEAT_BUTTONS, SEAT_LED, SECTIONS, SERIAL_URL_SCHEMES, STANDARD_BAUDRATES, TABLE_BUTTONS,
+    MAX_BOUNCE_MS, MAX_FACE, MAX_FACE_NAME, MAX_HOLD_S, MAX_SEATS, MAX_TURN_LIMIT_S, OPTIONS,
+    RESERVED_PINS, SEAT_BUTTONS, SEAT_LED, SECTIONS, SERIAL_URL_SCHEMES, STANDARD_BAUDRATES, TABLE_BUTTONS,
     check_dice, check_number, check_only, check_pin, check_seat_number, check_table,
     seat_sort_key,
 )
@@ -106,6 +106,7 @@ class HardwareConfig:
     pull_up: bool = True
     dice: DiceConfig | None = None
     buzzer: int | None = None
+    turn_limit_s: int = 0       # the buzzer's "time" cue after a turn this long (0: never)
 
     @classmethod
     def empty(cls) -> "HardwareConfig":
@@ -199,8 +200,16 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
             raise ConfigError("buzzer.pin: missing; the buzzer's BCM pin, like 12 "
                               "(or leave out [buzzer])")
         buzzer = check_pin("buzzer.pin", table["pin"], used)
+        turn_limit_s = table.get("turn_limit_s", 0)
+        if isinstance(turn_limit_s, bool) or not isinstance(turn_limit_s, int) \
+                or not 0 <= turn_limit_s <= MAX_TURN_LIMIT_S:
+            raise ConfigError(f"buzzer.turn_limit_s: whole seconds from 0 (never) to "
+                              f"{MAX_TURN_LIMIT_S}, got {turn_limit_s!r}")
+    else:
+        turn_limit_s = 0
     dice = DiceConfig(**check_dice(data["dice"])) if "dice" in data else None
-    return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up, dice, buzzer)
+    return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up, dice, buzzer,
+                          turn_limit_s)
 
 
 def default_config_path() -> Path:

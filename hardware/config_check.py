@@ -26,7 +26,8 @@ OPTIONS = ("bounce_ms", "hold_s", "pull_up")
 MAX_BOUNCE_MS = 1000
 MAX_HOLD_S = 10
 DICE_KEYS = ("url", "baudrate", "faces", "die_faces", "ids", "face_names")
-BUZZER_KEYS = ("pin",)
+BUZZER_KEYS = ("pin", "turn_limit_s")
+MAX_TURN_LIMIT_S = 3600
 MAX_FACE_NAME = 24
 DEFAULT_BAUDRATE = 115200
 # pySerial's Serial.BAUDRATES (not imported here: reading a config needs no serial port).

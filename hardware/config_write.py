@@ -52,6 +52,8 @@ def config_to_data(config: HardwareConfig) -> dict[str, Any]:
                        "pull_up": config.pull_up}
     if config.buzzer is not None:
         data["buzzer"] = {"pin": config.buzzer}
+        if config.turn_limit_s:
+            data["buzzer"]["turn_limit_s"] = config.turn_limit_s
     dice = config.dice
     if dice is not None:
         data["dice"] = {"url": dice.url, "baudrate": dice.baudrate, "faces": list(dice.faces)}

@@ -279,3 +279,6 @@ class CompanionApp(App):
 
     def _tick(self, _dt) -> None:
         self.turn_seconds = int(time.monotonic() - self._turn_started)
+        limit = self.devices.config.turn_limit_s if self.devices.config is not None else 0
+        if limit and self.turn_seconds == limit:
+            self.devices.buzz("time")  # once, when the turn reaches the table's limit

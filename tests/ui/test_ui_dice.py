@@ -6,6 +6,7 @@ connected; dice reach the session on the main thread, are mapped by [dice.ids] a
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -153,6 +154,20 @@ def test_buzzer_cues_turn_and_physical_refusals_only(tray):
     app.beeps.clear()
     app.press("seat9.claim")                          # a touch refusal: shown, not beeped
     assert app.refusal and app.beeps == []
+
+
+def test_the_time_cue_sounds_once_when_a_turn_reaches_the_tables_limit(tray, monkeypatch):
+    import dataclasses
+
+    app, _sim = tray
+    monkeypatch.setattr(app.devices, "config",
+                        dataclasses.replace(app.devices.config, turn_limit_s=90))
+    assert app.start_game({"game": "witchs_brew", "players": PLAYERS}) is None
+    for second in (30, 89, 90, 91, 150):              # the turn began ``second`` s ago
+        app._turn_started = time.monotonic() - second - 0.5
+        app._tick(1.0)
+    assert app.turn_seconds == 150
+    assert app.beeps == ["time"]                      # once, at 90 s, not every second after
 
 
 def test_quest_action_dice_from_the_tray_advance_the_game(tray):

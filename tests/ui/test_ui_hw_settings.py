@@ -274,3 +274,21 @@ def test_an_unreadable_file_is_kept_as_bak_when_saving_over_it(real_table):
     assert path.with_name("hardware.toml.bak").read_text() == "[seats.1\nclaim = 17\n"
     assert load_config(path, missing_ok=False).buttons == {"seat1.claim": 17}
     assert app.devices.buttons is not None and app.devices.buttons.ids == ("seat1.claim",)
+
+
+def test_the_turn_time_cue_needs_a_buzzer_and_is_saved_with_it(real_table):
+    app, path, _factory = real_table
+    screen = open_screen(app)
+    screen.ids.turn_limit.step(+1)                         # off -> 30 s
+    tap_title("Check")
+    assert screen.tone == "bad" and "buzzer.pin: missing" in screen.message
+    choose_pin(screen, "buzzer.pin", 12)
+    screen.ids.turn_limit.step(+1)                         # 30 s -> 45 s
+    tap_title("Save and restart devices")
+    assert screen.tone == "good", screen.message
+    config = load_config(path, missing_ok=False)
+    assert config.buzzer == 12 and config.turn_limit_s == 45
+    screen.ids.turn_limit.step(-1)
+    screen.ids.turn_limit.step(-1)                         # back to off: the key goes
+    assert "turn_limit_s" not in screen.draft["buzzer"]
+    tap_title("Back")

@@ -31,6 +31,7 @@ from ui.widgets.hw_fields import PinCell, PinPicker, serial_ports
 
 BOUNCE_CHOICES = (0, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500)
 HOLD_CHOICES = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
+TURN_LIMIT_CHOICES = (0, 30, 45, 60, 90, 120, 180, 240, 300, 600)   # 0: no time cue
 BAUD_CHOICES = tuple(b for b in STANDARD_BAUDRATES if 9600 <= b <= 1000000)
 LIGHT_SECONDS = 2.0
 TONES = {"info": theme.SURFACE_HI, "good": theme.GOOD, "bad": theme.BAD, "test": theme.ACCENT}
@@ -215,6 +216,19 @@ class HardwareSettingsScreen(Screen):
         self.draft.setdefault("options", {})[name] = value
         self.dirty = True
 
+    def set_turn_limit(self, seconds: int) -> None:
+        """The buzzer's time cue after a turn this long; 0 takes the key out."""
+        buzzer = self.draft.get("buzzer", {})
+        if buzzer.get("turn_limit_s", 0) == seconds:
+            return
+        if seconds:
+            self.draft.setdefault("buzzer", {})["turn_limit_s"] = seconds
+        else:
+            buzzer.pop("turn_limit_s", None)
+            if not buzzer:
+                self.draft.pop("buzzer", None)
+        self.dirty = True
+
     def set_dice(self, name: str, value: Any) -> None:
         if "dice" not in self.draft and name == "url" and not value:
             return
@@ -238,6 +252,7 @@ class HardwareSettingsScreen(Screen):
         options = self.draft.get("options", {})   # a wrong value shows the default; Check names it
         self.ids.bounce.value = number(options.get("bounce_ms"), 30)
         self.ids.hold.value = number(options.get("hold_s"), 1.5)
+        self.ids.turn_limit.value = number(self.draft.get("buzzer", {}).get("turn_limit_s"), 0)
         dice = self.draft.get("dice", {})
         url = dice.get("url", "")
         self.ids.url.text = url if isinstance(url, str) else repr(url)

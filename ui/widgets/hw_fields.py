@@ -86,6 +86,7 @@ class ChoiceStepper(BoxLayout):
     value = NumericProperty(0)
     choices = ListProperty([])
     unit = StringProperty("")
+    zero = StringProperty("")        # what 0 means, when it means "off"
     changed = ObjectProperty(None, allownone=True)
 
     def step(self, by: int) -> None:
@@ -97,7 +98,9 @@ class ChoiceStepper(BoxLayout):
             self.changed(self)
 
     @staticmethod
-    def shown(value: float, unit: str) -> str:
+    def shown(value: float, unit: str, zero: str = "") -> str:
+        if zero and value == 0:
+            return zero
         number = f"{value:g}"
         return f"{number} {unit}" if unit else number
 
