@@ -169,8 +169,8 @@ class Store:
     # -- games -----------------------------------------------------------------------------
     def new_game(self, rules: GameRules, setup: dict[str, Any]) -> Session:
         """Validate the setup (SetupError if it cannot be played), store it, return the session."""
-        setup = {"game": rules.name, **setup}
-        initial = rules.setup(setup)
+        clean, initial = rules.start({"game": rules.name, **setup})
+        setup = {"game": rules.name, **clean}
         now = _now()
         with _Tx(self.conn):
             cur = self.conn.execute(

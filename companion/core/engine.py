@@ -11,8 +11,9 @@ step "undone", redo marks it "done" again, a new command after undo marks the re
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
+from companion.core import gate
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event, InputEvent
 
@@ -38,14 +39,40 @@ class GameRules:
     summary: Callable[[State], dict[str, Any]]
     map_input: Callable[[State, InputEvent], Command | None]
     results: Callable[[State], list[dict[str, Any]]]
+    #: The gate (companion.core.gate): every command's arguments, every setup key, and where
+    #: the state keeps the players' names. ``decide`` and ``setup`` see only checked values.
+    commands: Mapping[str, gate.Declared] | None = None  # TRANSITION: required once all games declare
+    setup_keys: Mapping[str, gate.Arg] | None = None
+    seat_names: Callable[[State], Sequence[str]] | None = None
     players: tuple[int, int] = (2, 6)
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
 
+    def check(self, state: State, command: Command) -> Command:
+        """The command as ``decide`` may trust it (canonical names, clean values), or
+        RuleViolation naming the field."""
+        if self.commands is None:  # TRANSITION
+            return command
+        return gate.check_command(self.commands, state, command, self.seat_names, game=self.title)
+
+    def start(self, config: Any) -> tuple[dict[str, Any], State]:
+        """The checked setup and the state before the first command, or SetupError."""
+        if self.setup_keys is None:  # TRANSITION
+            return dict(config), self.setup(dict(config))
+        clean = gate.check_setup(self.setup_keys, config, game=self.title)
+        return clean, self.setup(clean)
+
+    def accept(self, state: State, command: Command) -> tuple[Command, list[Event], State]:
+        """Check one command at the gate, decide it, then run the automatic flow; returns the
+        clean command, all events and the new state. Raises RuleViolation (and changes nothing)
+        if the command is refused."""
+        command = self.check(state, command)
+        events, state = self.play(state, command)
+        return command, events, state
+
     def play(self, state: State, command: Command) -> tuple[list[Event], State]:
-        """Decide one command, then run the automatic flow; returns all events and the new state.
-        Raises RuleViolation (and changes nothing) if the command is refused."""
+        """Decide one command (already through the gate), then run the automatic flow."""
         events = list(self.decide(state, command))
         for event in events:
             state = self.evolve(state, event)
@@ -102,8 +129,7 @@ class Session:
         game_id: int | None = None,
     ) -> None:
         self.rules = rules
-        self.setup = dict(setup)
-        self.initial = rules.setup(self.setup)
+        self.setup, self.initial = rules.start(setup)
         self.steps: list[Step] = list(steps)
         self.journal = journal
         self.game_id = game_id
@@ -144,11 +170,13 @@ class Session:
     # -- changing ------------------------------------------------------------------------
     def execute(self, command: Command) -> Step:
         """Play one command. Durable before it returns; RuleViolation changes nothing."""
+        if command.do in gate.ENGINE_COMMANDS:
+            command = self.rules.check(self._state, command)
         if command.do == "undo":
             return self.undo()
         if command.do == "redo":
             return self.redo()
-        events, state = self.rules.play(self._state, command)
+        command, events, state = self.rules.accept(self._state, command)
         step = Step(n=len(self.steps) + 1, command=command, events=tuple(events))
         dropped = [s.n for s in self.steps if s.status == UNDONE]
         if self.journal is not None:

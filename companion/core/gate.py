@@ -1,0 +1,394 @@
+"""The one gate in front of every game: commands and setups declared as data, checked here.
+
+A review played the games through hundreds of scripts: the rules held, the edges did not. Each
+game checked its arguments its own way, so a list where a name belongs, ``2.0`` for a die, a
+typo'd key or a lone surrogate ended in a traceback, or silently played something else. Now each
+game declares its setup keys and each command's arguments next to its rules (:class:`Arg`,
+:class:`Declared`), and :func:`check_command` / :func:`check_setup` check every input (from a
+script, the screen, a button or a die) before ``decide`` sees it. ``decide`` works on clean
+values only: whole numbers are ``int`` (never ``bool``, ``2.0`` or ``"2"``), names are matched
+after Unicode NFC and without regard to case, choices come back in their canonical spelling,
+lists are lists, and a key nobody declared is refused, naming the known ones.
+
+Every refusal names the field (``potion.stack``, ``players[2]``) and says what belongs there.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from companion.core.errors import RuleViolation, SetupError
+from companion.core.model import Command
+
+State = dict[str, Any]
+#: A bound that may depend on the state: the box's supply, a die's faces from the settings.
+Bound = Any  # int | Callable[[State], int]
+
+#: SQLite stores 64-bit integers; nothing larger may reach a step or a result.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: No list or mapping in a command is longer than this (a whole game's worth of anything).
+MAX_ITEMS = 200
+#: Longest free text a player may type (a potion's name, an omen's text).
+MAX_TEXT = 500
+
+
+def name_key(name: str) -> str:
+    """How names are compared everywhere: Unicode NFC, then without regard to case. "Zoë"
+    typed with a combining diaeresis and "ZOË" are the same player."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value as a refusal may quote it: short, and safe for a 5,000-digit number or a lone
+    surrogate (``repr`` of such an int raises; a surrogate cannot be printed)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if abs(value) > 10**18:
+            return f"a {value.bit_length()}-bit number"
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else "a number that is not finite"
+    if isinstance(value, str):
+        text = value.encode("utf-8", "backslashreplace").decode("utf-8")
+        text = text if len(text) <= limit else text[: limit - 1] + "…"
+        return repr(text)
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def _fail(at: str, wants: str, value: Any) -> RuleViolation:
+    return RuleViolation(f"{at}: {wants}, not {shown(value)}")
+
+
+def _bound(value: Bound, state: State) -> Any:
+    return value(state) if callable(value) else value
+
+
+class Spec:
+    """What one value must be. ``check`` returns the clean value or raises RuleViolation
+    naming ``at``; ``wants`` says in words what belongs there (for refusals and docs)."""
+
+    def check(self, value: Any, at: str, state: State) -> Any:
+        raise NotImplementedError
+
+    def wants(self, state: State) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Whole(Spec):
+    """A whole number: ``int`` only, within ``low``..``high`` (each an int or a function of
+    the state, e.g. the box's supply)."""
+
+    low: Bound = INT64_MIN
+    high: Bound = INT64_MAX
+
+    def wants(self, state: State) -> str:
+        low, high = _bound(self.low, state), _bound(self.high, state)
+        if low == INT64_MIN and high == INT64_MAX:
+            return "a whole number"
+        if high == INT64_MAX:
+            return f"a whole number of at least {low}"
+        return f"a whole number from {low} to {high}"
+
+    def check(self, value: Any, at: str, state: State) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(at, self.wants(state), value)
+        if not _bound(self.low, state) <= value <= _bound(self.high, state):
+            raise _fail(at, self.wants(state), value)
+        return value
+
+
+@dataclass(frozen=True)
+class Flag(Spec):
+    """true or false: a JSON boolean, never 0/1 or "yes"."""
+
+    def wants(self, state: State) -> str:
+        return "true or false"
+
+    def check(self, value: Any, at: str, state: State) -> bool:
+        if not isinstance(value, bool):
+            raise _fail(at, self.wants(state), value)
+        return value
+
+
+def clean_text(value: Any, at: str, *, limit: int = MAX_TEXT, blank: bool = True) -> str:
+    """Text a person typed: a string that can be stored and shown (no lone surrogates, no
+    control characters), at most ``limit`` characters, stripped, in Unicode NFC."""
+    if not isinstance(value, str):
+        raise _fail(at, f"text of at most {limit} characters", value)
+    if len(value) > limit:
+        raise RuleViolation(f"{at}: text of at most {limit} characters, not {len(value)}")
+    for ch in value:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            raise RuleViolation(f"{at}: the text holds a broken character (a lone surrogate "
+                                f"U+{ord(ch):04X}); type it again")
+        if unicodedata.category(ch) == "Cc" and ch not in "\t\n":
+            raise RuleViolation(f"{at}: the text holds a control character "
+                                f"(U+{ord(ch):04X}); type it again")
+    text = unicodedata.normalize("NFC", value.strip())
+    if not blank and not text:
+        raise RuleViolation(f"{at}: give a name, not an empty text")
+    return text
+
+
+@dataclass(frozen=True)
+class Text(Spec):
+    """Free text a player types (a potion's name, an omen's words)."""
+
+    limit: int = MAX_TEXT
+    blank: bool = True
+
+    def wants(self, state: State) -> str:
+        return f"text of at most {self.limit} characters"
+
+    def check(self, value: Any, at: str, state: State) -> str:
+        return clean_text(value, at, limit=self.limit, blank=self.blank)
+
+
+def _same(given: Any, option: Any) -> bool:
+    if isinstance(option, str):
+        return isinstance(given, str) and name_key(given) == name_key(option)
+    if isinstance(option, bool) or isinstance(given, bool):
+        return given is option
+    return type(given) is type(option) and given == option
+
+
+@dataclass(frozen=True)
+class Choice(Spec):
+    """One of a few values in the game's words (a role, a stack, a die face). Text matches
+    without regard to case; the value comes back as the game spells it. ``options`` may be a
+    function of the state (a die's faces come from the settings)."""
+
+    options: Any  # Sequence[Any] | Callable[[State], Sequence[Any]]
+    #: Other spellings a table may type, mapped to the option they mean.
+    aliases: Mapping[str, Any] = field(default_factory=dict)
+
+    def values(self, state: State) -> tuple[Any, ...]:
+        return tuple(_bound(self.options, state))
+
+    def wants(self, state: State) -> str:
+        values = self.values(state)
+        listed = ", ".join(str(v) for v in values[:14]) + (" …" if len(values) > 14 else "")
+        return f"one of {listed}"
+
+    def check(self, value: Any, at: str, state: State) -> Any:
+        if isinstance(value, (str, int)):  # bool is an int: _same tells them apart
+            if isinstance(value, str):
+                clean_text(value, at, limit=80)
+            for option in self.values(state):
+                if _same(value, option):
+                    return option
+            for alias, option in self.aliases.items():
+                if isinstance(value, str) and name_key(value) == name_key(alias):
+                    return option
+        raise _fail(at, self.wants(state), value)
+
+
+@dataclass(frozen=True)
+class Player(Spec):
+    """A player at this table, by name: NFC and case do not matter; comes back as typed at
+    setup. The game says where its names are (``GameRules.seat_names``)."""
+
+    names: Callable[[State], Sequence[str]]
+
+    def wants(self, state: State) -> str:
+        return "a player at this table (" + ", ".join(self.names(state)) + ")"
+
+    def check(self, value: Any, at: str, state: State) -> str:
+        if isinstance(value, str):
+            key = name_key(clean_text(value, at, limit=80))
+            for name in self.names(state):
+                if name_key(name) == key:
+                    return name
+            raise RuleViolation(f"{at}: there is no player named {shown(value)} at this table "
+                                f"({', '.join(self.names(state))})")
+        raise _fail(at, self.wants(state), value)
+
+
+@dataclass(frozen=True)
+class ListOf(Spec):
+    """A list (never a string read letter by letter, never a mapping) of ``item``s."""
+
+    item: Spec
+    least: int = 0
+    most: int = MAX_ITEMS
+    unique: bool = False
+
+    def wants(self, state: State) -> str:
+        count = (f"{self.least}" if self.least == self.most
+                 else f"{self.least} to {self.most}")
+        return f"a list of {count} ({self.item.wants(state)})"
+
+    def check(self, value: Any, at: str, state: State) -> list[Any]:
+        if not isinstance(value, (list, tuple)):
+            raise _fail(at, self.wants(state), value)
+        if not self.least <= len(value) <= self.most:
+            raise _fail(at, self.wants(state), value)
+        out = [self.item.check(v, f"{at}[{i}]", state) for i, v in enumerate(value)]
+        if self.unique:
+            seen = []
+            for i, v in enumerate(out):
+                key = name_key(v) if isinstance(v, str) else v
+                if key in seen:
+                    raise RuleViolation(f"{at}[{i}]: {shown(v)} is listed twice")
+                seen.append(key)
+        return out
+
+
+@dataclass(frozen=True)
+class MapOf(Spec):
+    """A mapping whose keys are checked by ``key`` (counters, ingredients, players) and values
+    by ``value``. Two keys that mean the same (``"Red"`` and ``"red"``) are refused."""
+
+    key: Spec
+    value: Spec
+    most: int = MAX_ITEMS
+
+    def wants(self, state: State) -> str:
+        return f"a mapping of {self.key.wants(state)} to {self.value.wants(state)}"
+
+    def check(self, value: Any, at: str, state: State) -> dict[Any, Any]:
+        if not isinstance(value, dict) or len(value) > self.most:
+            raise _fail(at, self.wants(state), value)
+        out: dict[Any, Any] = {}
+        for raw_key, raw_value in value.items():
+            key = self.key.check(raw_key, f"{at} key", state)
+            if key in out:
+                raise RuleViolation(f"{at}: {shown(key)} is given twice")
+            label = key if isinstance(key, str) else shown(key)
+            out[key] = self.value.check(raw_value, f"{at}.{label}", state)
+        return out
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One key of a command or a setup, or one field of a :class:`Record`."""
+
+    spec: Spec
+    required: bool = False
+    #: What it is, in the table's words (for the README's tables and for help).
+    doc: str = ""
+
+
+def _check_keys(given: Mapping[str, Any], args: Mapping[str, Arg], at: str, state: State,
+                *, what: str) -> dict[str, Any]:
+    unknown = [k for k in given if k not in args]
+    if unknown:
+        known = ", ".join(args) or "none"
+        key = unknown[0]
+        where = f"{at}.{shown(key)[1:-1]}" if at and isinstance(key, str) else shown(key)
+        raise RuleViolation(f"{where}: not a key of {what}; it knows {known}")
+    out: dict[str, Any] = {}
+    for key, arg in args.items():
+        path = f"{at}.{key}" if at else key
+        if key not in given or given[key] is None:
+            if arg.required:
+                raise RuleViolation(f"{path}: missing; give {arg.spec.wants(state)}")
+            continue
+        out[key] = arg.spec.check(given[key], path, state)
+    return out
+
+
+@dataclass(frozen=True)
+class Record(Spec):
+    """A mapping with declared keys (a potion card, a player's entry): unknown keys refused."""
+
+    fields: Mapping[str, Arg]
+    what: str = "this entry"
+
+    def wants(self, state: State) -> str:
+        return f"{self.what} as {{{', '.join(self.fields)}}}"
+
+    def check(self, value: Any, at: str, state: State) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise _fail(at, self.wants(state), value)
+        return _check_keys(value, self.fields, at, state, what=self.what)
+
+
+@dataclass(frozen=True)
+class Either(Spec):
+    """One of several shapes (a player as a name or as a record; a die face as a number or
+    "spell"). The first that fits wins."""
+
+    options: tuple[Spec, ...]
+
+    def wants(self, state: State) -> str:
+        return " or ".join(o.wants(state) for o in self.options)
+
+    def check(self, value: Any, at: str, state: State) -> Any:
+        for option in self.options:
+            try:
+                return option.check(value, at, state)
+            except RuleViolation:
+                continue
+        raise _fail(at, self.wants(state), value)
+
+
+PLAYER_NONE, PLAYER_OPTIONAL, PLAYER_REQUIRED = "none", "optional", "required"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One command as a game declares it: its arguments, and whether it names a player."""
+
+    args: Mapping[str, Arg] = field(default_factory=dict)
+    player: str = PLAYER_NONE
+    doc: str = ""
+
+
+#: Commands every game knows: the engine handles them before the rules see anything.
+ENGINE_COMMANDS = {
+    "undo": Declared(player=PLAYER_OPTIONAL, doc="take back the last step (dice excepted)"),
+    "redo": Declared(player=PLAYER_OPTIONAL, doc="play the last undone step again"),
+}
+
+
+def check_command(commands: Mapping[str, Declared], state: State, command: Command,
+                  seat_names: Callable[[State], Sequence[str]], *, game: str) -> Command:
+    """The command as ``decide`` may trust it, or RuleViolation naming the field."""
+    do = command.do
+    if not isinstance(do, str):
+        raise _fail("do", "the command's name", do)
+    declared = commands.get(do) or ENGINE_COMMANDS.get(do)
+    if declared is None:
+        known = ", ".join(sorted({*commands, *ENGINE_COMMANDS}))
+        raise RuleViolation(f"{game} has no command {shown(do)}; it knows {known}")
+    player = command.player
+    if declared.player == PLAYER_NONE and player is not None:
+        raise RuleViolation(f"{do}: the whole table does this; leave out \"player\"")
+    if player is None and declared.player == PLAYER_REQUIRED:
+        raise RuleViolation(f"{do}: say which player (\"player\": a name at this table: "
+                            f"{', '.join(seat_names(state))})")
+    if player is not None:
+        player = Player(seat_names).check(player, "player", state)
+    if not isinstance(command.args, dict):
+        raise _fail(do, "its arguments as a mapping", command.args)
+    args = _check_keys(command.args, declared.args, "", state, what=f"{do}")
+    return Command(do, player, args)
+
+
+def check_setup(keys: Mapping[str, Arg], config: Any, *, game: str) -> dict[str, Any]:
+    """A setup as the game's ``setup`` may trust it, or SetupError naming the key. The
+    ``game`` key of a table script's first line is always allowed."""
+    if not isinstance(config, dict):
+        raise SetupError(f"the setup is a mapping of keys ({', '.join(keys)}), "
+                         f"not {shown(config)}")
+    given = {k: v for k, v in config.items() if k != "game"}
+    try:
+        return _check_keys(given, {**keys}, "", config, what=f"the {game} setup")
+    except RuleViolation as problem:
+        raise SetupError(str(problem)) from None
+
+
+def player_names(least: int, most: int) -> Spec:
+    """The players of a setup, in clockwise order: names as typed (stripped, NFC), none blank,
+    none the same as another after NFC and case folding."""
+    return ListOf(Text(limit=40, blank=False), least=least, most=most, unique=True)

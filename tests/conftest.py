@@ -1,0 +1,21 @@
+"""Hypothesis profiles for the fuzz tests (tests/*/test_*_fuzz.py).
+
+``ci`` (the default) is bounded: about a minute for the three games together. ``long`` runs
+on demand for a deeper search: ``COMPANION_FUZZ=long scripts/test tests/companion -k fuzz``.
+The example database stays out of git (.hypothesis/ is ignored)."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", max_examples=60, stateful_step_count=40, deadline=None, derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    print_blob=True)
+settings.register_profile(
+    "long", max_examples=2000, stateful_step_count=120, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    print_blob=True)
+settings.load_profile(os.environ.get("COMPANION_FUZZ", "ci"))

@@ -1,0 +1,99 @@
+"""What every game's fuzz test (a Hypothesis ``RuleBasedStateMachine``) shares: garbage to throw
+at the gate, and the checks that must hold after every step.
+
+A step may only be accepted or refused with ``RuleViolation``; a refusal changes nothing; the
+state is plain JSON; undo then redo gives back the identical state; a game exported as a table
+script replays to the identical state. The game's own test adds its box limits.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import strategies as hs
+
+from companion.core import Command, InputEvent, RuleViolation, Session
+from companion.script import export_lines, replay
+
+#: Values that are wrong almost everywhere: the kinds of input the review found crashing.
+ODD_SCALARS = hs.one_of(
+    hs.none(), hs.booleans(), hs.floats(allow_nan=True, allow_infinity=True),
+    hs.integers(min_value=-(2**70), max_value=2**70), hs.just(2.0), hs.just(10**4000),
+    hs.sampled_from(["", " ", "²", "٣", "2", "1.0", "\ud800", "x\udfffy", "\x00", "RED",
+                     "Witch", "spell", "p2.3", "c5", "cauldron", "a" * 600]),
+    hs.text(max_size=12),
+)
+
+
+def garbage(max_leaves: int = 6) -> hs.SearchStrategy[Any]:
+    """Any JSON-ish value, nested a little: scalars, lists, mappings with odd keys."""
+    return hs.recursive(
+        ODD_SCALARS,
+        lambda inner: hs.one_of(
+            hs.lists(inner, max_size=4),
+            hs.dictionaries(hs.one_of(hs.text(max_size=8), hs.sampled_from(
+                ["red", "gold", "stack", "points", "raven", "name", "magic", "variant", "player"])),
+                inner, max_size=4)),
+        max_leaves=max_leaves)
+
+
+def malformed_command(commands: list[str], keys: list[str], players: list[str]) -> hs.SearchStrategy[Command]:
+    """A command with a known or unknown name, a real, odd or missing player, and arguments
+    drawn from the game's own keys (and typos) with garbage values."""
+    names = hs.one_of(hs.sampled_from(commands), hs.sampled_from(["skip", "Undo", "", "brew "]))
+    who = hs.one_of(hs.none(), hs.sampled_from(players),
+                    hs.sampled_from([p.upper() for p in players] + ["Nobody", "\ud800"]))
+    args = hs.dictionaries(hs.one_of(hs.sampled_from(keys), hs.text(max_size=6)), garbage(),
+                           max_size=3)
+    return hs.builds(Command, names, who, args)
+
+
+def odd_input() -> hs.SearchStrategy[InputEvent]:
+    """A button or die input from a device or script with odd ids and values."""
+    ids = hs.one_of(hs.sampled_from(["seat1.claim", "seat9.pass", "undo", "redo", "next",
+                                     "d1", "d2", "action_a", "magic_1", "die"]), hs.text(max_size=8))
+    return hs.builds(InputEvent, hs.sampled_from(["button", "die", "dial"]), ids, garbage(3),
+                     hs.just("script"))
+
+
+def snapshot(session: Session) -> tuple[Any, list[Any]]:
+    return copy.deepcopy(session.state), list(session.steps)
+
+
+def try_step(session: Session, item: Command | InputEvent) -> bool:
+    """Play one command or input. True if accepted; a refusal must be a RuleViolation that
+    changes nothing (state and log identical)."""
+    before = snapshot(session)
+    try:
+        if isinstance(item, InputEvent):
+            session.handle_input(item)
+        else:
+            session.execute(item)
+    except RuleViolation as refusal:
+        assert str(refusal), "a refusal must say why"
+        assert snapshot(session) == before, f"refused {item} but the state or log changed"
+        return False
+    return True
+
+
+def assert_json_round_trip(session: Session) -> None:
+    state = session.state
+    assert json.loads(json.dumps(state, allow_nan=False)) == state
+
+
+def assert_undo_redo_identity(session: Session) -> None:
+    """Undo then redo gives back the identical state (when the last step can be undone)."""
+    if not session.can_undo or session.can_redo:
+        return
+    before = copy.deepcopy(session.state)
+    session.undo()
+    session.redo()
+    assert session.state == before
+
+
+def assert_export_replays(session: Session) -> None:
+    """The exported table script replays, strictly, to the identical state."""
+    lines = export_lines(session)
+    assert replay(lines, strict=True).session.state == session.state
