@@ -284,7 +284,8 @@ def _check_keys(given: Mapping[str, Any], args: Mapping[str, Arg], at: str, stat
     if unknown:
         known = ", ".join(args) or "none"
         key = unknown[0]
-        where = f"{at}.{shown(key)[1:-1]}" if at and isinstance(key, str) else shown(key)
+        label = shown(key)[1:-1] if isinstance(key, str) else shown(key)
+        where = f"{at}.{label}" if at else label
         raise RuleViolation(f"{where}: not a key of {what}; it knows {known}")
     out: dict[str, Any] = {}
     for key, arg in args.items():
