@@ -1,9 +1,13 @@
 """SQLite storage: every game, its players, its log of steps and events, its results.
 
 One file in the user data directory. WAL journal and ``synchronous=FULL``: a step is one
-transaction, committed before the screen shows its result, so a power cut cannot lose it.
-Undo and redo only change a step's status; nothing a player entered is deleted. A file that is
-not ours (corrupt, or another program's database) is moved aside, never overwritten.
+transaction, committed before the screen shows its result, so a power cut cannot lose it. The
+step that ends a game is written in the same transaction as the results it finishes (and an
+undo past the end with the reopening), so a game is never "running" with its end in its log.
+Undo and redo only change a step's status; nothing a player entered is deleted. A value the
+file cannot keep (a whole number beyond SQLite's 64 bits, a broken character) is refused before
+anything is written. A file that is not ours (corrupt, or another program's database) is moved
+aside, never overwritten.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from companion.core.engine import DONE, GameRules, Session, Step
-from companion.core.errors import StoreError
+from companion.core.engine import DONE, GameRules, Results, Session, Step
+from companion.core.errors import RuleViolation, SetupError, StoreError
+from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.core.model import Command, Event
 
 #: PRAGMA application_id marks the file as ours ("TCMP").
@@ -102,6 +107,8 @@ class Store:
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
         self.path = str(path)
         self.notice: str | None = None
+        if self.path != ":memory:" and os.path.isdir(self.path):
+            raise StoreError(f"{self.path} is a folder, not a game database; give a file name")
         try:
             self.conn = self._open()
         except (sqlite3.DatabaseError, StoreError) as problem:
@@ -171,16 +178,19 @@ class Store:
         """Validate the setup (SetupError if it cannot be played), store it, return the session."""
         clean, initial = rules.start({"game": rules.name, **setup})
         setup = {"game": rules.name, **clean}
+        names = [p["name"] for p in rules.summary(initial)["players"]]
+        problem = unstorable(setup, "setup") or unstorable(names, "players")
+        if problem:
+            raise SetupError(problem)
         now = _now()
         with _Tx(self.conn):
             cur = self.conn.execute(
                 "INSERT INTO games (game, setup, created_at, updated_at) VALUES (?, ?, ?, ?)",
                 (rules.name, json.dumps(setup), now, now))
             game_id = int(cur.lastrowid)
-            self.conn.executemany(
-                "INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
-                [(game_id, i, p["name"]) for i, p in enumerate(rules.summary(initial)["players"])])
-        return self._attach(Session(rules, setup, journal=GameJournal(self, game_id), game_id=game_id))
+            self.conn.executemany("INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
+                                  [(game_id, i, name) for i, name in enumerate(names)])
+        return Session(rules, setup, journal=GameJournal(self, game_id), game_id=game_id)
 
     def open_session(self, game_id: int) -> Session:
         """Resume a stored game exactly: same state, same undo history."""
@@ -189,38 +199,26 @@ class Store:
         game, setup = self._game_row(game_id)
         rules = get_rules(game)
         steps = list(self.steps(game_id))
-        return self._attach(Session(rules, setup, steps, journal=GameJournal(self, game_id),
-                                    game_id=game_id))
-
-    def _attach(self, session: Session) -> Session:
-        session.add_listener(self._keep_results)
+        session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
+                          game_id=game_id)
+        self._reconcile(session)
         return session
 
-    def _keep_results(self, session: Session, step: Step | None) -> None:
-        """A game that ends is recorded with its results; an undo past the end reopens it."""
-        if session.game_id is None:
-            return
+    def _reconcile(self, session: Session) -> None:
+        """A game stored by an older companion, which wrote a game's results in a second
+        transaction, may have been killed in between: 'running' with its end in its log. Its
+        status and results are set right, once, from the fold."""
+        game_id = session.game_id
         status = self.conn.execute("SELECT status FROM games WHERE id = ?",
-                                   (session.game_id,)).fetchone()[0]
-        if session.over:
-            self.finish(session.game_id, session.rules.results(session.state))
-        elif status == "finished":
-            with _Tx(self.conn):
-                self.conn.execute("DELETE FROM results WHERE game_id = ?", (session.game_id,))
-                self.conn.execute("UPDATE games SET status = 'running', finished_at = NULL "
-                                  "WHERE id = ?", (session.game_id,))
-
-    def finish(self, game_id: int, results: list[dict[str, Any]]) -> None:
-        now = _now()
+                                   (game_id,)).fetchone()[0]
+        kept = self.conn.execute("SELECT count(*) FROM results WHERE game_id = ?",
+                                 (game_id,)).fetchone()[0] > 0
+        over = session.over
+        if (status == "finished") == over and kept == over:
+            return
+        results = session.rules.results(session.state) if over else None
         with _Tx(self.conn):
-            self.conn.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            self.conn.executemany(
-                "INSERT INTO results (game_id, seat, name, score, winner, detail) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, r["seat"], r["name"], r["score"], int(r["winner"]), json.dumps(r))
-                 for r in results])
-            self.conn.execute("UPDATE games SET status = 'finished', finished_at = ?, "
-                              "updated_at = ? WHERE id = ?", (now, now, game_id))
+            _settle(self.conn, game_id, results, _now())
 
     def abandon(self, game_id: int) -> None:
         """Stop offering a running game for resume; its log stays."""
@@ -229,9 +227,12 @@ class Store:
                               "WHERE id = ? AND status = 'running'", (_now(), game_id))
 
     def _game_row(self, game_id: int) -> tuple[str, dict[str, Any]]:
-        row = self.conn.execute("SELECT game, setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = None
+        if isinstance(game_id, int) and INT64_MIN <= game_id <= INT64_MAX:
+            row = self.conn.execute("SELECT game, setup FROM games WHERE id = ?",
+                                    (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"There is no game number {game_id} in {self.path}")
+            raise StoreError(f"There is no game number {shown(game_id)} in {self.path}")
         return row[0], json.loads(row[1])
 
     def setup_of(self, game_id: int) -> dict[str, Any]:
@@ -284,14 +285,69 @@ class _Tx:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
+def unstorable(value: Any, at: str) -> str | None:
+    """What in ``value`` the file cannot keep, in words, or None: a whole number beyond
+    SQLite's 64 bits (the results table holds scores as INTEGER, and a number must read back
+    as it was written everywhere), or text with a lone surrogate (not UTF-8)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return None
+    if isinstance(value, int):
+        if INT64_MIN <= value <= INT64_MAX:
+            return None
+        return (f"{at} is {shown(value)}, more than the game record can keep (whole numbers "
+                f"up to {INT64_MAX:,} either way); nothing was recorded")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return (f"{at} holds a broken character (a lone surrogate) the game record "
+                    f"cannot keep; nothing was recorded")
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            label = key if isinstance(key, str) else shown(key)
+            problem = unstorable(key, at) or unstorable(item, f"{at}.{label}")
+            if problem:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            problem = unstorable(item, f"{at}[{i}]")
+            if problem:
+                return problem
+    return None
+
+
+def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) -> None:
+    """Inside a step's transaction: the game's status and results as its fold says. Results
+    finish it; None reopens a finished game (an undo past the end) and leaves others be."""
+    conn.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+    if results is None:
+        conn.execute("UPDATE games SET status = 'running', finished_at = NULL "
+                     "WHERE id = ? AND status = 'finished'", (game_id,))
+        return
+    conn.executemany(
+        "INSERT INTO results (game_id, seat, name, score, winner, detail) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, r["seat"], r["name"], r["score"], int(r["winner"]), json.dumps(r))
+         for r in results])
+    conn.execute("UPDATE games SET status = 'finished', finished_at = COALESCE(finished_at, ?), "
+                 "updated_at = ? WHERE id = ?", (now, now, game_id))
+
+
 class GameJournal:
-    """A session's durable log in the store: each call is one committed transaction."""
+    """A session's durable log in the store: each call is ONE committed transaction, holding
+    the step (or its new status) and what it does to the game's end."""
 
     def __init__(self, store: Store, game_id: int) -> None:
         self.store = store
         self.game_id = game_id
 
-    def append(self, step: Step, dropped: list[int]) -> None:
+    def append(self, step: Step, dropped: list[int], results: Results) -> None:
+        _refuse_unstorable(
+            (step.command.to_dict(), step.command.do),
+            *[(e.data, e.type) for e in step.events],
+            (results, "results"))
         conn = self.store.conn
         now = _now()
         with _Tx(conn):
@@ -307,10 +363,21 @@ class GameJournal:
                 [(self.game_id, step.n, i, e.type, json.dumps(e.data), int(e.automatic),
                   int(e.undoable)) for i, e in enumerate(step.events)])
             conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
+            _settle(conn, self.game_id, results, now)
 
-    def set_status(self, n: int, status: str) -> None:
+    def set_status(self, n: int, status: str, results: Results) -> None:
+        _refuse_unstorable((results, "results"))
         conn = self.store.conn
+        now = _now()
         with _Tx(conn):
             conn.execute("UPDATE steps SET status = ? WHERE game_id = ? AND n = ?",
                          (status, self.game_id, n))
-            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), self.game_id))
+            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
+            _settle(conn, self.game_id, results, now)
+
+
+def _refuse_unstorable(*parts: tuple[Any, str]) -> None:
+    for value, at in parts:
+        problem = unstorable(value, at)
+        if problem:
+            raise RuleViolation(problem)

@@ -105,12 +105,19 @@ class Step:
         return all(e.undoable for e in self.events)
 
 
+#: The finished game's results (``GameRules.results``), or None while it is not over.
+Results = list[dict[str, Any]] | None
+
+
 class Journal(Protocol):
-    """Where a session writes its log durably before it shows a result (the store)."""
+    """Where a session writes its log durably before it shows a result (the store). Each call
+    is one transaction together with what it does to the game's end: ``results`` when the game
+    is over afterwards, None when it is not (an undo past the end reopens it). A kill between
+    two writes can then never leave a finished game "running"."""
 
-    def append(self, step: Step, dropped: list[int]) -> None: ...
+    def append(self, step: Step, dropped: list[int], results: Results) -> None: ...
 
-    def set_status(self, n: int, status: str) -> None: ...
+    def set_status(self, n: int, status: str, results: Results) -> None: ...
 
 
 Listener = Callable[["Session", "Step | None"], None]
@@ -180,7 +187,7 @@ class Session:
         step = Step(n=len(self.steps) + 1, command=command, events=tuple(events))
         dropped = [s.n for s in self.steps if s.status == UNDONE]
         if self.journal is not None:
-            self.journal.append(step, dropped)
+            self.journal.append(step, dropped, self._results(state))
         self.steps = [replace(s, status=DROPPED) if s.n in dropped else s for s in self.steps]
         self.steps.append(step)
         self._state = state
@@ -212,19 +219,25 @@ class Session:
 
     # -- internals -----------------------------------------------------------------------
     def _mark(self, step: Step, status: str) -> Step:
-        if self.journal is not None:
-            self.journal.set_status(step.n, status)
         marked = replace(step, status=status)
-        self.steps[step.n - 1] = marked
-        self._state = self._fold()
+        steps = [marked if s.n == step.n else s for s in self.steps]
+        state = self._fold(steps)
+        if self.journal is not None:
+            self.journal.set_status(step.n, status, self._results(state))
+        self.steps = steps
+        self._state = state
         self._notify(marked)
         return marked
 
-    def _fold(self) -> State:
+    def _fold(self, steps: list[Step] | None = None) -> State:
         state = self.initial
-        for step in self.done_steps():
-            state = self.rules.fold(state, list(step.events))
+        for step in self.steps if steps is None else steps:
+            if step.status == DONE:
+                state = self.rules.fold(state, list(step.events))
         return state
+
+    def _results(self, state: State) -> Results:
+        return self.rules.results(state) if self.rules.is_over(state) else None
 
     def _last_done(self) -> Step | None:
         done = self.done_steps()
