@@ -1,72 +1,222 @@
 """The ``companion`` command. Pure subcommands live here; the app (``run``) and the hardware
 tools plug in through the ``companion.commands`` entry point group, so this package never imports
-Kivy, gpiozero or pyserial."""
+Kivy, gpiozero or pyserial.
+
+Exit status 0 when the command did its work, 1 when ``replay --strict`` stops at a refused
+line, 2 when a file, the database or a game number cannot be used: then one line on standard
+error names the file, the line where there is one, and what is wrong. Whatever a person can
+type or a disk can hold ends in such a line, never in a traceback."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import sqlite3
 import sys
+from contextlib import contextmanager
 from importlib.metadata import entry_points
-from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from companion import __version__
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, ScriptError, SetupError, StoreError
 from companion.games import all_games
 
+#: Exit statuses: done; a line refused under --strict; nothing done, the input, the output or
+#: the database could not be used (argparse's own status for a wrong command line).
+EXIT_DONE, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
 
-def _open_store(path: str | None):
+
+class Unusable(Exception):
+    """A file, the database or a game number that cannot be used: exit status 2 and one line
+    on standard error naming the file, the line where there is one, and what is wrong."""
+
+
+# -- saying things ---------------------------------------------------------------------------
+def _say(text: str, stream: TextIO | None = None) -> None:
+    """Print one message that never fails on a character the stream cannot show (a lone
+    surrogate, a name in another alphabet on a plain terminal): it is written as an escape."""
+    stream = stream or sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+
+
+def _fits(text: str, stream: TextIO) -> bool:
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _print_json(value: Any) -> None:
+    """JSON as typed where the terminal can show it, else with exact ``\\u`` escapes."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    sys.stdout.write((text if _fits(text, sys.stdout) else json.dumps(value, indent=2)) + "\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def _label(name: str) -> str:
+    """A file name as a message may show it: bytes the file system holds that are not UTF-8
+    as ``\\xff``, a lone surrogate as ``\\ud800``, control characters escaped."""
+    if name == "-":
+        return "standard input"
+    try:
+        text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        text = name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
+def _at(label: str, problem: object) -> str:
+    """``game.jsonl, line 3: ...`` where the problem names a line, else ``game.jsonl: ...``."""
+    text = _one_line(problem)
+    return f"{label}, {text}" if text.startswith("line ") else f"{label}: {text}"
+
+
+_REASONS = {
+    errno.ENOENT: "no such file", errno.EISDIR: "it is a folder, not a file",
+    errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+    errno.ENOTDIR: "a part of the path is not a folder", errno.ENOSPC: "the disk is full",
+    errno.EEXIST: "a part of the path is a file, not a folder",
+    errno.EROFS: "the disk is read-only", errno.ENAMETOOLONG: "the name is too long",
+}
+
+
+def _why(problem: BaseException) -> str:
+    if isinstance(problem, ValueError):  # a NUL byte or a lone surrogate in the name
+        return "not a name a file can have"
+    reason = _REASONS.get(getattr(problem, "errno", None) or 0)
+    return reason or getattr(problem, "strerror", None) or _one_line(problem)
+
+
+# -- files -----------------------------------------------------------------------------------
+def _read_script(name: str) -> list[str]:
+    """The script's lines: from a file or standard input (``-``), UTF-8 (a leading byte order
+    mark is allowed), split at newlines only, as editors count lines."""
+    label = _label(name)
+    try:
+        if name == "-":
+            stdin = sys.stdin
+            if stdin is None:
+                raise OSError(errno.EBADF, "standard input is closed")
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode(
+                "utf-8", "surrogateescape")
+        else:
+            with open(name, "rb") as file:
+                data = file.read()
+    except (OSError, ValueError) as problem:
+        raise Unusable(f"{label}: cannot be read ({_why(problem)})") from None
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = data.count(b"\n", 0, bad.start) + 1
+        raise Unusable(f"{label}, line {line}: not UTF-8 text (byte 0x{data[bad.start]:02x}); "
+                       "save the script as UTF-8") from None
+    return text.split("\n")
+
+
+def _write(name: str, text: str) -> None:
+    try:
+        with open(name, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+    except (OSError, ValueError) as problem:
+        reason = ("its folder does not exist" if getattr(problem, "errno", None) == errno.ENOENT
+                  else _why(problem))
+        raise Unusable(f"{_label(name)}: cannot be written ({reason})") from None
+
+
+@contextmanager
+def _database(path: str | None, *, create: bool = True) -> Iterator[Any]:
+    """The store for one command, closed after it; any way it cannot be used is Unusable.
+    Without ``create``, a ``--db`` that does not exist is named, not made (a typo would
+    otherwise leave an empty database behind and report that the game is not in it)."""
     from companion.store import Store, default_path
 
-    store = Store(path or default_path())
+    if path and not create and not os.path.lexists(path):
+        raise Unusable(f"{_label(path)}: no such file (no game was ever stored there)")
+    path = path or str(default_path())
+    label = _label(path)
+    try:
+        store = Store(path)
+    except StoreError as problem:
+        raise Unusable(_one_line(problem)) from None
+    except (OSError, ValueError, sqlite3.Error) as problem:
+        reason = ("its folder does not exist and cannot be made"
+                  if getattr(problem, "errno", None) == errno.ENOENT else _why(problem))
+        raise Unusable(f"{label}: cannot be opened as the game database ({reason})") from None
     if store.notice:
-        print(store.notice, file=sys.stderr)
-    return store
+        _say(store.notice, sys.stderr)
+    try:
+        yield store
+    except sqlite3.Error as problem:
+        raise Unusable(f"{label}: the game database failed ({_one_line(problem)})") from None
+    finally:
+        store.close()
 
 
+# -- commands --------------------------------------------------------------------------------
 def cmd_replay(args: argparse.Namespace) -> int:
+    lines = _read_script(args.file)  # before the database: a bad file creates nothing
+    if not args.db:
+        return _replay(args, lines, None)
+    with _database(args.db) as store:
+        return _replay(args, lines, store)
+
+
+def _replay(args: argparse.Namespace, lines: list[str], store: Any) -> int:
     from companion.script import replay
 
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    store = _open_store(args.db) if args.db else None
+    label = _label(args.file)
     try:
-        result = replay(text.splitlines(), strict=args.strict, store=store)
-    except CompanionError as refusal:
-        print(f"companion replay: {refusal}", file=sys.stderr)
-        return 1
+        result = replay(lines, strict=args.strict, store=store)
+    except SetupError as problem:
+        raise Unusable(_at(label, problem)) from None
+    except ScriptError as refusal:  # --strict: the first refused line
+        _say(f"companion replay: {_at(label, refusal)}", sys.stderr)
+        return EXIT_REFUSED
     out = result.result()
     if store is not None:
         out["game_id"] = result.session.game_id
-    print(json.dumps(out, indent=2, ensure_ascii=False))
-    return 0
+    _print_json(out)
+    return EXIT_DONE
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.script import export_lines
 
-    store = _open_store(args.db)
-    try:
-        session = store.open_session(args.log)
-    except CompanionError as problem:
-        print(f"companion export: {problem}", file=sys.stderr)
-        return 1
+    with _database(args.db, create=False) as store:
+        try:
+            session = store.open_session(args.log)
+        except StoreError as problem:
+            raise Unusable(f"{_one_line(problem)}; companion history lists the games") from None
+        except CompanionError as problem:
+            raise Unusable(f"{_label(store.path)}: game {args.log} cannot be opened: "
+                           f"{_one_line(problem)}") from None
     text = "\n".join(export_lines(session)) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
+        _write(args.output, text)
+    elif _fits(text, sys.stdout):
         sys.stdout.write(text)
-    return 0
+    else:
+        sys.stdout.write("\n".join(export_lines(session, ascii_only=True)) + "\n")
+    return EXIT_DONE
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
-    games = store.games()
+    with _database(args.db, create=False) as store:
+        games = store.games()
     if args.json:
-        print(json.dumps([g.__dict__ for g in games], indent=2, ensure_ascii=False))
-        return 0
+        _print_json([g.__dict__ for g in games])
+        return EXIT_DONE
     if not games:
-        print("No games yet.")
+        _say("No games yet.")
     titles = {name: rules.title for name, rules in all_games().items()}
     for g in games:
         line = f"#{g.id:<4} {g.created_at[:16]}  {titles.get(g.game, g.game):<14} {g.status:<9}"
@@ -75,8 +225,8 @@ def cmd_history(args: argparse.Namespace) -> int:
                                      for r in g.results)
         else:
             line += "  " + ", ".join(g.players) + f"  ({g.steps} steps)"
-        print(line)
-    return 0
+        _say(line)
+    return EXIT_DONE
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:
@@ -118,5 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
-        return 0
-    return handlers[args.command](args)
+        return EXIT_DONE
+    try:
+        return handlers[args.command](args)
+    except Unusable as problem:
+        _say(f"companion {args.command}: {_one_line(problem)}", sys.stderr)
+        return EXIT_UNUSABLE

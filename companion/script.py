@@ -1,15 +1,21 @@
 """Table scripts: a game as JSON lines. The first line is the setup, then one command or input
 a line. ``replay`` plays a script; ``export`` writes a stored game as one. Replaying an export
-gives the identical state, because automatic events are derived again by the same rules."""
+gives the identical state, because automatic events are derived again by the same rules.
+
+A script is typed by people and passed around, so any line may be anything: a line that is not
+a command (bad JSON, brackets nested ten thousand deep, a number of five thousand digits) is
+refused with its line number like a command the rules refuse. A setup that cannot be played is
+a :class:`SetupError` naming its line: nothing can be replayed after it."""
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from companion.core.engine import Session
-from companion.core.errors import CompanionError, ScriptError
+from companion.core.errors import CompanionError, ScriptError, SetupError, StoreError
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
 
@@ -23,23 +29,32 @@ class Replay:
         return {**self.session.summary(), "rejected": self.rejected}
 
 
-def parse_setup(line: str) -> dict[str, Any]:
+def _json(line: str) -> Any:
+    """One line's JSON, or ScriptError saying in words why it cannot be read."""
     try:
-        setup = json.loads(line)
+        return json.loads(line)
     except json.JSONDecodeError as problem:
-        raise ScriptError(f"line 1: the setup is not JSON ({problem.msg})") from None
+        raise ScriptError(f"not JSON ({problem.msg}, column {problem.colno})") from None
+    except RecursionError:
+        raise ScriptError("not JSON the companion can read: its brackets are nested too "
+                          "deep") from None
+    except ValueError:  # Python's limit on the digits of a whole number
+        raise ScriptError(f"holds a number of more than {sys.get_int_max_str_digits()} digits; "
+                          "no game counts that high") from None
+
+
+def parse_setup(line: str) -> dict[str, Any]:
+    """The setup line as a mapping naming the game, or ScriptError."""
+    setup = _json(line)
     if not isinstance(setup, dict) or not isinstance(setup.get("game"), str):
-        raise ScriptError('line 1: the setup names the game, e.g. {"game": "witchs_brew", '
-                          '"players": ["Anna", "Barb", "Carl"]}')
+        raise ScriptError('the setup is a JSON object naming the game, e.g. {"game": '
+                          '"witchs_brew", "players": ["Anna", "Barb", "Carl"]}')
     return setup
 
 
 def parse_line(line: str) -> Command | InputEvent:
     """One script line as a Command (``{"do": ...}``) or an InputEvent (``{"input": ...}``)."""
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as problem:
-        raise ScriptError(f"not JSON ({problem.msg})") from None
+    data = _json(line)
     if not isinstance(data, dict):
         raise ScriptError('a line is a JSON object: {"do": ...} or {"input": ...}')
     if "do" in data and "input" in data:
@@ -65,14 +80,20 @@ def _lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
 
 def replay(lines: Iterable[str], *, strict: bool = False, store: Any = None) -> Replay:
     """Play a script. A refused line is listed in ``rejected`` and the replay goes on; with
-    ``strict`` the first refusal raises it (ScriptError naming the line)."""
+    ``strict`` the first refusal raises it (ScriptError naming the line). A setup line that
+    cannot be played raises SetupError naming it, strict or not."""
     numbered = iter(_lines(lines))
     first = next(numbered, None)
     if first is None:
-        raise ScriptError("the script is empty: its first line is the setup")
-    setup = parse_setup(first[1])
-    rules = get_rules(setup["game"])
-    session = store.new_game(rules, setup) if store is not None else Session(rules, setup)
+        raise SetupError("the script is empty: its first line is the setup")
+    try:
+        setup = parse_setup(first[1])
+        rules = get_rules(setup["game"])
+        session = store.new_game(rules, setup) if store is not None else Session(rules, setup)
+    except StoreError:
+        raise
+    except CompanionError as problem:
+        raise SetupError(f"line {first[0]}: {problem}") from None
     result = Replay(session)
     for number, text in numbered:
         try:
@@ -88,9 +109,19 @@ def replay(lines: Iterable[str], *, strict: bool = False, store: Any = None) -> 
     return result
 
 
-def export_lines(session: Session) -> list[str]:
-    """The game as a script: its setup, then the commands that stand (undone ones left out)."""
+def export_lines(session: Session, *, ascii_only: bool = False) -> list[str]:
+    """The game as a script: its setup, then the commands that stand (undone ones left out).
+    Names are written as typed; ``ascii_only`` (for a terminal that cannot show them), or a
+    character UTF-8 cannot hold, writes them as JSON escapes, which replay the same."""
     setup = {"game": session.rules.name, **session.setup}
-    out = [json.dumps(setup, ensure_ascii=False)]
-    out += [json.dumps(step.command.to_dict(), ensure_ascii=False) for step in session.done_steps()]
-    return out
+    items = [setup] + [step.command.to_dict() for step in session.done_steps()]
+    return [_json_line(item, ascii_only) for item in items]
+
+
+def _json_line(item: Any, ascii_only: bool) -> str:
+    text = json.dumps(item, ensure_ascii=ascii_only)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(item)
+    return text

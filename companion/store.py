@@ -232,7 +232,7 @@ class Store:
             row = self.conn.execute("SELECT game, setup FROM games WHERE id = ?",
                                     (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"There is no game number {shown(game_id)} in {self.path}")
+            raise StoreError(f"There is no game number {game_id} in {self.path}")
         return row[0], json.loads(row[1])
 
     def setup_of(self, game_id: int) -> dict[str, Any]:

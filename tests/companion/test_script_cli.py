@@ -11,7 +11,7 @@ import pytest
 
 from companion import __version__
 from companion.cli import main
-from companion.core import ScriptError
+from companion.core import ScriptError, SetupError
 from companion.script import export_lines, parse_line, replay
 from companion.store import Store
 from tests.support.autoplay import play
@@ -55,6 +55,9 @@ def test_strict_replay_stops_at_the_first_refused_line():
     ('{"input": "button"}', "needs its id"),
     ('{"player": "Anna"}', 'needs "do"'),
     ('{"do": "claim", "player": 3}', "player: give the player's name"),
+    ("[" * 100_000, "its brackets are nested too deep"),
+    ('{"do": "claim", "player": "Anna", "n": ' + "9" * 5000 + "}",
+     "holds a number of more than 4300 digits"),
 ])
 def test_lines_that_are_not_commands_are_refused_with_a_reason(line, message):
     with pytest.raises(ScriptError, match=message):
@@ -64,10 +67,10 @@ def test_lines_that_are_not_commands_are_refused_with_a_reason(line, message):
 
 
 def test_unknown_game_and_empty_script_are_clear_errors():
-    with pytest.raises(ScriptError, match="empty"):
+    with pytest.raises(SetupError, match="empty"):
         replay(["", "# nothing"])
-    with pytest.raises(Exception, match="Unknown game 'chess'"):
-        replay(['{"game": "chess", "players": []}'])
+    with pytest.raises(SetupError, match="^line 2: Unknown game 'chess'"):
+        replay(["# a comment first", '{"game": "chess", "players": []}'])
 
 
 def test_export_replays_to_the_identical_state(tmp_path):
@@ -105,7 +108,8 @@ def test_cli_replay_export_history_round_trip(tmp_path, capsys):
 
 
 def test_cli_export_of_a_missing_game_fails_clearly(tmp_path, capsys):
-    assert main(["export", "--log", "42", "--db", str(tmp_path / "c.sqlite3")]) == 1
+    Store(tmp_path / "c.sqlite3").close()
+    assert main(["export", "--log", "42", "--db", str(tmp_path / "c.sqlite3")]) == 2
     assert "no game number 42" in capsys.readouterr().err
 
 
