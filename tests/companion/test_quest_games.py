@@ -12,8 +12,7 @@ import pytest
 
 from companion.core import Command, Event, InputEvent, RuleViolation, Session
 from companion.games.quest import RULES
-from companion.games.quest import moves
-from companion.games.quest.state import INGREDIENTS
+from tests.companion.quest_autoplay import random_command
 from tests.support.commands import do, refused
 
 PLAYERS = ["Ann", "Bob", "Cat"]
@@ -87,7 +86,7 @@ def test_a_won_game():
     assert sorted(summary["in_cauldron"]) == sorted(NEEDED)
     assert summary["prompt"].startswith("The team wins!")
     assert [r["winner"] for r in RULES.results(s.state)] == [True, True, True]
-    refused(s, "action_roll", a="bottle", b=2, match="The game is over (the team won): only undo")
+    refused(s, "action_roll", a="bottle", b=2, match="The game is over (the team won): only Undo")
     refused(s, "break_obstacle", path=1, match="The game is over (the team won)")
     assert_json_and_replay(s)
     s.undo()                                                           # the last move can be undone
@@ -134,15 +133,16 @@ def test_undo_refuses_to_take_back_a_roll_but_takes_back_a_choice():
 
 def test_correct_roll_fixes_a_misread_action_die_and_what_followed_from_it():
     s = new()
-    refused(s, "correct_roll", a="hat", match="No roll to correct")
+    refused(s, "correct_roll", a="hat", match="No roll to fix: only the latest roll")
     do(s, "action_roll", a="hat", b=3)
     assert s.summary()["wizard"] == 5 and s.summary()["correctable"] == "action"
-    refused(s, "correct_roll", match="give the true faces of the action dice")
-    refused(s, "correct_roll", b=5, match="its faces are 2, 3, 3, 4, spell, spell")
+    refused(s, "correct_roll", match="Give the true faces of the action dice (a and/or b)")
+    refused(s, "correct_roll", b=5, match="b: one of 2, 3, 4, spell, not 5")
+    refused(s, "correct_roll", dice=[1, 2, 3], match="dice: the latest roll was the action dice")
     step = do(s, "correct_roll", b=2)
     assert not step.undoable
     assert s.summary()["wizard"] == 4 and s.summary()["action"] == {"a": "hat", "b": 2}
-    assert s.summary()["returns"][0]["nearest"] == ["c3", "c5", "p2.1"]
+    assert s.summary()["returns"][0]["nearest"] == ["c3", "c5", "p2.1"]   # a script's ids
     do(s, "correct_roll", a="bottle")
     assert s.summary()["wizard"] == 2 and s.summary()["phase"] == "move"
     assert s.summary()["returns"] == [] and s.summary()["action"] == {"a": "bottle", "b": 2}
@@ -167,17 +167,18 @@ def test_correct_roll_fixes_a_misread_magic_roll():
     s = new()
     cast(s, "omniscience", [2, 4, 6])
     assert s.summary()["phase"] == "cast"
-    refused(s, "correct_roll", a="hat", match="give the three magic dice")
-    refused(s, "correct_roll", dice=[2, 4, 9], match="each 1-6")
+    refused(s, "correct_roll", a="hat", match="dice: the latest roll was the magic dice; give all three")
+    refused(s, "correct_roll", dice=[2, 4, 9], match="dice[2]: a whole number from 1 to 6, not 9")
     do(s, "correct_roll", dice=[2, 4, 5])
     spell = s.summary()["spell"]
     assert spell["rolls_used"] == 1 and spell["success"] is False and spell["dice"] == [2, 4, 5]
-    do(s, "keep", dice=["magic1", "magic3"])
-    refused(s, "correct_roll", dice=[2, 4, 4], match="No roll to correct")
-    do(s, "magic_roll", dice=[2, 3, 4])
-    do(s, "magic_roll", dice=[2, 1, 4])                                # third roll fails: turn passes
+    do(s, "keep", dice=["magic1", "magic2"])
+    refused(s, "correct_roll", dice=[2, 4, 4], match="No roll to fix")
+    do(s, "magic_roll", dice=[2, 4, 3])
+    do(s, "keep", dice=["magic1", "magic2"])
+    do(s, "magic_roll", dice=[2, 4, 1])                                # third roll fails: turn passes
     assert s.summary()["turn"] == "Bob"
-    do(s, "correct_roll", dice=[2, 2, 4])                              # it was a 2 after all
+    do(s, "correct_roll", dice=[2, 4, 2])                              # it was a 2 after all
     assert s.summary()["turn"] == "Ann" and s.summary()["phase"] == "cast"
     assert s.summary()["spell"]["rolls_used"] == 3
     assert_json_and_replay(s)
@@ -205,7 +206,7 @@ def test_a_roll_nobody_asked_for_is_refused_clearly():
         s.handle_input(InputEvent("die", "d20", 4))
     with pytest.raises(RuleViolation, match="seat1.claim means nothing now"):
         s.handle_input(InputEvent("button", "seat1.claim"))
-    with pytest.raises(RuleViolation, match="action_b: no face 5"):
+    with pytest.raises(RuleViolation, match="Action die B has no face 5; its faces are 2, 3, 4, spell"):
         s.handle_input(InputEvent("die", "action_b", 5))
     refused(s, "read_die", die="magic7", value=3, match="die: one of action_a, action_b, magic1")
     assert s.steps == []
@@ -217,8 +218,10 @@ def test_magic_dice_inputs_and_the_end_turn_button():
     s.handle_input(InputEvent("die", "action_b", "spell"))
     do(s, "announce_spell", spell="exchange")
     assert s.prompt()["inputs"] == ["magic1", "magic2", "magic3"]
-    with pytest.raises(RuleViolation, match="a magic die shows 1-6"):
+    with pytest.raises(RuleViolation, match="value: one of bottle, hat, 2, 3, 4, spell, 1, 5, 6, not 7"):
         s.handle_input(InputEvent("die", "magic1", 7))
+    with pytest.raises(RuleViolation, match="Magic die 1 has no face hat; its faces are 1, 2, 3, 4, 5, 6"):
+        s.handle_input(InputEvent("die", "magic1", "hat"))
     s.handle_input(InputEvent("die", "magic2", 3))
     s.handle_input(InputEvent("die", "magic1", 4))
     step = s.handle_input(InputEvent("die", "magic3", 5))
@@ -230,42 +233,6 @@ def test_magic_dice_inputs_and_the_end_turn_button():
 
 
 # -- a seeded random table ------------------------------------------------------------------------
-def random_command(s: Session, rng: random.Random) -> Command:
-    state, phase = s.state, s.prompt()["phase"]
-    settings = state["settings"]
-    if phase == "roll":
-        return Command("action_roll", args={"a": rng.choice(settings["die_a"]),
-                                            "b": rng.choice(settings["die_b"])})
-    if phase == "return":
-        bottle = state["returns"][0]
-        return Command("move_bottle", args={"bottle": bottle,
-                                            "to": rng.choice(moves.return_targets(state, bottle))})
-    if phase == "move":
-        options = [(b, t) for b in range(1, 7) for t in moves.targets(state, b, state["action"]["b"])]
-        bottle, to = rng.choice(options)
-        return Command("move_bottle", args={"bottle": bottle, "to": to})
-    if phase == "block":
-        return Command("block_path", args={"path": rng.choice(
-            [p for p in range(1, 7) if p not in state["obstacles"]])})
-    if phase == "announce":
-        return Command("announce_spell", args={"spell": rng.choice(
-            ["omniscience", "exchange", "great_sorcery"])})
-    if phase == "magic":
-        return Command("magic_roll", args={"dice": [rng.randint(1, 6) for _ in range(3)]})
-    spell = state["spell"]["name"]
-    board = [b for b in range(1, 7) if state["bottles"][b - 1] != "cauldron"]
-    if spell == "omniscience":
-        hidden = [b for b in board if str(b) not in state["revealed"]]
-        free = [i for i in INGREDIENTS if i not in state["revealed"].values()]
-        return Command("reveal", args={"bottle": rng.choice(hidden), "ingredient": rng.choice(free)})
-    if spell == "exchange":
-        return Command("swap", args={"bottles": rng.sample(board, 2)})
-    options = [(b, t) for b in board for t in moves.targets(state, b, 6, sorcery=True)]
-    cauldron = [o for o in options if o[1] == "cauldron"]
-    bottle, to = rng.choice(cauldron or options)
-    return Command("move_bottle", args={"bottle": bottle, "to": to})
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_random_tables_play_legal_games_to_the_end(seed):
     rng = random.Random(seed)
@@ -275,7 +242,7 @@ def test_random_tables_play_legal_games_to_the_end(seed):
             break
         if rng.random() < 0.03 and s.state["obstacles"] and not s.state["spell_breaker_used"]:
             do(s, "break_obstacle", path=s.state["obstacles"][0])
-        s.execute(random_command(s, rng))
+        s.execute(random_command(s.state, rng))
         assert s.prompt()["phase"] != "busy"
     assert s.over, "a game ends: the wizard blocks paths whenever hat + spell comes up"
     assert s.summary()["outcome"] in ("won", "lost")

@@ -43,15 +43,15 @@ def test_bottle_and_spell_asks_for_an_announced_spell_with_the_odds_of_each():
     assert summary["spell_odds"]["exchange"]["exact"] == "343/512"
     assert summary["spell_odds"]["great_sorcery"]["percent"] == 89
     assert "Spell of Omniscience 67%" in summary["prompt"]
-    refused(s, "magic_roll", dice=[2, 4, 6], match="announce a spell before the first roll")
-    refused(s, "announce_spell", spell="fireball", match="one of omniscience, exchange, great_sorcery")
-    refused(s, "move_bottle", bottle=1, to="p1.1", match="announce a spell before the first magic roll")
+    refused(s, "magic_roll", dice=[2, 4, 6], match="choose a spell before the first roll")
+    refused(s, "announce_spell", spell="fireball", match="spell: one of omniscience, exchange, great_sorcery")
+    refused(s, "move_bottle", bottle=1, to="p1.1", match="choose a spell before the first roll of the magic dice")
     refused(s, "end_turn", match="The turn passes by itself")
     do(s, "announce_spell", spell="omniscience")
     assert s.summary()["spell"] == {
         "name": "omniscience", "rolls_used": 0, "rolls_left": 3, "dice": None, "success": None,
         "odds": {"exact": "343/512", "chance": 0.669922, "percent": 67}, "keep": []}
-    refused(s, "announce_spell", spell="exchange", match="Not the time to announce a spell")
+    refused(s, "announce_spell", spell="exchange", match="Not the time to choose a spell")
     refused(s, "keep", dice=["magic1"], match="Nothing to keep before the first magic roll")
     refused(s, "end_turn", match="roll the magic dice at least once")
 
@@ -79,9 +79,10 @@ def test_magic_roll_refusals():
     refused(s, "magic_roll", dice=[1, 2, 3], match="Not the time to roll the magic dice")
     do(s, "action_roll", a="bottle", b="spell")
     do(s, "announce_spell", spell="exchange")
-    refused(s, "magic_roll", dice=[1, 2], match="the three magic dice after this roll, each 1-6")
-    refused(s, "magic_roll", dice=[1, 2, 7], match="each 1-6")
-    refused(s, "magic_roll", dice="135", match="each 1-6")
+    refused(s, "magic_roll", dice=[1, 2], match="dice: a list of 3 (a whole number from 1 to 6), not a list of 2")
+    refused(s, "magic_roll", dice=[1, 2, 7], match="dice[2]: a whole number from 1 to 6, not 7")
+    refused(s, "magic_roll", dice="135", match="dice: a list of 3 (a whole number from 1 to 6), not '135'")
+    refused(s, "magic_roll", dice=[1, 2.0, 3], match="dice[1]: a whole number from 1 to 6, not 2.0")
     do(s, "magic_roll", dice=[1, 3, 5])
     assert s.summary()["phase"] == "cast"
     refused(s, "magic_roll", dice=[1, 3, 5], match="Not the time to roll the magic dice")
@@ -91,8 +92,9 @@ def test_keep_chooses_the_dice_that_stay_and_the_reader_then_waits_for_the_other
     s = new()
     cast(s, "great_sorcery", [6, 1, 2])
     refused(s, "keep", dice=["magic1", "magic2", "magic3"], match="keeping all three is not a roll")
-    refused(s, "keep", dice=["die1"], match="the magic dice kept, by id")
-    refused(s, "keep", dice=["magic1", "magic1"], match="the magic dice kept, by id")
+    refused(s, "keep", dice=["die1"], match="dice[0]: one of magic1, magic2, magic3, not 'die1'")
+    refused(s, "keep", dice=["magic1", "MAGIC1"], match="dice[1]: 'magic1' is listed twice")
+    refused(s, "keep", dice="magic1", match="dice: a list of 0 to 3")
     do(s, "keep", dice=["magic3", "magic1"])
     assert s.state["spell"]["keep"] == ["magic1", "magic3"]
     assert s.prompt()["inputs"] == ["magic2"]
@@ -132,15 +134,16 @@ def test_omniscience_reveals_a_bottle_and_the_cauldron_takes_only_a_needed_one()
     refused(s, "swap", bottles=[1, 2], match="The spell cast is the Spell of Omniscience, not the Charm")
     refused(s, "move_bottle", bottle=1, to="p1.1", match="Not the time to move a bottle")
     refused(s, "reveal", bottle=1, ingredient="frog", match="ingredient: one of rotten_egg")
-    refused(s, "reveal", bottle=0, ingredient="bat_wing", match="numbered 1-6")
-    do(s, "reveal", bottle=1, ingredient="bat_wing")
+    refused(s, "reveal", bottle=0, ingredient="bat_wing", match="bottle: a whole number from 1 to 6, not 0")
+    do(s, "reveal", bottle=1, ingredient="Bat wing")                        # as the box names it
+    assert s.steps[-1].command.args["ingredient"] == "bat_wing"
     assert s.summary()["revealed"] == {"1": "bat_wing"} and s.summary()["turn"] == "Bob"
     cast(s, "omniscience", [2, 2, 2])
-    refused(s, "reveal", bottle=1, ingredient="newt_eye", match="Bottle 1 already shows bat_wing")
-    refused(s, "reveal", bottle=2, ingredient="bat_wing", match="Bottle 1 already shows bat_wing: each")
+    refused(s, "reveal", bottle=1, ingredient="newt_eye", match="Bottle 1 already shows the bat wing")
+    refused(s, "reveal", bottle=2, ingredient="bat_wing", match="Bottle 1 already shows the bat wing: each")
     do(s, "reveal", bottle=2, ingredient="horned_toad")
     do(s, "action_roll", a="bottle", b=3)
-    refused(s, "move_bottle", bottle=2, to="cauldron", match="holds horned_toad, a wrong ingredient")
+    refused(s, "move_bottle", bottle=2, to="cauldron", match="holds the horned toad, a wrong ingredient: the cauldron needs the rotten egg, newt eye, bat wing")
     do(s, "move_bottle", bottle=1, to="p1.3")
     do(s, "action_roll", a="bottle", b=4)
     do(s, "move_bottle", bottle=1, to="cauldron")            # 3 spaces to go: a 4 is enough
@@ -153,9 +156,9 @@ def test_the_charm_of_exchange_swaps_two_bottles_anywhere():
     s = new()
     cast(s, "exchange", [1, 3, 5])
     refused(s, "reveal", bottle=1, ingredient="bat_wing", match="The spell cast is the Charm of Exchange")
-    refused(s, "swap", bottles=[1], match="the two bottles to swap")
-    refused(s, "swap", bottles=[2, 2], match="two different bottles")
-    refused(s, "swap", bottles=[2, 9], match="numbered 1-6")
+    refused(s, "swap", bottles=[1], match="bottles: a list of 2 (a whole number from 1 to 6), not a list of 1")
+    refused(s, "swap", bottles=[2, 2], match="bottles[1]: 2 is listed twice")
+    refused(s, "swap", bottles=[2, 9], match="bottles[1]: a whole number from 1 to 6, not 9")
     step = do(s, "swap", bottles=[1, 4])
     assert step.events[0].data == {"bottles": [1, 4], "spaces": ["c0", "c12"]}
     assert s.summary()["bottles"]["1"] == "c12" and s.summary()["bottles"]["4"] == "c0"
@@ -179,9 +182,10 @@ def test_great_sorcery_moves_up_to_six_past_the_wizard_and_obstacles():
     do(s, "block_path", path=1)
     cast(s, "great_sorcery", [6, 5, 1])
     assert s.summary()["phase"] == "cast"
-    refused(s, "move_bottle", bottle=1, to="p1.2", match="An obstacle blocks p1.2")
+    refused(s, "move_bottle", bottle=1, to="p1.2", match="An obstacle blocks the second space of path 1")
     refused(s, "move_bottle", bottle=1, to="c2", match="a potion bottle cannot stop on the wizard")
-    refused(s, "move_bottle", bottle=1, to="c7", match="cannot reach c7 in up to 6 spaces")
+    refused(s, "move_bottle", bottle=1, to="c7",
+            match="cannot reach the wizard's circle, 3 spaces past path 2's entrance in up to 6 spaces")
     refused(s, "move_bottle", bottle=1, to="cauldron", match="has not yet been revealed")
     refused(s, "reveal", bottle=1, ingredient="newt_eye", match="The spell cast is the Great Sorcery")
     do(s, "move_bottle", bottle=1, to="p1.3")                # past the obstacle on p1.2
@@ -219,7 +223,7 @@ def test_spell_commands_out_of_their_time_are_refused():
     refused(s, "keep", dice=["magic1"], match="Not the time to keep magic dice: roll the two")
     refused(s, "reveal", bottle=1, ingredient="bat_wing", match="Not the time to reveal an ingredient")
     refused(s, "swap", bottles=[1, 2], match="Not the time to swap bottles")
-    refused(s, "announce_spell", spell="exchange", match="Not the time to announce a spell")
+    refused(s, "announce_spell", spell="exchange", match="Not the time to choose a spell")
     refused(s, "end_turn", match="The turn passes by itself once its action is done")
 
 

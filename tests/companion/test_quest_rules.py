@@ -50,29 +50,55 @@ def test_settings_change_the_board():
 
 
 @pytest.mark.parametrize("config, match", [
-    ({"players": []}, "2-4 players"),
-    ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, "2-4 players"),
-    ({"players": ["Ann", "ann"]}, "no two the same"),
-    ({"players": "Ann"}, "player names"),
-    ({"needed": ["rotten_egg", "newt_eye"]}, "3 different ingredients"),
-    ({"needed": ["rotten_egg", "newt_eye", "newt_eye"]}, "3 different ingredients"),
-    ({"needed": ["rotten_egg", "newt_eye", "frog_leg"]}, "3 different ingredients"),
-    ({"colour": "red"}, "colour: not a Cauldron Quest setting"),
-    ({"circle_spaces": 20}, "multiple of 6"),
-    ({"circle_spaces": 3}, "circle_spaces: a whole number"),
-    ({"obstacle_space": 6}, "obstacle_space"),
-    ({"wizard_start": 4}, "cannot be a bottle's start space"),
-    ({"wizard_start": 24}, "wizard_start"),
-    ({"die_a": ["bottle"] * 5}, "die_a: the six faces"),
-    ({"die_b": [2, 3, 4, 7, "spell", "spell"]}, "die_b: the six faces"),
-    ({"die_b": [True, 3, 4, 2, "spell", "spell"]}, "die_b: the six faces"),
-    ({"share_spaces": "yes"}, "share_spaces"),
+    ({"players": []}, "players: a list of 1 to 6"),
+    ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, "players: a list of 1 to 6"),
+    ({"players": ["Ann", "ann"]}, "players[1]: 'ann' is listed twice"),
+    ({"players": ["Zoe\u0308", "ZO\u00cb"]}, "players[1]: 'ZO\u00cb' is listed twice"),
+    ({"players": "Ann"}, "players: a list of 1 to 6"),
+    ({"players": ["Ann", " "]}, "players[1]: give a name"),
+    ({"needed": ["rotten_egg", "newt_eye"]}, "needed: a list of 3"),
+    ({"needed": ["rotten_egg", "newt_eye", "newt_eye"]}, "needed[2]: 'newt_eye' is listed twice"),
+    ({"needed": ["rotten_egg", "newt_eye", "frog_leg"]}, "needed[2]: one of rotten_egg"),
+    ({"needed": "rotten_egg newt_eye bat_wing"}, "needed: a list of 3"),
+    ({"colour": "red"}, "colour: not a key of the Cauldron Quest setup; it knows players, needed"),
+    ({"circle_spaces": 20}, "circle_spaces: the six paths sit evenly on the circle, so a multiple of 6"),
+    ({"circle_spaces": 3}, "circle_spaces: a whole number from 6 to 60, not 3"),
+    ({"circle_spaces": 24.0}, "circle_spaces: a whole number from 6 to 60, not 24.0"),
+    ({"path_spaces": "5"}, "path_spaces: a whole number from 1 to 12, not '5'"),
+    ({"obstacle_space": 6}, "obstacle_space: a whole number from 1 to 5, not 6"),
+    ({"path_spaces": 3, "obstacle_space": 4}, "obstacle_space: a whole number from 1 to 3"),
+    ({"start_space": -1}, "start_space: a whole number from 0 to 5"),
+    ({"wizard_start": 4}, "wizard_start: the wizard's arrow cannot be a bottle's start space"),
+    ({"wizard_start": 24}, "wizard_start: a whole number from 0 to 23, not 24"),
+    ({"wizard_start": 10**5000}, "wizard_start: a whole number from 0 to 23, not a 16610-bit number"),
+    ({"die_a": ["bottle"] * 5}, "die_a: a list of 6 (one of bottle, hat), not a list of 5"),
+    ({"die_b": [2, 3, 4, 7, "spell", "spell"]}, "die_b[3]: one of 1, 2, 3, 4, 5, 6, spell, not 7"),
+    ({"die_b": [True, 3, 4, 2, "spell", "spell"]}, "die_b[0]: one of 1, 2, 3, 4, 5, 6, spell, not True"),
+    ({"die_b": [2.0, 3, 4, 2, "spell", "spell"]}, "die_b[0]: one of 1, 2, 3, 4, 5, 6, spell, not 2.0"),
+    ({"share_spaces": "yes"}, "share_spaces: true or false, not 'yes'"),
 ])
-def test_setup_refusals(config, match):
+def test_setup_refusals_name_the_key(config, match):
     setup = {"game": "quest", "players": list(PLAYERS), "needed": list(NEEDED), **config}
     with pytest.raises(SetupError) as info:
-        RULES.setup(setup)
+        Session(RULES, setup)
     assert match in str(info.value)
+
+
+def test_setup_values_come_back_clean():
+    s = Session(RULES, {"game": "quest", "players": [" Zoe\u0308 ", "Bob"],
+                        "needed": ["Rotten Egg", "NEWT_EYE", "bat wing"],
+                        "die_a": ["Bottle", "bottle", "HAT", "bottle", "hat", "bottle"],
+                        "die_b": [2, 3, 3, 4, "Spell", "spell"], "wizard_start": None})
+    assert s.state["players"] == ["Zo\u00eb", "Bob"]          # stripped, NFC, as typed
+    assert s.state["needed"] == ["rotten_egg", "newt_eye", "bat_wing"]
+    assert s.state["settings"]["die_a"] == ["bottle", "bottle", "hat", "bottle", "hat", "bottle"]
+    assert s.state["settings"]["die_b"][4] == "spell" and s.state["settings"]["wizard_start"] == 2
+
+
+def test_every_setting_is_a_declared_setup_key():
+    from companion.games.quest.state import DEFAULTS
+
+    assert set(RULES.setup_keys) == {"players", "needed", *DEFAULTS}
 
 
 def test_one_to_six_players_and_youngest_first():
@@ -93,14 +119,18 @@ def test_action_roll_bottle_number_asks_for_a_move():
 
 def test_action_roll_refusals():
     s = new()
-    refused(s, "action_roll", a="wand", b=3, match="action die A has no face 'wand'")
-    refused(s, "action_roll", a="bottle", b=5, match="its faces are 2, 3, 3, 4, spell, spell")
-    refused(s, "action_roll", a=True, b=3, match="no face True")
+    refused(s, "action_roll", a="wand", b=3, match="a: one of bottle, hat, not 'wand'")
+    refused(s, "action_roll", a="bottle", b=5, match="b: one of 2, 3, 4, spell, not 5")
+    refused(s, "action_roll", a=True, b=3, match="a: one of bottle, hat, not True")
+    refused(s, "action_roll", a="bottle", b=2.0, match="b: one of 2, 3, 4, spell, not 2.0")
+    refused(s, "action_roll", a="bottle", match="b: missing")
     refused(s, "action_roll", "Bob", a="bottle", b=3, match="It is Ann's turn")
     refused(s, "action_roll", "Zed", a="bottle", b=3, match="no player named 'Zed'")
     refused(s, "fly", match="Cauldron Quest has no command 'fly'")
-    do(s, "action_roll", a="bottle", b=3)
-    refused(s, "action_roll", a="bottle", b=4, match="already rolled this turn (bottle + 3)")
+    do(s, "action_roll", "ANN", a="Bottle", b=3)           # names and faces: case does not matter
+    assert s.steps[-1].command.player == "Ann" and s.steps[-1].command.args["a"] == "bottle"
+    refused(s, "action_roll", a="bottle", b=4,
+            match="already rolled this turn (bottle + 3): a misread die is put right with the Fix dice")
 
 
 def test_die_faces_are_a_data_table():
@@ -144,18 +174,24 @@ def test_move_refusals_name_the_rule():
     s = new()
     refused(s, "move_bottle", bottle=1, to="c3", match="Not the time to move a bottle: roll the two")
     do(s, "action_roll", a="bottle", b=3)
-    refused(s, "move_bottle", bottle=7, to="c3", match="numbered 1-6")
-    refused(s, "move_bottle", bottle="1", to="c3", match="numbered 1-6")
-    refused(s, "move_bottle", bottle=1, to="x9", match='name a space like "c5"')
-    refused(s, "move_bottle", bottle=1, to="c24", match='name a space like "c5"')
-    refused(s, "move_bottle", bottle=1, to="p7.1", match='name a space like "c5"')
-    refused(s, "move_bottle", bottle=1, to="p1.6", match='name a space like "c5"')
-    refused(s, "move_bottle", bottle=1, to=None, match='name a space like "c5"')
+    refused(s, "move_bottle", bottle=7, to="c3", match="bottle: a whole number from 1 to 6, not 7")
+    refused(s, "move_bottle", bottle="1", to="c3", match="bottle: a whole number from 1 to 6, not '1'")
+    refused(s, "move_bottle", bottle=1.0, to="c3", match="bottle: a whole number from 1 to 6, not 1.0")
+    for wrong in ("x9", "c24", "p7.1", "p1.6", "p1.0", "c-1"):
+        refused(s, "move_bottle", bottle=1, to=wrong, match='to: a space of the board: "c0" to "c23"')
+    refused(s, "move_bottle", bottle=1, match="to: missing")
+    refused(s, "move_bottle", bottle=1, to=["c3"], match="to: a space of the board")
     refused(s, "move_bottle", bottle=1, to="c3", match="cannot be moved past the wizard")
-    refused(s, "move_bottle", bottle=1, to="c2", match="a potion bottle cannot stop on the wizard")
-    refused(s, "move_bottle", bottle=1, to="p1.2", match="cannot reach p1.2 in exactly 3 spaces")
+    refused(s, "move_bottle", bottle=1, to="c2",
+            match="The wizard stands on the wizard's circle, 2 spaces past path 1's entrance: a "
+                  "potion bottle cannot stop on the wizard")
+    refused(s, "move_bottle", bottle=1, to="p1.2",
+            match="cannot reach the second space of path 1 in exactly 3 spaces")
     refused(s, "move_bottle", bottle=3, to="c10",
-            match="cannot reach c10 in exactly 3 spaces; it can reach c5, c11, p3.3")
+            match="Bottle 3 cannot reach the wizard's circle, 2 spaces past path 3's entrance in "
+                  "exactly 3 spaces; it can reach the wizard's circle, 1 space past path 2's "
+                  "entrance or the wizard's circle, 3 spaces past path 3's entrance or the third "
+                  "space of path 3")
     refused(s, "move_bottle", bottle=1, to="cauldron", match="ingredient has not yet been revealed")
     do(s, "move_bottle", bottle=1, to=" P1.3 ")      # spaces are read leniently
     assert bottles(s)["1"] == "p1.3"
@@ -164,7 +200,8 @@ def test_move_refusals_name_the_rule():
 def test_a_bottle_cannot_stop_on_another_unless_spaces_are_shared():
     s = new()
     do(s, "action_roll", a="bottle", b=4)
-    refused(s, "move_bottle", bottle=3, to="c4", match="Bottle 2 already stands on c4 (one bottle a space")
+    refused(s, "move_bottle", bottle=3, to="c4",
+            match="Bottle 2 already stands on path 2's entrance (one bottle a space")
     shared = new(share_spaces=True)
     do(shared, "action_roll", a="bottle", b=4)
     do(shared, "move_bottle", bottle=3, to="c4")
@@ -198,10 +235,13 @@ def test_the_wizard_moves_clockwise_and_knocks_bottles_to_the_nearest_space():
     summary = s.summary()
     assert summary["wizard"] == 5 and summary["phase"] == "return"
     assert summary["returns"] == [{"bottle": 2, "from": "c4", "nearest": ["c3", "p2.1"]}]
-    assert "bottle 2 on c4: c3 or p2.1" in summary["prompt"]
+    assert ("bottle 2 (on path 2's entrance) goes to the wizard's circle, 3 spaces past path 1's "
+            "entrance or the first space of path 2") in summary["prompt"]
     refused(s, "move_bottle", bottle=1, to="c1", match="Bottle 1 was not knocked away")
-    refused(s, "move_bottle", bottle=2, to="p2.2", match="nearest space on the board: c3 or p2.1, not p2.2")
-    refused(s, "block_path", path=1, match="first put the knocked bottles on the nearest space")
+    refused(s, "move_bottle", bottle=2, to="p2.2",
+            match="nearest space on the board: the wizard's circle, 3 spaces past path 1's "
+                  "entrance or the first space of path 2, not the second space of path 2")
+    refused(s, "block_path", path=1, match="first put the knocked bottles back on the nearest space (tap a gold ring)")
     do(s, "move_bottle", bottle=2, to="p2.1")
     assert bottles(s)["2"] == "p2.1"
     assert s.summary()["turn"] == "Bob"
@@ -235,13 +275,15 @@ def test_hat_and_spell_blocks_the_path_the_obstacle_names():
     s = new()
     do(s, "action_roll", a="hat", b="spell")
     assert s.summary()["phase"] == "block" and "which path? (open: 1, 2, 3, 4, 5, 6)" in s.prompt()["text"]
-    refused(s, "block_path", path=0, match="numbered 1-6")
-    refused(s, "move_bottle", bottle=1, to="p1.1", match="say which obstacle came up")
+    refused(s, "block_path", path=0, match="path: a whole number from 1 to 6, not 0")
+    refused(s, "block_path", path=1.0, match="path: a whole number from 1 to 6, not 1.0")
+    refused(s, "block_path", path="1", match="path: a whole number from 1 to 6, not '1'")
+    refused(s, "move_bottle", bottle=1, to="p1.1", match="the wizard blocks a path: tap the path the obstacle shows")
     do(s, "block_path", path=3)
     assert s.summary()["obstacles"] == [3] and s.summary()["turn"] == "Bob"
     do(s, "action_roll", a="hat", b="spell")
     refused(s, "block_path", path=3, match="Path 3 is already blocked")
-    refused(s, "announce_spell", spell="exchange", match="Not the time to announce a spell")
+    refused(s, "announce_spell", spell="exchange", match="Not the time to choose a spell")
     do(s, "block_path", path=4)
     refused(s, "block_path", path=5, match="Not the time to block a path")
 
@@ -264,7 +306,8 @@ def test_a_bottle_on_the_blocked_space_goes_to_the_nearest_space_and_cannot_pass
     do(s, "action_roll", a="bottle", b=2)
     refused(s, "move_bottle", bottle=4, to="p3.3",
             match="past the wizard on the wizard's circle or past an obstacle")
-    refused(s, "move_bottle", bottle=4, to="p3.2", match="An obstacle blocks p3.2")
+    refused(s, "move_bottle", bottle=4, to="p3.2",
+            match="An obstacle blocks the second space of path 3")
     do(s, "move_bottle", bottle=4, to="c7")          # round the circle to a free path instead
 
 
@@ -284,7 +327,7 @@ def test_the_spell_breaking_token_removes_one_obstacle_once():
     refused(s, "break_obstacle", path=2, match="Path 2 has no obstacle to remove (blocked: none)")
     do(s, "action_roll", a="hat", b="spell")
     do(s, "block_path", path=2)
-    refused(s, "break_obstacle", path=9, match="numbered 1-6")
+    refused(s, "break_obstacle", path=9, match="path: a whole number from 1 to 6, not 9")
     do(s, "action_roll", a="bottle", b=2)             # any moment, even mid-turn
     step = do(s, "break_obstacle", path=2)
     assert step.undoable

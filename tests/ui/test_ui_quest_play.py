@@ -59,7 +59,7 @@ def test_quest_setup_by_taps_and_draw_for_us(app):
     setup.rows[1].ids.name.text = "player 1"
     setup.chosen = NEEDED
     tap(setup.ids.start)
-    assert "no two the same" in setup.error and app.session is None
+    assert "'player 1' is listed twice" in setup.error and app.session is None
     setup.open_facts()
     frames()
     from ui_helpers import stepper
@@ -109,7 +109,8 @@ def test_a_refused_tap_shows_why_and_changes_nothing(app):
     tap_space(app, "c0")
     steps, before = len(s.steps), s.summary()
     tap_space(app, "c5")                                     # not 2 spaces away
-    assert app.refusal.startswith("Bottle 1 on c0 cannot reach c5 in exactly 2 spaces")
+    assert app.refusal.startswith("Bottle 1 cannot reach the wizard's circle, 1 space past "
+                                  "path 2's entrance in exactly 2 spaces; it can reach")
     assert app.refusal in texts(app.root)
     assert len(s.steps) == steps and s.summary() == before
     tap_space(app, "cauldron")

@@ -32,7 +32,7 @@ def test_quest_setup_renders(app):
     setup.rows[3].ids.name.text = "player 1"
     setup.start()
     frames()
-    assert "no two the same" in setup.error
+    assert "'player 1' is listed twice" in setup.error       # "Player 1" too: case does not count
     shot("quest_setup_error")  # 800x480 only: a lighter variant
     both_sizes("quest_setup_board_facts", before=setup.open_facts)
 
@@ -119,7 +119,8 @@ def test_quest_spells_and_dialogs_render(app):
     frames()
     both_sizes("quest_dialog_fix_action", before=lambda: FixDiceDialog().open())
     both_sizes("quest_dialog_token", before=lambda: TokenDialog().open())
-    app.refuse("Bottle 1 on c8 cannot reach c5 in exactly 4 spaces; it can reach c12, c4")
+    app.refuse("Bottle 1 cannot reach the wizard's circle, 1 space past path 2's entrance in "
+               "exactly 4 spaces; it can reach path 4's entrance or the third space of path 3")
     both_sizes("quest_table_refusal")
     app.dismiss_refusal()
 

@@ -19,10 +19,17 @@ Readings of the rulebook: a move is exactly the number rolled, without turning b
 the cauldron (any number that reaches it); passing another bottle is allowed; Great Sorcery moves
 1-6 spaces and may pass but not stop on the wizard or an obstacle; a knocked bottle goes to the
 nearest free space (the team picks among equally near ones); a spell with no use on the board, or
-a roll no bottle can use, passes the turn.
+a roll no bottle can use, passes the turn; dice the team keeps between magic rolls keep their
+values (a roll that changes one is refused and uses no roll; the advice alone binds nothing).
+
+Every command and setup key is declared in ``commands`` and checked by the one gate
+(companion.core.gate) before ``decide`` or ``setup`` sees it; player names match after NFC and
+without regard to case. Refusals and prompts name spaces as players see them
+(``board.describe``); the ids ``c5``/``p2.3`` are for scripts.
 """
 
 from companion.core.engine import GameRules
+from companion.games.quest.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.quest.decide import decide
 from companion.games.quest.evolve import evolve
 from companion.games.quest.flow import flow
@@ -40,5 +47,8 @@ RULES = GameRules(
     summary=summary,
     map_input=map_input,
     results=results,
+    commands=COMMANDS,
+    setup_keys=SETUP_KEYS,
+    seat_names=seat_names,
     players=(1, 6),
 )

@@ -5,6 +5,9 @@ circle (``c0`` is where path 1 begins, counting clockwise), ``p2.3`` for path 2,
 from the circle toward the cauldron, and ``cauldron``. Path ``p`` begins on the circle at
 ``c{(p-1) * spacing}``; its last space touches the cauldron. How many spaces there are is a
 setting (the rulebook does not say), so everything here takes the settings.
+
+Those ids are for scripts only: players never see them. :func:`describe` names a space as the
+table sees it ("the second space of path 3"), and every refusal and prompt uses it.
 """
 
 from __future__ import annotations
@@ -12,8 +15,6 @@ from __future__ import annotations
 import re
 from collections import deque
 from typing import Any, Iterable
-
-from companion.core.errors import RuleViolation
 
 CAULDRON = "cauldron"
 PATHS = (1, 2, 3, 4, 5, 6)
@@ -55,25 +56,44 @@ def circle_index(space: str) -> int | None:
     return int(space[1:]) if space.startswith("c") and space != CAULDRON else None
 
 
-def parse_space(value: Any, settings: Settings, field: str = "to") -> str:
-    """A space named by the table, checked against the board; a refusal that shows the format."""
-    text = value.strip().lower() if isinstance(value, str) else ""
-    match = _SPACE.match(text)
-    last = settings["circle_spaces"] - 1
-    hint = (f"{field}: name a space like \"c5\" (wizard's circle, c0-c{last}), \"p2.3\" "
-            f"(path 2, space 3 of {settings['path_spaces']} from the circle) or \"cauldron\"")
+def parse_space(value: str, settings: Settings) -> str | None:
+    """The space a script names (case and surrounding blanks do not matter), in its canonical
+    spelling, or None if there is no such space on this board."""
+    match = _SPACE.match(value.strip().lower())
     if not match:
-        raise RuleViolation(f"{hint}, not {value!r}")
+        return None
     c, p, k = match.groups()
-    if c is not None and int(c) >= settings["circle_spaces"]:
-        raise RuleViolation(hint)
-    if p is not None and (int(p) not in PATHS or not 1 <= int(k) <= settings["path_spaces"]):
-        raise RuleViolation(hint)
     if c is not None:
-        return f"c{int(c)}"
+        return f"c{int(c)}" if int(c) < settings["circle_spaces"] else None
     if p is not None:
-        return on_path(int(p), int(k))
+        on_board = int(p) in PATHS and 1 <= int(k) <= settings["path_spaces"]
+        return on_path(int(p), int(k)) if on_board else None
     return CAULDRON
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh", "twelfth")
+
+
+def describe(space: str, settings: Settings) -> str:
+    """A space as players see it on the board: "path 2's entrance", "the wizard's circle,
+    3 spaces past path 1's entrance" (clockwise, the wizard's way), "the second space of path 3"
+    (counted from the circle), "the cauldron"."""
+    if space == CAULDRON:
+        return "the cauldron"
+    i = circle_index(space)
+    if i is not None:
+        path, past = i // spacing(settings) + 1, i % spacing(settings)
+        if past == 0:
+            return f"path {path}'s entrance"
+        return (f"the wizard's circle, {past} space{'s' if past > 1 else ''} past path {path}'s "
+                "entrance")
+    path, k = (int(x) for x in space[1:].split("."))
+    return f"the {ORDINALS[k - 1]} space of path {path}"
+
+
+def describe_all(spaces: Iterable[str], settings: Settings, joiner: str = " or ") -> str:
+    return joiner.join(describe(space, settings) for space in spaces) or "nowhere"
 
 
 def neighbours(space: str, settings: Settings) -> list[str]:

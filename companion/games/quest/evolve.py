@@ -3,6 +3,10 @@
 A roll keeps a copy of the state from just before it (``correctable``), so ``correct_roll`` can
 put a misread die right: the copy is restored and the roll applied again with the true faces.
 Any choice the team makes after a roll ends that chance (undo the choice first).
+
+The announced spell keeps ``keep`` (the dice staying for the next roll, from the team's
+``keep`` or, while it has not chosen, the advice) and ``chosen`` (whether the team chose them:
+then a roll that changes one is refused).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ def _roll(s: State, event: Event) -> State:
         spell["dice"] = list(d["dice"])
         spell["success"] = None
         spell["keep"] = None
+        spell["chosen"] = False
         s["correctable"] = {"kind": "magic", "roll": {"dice": list(d["dice"])}, "before": before}
     return s
 
@@ -75,9 +80,11 @@ def evolve(state: State, event: Event) -> State:
         s["obstacles"].remove(d["path"])
         s["spell_breaker_used"] = True
     elif kind == "spell_announced":
-        s["spell"] = {"name": d["spell"], "rolls": 0, "dice": None, "success": None, "keep": None}
+        s["spell"] = {"name": d["spell"], "rolls": 0, "dice": None, "success": None, "keep": None,
+                      "chosen": False}
     elif kind == "dice_kept":
         s["spell"]["keep"] = list(d["keep"])
+        s["spell"]["chosen"] = True          # the team's choice binds the next roll (dice.py)
         s["reading"] = {k: v for k, v in s["reading"].items() if k not in d["keep"]}
     elif kind == "spell_judged":
         s["spell"]["success"] = d["success"]

@@ -8,6 +8,9 @@ from companion.games.quest import board
 from companion.games.quest import state as st
 from companion.games.quest.state import SORCERY_SPACES, State
 
+#: A refusal lists the spaces a bottle can reach only while they are few enough to read.
+SAY_AT_MOST = 3
+
 
 def may_enter_cauldron(state: State, bottle: int) -> bool:
     return st.ingredient(state, bottle) in state["needed"]
@@ -32,7 +35,9 @@ def targets(state: State, bottle: int, steps: int, sorcery: bool = False) -> lis
 
 
 def why_not(state: State, bottle: int, to: str, steps: int, sorcery: bool = False) -> str | None:
-    """Why the bottle may not go there (the rule, in the rulebook's words), or None."""
+    """Why the bottle may not go there (the rule, in the rulebook's words, the spaces as players
+    see them), or None."""
+    settings = state["settings"]
     start = st.where(state, bottle)
     if start == board.CAULDRON:
         return f"Bottle {bottle} is already in the cauldron"
@@ -42,25 +47,28 @@ def why_not(state: State, bottle: int, to: str, steps: int, sorcery: bool = Fals
             return (f"Bottle {bottle} cannot go into the cauldron: a potion bottle cannot be moved "
                     "into the cauldron if its ingredient has not yet been revealed")
         if found not in state["needed"]:
-            return (f"Bottle {bottle} holds {found}, a wrong ingredient: the cauldron needs "
-                    f"{', '.join(state['needed'])}")
+            needed = ", ".join(i.replace("_", " ") for i in state["needed"])
+            return (f"Bottle {bottle} holds the {found.replace('_', ' ')}, a wrong ingredient: "
+                    f"the cauldron needs the {needed}")
     if to in targets(state, bottle, steps, sorcery):
         return None
+    there = board.describe(to, settings)
     if to == st.wizard_space(state):
-        return f"The wizard stands on {to}: a potion bottle cannot stop on the wizard"
+        return f"The wizard stands on {there}: a potion bottle cannot stop on the wizard"
     if to in st.blocked_spaces(state):
-        return f"An obstacle blocks {to}: a potion bottle cannot stand on an obstacle"
+        return f"An obstacle blocks {there}: a potion bottle cannot stand on an obstacle"
     if to in st.taken(state, bottle):
-        return (f"Bottle {st.bottle_on(state, to)} already stands on {to} "
-                "(one bottle a space: setting share_spaces)")
+        return (f"Bottle {st.bottle_on(state, to)} already stands on {there} (one bottle a "
+                "space, as this table set up the game)")
     how = f"up to {steps}" if sorcery else f"exactly {steps}"
-    free = board.walk_ends(start, steps, state["settings"], exact=not sorcery)
+    free = board.walk_ends(start, steps, settings, exact=not sorcery)
     if to in free:
-        return (f"Bottle {bottle} on {start} cannot reach {to}: a potion bottle cannot be moved "
-                "past the wizard on the wizard's circle or past an obstacle (Great Sorcery can)")
+        return (f"Bottle {bottle} cannot reach {there}: a potion bottle cannot be moved past the "
+                "wizard on the wizard's circle or past an obstacle (Great Sorcery can)")
     can = targets(state, bottle, steps, sorcery)
-    options = ", ".join(can) if can else "nowhere"
-    return f"Bottle {bottle} on {start} cannot reach {to} in {how} spaces; it can reach {options}"
+    reach = (board.describe_all(can, settings) if len(can) <= SAY_AT_MOST
+             else f"{len(can)} spaces (the gold rings on the screen)")
+    return f"Bottle {bottle} cannot reach {there} in {how} spaces; it can reach {reach}"
 
 
 def any_move(state: State, steps: int, sorcery: bool = False) -> bool:

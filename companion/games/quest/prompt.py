@@ -1,14 +1,21 @@
-"""What the table sees and presses: the prompt, the state summary, results, the input map."""
+"""What the table sees and presses: the prompt, the state summary, results, the input map.
+
+The prompt speaks to players: spaces as they look on the board (``board.describe``), never a
+script's ids; the summary is for scripts and keeps the ids."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from companion.core.errors import RuleViolation
+from companion.core.gate import check_command
 from companion.core.model import Command, InputEvent
-from companion.games.quest import moves
+from companion.games.quest import board, moves
 from companion.games.quest import state as st
-from companion.games.quest.decide import ACTION_DICE, read_die
+from companion.games.quest.commands import ACTION_DICE, COMMANDS, seat_names
+from companion.games.quest.dice import read_die
 from companion.games.quest.odds import MAGIC_DICE, announce_odds, as_json, best_keep, chance
 from companion.games.quest.state import SPELL_TITLES, State
 
@@ -77,8 +84,10 @@ def prompt(state: State) -> dict[str, Any]:
             text = "The wizard has blocked all 6 paths: the wizard wins"
         return {"phase": current, "turn": None, "seat": None, "text": text, "inputs": []}
     if current == "return":
-        parts = [f"bottle {b} on {st.where(state, b)}: "
-                 f"{' or '.join(moves.return_targets(state, b))}" for b in state["returns"]]
+        settings = state["settings"]
+        parts = [f"bottle {b} (on {board.describe(st.where(state, b), settings)}) goes to "
+                 f"{board.describe_all(moves.return_targets(state, b), settings)}"
+                 for b in state["returns"]]
         text = f"Knocked away! Put each bottle on the nearest space: {'; '.join(parts)}"
     elif current == "roll":
         text = f"{who}: roll the two action dice"
@@ -108,6 +117,11 @@ def prompt(state: State) -> dict[str, Any]:
             "inputs": expected_dice(state)}
 
 
+#: A face a dice tray or a script sends as text: a few ASCII digits become a number ("3" is 3;
+#: "²", "٣" or a 5,000-digit string stay text, which the gate refuses naming the value).
+_DIGITS = re.compile(r"[0-9]{1,3}")
+
+
 def map_input(state: State, event: InputEvent) -> Command | None:
     """A die from the reader or the screen: ``action_a``/``action_b`` (faces as in the die's data
     table) and ``magic1``-``magic3`` (1-6). The die that completes a roll becomes the roll; a die
@@ -117,18 +131,19 @@ def map_input(state: State, event: InputEvent) -> Command | None:
     if event.kind != "die" or event.id not in ACTION_DICE + MAGIC_DICE:
         return None
     value = event.value
-    if isinstance(value, str):
-        value = int(value) if value.strip().isdigit() else value.strip().lower()
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
+        value = int(value.strip())
     command = Command("read_die", args={"die": event.id, "value": value})
     try:
-        events = read_die(state, command)
+        clean = check_command(COMMANDS, state, command, seat_names, game="Cauldron Quest")
+        events = read_die(state, clean)
     except RuleViolation:
-        return command
+        return command                      # played, it is refused with the reason
     if events[0].type == "action_rolled":
         return Command("action_roll", args=dict(events[0].data))
     if events[0].type == "magic_rolled":
         return Command("magic_roll", args={"dice": list(events[0].data["dice"])})
-    return command
+    return clean
 
 
 def results(state: State) -> list[dict[str, Any]]:

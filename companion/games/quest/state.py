@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.errors import RuleViolation, SetupError
+from companion.core.errors import SetupError
 from companion.games.quest import board
 from companion.games.quest.odds import ROLLS
 
@@ -36,67 +36,30 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _whole(config: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = config[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise SetupError(f"{key}: a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
 def settings_from(config: dict[str, Any]) -> dict[str, Any]:
-    """The settings: defaults, overridden by the setup's own keys, each checked."""
-    s = {**DEFAULTS, **{k: config[k] for k in DEFAULTS if k in config}}
-    _whole(s, "circle_spaces", 6, 60)
+    """The settings: defaults, overridden by the setup's own keys. The gate checked each key's
+    type and range (commands.SETUP_KEYS); what is left are the rules of the board itself."""
+    s = {**DEFAULTS, **{k: config[k] for k in DEFAULTS if config.get(k) is not None}}
     if s["circle_spaces"] % len(board.PATHS):
-        raise SetupError("circle_spaces: the six paths sit evenly on the circle, so a multiple of 6")
-    _whole(s, "path_spaces", 1, 12)
-    _whole(s, "obstacle_space", 1, s["path_spaces"])
-    _whole(s, "start_space", 0, s["path_spaces"])
+        raise SetupError("circle_spaces: the six paths sit evenly on the circle, so a multiple "
+                         f"of 6, not {s['circle_spaces']}")
     if s["wizard_start"] is None:
         s["wizard_start"] = board.spacing(s) // 2
-    _whole(s, "wizard_start", 0, s["circle_spaces"] - 1)
     starts = {board.start_space(b, s) for b in BOTTLES}
     if board.circle(s["wizard_start"], s) in starts:
         raise SetupError("wizard_start: the wizard's arrow cannot be a bottle's start space")
-    for key, allowed in (("die_a", {BOTTLE, HAT}), ("die_b", {SPELL, 1, 2, 3, 4, 5, 6})):
-        faces = s[key]
-        if (not isinstance(faces, list) or len(faces) != 6
-                or any(isinstance(f, bool) or f not in allowed for f in faces)):
-            shown = ", ".join(sorted(str(a) for a in allowed))
-            raise SetupError(f"{key}: the six faces of the die, each one of {shown}")
-    if not isinstance(s["share_spaces"], bool):
-        raise SetupError("share_spaces: true or false")
     s["die_a"], s["die_b"] = list(s["die_a"]), list(s["die_b"])
     return s
 
 
 def setup(config: dict[str, Any]) -> State:
-    """The state before the first roll, from a table script's first line."""
-    known = {"game", "players", "needed", *DEFAULTS}
-    unknown = sorted(set(config) - known)
-    if unknown:
-        raise SetupError(f"{unknown[0]}: not a Cauldron Quest setting; "
-                         f"known: {', '.join(sorted(known))}")
-    names = config.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise SetupError("players: give the player names clockwise, the youngest first")
-    names = [n.strip() for n in names]
-    if not 1 <= len(names) <= 6:
-        raise SetupError("players: Cauldron Quest is for 2-4 players (1-6 allowed), "
-                         f"not {len(names)}")
-    if any(not n for n in names) or len({n.casefold() for n in names}) != len(names):
-        raise SetupError("players: every player needs a name, and no two the same")
-    needed = config.get("needed")
-    if (not isinstance(needed, list) or len(needed) != NEEDED or len(set(needed)) != NEEDED
-            or any(i not in INGREDIENTS for i in needed)):
-        raise SetupError(f"needed: the {NEEDED} different ingredients face up in the cauldron, "
-                         f"from {', '.join(INGREDIENTS)}")
+    """The state before the first roll, from a checked setup (the gate's ``check_setup``)."""
     s = settings_from(config)
     return {
         "game": "quest",
-        "players": names,
+        "players": list(config["players"]),
         "settings": s,
-        "needed": list(needed),
+        "needed": list(config["needed"]),
         "bottles": [board.start_space(b, s) for b in BOTTLES],
         "revealed": {},
         "wizard": s["wizard_start"],
@@ -161,13 +124,6 @@ def taken(state: State, moving: int | None = None) -> list[str]:
 
 def bottle_on(state: State, space: str) -> int | None:
     return next((b for b in on_board(state) if where(state, b) == space), None)
-
-
-def bottle_id(value: Any, field: str = "bottle") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in BOTTLES:
-        raise RuleViolation(f"{field}: a potion bottle is numbered 1-6 (by the path it started on), "
-                            f"not {value!r}")
-    return value
 
 
 def rolls_left(state: State) -> int:
