@@ -58,7 +58,7 @@ def test_alchemist_favor_and_full_action_trade_a_chosen_drop(wb):
     assert p["inputs"] == []  # not a PAY effect: the screen chooses the drop
     wb.refused(s, "resolve", "Barb",
                match="drop: which drop does Barb return? one of red, white, green")
-    wb.refused(s, "resolve", "Barb", drop="gold", match="drop: which drop does Barb return?")
+    wb.refused(s, "resolve", "Barb", drop="gold", match="drop: one of red, white, green, not 'gold'")
     wb.refused(s, "resolve", "Carl", drop="red",
                match="It is Barb's turn to resolve an action or favor, not Carl's")
     wb.do(s, "resolve", "Barb", drop="green")
@@ -147,12 +147,16 @@ def test_assistant_full_action_takes_three_chosen_drops(wb):
         wb.refused(s, "resolve", "Anna", drops=bad,
                    match="drops: the Assistant takes exactly 3 drops")
     wb.refused(s, "resolve", "Anna", drops={"red": 4, "white": -1},
-               match="drops: the Assistant takes exactly 3 drops")
-    wb.refused(s, "resolve", "Anna", drops={"gold": 3}, match="drops: choose 3 drops")
-    wb.refused(s, "resolve", "Anna", drops=["red", "red", "red"], match="drops: choose 3 drops")
+               match="drops.white: a whole number from 0 to 20, not -1")
+    wb.refused(s, "resolve", "Anna", drops={"gold": 3},
+               match="drops.gold: not a key of the drops taken; it knows red, white, green")
+    wb.refused(s, "resolve", "Anna", drops=["red", "red", "red"],
+               match="drops: the drops taken as {red, white, green}, not a list of 3")
     wb.refused(s, "resolve", "Anna", drops={"red": 1.5, "white": 1.5},
-               match="drops.red: give a whole number, not 1.5")
-    wb.refused(s, "resolve", "Anna", match="drops: choose 3 drops")
+               match="drops.red: a whole number from 0 to 20, not 1.5")
+    wb.refused(s, "resolve", "Anna", match="drops: the Assistant takes exactly 3 drops")
+    wb.refused(s, "resolve", "Anna", drop="red", match="drop: not part of the Assistant full "
+               "action (Pay 1 gold, take any 3 drops); it takes drops")
     wb.do(s, "resolve", "Anna", drops={"red": 2, "green": 1})
     assert wb.counters(s, "Anna") == {"red": 3, "white": 1, "green": 2, "gold": 1, "vials": 0}
 
@@ -203,17 +207,20 @@ def test_brew_refusals(wb):
     wb.refused(s, "resolve", "Anna", potion=copper, pay={"red": 2},
                match="Anna has 1 red: cannot give up 2")
     wb.refused(s, "resolve", "Anna", potion=copper, pay={"red": -1},
-               match="pay: amounts paid are 0 or more")
+               match="pay.red: a whole number from 0 to 20, not -1")
     wb.refused(s, "resolve", "Anna", potion=copper, pay={"gold": 1},
-               match="pay: the drops printed on the potion")
+               match="pay.gold: not a key of the drops paid; it knows red, white, green")
     wb.refused(s, "resolve", "Anna", potion={"stack": "gold_shelf", "points": 2}, pay={},
-               match="potion.stack: 'gold_shelf' is not one of copper, silver, iron")
+               match="potion.stack: a brewer brews from a cauldron stack (copper, silver, iron), "
+                     "not the gold shelf")
     wb.refused(s, "resolve", "Anna", pay={"red": 1},
-               match="potion: give its stack, points and raven")
+               match="potion: give the card brewed: its stack, points and raven")
     wb.refused(s, "resolve", "Anna", potion={"stack": "copper", "points": 100},
-               match="potion.points: a potion card is worth 0 to 99 points")
+               match="potion.points: a whole number from 0 to 99, not 100")
     wb.refused(s, "resolve", "Anna", potion={"stack": "copper", "points": "3"},
-               match="potion.points: give a whole number, not '3'")
+               match="potion.points: a whole number from 0 to 99, not '3'")
+    wb.refused(s, "resolve", "Anna", potion=copper, changes={"gold": 1},
+               match="changes: not part of the Witch full action")
     wb.refused(s, "resolve", "Anna", potion={"stack": "copper", "points": 3, "raven": "yes"},
                match="potion.raven: true or false")
     wb.do(s, "resolve", "Anna", potion=copper, pay={"red": 1})
@@ -300,18 +307,19 @@ def test_table_action_refusals(wb):
     wb.refused(s, "resolve", "Anna", others={"Anna": {"gold": 1}},
                match="others: list only the other players; use changes for yourself")
     wb.refused(s, "resolve", "Anna", others={"Zed": {"gold": 1}},
-               match="There is no player named 'Zed' at this table")
+               match="others key: there is no player named 'Zed' at this table")
     wb.refused(s, "resolve", "Anna", others=["Barb"],
-               match="others: give each other player's changes by name")
+               match="others: a mapping of a player at this table")
     wb.refused(s, "resolve", "Anna", changes={"mana": 1},
-               match="changes: 'mana' is not a counter (red, white, green, gold, vials)")
+               match="changes.mana: not a key of the seat's changes; "
+                     "it knows red, white, green, gold, vials")
     wb.refused(s, "resolve", "Anna", changes={"gold": True},
-               match="changes.gold: give a whole number, not True")
+               match="changes.gold: a whole number from -24 to 24, not True")
     wb.refused(s, "resolve", "Anna", others={"Barb": {"potions": 1}},
-               match="others.Barb: 'potions' is not a counter")
+               match="others.Barb.potions: not a key of that player's changes")
     wb.refused(s, "resolve", "Anna", potion={"stack": "attic", "points": 1},
-               match="potion.stack: 'attic' is not one of copper, silver, iron, "
-                     "ingredient_shelf, gold_shelf")
+               match="potion.stack: one of copper, silver, iron, ingredient_shelf, gold_shelf, "
+                     "not 'attic'")
 
 
 def test_table_action_with_malformed_changes_is_refused_as_a_rule_violation(wb):
@@ -319,7 +327,8 @@ def test_table_action_with_malformed_changes_is_refused_as_a_rule_violation(wb):
     RuleViolation), never crash the session with a Python TypeError."""
     s = favor_then_full(wb, "warlock")
     to_anna_full_action(wb, s)
-    wb.refused(s, "resolve", "Anna", changes=5, match="changes: give counters and amounts")
+    wb.refused(s, "resolve", "Anna", changes=5,
+               match="changes: the seat's changes as {red, white, green, gold, vials}, not 5")
 
 
 @pytest.mark.parametrize("role,title", [("cutpurse", "Cutpurse"), ("begging_monk", "Begging monk")])
@@ -395,7 +404,8 @@ def test_adjust_adds_and_removes_potions(wb):
     assert wb.player(s, "Barb")["score"] == 7
     assert s.summary()["ravens"] == 1
     wb.refused(s, "adjust", "Barb", remove_potion=2, match="remove_potion: Barb has no potion number 2")
-    wb.refused(s, "adjust", "Barb", remove_potion=-1, match="remove_potion: Barb has no potion number -1")
+    wb.refused(s, "adjust", "Barb", remove_potion=-1,
+               match="remove_potion: a whole number from 0 to 30, not -1")
     wb.refused(s, "adjust", "Carl", remove_potion=0, match="remove_potion: Carl has no potion number 0")
     wb.do(s, "adjust", "Barb", remove_potion=0)
     assert wb.player(s, "Barb")["potions"] == [{"stack": "silver", "points": 2, "raven": False}]
@@ -408,8 +418,9 @@ def test_adjust_with_nothing_to_change_is_refused(wb):
     wb.refused(s, "adjust", "Anna", match="adjust: nothing to change")
     wb.refused(s, "adjust", "Anna", changes={}, match="adjust: nothing to change")
     wb.refused(s, "adjust", "Anna", changes={"gold": 0}, match="adjust: nothing to change")
-    wb.refused(s, "adjust", "Anna", changes={"gold": 1.0}, match="changes.gold: give a whole number")
-    wb.refused(s, "adjust", "Zed", changes={"gold": 1}, match="There is no player named 'Zed'")
+    wb.refused(s, "adjust", "Anna", changes={"gold": 1.0},
+               match="changes.gold: a whole number from -24 to 24, not 1.0")
+    wb.refused(s, "adjust", "Zed", changes={"gold": 1}, match="player: there is no player named 'Zed'")
 
 
 def test_adjust_can_be_undone(wb):

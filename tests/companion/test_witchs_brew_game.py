@@ -242,11 +242,11 @@ def test_variant_three_players_excludes_two_roles_per_set(wb):
     wb.refused(s, "reveal_excluded", None, roles=["warlock"],
                match="roles: turn over exactly 2 different role card(s) this set")
     wb.refused(s, "reveal_excluded", None, roles=["warlock", "warlock"],
-               match="roles: turn over exactly 2 different role card(s) this set")
+               match="roles[1]: 'warlock' is listed twice")
     wb.refused(s, "reveal_excluded", None, roles="warlock",
-               match="roles: turn over exactly 2 different role card(s)")
+               match="roles: a list of 1 to 2 (one of wolf_keeper")
     wb.refused(s, "reveal_excluded", None, roles=["warlock", "dragon"],
-               match="There is no role 'dragon'")
+               match="roles[1]: one of wolf_keeper")
     step = wb.do(s, "reveal_excluded", None, roles=["warlock", "witch"])
     assert [e.type for e in step.events] == ["roles_excluded"]
     assert s.summary()["excluded"] == ["warlock", "witch"]
@@ -319,25 +319,26 @@ def test_variant_refused_for_five_or_six_players(wb, n):
 # Setup
 # --------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("config,message", [
-    ({"players": ["Anna", "Barb"]}, "players: Witch's Brew is for 3-5 players (6 allowed), not 2"),
-    ({"players": ["A", "B", "C", "D", "E", "F", "G"]},
-     "players: Witch's Brew is for 3-5 players (6 allowed), not 7"),
-    ({"players": ["Anna", "Barb", "Anna"]}, "players: two seats have the same name"),
-    ({"players": ["Anna", "Barb", "ANNA "]}, "players: two seats have the same name"),
+    ({"players": ["Anna", "Barb"]}, "players: a list of 3 to 6 (text of at most 40 characters), "
+                                    "not a list of 2"),
+    ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, "players: a list of 3 to 6"),
+    ({"players": ["Anna", "Barb", "Anna"]}, "players[2]: 'Anna' is listed twice"),
+    ({"players": ["Anna", "Barb", "ANNA "]}, "players[2]: 'ANNA' is listed twice"),
     ({"players": ["Anna", "Barb", "Carl"], "starter": "Zed"},
-     "starter: 'Zed' is not one of the players"),
-    ({"players": ["Anna", "Barb", " "]}, "players: every seat needs a name"),
-    ({"players": "Anna, Barb, Carl"}, "players: give a list of player names"),
-    ({}, "players: give a list of player names"),
-    ({"players": ["Anna", "Barb", 3]}, "players: give a list of player names"),
+     "starter: there is no player named 'Zed' at this table (Anna, Barb, Carl)"),
+    ({"players": ["Anna", "Barb", " "]}, "players[2]: give a name, not an empty text"),
+    ({"players": "Anna, Barb, Carl"}, "players: a list of 3 to 6"),
+    ({}, "players: missing; give a list of 3 to 6"),
+    ({"players": ["Anna", "Barb", 3]}, "players[2]: text of at most 40 characters, not 3"),
     ({"players": ["Anna", "Barb", "Carl"], "variants": ["expansion"]},
-     "variants: unknown ['expansion']"),
-    ({"players": ["Anna", "Barb", "Carl"], "colours": ["#000000"]},
-     "colours: give one colour per player"),
+     "variants[0]: one of excluded_roles, not 'expansion'"),
+    ({"players": ["Anna", "Barb", "Carl"], "colours": ["#E69F00"]}, "colours: a list of 3 to 6"),
+    ({"players": ["Anna", "Barb", "Carl"], "colours": ["orange", "blue", "green", "yellow"]},
+     "colours: give one colour per player (3), not 4"),
 ])
 def test_setup_errors(config, message):
     with pytest.raises(SetupError) as info:
-        RULES.setup(config)
+        RULES.start(config)
     assert message in str(info.value)
     with pytest.raises(SetupError):
         Session(RULES, config)

@@ -120,12 +120,31 @@ def test_play_role_while_answers_are_awaited_is_refused(wb):
                match='Not the time to announce a role: Barb: the Warlock is held by Anna.')
 
 
-@pytest.mark.parametrize("bad", ["dragon", None, "Warlock", ""])
+@pytest.mark.parametrize("bad", ["dragon", "", ["warlock"], 3])
 def test_unknown_role_is_refused_with_the_list(wb, bad):
     s = wb.new(wb.FIVE)
-    msg = wb.refused(s, "play_role", "Anna", role=bad, match=f"There is no role {bad!r}")
-    assert "the 12 roles are: wolf_keeper, snake_hunter, herb_collector, alchemist" in msg
-    assert msg.endswith("cutpurse, begging_monk")
+    msg = wb.refused(s, "play_role", "Anna", role=bad, match="role: one of wolf_keeper, "
+                     "snake_hunter, herb_collector, alchemist")
+    assert "cutpurse, begging_monk, not " in msg
+
+
+def test_a_missing_role_is_refused_naming_the_field(wb):
+    s = wb.new(wb.FIVE)
+    wb.refused(s, "play_role", "Anna", role=None, match="role: missing; give one of wolf_keeper")
+
+
+@pytest.mark.parametrize("spelled", ["Warlock", "WARLOCK", "warlock"])
+def test_a_role_is_matched_regardless_of_case_and_logged_by_its_key(wb, spelled):
+    s = wb.new(wb.FIVE)
+    step = wb.do(s, "play_role", "Anna", role=spelled)
+    assert step.command.args == {"role": "warlock"}
+    step = wb.do(s, "claim", "BARB")
+    assert step.command.player == "Barb"
+
+
+def test_a_role_may_be_named_by_the_title_on_its_card(wb):
+    s = wb.new(wb.FIVE)
+    assert wb.do(s, "play_role", "Anna", role="Wolf keeper").command.args == {"role": "wolf_keeper"}
 
 
 def test_a_seat_may_not_announce_a_role_it_already_played_this_set(wb):
@@ -232,9 +251,9 @@ def test_claim_or_so_be_it_of_a_role_the_seat_already_played_this_set_is_refused
 def test_commands_for_unknown_players_and_unknown_commands_are_refused(wb):
     s = wb.new(wb.FIVE)
     wb.refused(s, "play_role", "Zed", role="warlock",
-               match="There is no player named 'Zed' at this table")
+               match="player: there is no player named 'Zed' at this table")
     wb.refused(s, "play_role", None, role="warlock",
-               match='play_role: say which player ("player": name)')
+               match='play_role: say which player ("player": a name at this table: Anna, ')
     msg = wb.refused(s, "fly", "Anna", match="Witch's Brew has no command 'fly'; it knows ")
     assert "abstain, adjust, claim, forfeit, pass, play_role, redo, resolve, reveal_excluded, so_be_it, undo" in msg
 

@@ -8,23 +8,46 @@ from typing import Any
 
 from companion.core import Command, Session
 from companion.games import get_rules
-from companion.games.witchs_brew.flow import effect_of
+from companion.games.witchs_brew.flow import drops_to_take, effect_of
 from companion.games.witchs_brew.roles import (
-    BREW, CAULDRONS, CHOOSE_DROPS, DROPS, PAY, RAVENS_PER_STACK, ROLES, TABLE, TRADE_DROP,
+    BREW, CAULDRONS, CHOOSE_DROPS, DROPS, MAX_POINTS, PAY, RAVENS_PER_STACK, ROLES, TABLE,
+    TRADE_DROP, plain_per_stack,
 )
-from companion.games.witchs_brew.state import excluded_per_set, shown_this_cycle, stacks_left
+from companion.games.witchs_brew.state import (
+    excluded_per_set, left_in_supply, potions_taken, ravens_taken, shown_this_cycle, stacks_left,
+    top_value,
+)
 
 
-def _potion(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+def potion_card(state: dict[str, Any], rng: random.Random,
+                stacks: tuple[str, ...] = CAULDRONS) -> dict[str, Any] | None:
+    """A card the top of a stack may show: a raven only while the stack has one left (a plain
+    card only while it has one), worth at least any card already taken from it."""
     left = stacks_left(state)
-    stacks = [s for s in CAULDRONS if left[s] > 0]
-    if not stacks:
+    open_stacks = [s for s in stacks if left[s] > 0]
+    if not open_stacks:
         return None
-    stack = rng.choice(stacks)
-    ravens = sum(1 for p in state["players"] for q in p["potions"]
-                 if q["stack"] == stack and q["raven"])
-    raven = ravens < RAVENS_PER_STACK and rng.random() < 0.45
-    return {"stack": stack, "points": rng.randint(1, 6), "raven": raven}
+    stack = rng.choice(open_stacks)
+    ravens = ravens_taken(state, stack)
+    plain = len(potions_taken(state, stack)) - ravens
+    if plain >= plain_per_stack(stack):
+        raven = True
+    elif ravens >= RAVENS_PER_STACK:
+        raven = False
+    else:
+        raven = rng.random() < 0.45
+    least = top_value(state, stack) or 1
+    return {"stack": stack, "points": min(MAX_POINTS, least + rng.randint(0, 2)), "raven": raven}
+
+
+def chosen_drops(state: dict[str, Any], count: int, rng: random.Random) -> dict[str, int]:
+    """``count`` drops the supply still holds, in random colours."""
+    left = left_in_supply(state)
+    chosen = {d: 0 for d in DROPS}
+    for _ in range(count):
+        colour = rng.choice([d for d in DROPS if left[d] > chosen[d]])
+        chosen[colour] += 1
+    return {d: n for d, n in chosen.items() if n}
 
 
 def next_command(session: Session, rng: random.Random) -> Command:
@@ -37,9 +60,11 @@ def next_command(session: Session, rng: random.Random) -> Command:
         pool = [r for r in ROLES if r not in shown]
         return Command("reveal_excluded", args={"roles": rng.sample(pool, excluded_per_set(state))})
     if phase == "play":
-        seat = prompt["seat"]
         played = {r for p in state["players"] for r in p["roles_played"]}
         roles = [r for r in ROLES if r not in played and r not in state["excluded"]]
+        if not roles:  # every role is out: the seat's cards were forgotten, face down they go
+            own = state["players"][prompt["seat"]]["roles_played"]
+            return Command("forfeit", who, {"role": rng.choice(sorted(played - set(own)))})
         return Command("play_role", who, {"role": rng.choice(roles)})
     if phase == "answer":
         seat = prompt["seat"]
@@ -56,16 +81,17 @@ def next_command(session: Session, rng: random.Random) -> Command:
         if effect.kind == TRADE_DROP:
             return Command("resolve", who, {"drop": rng.choice([d for d in DROPS if player[d]])})
         if effect.kind == CHOOSE_DROPS:
-            a = rng.randint(0, 3)
-            return Command("resolve", who, {"drops": {"red": a, "green": 3 - a}})
+            drops = chosen_drops(state, drops_to_take(state, effect), rng)
+            return Command("resolve", who, {"drops": drops})
         if effect.kind == BREW:
-            potion = _potion(state, rng)
+            potion = potion_card(state, rng)
             pay = {d: min(player[d], 1) for d in DROPS}
             if potion is None:
                 return Command("abstain", who)
             return Command("resolve", who, {"potion": potion, "pay": pay})
         if effect.kind == TABLE:
-            return Command("resolve", who, {"changes": {"gold": 1}})
+            gold = 1 if left_in_supply(state)["gold"] > 0 else 0
+            return Command("resolve", who, {"changes": {"gold": gold}})
     raise AssertionError(f"autoplay has no move for phase {phase!r}")
 
 

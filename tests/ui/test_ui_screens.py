@@ -35,7 +35,7 @@ def test_home_and_setup_render(app):
     setup.rows[1].ids.name.text = "anna"
     setup.start()
     frames()
-    assert "two seats have the same name" in setup.error
+    assert setup.error == "Seat 2: 'anna' is listed twice"
     both_sizes("setup_error")
     setup.change_count(+1)
     setup.rows[1].ids.name.text = "Barb"

@@ -15,7 +15,8 @@ from kivy.uix.widget import Widget
 
 from companion.core.model import Command
 from companion.games.witchs_brew.roles import (
-    BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, DROPS, ROLES, STACKS, TABLE,
+    BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, DROPS, RAVENS_PER_STACK, ROLES, STACKS, TABLE,
+    plain_per_stack,
 )
 from ui import theme
 from ui.widgets.common import FlatButton, Stepper, counter_chip_colours
@@ -24,7 +25,8 @@ from ui.widgets.common import FlatButton, Stepper, counter_chip_colours
 class PotionEditor(BoxLayout):
     """Stack, points and raven of one potion card; ``optional`` adds an on/off toggle."""
 
-    def __init__(self, stacks, stacks_left: dict[str, int], optional: bool, **kwargs):
+    def __init__(self, stacks, stacks_left: dict[str, int], optional: bool,
+                 taken: list[dict] = (), **kwargs):
         super().__init__(orientation="vertical", size_hint_y=None, **kwargs)
         app = App.get_running_app()
         self.spacing = app.u * 6
@@ -55,6 +57,7 @@ class PotionEditor(BoxLayout):
         self.raven_button.bind(on_release=self._raven)
         self.add_widget(self.raven_button)
         self.stacks_left = stacks_left
+        self.taken = list(taken)
 
     def _toggle(self, *_):
         self.enabled = not self.enabled
@@ -65,9 +68,19 @@ class PotionEditor(BoxLayout):
         self.points.disabled = self.raven_button.disabled = not self.enabled
 
     def _pick(self, stack: str) -> None:
+        """Each stack is sorted lowest value on top and holds two ravens: the points start at
+        the least the next card can be worth, and the raven follows when only one kind is left."""
         self.stack = stack
         for s, b in self.stack_buttons.items():
             b.selected = s == stack
+        cards = [p for p in self.taken if p["stack"] == stack]
+        ravens = sum(1 for p in cards if p["raven"])
+        self.points.minimum = max((p["points"] for p in cards), default=0)
+        self.points.value = max(self.points.value, self.points.minimum)
+        if len(cards) - ravens >= plain_per_stack(stack) or ravens >= RAVENS_PER_STACK:
+            self.raven = ravens < RAVENS_PER_STACK
+            self.raven_button.title = f"Raven on the card: {'yes' if self.raven else 'no'}"
+            self.raven_button.selected = self.raven
 
     def _raven(self, *_):
         self.raven = not self.raven
@@ -92,8 +105,10 @@ class EffectDialog(ModalView):
         effect = role.full if pending["kind"] == "action" else role.favor
         mode = {CHOOSE_DROPS: "choose_drops", BREW: "brew", TABLE: "table"}[effect.kind]
         part = "full action" if pending["kind"] == "action" else "favor"
+        supply = App.get_running_app().summary["supply"]
+        count = min(effect.count, sum(supply[d] for d in DROPS))  # fewer when the supply is short
         return cls(seat, mode, f"{pending['player']}: {role.title} {part}", effect.text,
-                   count=effect.count)
+                   count=count)
 
     @classmethod
     def for_adjust(cls, seat: int) -> "EffectDialog":
@@ -119,8 +134,12 @@ class EffectDialog(ModalView):
     def _build(self) -> None:
         ids, u = self.ids, self.app.u
         left_stack = self.app.summary["stacks_left"]
+        taken = [q for p in self.players for q in p["potions"]]
+        supply = self.app.summary["supply"]
         if self.mode == "choose_drops":
-            self._steppers(DROPS, "Take", signed=False, low=lambda c: 0, high=lambda c: self.count)
+            self._steppers(DROPS, "Take", signed=False, low=lambda c: 0,
+                           high=lambda c: min(self.count, supply[c]),
+                           note=lambda c: f"{supply[c]} in the supply")
             self.tally = Label(font_size=self.app.u * 30, bold=True, color=theme.INK)
             ids.right.add_widget(self.tally)
             self._recount()
@@ -128,16 +147,16 @@ class EffectDialog(ModalView):
             player = self.players[self.seat]
             self._steppers(DROPS, "Pay", signed=False, low=lambda c: 0,
                            high=lambda c: player[c], note=lambda c: f"has {player[c]}")
-            self.potion = PotionEditor(CAULDRONS, left_stack, optional=False)
+            self.potion = PotionEditor(CAULDRONS, left_stack, optional=False, taken=taken)
             ids.right.add_widget(self.potion)
         elif self.mode == "table":
             self._tabs()
             self._counters()
-            self.potion = PotionEditor(STACKS, left_stack, optional=True)
+            self.potion = PotionEditor(STACKS, left_stack, optional=True, taken=taken)
             ids.right.add_widget(self.potion)
         else:
             self._counters()
-            self.potion = PotionEditor(STACKS, left_stack, optional=True)
+            self.potion = PotionEditor(STACKS, left_stack, optional=True, taken=taken)
             ids.right.add_widget(self.potion)
             self._removals()
         if self.mode != "choose_drops":
@@ -178,8 +197,9 @@ class EffectDialog(ModalView):
         """Signed changes for the selected seat; never below what the seat has."""
         player = next(p for p in self.players if p["name"] == self.target)
         deltas = self.deltas[self.target]
+        supply = self.app.summary["supply"]
         self._steppers(COUNTERS, "", signed=True, low=lambda c: -player[c],
-                       high=lambda c: 99, note=lambda c: f"now {player[c]}")
+                       high=lambda c: supply[c], note=lambda c: f"now {player[c]}")
         for counter, s in self.steppers.items():
             s.value = deltas[counter]
             self._note(s)

@@ -1,4 +1,9 @@
-"""Turn a Witch's Brew command into events, or refuse it with the rule that forbids it."""
+"""Turn a Witch's Brew command into events, or refuse it with the rule that forbids it.
+
+Every command has passed the gate (commands.py): its player is a seat's name, its role one of
+the 12, its counters known and its amounts whole numbers the box can hold. What is left here
+are the rules: whose turn it is, what a seat has to pay with, what the stacks and the supply
+still hold."""
 
 from __future__ import annotations
 
@@ -7,66 +12,82 @@ from typing import Any
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
 from companion.games.witchs_brew import state as st
-from companion.games.witchs_brew.flow import cannot_pay, effect_of
+from companion.games.witchs_brew.flow import cannot_pay, drops_to_take, effect_of, gain_now
 from companion.games.witchs_brew.prompt import prompt
 from companion.games.witchs_brew.roles import (
-    BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, DROPS, PAY, RAVENS_PER_STACK, ROLES, STACK_SIZES,
-    STACKS, TABLE, TRADE_DROP, role,
+    BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, GAIN, PAY, RAVENS_PER_STACK, ROLES, STACK_SIZES,
+    STACKS, TABLE, TRADE_DROP, counter_words, plain_per_stack,
 )
 from companion.games.witchs_brew.state import State
+
+#: What ``resolve`` takes for each kind of effect; anything else is refused, naming it.
+RESOLVE_ARGS = {GAIN: (), PAY: (), TRADE_DROP: ("drop",), CHOOSE_DROPS: ("drops",),
+                BREW: ("potion", "pay"), TABLE: ("changes", "others", "potion")}
 
 
 def _title(key: str) -> str:
     return ROLES[key].title
 
 
-def _int(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleViolation(f"{field}: give a whole number, not {value!r}")
-    return value
-
-
-def _deltas(state: State, seat: int, changes: Any, field: str = "changes") -> dict[str, int]:
-    """Validate counter changes for one seat: known counters, whole numbers, nothing below 0."""
-    if not isinstance(changes, dict):
-        raise RuleViolation(f"{field}: give counters and amounts, e.g. {{\"gold\": -1, \"red\": 1}}")
-    player = state["players"][seat]
-    out: dict[str, int] = {}
-    for counter, delta in changes.items():
-        if counter not in COUNTERS:
-            raise RuleViolation(f"{field}: {counter!r} is not a counter ({', '.join(COUNTERS)})")
-        delta = _int(delta, f"{field}.{counter}")
-        if player[counter] + delta < 0:
+def _changes(state: State, changes: dict[int, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """Counter changes of one or more seats, made together: nobody gives up what they do not
+    have, and the supply never hands out more than it still holds."""
+    for seat, deltas in changes.items():
+        player = state["players"][seat]
+        for counter, delta in deltas.items():
+            if player[counter] + delta < 0:
+                raise RuleViolation(
+                    f"{player['name']} has {player[counter]} {counter}: cannot give up {-delta}")
+    left = st.left_in_supply(state)
+    for counter in COUNTERS:
+        taken = sum(deltas.get(counter, 0) for deltas in changes.values())
+        if taken > left[counter]:
             raise RuleViolation(
-                f"{player['name']} has {player[counter]} {counter}: cannot give up {-delta}")
-        if delta:
-            out[counter] = delta
-    return out
+                f"The supply has only {left[counter]} {counter_words(counter)} left (the table "
+                f"plays with {state['supply'][counter]} in all): nobody can take {taken} more")
+    return {str(seat): {c: v for c, v in deltas.items() if v} for seat, deltas in changes.items()}
 
 
-def _potion(state: State, potion: Any, stacks: tuple[str, ...]) -> dict[str, Any]:
-    """Validate a potion card taken from a stack: the stack has cards (and ravens) left."""
-    if not isinstance(potion, dict):
-        raise RuleViolation("potion: give its stack, points and raven, e.g. "
-                            "{\"stack\": \"copper\", \"points\": 3, \"raven\": false}")
-    stack = potion.get("stack")
-    if stack not in stacks:
-        raise RuleViolation(f"potion.stack: {stack!r} is not one of {', '.join(stacks)}")
-    points = _int(potion.get("points"), "potion.points")
-    if not 0 <= points <= 99:
-        raise RuleViolation("potion.points: a potion card is worth 0 to 99 points")
-    raven = potion.get("raven", False)
-    if not isinstance(raven, bool):
-        raise RuleViolation("potion.raven: true or false")
-    taken = st.potions_taken(state, stack)
+def _without(state: State, seat: int, index: int | None) -> State:
+    """The state as if the seat's potion ``index`` were back on its stack (a correction)."""
+    if index is None:
+        return state
+    players = [dict(p) for p in state["players"]]
+    players[seat]["potions"] = [p for i, p in enumerate(players[seat]["potions"]) if i != index]
+    return {**state, "players": players}
+
+
+def _potion(state: State, potion: dict[str, Any], stacks: tuple[str, ...]) -> dict[str, Any]:
+    """A potion card taken from the top of its stack. "There are two ravens in each of the five
+    stacks", and each stack is sorted "with the lowest on top": the card must be one the stack
+    can still hold, worth at least as much as any card already taken from it."""
+    stack = potion["stack"]
     label = stack.replace("_", " ")
+    if stack not in stacks:
+        raise RuleViolation(f"potion.stack: a brewer brews from a cauldron stack "
+                            f"({', '.join(stacks)}), not the {label}")
+    raven = potion.get("raven", False)
+    taken = st.potions_taken(state, stack)
+    ravens = st.ravens_taken(state, stack)
     if len(taken) >= STACK_SIZES[stack]:
         raise RuleViolation(f"The {label} stack is empty: all {STACK_SIZES[stack]} cards are taken")
-    if raven and sum(1 for p in taken if p.get("raven")) >= RAVENS_PER_STACK:
-        raise RuleViolation(f"The {label} stack has only {RAVENS_PER_STACK} raven potions; both are taken")
-    out = {"stack": stack, "points": points, "raven": raven}
+    if raven and ravens >= RAVENS_PER_STACK:
+        raise RuleViolation(f"The {label} stack has only {RAVENS_PER_STACK} raven potions; "
+                            "both are taken")
+    if not raven and len(taken) - ravens >= plain_per_stack(stack):
+        raise RuleViolation(
+            f"Only raven potions are left in the {label} stack (there are two ravens in each "
+            f"stack, and its {plain_per_stack(stack)} other cards are taken): "
+            "this card shows a raven")
+    least = st.top_value(state, stack)
+    if least is not None and potion["points"] < least:
+        raise RuleViolation(
+            f"potion.points: the {label} stack is sorted lowest value on top, and a card worth "
+            f"{least} was already taken from it: the next one is worth {least} or more, "
+            f"not {potion['points']}")
+    out = {"stack": stack, "points": potion["points"], "raven": raven}
     if potion.get("name"):
-        out["name"] = str(potion["name"])
+        out["name"] = potion["name"]
     return out
 
 
@@ -88,8 +109,7 @@ def _need_turn(state: State, seat: int, doing: str) -> None:
 def play_role(state: State, cmd: Command, seat: int) -> list[Event]:
     _need_phase(state, "play", "announce a role")
     _need_turn(state, seat, "announce a role")
-    key = cmd.args.get("role")
-    role(key)
+    key = cmd.args["role"]
     if key in state["excluded"]:
         raise RuleViolation(f"The {_title(key)} lies face up in the middle this set (variant): "
                             "nobody may play it")
@@ -106,8 +126,7 @@ def forfeit(state: State, cmd: Command, seat: int) -> list[Event]:
     """The rulebook's penalty for a forgotten card: it goes face down and counts as played."""
     _need_phase(state, "play", "forfeit a forgotten card")
     _need_turn(state, seat, "announce a role")
-    key = cmd.args.get("role")
-    role(key)
+    key = cmd.args["role"]
     if key in state["players"][seat]["roles_played"]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set")
     if not any(key in p["roles_played"] for p in state["players"]):
@@ -128,60 +147,67 @@ def answer(state: State, cmd: Command, seat: int) -> list[Event]:
     return [Event("answered", {"seat": seat, "answer": cmd.do})]
 
 
+def _extra(args: dict[str, Any], allowed: tuple[str, ...], what: str, text: str) -> None:
+    for key in args:
+        if key not in allowed:
+            needs = ", ".join(allowed) if allowed else "nothing more"
+            raise RuleViolation(f"{key}: not part of the {what} ({text}); it takes {needs}")
+
+
 def resolve(state: State, cmd: Command, seat: int) -> list[Event]:
     _need_phase(state, "resolve", "resolve an action")
     _need_turn(state, seat, "resolve an action or favor")
     front = state["pending"][0]
     effect = effect_of(front)
+    what = f"{_title(front['role'])} {'full action' if front['kind'] == 'action' else 'favor'}"
     base = {"seat": seat, "role": front["role"], "kind": front["kind"]}
     args = cmd.args
-    potion = None
+    _extra(args, RESOLVE_ARGS[effect.kind], what, effect.text)
     reason = cannot_pay(state, seat, effect)
     if reason:
         raise RuleViolation(reason)
+    potion = None
+    gain = gain_now(state, effect)
     mine = {k: -v for k, v in effect.cost.items()}
+    changes: dict[int, dict[str, int]] = {}
     if effect.kind == PAY:
-        for counter, amount in effect.gain.items():
+        for counter, amount in gain.items():
             mine[counter] = mine.get(counter, 0) + amount
     elif effect.kind == TRADE_DROP:
         drop = args.get("drop")
-        if drop not in DROPS:
+        if drop is None:
             raise RuleViolation(f"drop: which drop does {st.name(state, seat)} return? "
-                                f"one of {', '.join(DROPS)}")
+                                "one of red, white, green")
         if state["players"][seat][drop] < 1:
             raise RuleViolation(f"{st.name(state, seat)} has no {drop} drop to return")
-        mine = {drop: -1, **effect.gain}
+        mine = {drop: -1, **gain}
     elif effect.kind == CHOOSE_DROPS:
-        drops = args.get("drops")
-        if not isinstance(drops, dict) or set(drops) - set(DROPS):
-            raise RuleViolation(f"drops: choose {effect.count} drops, e.g. {{\"red\": 2, \"green\": 1}}")
-        chosen = {d: _int(v, f"drops.{d}") for d, v in drops.items()}
-        if any(v < 0 for v in chosen.values()) or sum(chosen.values()) != effect.count:
-            raise RuleViolation(f"drops: the {_title(front['role'])} takes exactly {effect.count} drops")
+        chosen = args.get("drops", {})
+        count = drops_to_take(state, effect)
+        if sum(chosen.values()) != count:
+            left = "" if count == effect.count else " (all the supply has left)"
+            raise RuleViolation(f"drops: the {_title(front['role'])} takes exactly {count} "
+                                f"drops{left}, e.g. {{\"red\": 2, \"green\": 1}}")
         for d, v in chosen.items():
             mine[d] = mine.get(d, 0) + v
     elif effect.kind == BREW:
-        potion = _potion(state, args.get("potion"), CAULDRONS)
-        pay = args.get("pay", {})
-        if not isinstance(pay, dict) or set(pay) - set(DROPS):
-            raise RuleViolation("pay: the drops printed on the potion, e.g. {\"red\": 2, \"white\": 1}")
-        mine = {d: -_int(v, f"pay.{d}") for d, v in pay.items()}
-        if any(v > 0 for v in mine.values()):
-            raise RuleViolation("pay: amounts paid are 0 or more")
+        if args.get("potion") is None:
+            raise RuleViolation("potion: give the card brewed: its stack, points and raven, "
+                                "e.g. {\"stack\": \"copper\", \"points\": 3, \"raven\": false}")
+        potion = _potion(state, args["potion"], CAULDRONS)
+        mine = {d: -v for d, v in args.get("pay", {}).items()}
     elif effect.kind == TABLE:
-        mine = args.get("changes", {})
+        mine = dict(args.get("changes", {}))
         if args.get("potion") is not None:
             potion = _potion(state, args["potion"], STACKS)
-    changes = {str(seat): _deltas(state, seat, mine)}
-    others = args.get("others", {}) if effect.kind == TABLE else {}
-    if not isinstance(others, dict):
-        raise RuleViolation("others: give each other player's changes by name")
-    for other_name, deltas in others.items():
-        other = st.seat_of(state, other_name)
-        if other == seat:
-            raise RuleViolation("others: list only the other players; use changes for yourself")
-        changes[str(other)] = _deltas(state, other, deltas, f"others.{other_name}")
-    return [Event("effect_applied", {**base, "changes": changes, "potion": potion})]
+        for other_name, deltas in args.get("others", {}).items():
+            other = st.seat_of(state, other_name)
+            if other == seat:
+                raise RuleViolation("others: list only the other players; use changes for yourself")
+            changes[other] = deltas
+    changes = {seat: mine, **changes}
+    return [Event("effect_applied",
+                  {**base, "changes": _changes(state, changes), "potion": potion})]
 
 
 def abstain(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -192,17 +218,19 @@ def abstain(state: State, cmd: Command, seat: int) -> list[Event]:
 
 
 def adjust(state: State, cmd: Command, seat: int) -> list[Event]:
-    """A manual correction by the table: counters, a potion card added or one removed."""
+    """A manual correction by the table: counters, a potion card removed (it goes back on top
+    of its stack) and one added (taken from the top, after the removal)."""
     args = cmd.args
-    data: dict[str, Any] = {"seat": seat, "changes": _deltas(state, seat, args.get("changes", {}))}
-    if args.get("potion") is not None:
-        data["potion"] = _potion(state, args["potion"], STACKS)
+    data: dict[str, Any] = {"seat": seat,
+                            "changes": _changes(state, {seat: args.get("changes", {})})[str(seat)]}
     remove = args.get("remove_potion")
     if remove is not None:
-        remove = _int(remove, "remove_potion")
-        if not 0 <= remove < len(state["players"][seat]["potions"]):
-            raise RuleViolation(f"remove_potion: {st.name(state, seat)} has no potion number {remove}")
+        if remove >= len(state["players"][seat]["potions"]):
+            raise RuleViolation(
+                f"remove_potion: {st.name(state, seat)} has no potion number {remove}")
         data["remove_potion"] = remove
+    if args.get("potion") is not None:
+        data["potion"] = _potion(_without(state, seat, remove), args["potion"], STACKS)
     if not data["changes"] and "potion" not in data and "remove_potion" not in data:
         raise RuleViolation("adjust: nothing to change")
     return [Event("adjusted", data)]
@@ -210,13 +238,12 @@ def adjust(state: State, cmd: Command, seat: int) -> list[Event]:
 
 def reveal_excluded(state: State, cmd: Command) -> list[Event]:
     _need_phase(state, "reveal", "turn over excluded roles")
-    roles = cmd.args.get("roles")
+    roles = cmd.args["roles"]
     count = st.excluded_per_set(state)
-    if not isinstance(roles, list) or len(roles) != count or len(set(roles)) != count:
+    if len(roles) != count:
         raise RuleViolation(f"roles: turn over exactly {count} different role card(s) this set")
     shown = st.shown_this_cycle(state)
     for key in roles:
-        role(key)
         if key in shown:
             raise RuleViolation(f"The {_title(key)} was already turned over since the last reshuffle")
     return [Event("roles_excluded", {"roles": list(roles)})]
@@ -231,13 +258,7 @@ SEAT_COMMANDS = {
 def decide(state: State, cmd: Command) -> list[Event]:
     if cmd.do == "reveal_excluded":
         return reveal_excluded(state, cmd)
-    handler = SEAT_COMMANDS.get(cmd.do)
-    if handler is None:
-        known = ", ".join(sorted([*SEAT_COMMANDS, "reveal_excluded", "undo", "redo"]))
-        raise RuleViolation(f"Witch's Brew has no command {cmd.do!r}; it knows {known}")
-    if cmd.player is None:
-        raise RuleViolation(f"{cmd.do}: say which player (\"player\": name)")
     seat = st.seat_of(state, cmd.player)
     if st.phase(state) == "over" and cmd.do != "adjust":
         raise RuleViolation("The game is over: only corrections (adjust) and undo are possible")
-    return handler(state, cmd, seat)
+    return SEAT_COMMANDS[cmd.do](state, cmd, seat)

@@ -4,15 +4,30 @@ the end of a round, of a set, of the game. Every event returned here is logged a
 from __future__ import annotations
 
 from companion.core.model import Event
-from companion.games.witchs_brew.roles import CHOOSE_DROPS, DROPS, PAY, ROLES, TRADE_DROP, Effect
+from companion.games.witchs_brew.roles import (
+    CHOOSE_DROPS, DROPS, PAY, ROLES, TRADE_DROP, Effect, counter_words,
+)
 from companion.games.witchs_brew.state import (
-    State, cards_left, name, next_answerer, ravens, winners,
+    State, cards_left, left_in_supply, name, next_answerer, ravens, winners,
 )
 
 
 def effect_of(pending: dict) -> Effect:
     role = ROLES[pending["role"]]
     return role.full if pending["kind"] == "action" else role.favor
+
+
+def gain_now(state: State, effect: Effect) -> dict[str, int]:
+    """What the effect gives now: as printed, or what is left when the supply runs short (the
+    box holds 45 vials, and the table's drops and gold)."""
+    left = left_in_supply(state)
+    return {c: min(n, left[c]) for c, n in effect.gain.items() if min(n, left[c]) > 0}
+
+
+def drops_to_take(state: State, effect: Effect) -> int:
+    """How many drops the Assistant takes: 3, or all the supply has left if fewer."""
+    left = left_in_supply(state)
+    return min(effect.count, sum(left[d] for d in DROPS))
 
 
 def cannot_pay(state: State, seat: int, effect: Effect) -> str | None:
@@ -24,6 +39,10 @@ def cannot_pay(state: State, seat: int, effect: Effect) -> str | None:
                 return f"{player['name']} has {player[counter]} {counter}, needs {amount}"
     if effect.kind == TRADE_DROP and not any(player[d] for d in DROPS):
         return f"{player['name']} has no drop to return"
+    if effect.gain and not gain_now(state, effect):
+        return f"The supply has no {' or '.join(map(counter_words, effect.gain))} left"
+    if effect.kind == CHOOSE_DROPS and not drops_to_take(state, effect):
+        return "The supply has no drops left"
     return None
 
 
@@ -34,11 +53,12 @@ def flow(state: State) -> list[Event]:
         front = state["pending"][0]
         effect = effect_of(front)
         base = {"seat": front["seat"], "role": front["role"], "kind": front["kind"]}
-        if effect.automatic:
-            return [Event("effect_applied", {**base, "changes": {str(front["seat"]): effect.gain}})]
         reason = cannot_pay(state, front["seat"], effect)
         if reason:
             return [Event("effect_skipped", {**base, "reason": reason})]
+        if effect.automatic:
+            changes = {str(front["seat"]): gain_now(state, effect)}
+            return [Event("effect_applied", {**base, "changes": changes})]
         return []
     if state["role"] is not None:
         if next_answerer(state) is None:

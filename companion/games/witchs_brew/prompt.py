@@ -122,5 +122,6 @@ def summary(state: State) -> dict[str, Any]:
         "ravens": st.ravens(state),
         "ravens_needed": state["ravens_needed"],
         "stacks_left": st.stacks_left(state),
+        "supply": st.left_in_supply(state),
         "excluded": state["excluded"] or [],
     }

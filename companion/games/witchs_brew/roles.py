@@ -9,15 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.core.errors import RuleViolation
-
 DROPS = ("red", "white", "green")
 COUNTERS = DROPS + ("gold", "vials")
 CAULDRONS = ("copper", "silver", "iron")
 SHELVES = ("ingredient_shelf", "gold_shelf")
 STACKS = CAULDRONS + SHELVES
 STACK_SIZES = {"copper": 7, "silver": 7, "iron": 7, "ingredient_shelf": 5, "gold_shelf": 5}
+#: "there are two ravens in each of the five stacks": a cauldron stack holds 5 plain cards and
+#: 2 ravens, a shelf 3 and 2.
 RAVENS_PER_STACK = 2
+#: The box (rulebook: 45 potion vials, 60 ingredients; RULES-NOTES.md: 20 drops of each colour,
+#: 24 gold nuggets). Vials are fixed; drops and gold are a setup setting (``supply``), because
+#: the game does not mean them to run out and some tables add more.
+VIALS_IN_BOX = 45
+DROPS_IN_BOX = 20
+GOLD_IN_BOX = 24
+#: Each player's starting drops (one of each colour) and gold, taken from the supply.
+START = {"red": 1, "white": 1, "green": 1, "gold": 2, "vials": 0}
+#: The printed value in a potion's glass bulb: the rulebook prints none, so any card value.
+MAX_POINTS = 99
 
 # Effect kinds. GAIN applies by itself; the others wait for the seat to ``resolve`` or ``abstain``.
 GAIN = "gain"              # take from the supply; nothing to choose, nothing to pay
@@ -106,8 +116,11 @@ ROLES: dict[str, Role] = {
 }
 
 
-def role(key: str) -> Role:
-    """The role called ``key``, or a refusal that lists the real ones."""
-    if key not in ROLES:
-        raise RuleViolation(f"There is no role {key!r}; the 12 roles are: {', '.join(ROLES)}")
-    return ROLES[key]
+def counter_words(counter: str) -> str:
+    """A counter as players say it: "red drops", "gold", "vials"."""
+    return f"{counter} drops" if counter in DROPS else counter
+
+
+def plain_per_stack(stack: str) -> int:
+    """Cards without a raven in a stack: 5 in a cauldron stack, 3 on a shelf."""
+    return STACK_SIZES[stack] - RAVENS_PER_STACK

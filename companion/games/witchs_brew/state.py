@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.errors import RuleViolation, SetupError
-from companion.games.witchs_brew.roles import DROPS, ROLES, STACK_SIZES
+from companion.core.gate import name_key
+from companion.games.witchs_brew.roles import (
+    COUNTERS, DROPS, DROPS_IN_BOX, GOLD_IN_BOX, ROLES, STACK_SIZES, START, VIALS_IN_BOX,
+)
 
 State = dict[str, Any]
 
@@ -20,40 +23,36 @@ SEAT_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00"
 COLOUR_NAMES = ("orange", "sky blue", "green", "yellow", "blue", "vermilion")
 
 
+def box_supply(settings: dict[str, Any] | None = None) -> dict[str, int]:
+    """What the supply holds in all (players' play areas included): vials as the box has them,
+    drops and gold as the table's ``supply`` setting says (the box's by default)."""
+    settings = settings or {}
+    drops = settings.get("drops", DROPS_IN_BOX)
+    return {**{d: drops for d in DROPS}, "gold": settings.get("gold", GOLD_IN_BOX),
+            "vials": VIALS_IN_BOX}
+
+
 def setup(config: dict[str, Any]) -> State:
-    """The state before the first command, from a setup such as a table script's first line."""
-    names = config.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise SetupError("players: give a list of player names in clockwise seat order")
-    names = [n.strip() for n in names]
-    if not 3 <= len(names) <= 6:
-        raise SetupError(f"players: Witch's Brew is for 3-5 players (6 allowed), not {len(names)}")
-    if any(not n for n in names):
-        raise SetupError("players: every seat needs a name")
-    if len({n.casefold() for n in names}) != len(names):
-        raise SetupError("players: two seats have the same name")
+    """The state before the first command, from a setup the gate has checked (names clean and
+    different, ``starter`` one of them, lists are lists); only the game's own rules are left."""
+    names = list(config["players"])
     starter = config.get("starter", names[0])
-    if starter not in names:
-        raise SetupError(f"starter: {starter!r} is not one of the players")
     variants = list(config.get("variants", []))
-    unknown = [v for v in variants if v != VARIANT]
-    if unknown:
-        raise SetupError(f"variants: unknown {unknown}; Witch's Brew has only {VARIANT!r}")
     if variants and len(names) not in (3, 4):
         raise SetupError("variants: the excluded-roles variant is for 3 or 4 players")
-    colours = config.get("colours") or list(SEAT_COLOURS[: len(names)])
+    colours = list(config.get("colours") or SEAT_COLOURS[: len(names)])
     if len(colours) != len(names):
-        raise SetupError("colours: give one colour per player")
+        raise SetupError(f"colours: give one colour per player ({len(names)}), not {len(colours)}")
     return {
         "game": "witchs_brew",
         "players": [
             {
-                "name": name, "colour": colour,
-                "red": 1, "white": 1, "green": 1, "gold": 2, "vials": 0, "potions": [],
+                "name": name, "colour": colour, **START, "potions": [],
                 "cards_played": 0, "roles_played": [],
             }
             for name, colour in zip(names, colours)
         ],
+        "supply": box_supply(config.get("supply")),
         "set": 1,
         "round": 1,
         "lead": names.index(starter),
@@ -71,12 +70,23 @@ def setup(config: dict[str, Any]) -> State:
     }
 
 
-def seat_of(state: State, name: Any) -> int:
-    """The seat index of a named player; a clear refusal for anyone else."""
+def seat_names(state: State) -> list[str]:
+    """The players' names as typed at setup, in seat order (the gate matches names to them)."""
+    return [p["name"] for p in state["players"]]
+
+
+def seat_of(state: State, name: str) -> int:
+    """The seat index of a named player (NFC and case do not matter)."""
+    key = name_key(name)
     for i, player in enumerate(state["players"]):
-        if isinstance(name, str) and player["name"].casefold() == name.strip().casefold():
+        if name_key(player["name"]) == key:
             return i
     raise RuleViolation(f"There is no player named {name!r} at this table")
+
+
+def left_in_supply(state: State) -> dict[str, int]:
+    """What the supply in the middle of the table still holds of each counter."""
+    return {c: state["supply"][c] - sum(p[c] for p in state["players"]) for c in COUNTERS}
 
 
 def name(state: State, seat: int | None) -> str | None:
@@ -148,6 +158,16 @@ def turn(state: State) -> int | None:
 
 def potions_taken(state: State, stack: str) -> list[dict[str, Any]]:
     return [p for pl in state["players"] for p in pl["potions"] if p["stack"] == stack]
+
+
+def ravens_taken(state: State, stack: str) -> int:
+    return sum(1 for p in potions_taken(state, stack) if p["raven"])
+
+
+def top_value(state: State, stack: str) -> int | None:
+    """The least a card from this stack may be worth now: each stack is sorted lowest value on
+    top, so no card taken later is worth less than one the players already hold from it."""
+    return max((p["points"] for p in potions_taken(state, stack)), default=None)
 
 
 def ravens(state: State) -> int:
