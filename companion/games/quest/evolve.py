@@ -11,7 +11,7 @@ then a roll that changes one is refused).
 
 from __future__ import annotations
 
-import copy
+import pickle
 
 from companion.core.model import Event
 from companion.games.quest.odds import MAGIC_DICE
@@ -22,8 +22,14 @@ ROLLS = ("action_rolled", "magic_rolled")
 KEEPS_CORRECTABLE = {*ROLLS, "roll_corrected"}
 
 
+def _copy(state: State) -> State:
+    """A deep copy of plain data, about four times faster than ``copy.deepcopy``: undo and
+    redo fold the whole game again, on a Raspberry Pi too."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
 def _snapshot(state: State) -> State:
-    before = copy.deepcopy(state)
+    before = _copy(state)
     before["correctable"] = None
     return before
 
@@ -47,7 +53,7 @@ def _roll(s: State, event: Event) -> State:
 
 
 def evolve(state: State, event: Event) -> State:
-    s = copy.deepcopy(state)
+    s = _copy(state)
     d = event.data
     kind = event.type
     if not event.automatic and kind not in KEEPS_CORRECTABLE:
@@ -61,7 +67,7 @@ def evolve(state: State, event: Event) -> State:
     elif kind == "roll_corrected":
         again = Event("action_rolled" if d["kind"] == "action" else "magic_rolled",
                       {k: v for k, v in d.items() if k != "kind"})
-        s = _roll(copy.deepcopy(s["correctable"]["before"]), again)
+        s = _roll(_copy(s["correctable"]["before"]), again)
     elif kind == "wizard_moved":
         s["wizard"] = d["to"]
         s["returns"] = list(d["hit"])
