@@ -111,7 +111,7 @@ def test_a_turn_a_spell_forbids_ends_with_skip():
 def test_gather_only_what_the_board_holds():
     s = start(new(2))
     refused(s, "gather", "Anna", ingredient="dragon_egg", match="The board has no Dragon Egg left")
-    refused(s, "gather", "Anna", ingredient="newt", match="not a Cauldron ingredient")
+    refused(s, "gather", "Anna", ingredient="newt", match="ingredient: one of spider_web")
 
 
 def test_only_the_witchs_little_helpers_gathers_two():
@@ -236,7 +236,7 @@ def test_any_spaces_are_paid_as_said_or_by_themselves():
     give(s, "Anna", "Mixture", ["spider_web", "any"], 3, quick=True)
     give(s, "Anna", "Mixture 2", ["any", "any"], 3, quick=True)
     pool(s, "Anna", spider_web=1, frog_legs=1, dragon_egg=1)
-    refused(s, "brew", "Anna", potion="Mixture", match="say which 1 Ingredient")
+    refused(s, "brew", "Anna", potion="Mixture", match="Which Ingredients from Anna's pool pay for the 1 Any space of Mixture")
     refused(s, "brew", "Anna", potion="Mixture", any=["snake_skin"], match="no spare Snake Skin")
     do(s, "brew", "Anna", potion="Mixture", any=["dragon_egg"])
     assert player(s, "Anna")["pool"] == {"frog_legs": 1}

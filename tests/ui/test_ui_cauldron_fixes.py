@@ -214,7 +214,7 @@ def test_correct_a_seats_pool_spells_and_the_board_by_hand(app):
     (dialog,) = dialogs()
     steps = len(s.done_steps())
     tap(dialog.ids.apply)
-    assert "adjust: nothing to change" in dialog.error and dialogs() == [dialog]
+    assert "Nothing to correct" in dialog.error and dialogs() == [dialog]
     assert len(s.done_steps()) == steps
     both_sizes("cauldron_seat_adjust_refused", before=lambda: _adjust_refused(app))
 

@@ -73,12 +73,13 @@ def recipe(potion: dict[str, Any]) -> str:
 
 
 def why_not(command: Command) -> str | None:
-    """What the rules would say to ``command`` now (None: it would be accepted)."""
+    """What the gate and the rules would say to ``command`` now (None: it would be accepted)."""
     app = App.get_running_app()
     if app.session is None:
         return "No game is being played"
+    rules, state = app.session.rules, app.session.state
     try:
-        app.session.rules.decide(app.session.state, command)
+        rules.decide(state, rules.check(state, command))
     except RuleViolation as refusal:
         return str(refusal)
     return None

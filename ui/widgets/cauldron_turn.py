@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
+from companion.games.cauldron import potions as pt
 from ui import theme
 from ui.widgets.cauldron_common import (
     ingredient_colours, recipe, send, short, why_not,
@@ -252,7 +253,7 @@ class CauldronTurnPanel(BoxLayout):
     def _brew(self, potion: dict) -> None:
         command = Command("brew", self.who, {"potion": potion["name"]})
         reason = why_not(command)
-        if reason and reason.startswith("any:"):
+        if pt.asks_for_any(reason):
             self.any_for, self.picked = potion, []
             self.build()
             return

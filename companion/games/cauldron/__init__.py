@@ -57,6 +57,7 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
 """
 
 from companion.core.engine import GameRules
+from companion.games.cauldron.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.cauldron.decide import decide
 from companion.games.cauldron.evolve import evolve
 from companion.games.cauldron.flow import flow
@@ -74,5 +75,8 @@ RULES = GameRules(
     summary=summary,
     map_input=map_input,
     results=results,
+    commands=COMMANDS,
+    setup_keys=SETUP_KEYS,
+    seat_names=seat_names,
     players=(2, 6),
 )

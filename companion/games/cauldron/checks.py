@@ -3,8 +3,6 @@ turn, does the seat hold what it names. Each refusal says what the table should 
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.core.errors import RuleViolation
 from companion.games.cauldron import data as d
 from companion.games.cauldron import state as st
@@ -31,7 +29,7 @@ def need_phase(state: State, wanted: tuple[str, ...], doing: str) -> str:
 
 def over_text(state: State) -> str:
     return (f"The game is over: {st.name(state, state['winner'])} is the Grand Infuser "
-            "(undo takes back the winning brew)")
+            "(Undo takes back the winning brew)")
 
 
 def need_turn(state: State, seat: int, doing: str) -> None:
@@ -64,7 +62,7 @@ def need_action_free(state: State, seat: int, doing: str) -> None:
                             f"({doing} is an Action too); Quick Actions are still allowed")
 
 
-def hand_kind(state: State, seat: int, kind: Any, doing: str) -> str:
+def hand_kind(state: State, seat: int, kind: str | None, doing: str) -> str:
     """Which kind of Spell the seat means: the one given, or the only kind it holds."""
     spells = state["players"][seat]["spells"]
     who = st.name(state, seat)
@@ -73,11 +71,9 @@ def hand_kind(state: State, seat: int, kind: Any, doing: str) -> str:
         if not kinds:
             raise RuleViolation(f"{who} holds no Spell to {doing}")
         if len(kinds) > 1:
-            raise RuleViolation(f"{who} holds Basic and Advanced Spells: say which to {doing} "
-                                "(\"kind\": \"basic\" or \"advanced\")")
+            raise RuleViolation(f"{who} holds Basic and Advanced Spells: say which kind to "
+                                f"{doing}, Basic or Advanced")
         return kinds[0]
-    if kind not in d.SPELL_KINDS:
-        raise RuleViolation(f"kind: a Spell is \"basic\" or \"advanced\", not {kind!r}")
     if kind not in spells:
         raise RuleViolation(f"{who} holds no {kind.title()} Spell to {doing}")
     return kind
@@ -92,15 +88,12 @@ def magik_after(magik: int, delta: int) -> int:
     return max(new, 0)
 
 
-def text(value: Any, field: str, limit: int = 500) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str) or len(value) > limit:
-        raise RuleViolation(f"{field}: text of at most {limit} characters")
-    return value.strip()
-
-
-def name_of_potion(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise RuleViolation("potion: give the potion's name as entered with add_potion")
-    return value.strip()
+def need_tokens(state: State, more: int, doing: str) -> None:
+    """The box holds so many Ingredient tokens (setting ``box_ingredients``): ``more`` out of
+    the supply must still be in it."""
+    left = st.tokens_left(state)
+    if more > left:
+        held = st.tokens_in_play(state)
+        raise RuleViolation(f"The box holds {state['settings']['box_ingredients']} Ingredient "
+                            f"tokens and {held} are already out (board, pools, Cellars): "
+                            f"{doing} needs {more}, only {left} are left")

@@ -9,10 +9,13 @@ from typing import Any
 Contest = dict[str, Any]
 
 
-def new(contenders: list[int], want: str, rule: str, first: int | None = None) -> Contest:
-    """``want`` "high" (highest roll wins) or "low"; ``first`` settles it without dice."""
+def new(contenders: list[int], want: str, rule: str, first: int | None = None,
+        magik: int | None = None) -> Contest:
+    """``want`` "high" (highest roll wins) or "low"; ``first`` settles it without dice;
+    ``magik``: the Magik the contenders were tied at (a roll-off for the LSP or HSP belongs to
+    that tie)."""
     return {"rule": rule, "contenders": list(contenders), "want": want, "rounds": [],
-            "first": first}
+            "first": first, "magik": magik}
 
 
 def settle(contest: Contest) -> tuple[int | None, list[int], int]:

@@ -3,10 +3,6 @@ the market's costs. Everything the rulebook prints lives here, so the rules read
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.core.errors import RuleViolation
-
 # -- ingredients and fields ---------------------------------------------------------------
 INGREDIENTS = (
     "spider_web", "frog_legs", "poisonous_mushroom",
@@ -18,27 +14,14 @@ STARTING_FIELDS = ("spider_web", "frog_legs", "poisonous_mushroom")
 QUICK_FIELDS = ("blood_crystal", "snake_skin", "dragon_egg", "mandrake_root")
 #: A potion ingredient that any token can pay for.
 ANY = "any"
+#: The box (RULES-NOTES): 132 Ingredient tokens, 44 Fields, 12 Cellar cards. How many of each
+#: type is not known: the table may say (setting ``field_supply``) or mark a type run out.
+BOX_INGREDIENTS, BOX_FIELDS, BOX_CELLARS = 132, 44, 12
 
 
 def label(key: str) -> str:
     """'poisonous_mushroom' -> 'Poisonous Mushroom' (also for milestones and characters)."""
     return key.replace("_", " ").title()
-
-
-def _key(text: Any) -> str:
-    return str(text).strip().casefold().replace("-", " ").replace("_", " ").replace("'", "")
-
-
-def ingredient(value: Any, field: str = "ingredient", *, allow_any: bool = False) -> str:
-    """An ingredient as the table says it ("Spider Web", "spider_web", "spider web")."""
-    if isinstance(value, str):
-        k = _key(value).replace(" ", "_")
-        if k in INGREDIENTS or (allow_any and k == ANY):
-            return k
-        if k.endswith("s") and k[:-1] in INGREDIENTS:  # "spider webs"
-            return k[:-1]
-    known = ", ".join(label(i) for i in INGREDIENTS) + (" or Any" if allow_any else "")
-    raise RuleViolation(f"{field}: {value!r} is not a Cauldron ingredient ({known})")
 
 
 # -- characters ---------------------------------------------------------------------------
@@ -48,14 +31,6 @@ ABILITIES = {
     "witch": "Little Helpers: replaces the Gather Action: gather two available Ingredients "
              "instead of one.",
 }
-
-
-def character(value: Any, field: str = "character") -> str:
-    k = _key(value).replace("the ", "")
-    if k in CHARACTERS:
-        return k
-    raise RuleViolation(f"{field}: {value!r} is not a Cauldron character "
-                        f"({', '.join(label(c) for c in CHARACTERS)})")
 
 
 # -- variants -----------------------------------------------------------------------------
@@ -68,13 +43,6 @@ VARIANT_TEXT = {
     LESS_LUCK: "Less Luck: the lowest score starts each Harvest; buying a Spell or Potion draws "
                "two cards, keep one",
 }
-
-
-def variant(value: Any) -> str:
-    k = _key(value).replace(" game", "").replace(" ", "_")
-    if k in VARIANTS:
-        return k
-    raise RuleViolation(f"variants: {value!r} is not a Cauldron variant ({', '.join(VARIANTS)})")
 
 
 # -- the Magik track ------------------------------------------------------------------------
@@ -92,14 +60,6 @@ MILESTONE_TEXT = {
 }
 #: Unreadable in every public source: the table enters them from its board.
 MILESTONE_MIN, MILESTONE_MAX = START_MAGIK + 1, NOT_BY_BREWING_MAX
-
-
-def milestone(value: Any) -> str:
-    k = _key(value).replace(" ", "_")
-    if k in MILESTONES:
-        return k
-    raise RuleViolation(f"milestones: {value!r} is not a Magik Track milestone "
-                        f"({', '.join(MILESTONE_TEXT.values())})")
 
 
 def zone(magik: int) -> str | None:
@@ -136,6 +96,9 @@ ADVANCED_PURCHASES = 2
 # -- dice -----------------------------------------------------------------------------------
 STEAL_SUCCESS = 4         # a steal succeeds on 4 or more
 
+#: Where a Magik change, or a potion card entered out of turn, comes from.
+SOURCES = ("omen", "spell", "milestone", "ability", "potion", "correction")
+
 # -- settings a table may change (where tables and printings differ) --------------------------
 DEFAULT_SETTINGS = {
     #: who opens the Market: "left" of the last gatherer (full rules) or "right" (quick reference)
@@ -144,21 +107,11 @@ DEFAULT_SETTINGS = {
     "quick_passes_milestones": True,
     #: how many fields of each type the box holds; None: unknown, the table says when one runs out
     "field_supply": None,
+    #: what the box holds (a table with another printing or spare pieces may say otherwise)
+    "box_ingredients": BOX_INGREDIENTS,
+    "box_fields": BOX_FIELDS,
+    "box_cellars": BOX_CELLARS,
 }
-
-
-def die(value: Any, field: str = "value") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise RuleViolation(f"{field}: a six-sided die shows 1 to 6, not {value!r}")
-    return value
-
-
-def whole(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleViolation(f"{field}: give a whole number, not {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise RuleViolation(f"{field}: give a number from {low} to {high}, not {value}")
-    return value
 
 
 def counts_text(counts: dict[str, int]) -> str:

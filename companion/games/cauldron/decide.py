@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
 from companion.games.cauldron import decide_harvest as harvest
 from companion.games.cauldron import decide_market as market
@@ -32,15 +31,11 @@ TABLE_COMMANDS = {
 
 
 def decide(state: State, cmd: Command) -> list[Event]:
+    """The events of one command the gate has checked (``commands.COMMANDS``): the arguments
+    are clean, the player named is at this table; what is left are the rules."""
     if cmd.do in TABLE_COMMANDS:
         return TABLE_COMMANDS[cmd.do](state, cmd)
-    handler = SEAT_COMMANDS.get(cmd.do)
-    if handler is None:
-        known = ", ".join(sorted([*SEAT_COMMANDS, *TABLE_COMMANDS, "undo", "redo"]))
-        raise RuleViolation(f"Cauldron has no command {cmd.do!r}; it knows {known}")
-    if cmd.player is None:
-        raise RuleViolation(f"{cmd.do}: say which player (\"player\": name)")
     seat = st.seat_of(state, cmd.player)
     if cmd.do == "end_turn" and st.phase(state) == "market":
         return market.pass_(state, cmd, seat)
-    return handler(state, cmd, seat)
+    return SEAT_COMMANDS[cmd.do](state, cmd, seat)

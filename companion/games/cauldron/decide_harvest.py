@@ -4,8 +4,6 @@ Cellars), then end_turn. Steal dice are inputs: their events cannot be undone.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
 from companion.games.cauldron import checks as ck
@@ -15,34 +13,23 @@ from companion.games.cauldron import state as st
 from companion.games.cauldron.state import State
 
 
-def _mapping(value: Any, field: str, example: str) -> dict:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise RuleViolation(f"{field}: give a mapping, e.g. {example}")
-    return value
-
-
 def omen(state: State, cmd: Command) -> list[Event]:
     """Phase 1: the Omen's text as read aloud, and what it changes (Magik, produce, who starts)."""
     ck.need_phase(state, ("omen",), "enter an Omen")
     args = cmd.args
-    words = ck.text(args.get("text"), "text")
     magik = []
-    for who, delta in _mapping(args.get("magik"), "magik", '{"Anna": 2}').items():
+    for who, delta in args.get("magik", {}).items():
         seat = st.seat_of(state, who)
-        delta = d.whole(delta, f"magik.{who}", -d.WIN, d.WIN)
         have = state["players"][seat]["magik"]
         magik.append({"seat": seat, "delta": delta, "applied": ck.magik_after(have, delta) - have})
-    produce = {}
-    for kind, delta in _mapping(args.get("produce"), "produce", '{"dragon_egg": 1}').items():
-        produce[d.ingredient(kind, "produce")] = d.whole(delta, f"produce.{kind}", -20, 20)
+    produce = args.get("produce", {})
     first = args.get("first")
-    if first is not None:
-        first = first.casefold() if isinstance(first, str) and first.casefold() in ("lsp", "hsp") \
-            else st.seat_of(state, first)
-    return [Event("omen_drawn", {"text": words, "magik": magik, "produce": produce,
-                                 "first": first})]
+    if first is not None and first not in ("lsp", "hsp"):
+        first = st.seat_of(state, first)
+    board = sum(max(0, n + produce.get(k, 0)) for k, n in state["fields"].items())
+    ck.need_tokens(state, board, "filling the board as this Omen says")
+    return [Event("omen_drawn", {"text": args.get("text", ""), "magik": magik,
+                                 "produce": produce, "first": first})]
 
 
 def expected_board(state: State) -> dict[str, int]:
@@ -56,12 +43,11 @@ def fill_board(state: State, cmd: Command) -> list[Event]:
     counts = expected_board(state)
     given = cmd.args.get("ingredients")
     if given is not None:
-        counts = {k: 0 for k in d.INGREDIENTS}
-        for kind, n in _mapping(given, "ingredients", '{"spider_web": 5}').items():
-            counts[d.ingredient(kind, "ingredients")] = d.whole(n, f"ingredients.{kind}", 0, 60)
+        counts = {k: given.get(k, 0) for k in d.INGREDIENTS}
     if not any(counts.values()):
         raise RuleViolation("The board needs at least one Ingredient: a Harvest Season lasts "
                             "until the last one is gathered")
+    ck.need_tokens(state, sum(counts.values()), "filling the board")
     return [Event("board_filled", {"ingredients": counts})]
 
 
@@ -70,12 +56,12 @@ def gather(state: State, cmd: Command, seat: int) -> list[Event]:
     ck.need_action_free(state, seat, "gathering")
     player = state["players"][seat]
     args = cmd.args
-    raw = args.get("ingredients", [args["ingredient"]] if "ingredient" in args else None)
-    if not isinstance(raw, list) or not raw:
-        raise RuleViolation("gather: name the Ingredient taken from the board (\"ingredient\": ...)")
-    kinds = [d.ingredient(k) for k in raw]
+    if ("ingredient" in args) == ("ingredients" in args):
+        raise RuleViolation("Name the Ingredient taken from the board: one (or two for the "
+                            "Witch's Little Helpers)")
+    kinds = args["ingredients"] if "ingredients" in args else [args["ingredient"]]
     helpers = len(kinds) == 2
-    if len(kinds) > 2 or (helpers and player["character"] != "witch"):
+    if helpers and player["character"] != "witch":
         raise RuleViolation("Gather takes one Ingredient; only the Witch's Little Helpers gathers two")
     if helpers and player["once_per_season"] and player["ability_used"]:
         raise RuleViolation(f"{player['name']}'s Little Helpers is once per season and already used "
@@ -95,25 +81,23 @@ def steal(state: State, cmd: Command, seat: int) -> list[Event]:
     args = cmd.args
     pending = state["harvest"]["steal"]
     if pending is not None and pending["roll"] is None and st.turn(state) == seat:
-        for key in ("target", "ingredient"):
-            if args.get(key) is not None:
-                given = st.seat_of(state, args[key]) if key == "target" else d.ingredient(args[key])
-                if given != pending[key]:
-                    raise RuleViolation(f"{st.name(state, seat)} is already stealing "
-                                        f"{d.label(pending['ingredient'])} from "
-                                        f"{st.name(state, pending['target'])}: roll for that steal")
+        given = {"target": st.seat_of(state, args["target"]) if "target" in args else None,
+                 "ingredient": args.get("ingredient")}
+        if any(v is not None and v != pending[k] for k, v in given.items()):
+            raise RuleViolation(f"{st.name(state, seat)} is already stealing "
+                                f"{d.label(pending['ingredient'])} from "
+                                f"{st.name(state, pending['target'])}: roll for that steal")
         if args.get("roll") is None:
-            raise RuleViolation("roll: the steal waits for its die (4 or more succeeds)")
-        return [_stole(state, seat, pending["target"], pending["ingredient"],
-                       d.die(args["roll"], "roll"))]
+            raise RuleViolation("The steal waits for its die: roll it (4 or more succeeds)")
+        return [_stole(state, seat, pending["target"], pending["ingredient"], args["roll"])]
     ck.need_harvest_turn(state, seat, "steal")
     ck.need_action_free(state, seat, "stealing")
-    if args.get("target") is None:
-        raise RuleViolation("steal: name the player stolen from (\"target\": name)")
+    if args.get("target") is None or args.get("ingredient") is None:
+        raise RuleViolation("Name the player to steal from and the Ingredient to steal")
     target = st.seat_of(state, args["target"])
     if target == seat:
         raise RuleViolation("Steal takes an Ingredient from another player's pool, not your own")
-    kind = d.ingredient(args.get("ingredient"))
+    kind = args["ingredient"]
     victim = state["players"][target]
     if not victim["pool"].get(kind):
         cellar = (" Unless a card says otherwise, an Ingredient stored in a Cellar cannot be "
@@ -121,7 +105,7 @@ def steal(state: State, cmd: Command, seat: int) -> list[Event]:
         raise RuleViolation(f"{victim['name']} has no {d.label(kind)} in the pool to steal.{cellar}")
     if args.get("roll") is None:
         return [Event("steal_declared", {"seat": seat, "target": target, "ingredient": kind})]
-    return [_stole(state, seat, target, kind, d.die(args["roll"], "roll"))]
+    return [_stole(state, seat, target, kind, args["roll"])]
 
 
 def _stole(state: State, seat: int, target: int, kind: str, roll: int) -> Event:
@@ -135,11 +119,11 @@ def _stole(state: State, seat: int, target: int, kind: str, roll: int) -> Event:
 def brew(state: State, cmd: Command, seat: int) -> list[Event]:
     current = ck.need_harvest_turn(state, seat, "brew")
     player = state["players"][seat]
-    potion = st.find_potion(player, ck.name_of_potion(cmd.args.get("potion")))
+    potion = st.find_potion(player, cmd.args["potion"])
     if potion is None:
         owned = ", ".join(p["name"] for p in player["potions"]) or "none entered yet"
-        raise RuleViolation(f"{player['name']} has no potion named {cmd.args.get('potion')!r} "
-                            f"(potions: {owned}); enter a new card with add_potion first")
+        raise RuleViolation(f"{player['name']} has no potion named {cmd.args['potion']!r} "
+                            f"(potions: {owned}); enter a new card first (Enter a potion card)")
     if not potion["quick"]:
         if current == "closing":
             ck.need_action_free(state, seat, f"brewing {potion['name']}")
@@ -171,15 +155,13 @@ def cast_spell(state: State, cmd: Command, seat: int) -> list[Event]:
         raise RuleViolation("Magik Dome was cast: no further Spells this season")
     instant = cmd.args.get("instant", False)
     dome = cmd.args.get("dome", False)
-    if not isinstance(instant, bool) or not isinstance(dome, bool):
-        raise RuleViolation("instant, dome: true or false")
     if not instant and (st.phase(state) not in ck.HARVEST_TURN or st.turn(state) != seat):
         raise RuleViolation("Only an Instant Spell can be cast outside your own turn "
                             "(casting a Spell is a Quick Action of your turn)")
     kind = ck.hand_kind(state, seat, cmd.args.get("kind"), "cast")
     return [Event("spell_cast", {"seat": seat, "kind": kind, "instant": instant, "dome": dome,
-                                 "name": ck.text(cmd.args.get("name"), "name", 80),
-                                 "text": ck.text(cmd.args.get("text"), "text")})]
+                                 "name": cmd.args.get("name", ""),
+                                 "text": cmd.args.get("text", "")})]
 
 
 def move_ingredient(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -190,8 +172,7 @@ def move_ingredient(state: State, cmd: Command, seat: int) -> list[Event]:
                             "Harvest Season (a Quick Action)")
     ck.need_harvest_turn(state, seat, "move ingredients")
     player = state["players"][seat]
-    kind = d.ingredient(cmd.args.get("ingredient"))
-    to = cmd.args.get("to")
+    kind, to = cmd.args["ingredient"], cmd.args["to"]
     if to == "cellar":
         if not player["cellars"]:
             raise RuleViolation(f"{player['name']} has no Cellar (buy one in the Market Season)")
@@ -200,11 +181,8 @@ def move_ingredient(state: State, cmd: Command, seat: int) -> list[Event]:
         if None not in player["cellars"]:
             raise RuleViolation(f"Each Cellar holds a single Ingredient and all of "
                                 f"{player['name']}'s Cellars are full")
-    elif to == "pool":
-        if not st.in_cellars(player, kind):
-            raise RuleViolation(f"{player['name']} has no {d.label(kind)} in a Cellar")
-    else:
-        raise RuleViolation("to: \"cellar\" or \"pool\"")
+    elif not st.in_cellars(player, kind):
+        raise RuleViolation(f"{player['name']} has no {d.label(kind)} in a Cellar")
     return [Event("ingredient_moved", {"seat": seat, "ingredient": kind, "to": to})]
 
 
@@ -212,11 +190,10 @@ def end_turn(state: State, cmd: Command, seat: int) -> list[Event]:
     current = ck.need_harvest_turn(state, seat, "end the turn")
     player = state["players"][seat]
     skip = cmd.args.get("skip", False)
-    if not isinstance(skip, bool):
-        raise RuleViolation("skip: true or false")
     if current == "turns" and state["harvest"]["action"] is None and not skip:
         raise RuleViolation(f"{player['name']} must take one Action (gather, steal or brew) while "
-                            "able to; if a Spell or Omen forbids it, end the turn with skip")
+                            "able to; if a Spell or Omen forbids it, tap the seat and press "
+                            "End the turn without an Action")
     if len(player["spells"]) > d.MAX_SPELLS:
         raise RuleViolation(f"You can hold at most three Spells: {player['name']} holds "
                             f"{len(player['spells'])}; discard down to three before ending the turn")

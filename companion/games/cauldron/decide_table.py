@@ -14,7 +14,6 @@ from companion.games.cauldron import potions as pt
 from companion.games.cauldron import state as st
 from companion.games.cauldron.state import State
 
-SOURCES = ("omen", "spell", "milestone", "ability", "potion", "correction")
 
 
 def _not_over(state: State) -> None:
@@ -25,8 +24,9 @@ def _not_over(state: State) -> None:
 def set_milestones(state: State, cmd: Command) -> list[Event]:
     """Positions of Magik Overflow, Rituals of Power and The Breaking, read from the board."""
     _not_over(state)
-    raw = cmd.args.get("milestones", cmd.args.get("positions", cmd.args))
-    positions = st.milestone_positions(raw)
+    positions = cmd.args["milestones"]
+    if not positions:
+        raise RuleViolation("Enter at least one milestone's position from your Magik Track")
     for key, position in positions.items():
         mark = state["milestones"][key]
         if mark["reached"] and mark["season"] != 0 and position != mark["position"]:
@@ -38,20 +38,16 @@ def set_milestones(state: State, cmd: Command) -> list[Event]:
 def set_character(state: State, cmd: Command, seat: int) -> list[Event]:
     _not_over(state)
     args = cmd.args
-    character = d.character(args.get("character"))
+    character = args["character"]
     if character == "wizard" and d.SIMPLE in state["variants"]:
         raise RuleViolation("The Simple Game does not use the Wizard")
     for i, other in enumerate(state["players"]):
         if i != seat and other["character"] == character:
             raise RuleViolation(f"{other['name']} already plays the {d.label(character)}: "
                                 "each character is chosen once")
-    ability = args.get("ability", d.ABILITIES.get(character, ""))
-    once = args.get("once_per_season", False)
-    if not isinstance(once, bool):
-        raise RuleViolation("once_per_season: true or false (as the card says)")
     return [Event("character_set", {"seat": seat, "character": character,
-                                    "ability": ck.text(ability, "ability"),
-                                    "once_per_season": once})]
+                                    "ability": args.get("ability", d.ABILITIES.get(character, "")),
+                                    "once_per_season": args.get("once_per_season", False)})]
 
 
 def begin(state: State, cmd: Command) -> list[Event]:
@@ -63,7 +59,7 @@ def add_potion(state: State, cmd: Command, seat: int) -> list[Event]:
     """Enter a potion card once; it is then brewed by name for the rest of the game."""
     _not_over(state)
     player = state["players"][seat]
-    card = pt.card(cmd.args.get("potion"))
+    card = pt.card(cmd.args["potion"])
     if st.find_potion(player, card["name"]):
         raise RuleViolation(f"{player['name']} already has a potion named {card['name']!r}; "
                             "potions are entered once and brewed again by name")
@@ -73,9 +69,10 @@ def add_potion(state: State, cmd: Command, seat: int) -> list[Event]:
         waiting = ", ".join(d.KIND_TEXT[k] for k in player["owed"]) or "none"
         raise RuleViolation(f"{player['name']} has no {d.KIND_TEXT[card['kind']]} card waiting to "
                             f"be entered (waiting: {waiting}); potions come from setup and the "
-                            "Market, else say where from (\"source\": \"omen\", \"spell\" ...)")
+                            "Market, else say where this one comes from (an Omen, a Spell, a "
+                            "milestone, an ability, a potion or a correction)")
     return [Event("potion_added", {"seat": seat, "potion": card, "owed": owed,
-                                   "source": ck.text(source, "source", 40)})]
+                                   "source": source or ""})]
 
 
 def discard_potion(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -83,9 +80,9 @@ def discard_potion(state: State, cmd: Command, seat: int) -> list[Event]:
     potions past 25 Magik)."""
     _not_over(state)
     player = state["players"][seat]
-    potion = st.find_potion(player, ck.name_of_potion(cmd.args.get("potion")))
+    potion = st.find_potion(player, cmd.args["potion"])
     if potion is None:
-        raise RuleViolation(f"{player['name']} has no potion named {cmd.args.get('potion')!r}")
+        raise RuleViolation(f"{player['name']} has no potion named {cmd.args['potion']!r}")
     return [Event("potion_discarded", {"seat": seat, "potion": potion["name"]})]
 
 
@@ -104,68 +101,83 @@ def use_ability(state: State, cmd: Command, seat: int) -> list[Event]:
     if player["once_per_season"] and player["ability_used"]:
         raise RuleViolation(f"{player['name']}'s ability is once per season and already used this "
                             "season (Used token)")
-    return [Event("ability_used", {"seat": seat, "note": ck.text(cmd.args.get("note"), "note")})]
+    return [Event("ability_used", {"seat": seat, "note": cmd.args.get("note", "")})]
 
 
 def adjust_magik(state: State, cmd: Command, seat: int) -> list[Event]:
     """Magik from a Spell, an Omen, a milestone or a correction: never past 34 (35 is reached
     only by brewing) nor below 0."""
     _not_over(state)
-    delta = d.whole(cmd.args.get("delta"), "delta", -d.WIN, d.WIN)
+    delta = cmd.args["delta"]
     if delta == 0:
-        raise RuleViolation("delta: a change of 0 changes nothing")
-    source = cmd.args.get("source", "correction")
-    if source not in SOURCES:
-        raise RuleViolation(f"source: one of {', '.join(SOURCES)}")
+        raise RuleViolation("A Magik change of 0 changes nothing")
     have = state["players"][seat]["magik"]
     applied = ck.magik_after(have, delta) - have
     return [Event("magik_adjusted", {"seat": seat, "delta": delta, "applied": applied,
-                                     "source": source})]
+                                     "source": cmd.args.get("source", "correction")})]
 
 
-def _deltas(raw: Any, field: str, keys: tuple[str, ...], have: dict[str, int]) -> dict[str, int]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise RuleViolation(f"{field}: give amounts by name, e.g. {{\"{keys[0]}\": 1}}")
-    out: dict[str, int] = {}
-    for key, delta in raw.items():
-        k = d.ingredient(key, field) if keys == d.INGREDIENTS else key
-        if k not in keys:
-            raise RuleViolation(f"{field}: {key!r} is not one of {', '.join(keys)}")
-        delta = d.whole(delta, f"{field}.{k}", -60, 60)
-        if have.get(k, 0) + delta < 0:
-            raise RuleViolation(f"{field}: only {have.get(k, 0)} {k.replace('_', ' ')} to take away")
-        if delta:
-            out[k] = delta
-    return out
+def _deltas(given: dict[str, int], have: dict[str, int], where: str, word: str) -> dict[str, int]:
+    """The non-zero changes; none may take away more than there is."""
+    for key, delta in given.items():
+        if have.get(key, 0) + delta < 0:
+            raise RuleViolation(f"{where} holds only {have.get(key, 0)} {word(key)}: "
+                                f"{-delta} cannot be taken away")
+    return {k: v for k, v in given.items() if v}
+
+
+def _ingredient(kind: str) -> str:
+    return d.label(kind)
+
+
+def _box(state: State, data: dict[str, Any]) -> None:
+    """A correction still fits the box: its Ingredient tokens and Fields."""
+    more = sum(data.get("pool", {}).values()) + sum(data.get("board", {}).values())
+    if more > 0:
+        ck.need_tokens(state, more, "this correction")
+    fields = data.get("fields", {})
+    box = state["settings"]["box_fields"]
+    total = sum(state["fields"].values()) + sum(fields.values())
+    if fields and total > box:
+        raise RuleViolation(f"The box holds {box} Fields: the board would have {total}")
+    supply = state["settings"]["field_supply"] or {}
+    for kind, delta in fields.items():
+        if kind in supply and state["fields"][kind] + delta > supply[kind]:
+            raise RuleViolation(f"The box holds {supply[kind]} {d.label(kind)} Fields: the board "
+                                f"would have {state['fields'][kind] + delta}")
 
 
 def adjust(state: State, cmd: Command) -> list[Event]:
     """A correction by hand: a seat's pool or Spells, the board's ingredients or fields."""
     _not_over(state)
     args = cmd.args
-    data: dict[str, Any] = {"note": ck.text(args.get("note"), "note")}
+    data: dict[str, Any] = {"note": args.get("note", "")}
     if cmd.player is not None:
         seat = st.seat_of(state, cmd.player)
         player = state["players"][seat]
         spells = {k: player["spells"].count(k) for k in d.SPELL_KINDS}
         data.update(seat=seat,
-                    pool=_deltas(args.get("pool"), "pool", d.INGREDIENTS, player["pool"]),
-                    spells=_deltas(args.get("spells"), "spells", d.SPELL_KINDS, spells))
+                    pool=_deltas(args.get("pool", {}), player["pool"],
+                                 f"{player['name']}'s pool", _ingredient),
+                    spells=_deltas(args.get("spells", {}), spells, f"{player['name']}'s hand",
+                                   lambda k: f"{k.title()} Spells"))
     elif args.get("pool") or args.get("spells"):
-        raise RuleViolation("adjust: say whose pool or Spells change (\"player\": name)")
-    data["board"] = _deltas(args.get("board"), "board", d.INGREDIENTS, state["ingredients_left"])
-    data["fields"] = _deltas(args.get("fields"), "fields", d.INGREDIENTS, state["fields"])
+        raise RuleViolation("Say whose pool or Spells change: correct them from that player's seat")
+    data["board"] = _deltas(args.get("board", {}), state["ingredients_left"], "The board",
+                            _ingredient)
+    data["fields"] = _deltas(args.get("fields", {}), state["fields"], "The board",
+                             lambda k: f"{d.label(k)} Fields")
     if not any(data.get(k) for k in ("pool", "spells", "board", "fields")):
-        raise RuleViolation("adjust: nothing to change (pool, spells, board or fields)")
+        raise RuleViolation("Nothing to correct: change a count of the pool, the Spells, the "
+                            "board or the Fields first")
+    _box(state, data)
     return [Event("adjusted", data)]
 
 
 def fields_exhausted(state: State, cmd: Command) -> list[Event]:
     """The table says a field type has run out of the box: it can no longer be bought."""
     _not_over(state)
-    kind = d.ingredient(cmd.args.get("ingredient", cmd.args.get("field")), "ingredient")
+    kind = cmd.args["ingredient"]
     if kind in state["fields_exhausted"]:
         raise RuleViolation(f"{d.label(kind)} Fields are already marked as run out")
     return [Event("fields_exhausted", {"ingredient": kind})]

@@ -4,8 +4,6 @@ never takes back a roll, a correction fixes a misread face explicitly."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
 from companion.games.cauldron import checks as ck
@@ -20,53 +18,61 @@ from companion.games.cauldron.state import State
 _names = st.names_text
 
 
+#: The rolls as the table says them.
+ROLL_WORDS = {"rolloff": "roll-off", "turn_order": "turn order", "steal": "steal"}
+
+
 def turn_order_roll(state: State, cmd: Command, seat: int) -> list[Event]:
     ck.need_phase(state, ("turn_order",), "roll for turn order")
-    value = d.die(cmd.args.get("value"))
     waiting = st.awaited_rolls(state)
     if seat not in waiting:
         raise RuleViolation(f"{st.name(state, seat)} does not roll now: only tied seats re-roll; "
                             f"waiting for {_names(state, waiting)}")
-    return [Event("turn_order_rolled", {"seat": seat, "value": value}, undoable=False)]
+    return [Event("turn_order_rolled", {"seat": seat, "value": cmd.args["value"]},
+                  undoable=False)]
 
 
 def rolloff(state: State, cmd: Command) -> list[Event]:
-    """Start a roll-off for the LSP or HSP when several seats are tied."""
+    """Start a roll-off for the LSP or HSP when several seats are tied. It belongs to that tie:
+    once a Magik change ends or changes it, the roll-off is void (``flow``)."""
     if st.phase(state) == "over":
         raise RuleViolation(ck.over_text(state))
     if not state["begun"]:
         raise RuleViolation("Roll-offs for the LSP or HSP happen during play, after setup")
-    kind = str(cmd.args.get("kind", "")).casefold()
-    if kind not in ("lsp", "hsp"):
-        raise RuleViolation("kind: \"lsp\" (Lowest Scoring Player) or \"hsp\" (Highest)")
+    kind = cmd.args["kind"]
     open_roll = state["rolloff"]
     if open_roll is not None and st.rolloff_waiting(state):
         raise RuleViolation(f"Finish the {open_roll['rule'].upper()} roll-off first: waiting for "
                             f"{_names(state, st.rolloff_waiting(state))}")
-    tied = st.lowest(state) if kind == "lsp" else st.highest(state)
+    tied, magik = st.tie(state, kind)
     most = "fewest" if kind == "lsp" else "most"
-    magik = state["players"][tied[0]]["magik"]
     if len(tied) == 1:
         raise RuleViolation(f"No roll-off needed: {st.name(state, tied[0])} alone has the {most} "
                             f"Magik ({magik}) and is the {kind.upper()}")
     want = "low" if kind == "lsp" else "high"
-    return [Event("rolloff_opened", {"kind": kind, "contenders": tied, "want": want})]
+    return [Event("rolloff_opened", {"kind": kind, "contenders": tied, "want": want,
+                                     "magik": magik})]
 
 
 def rolloff_roll(state: State, cmd: Command, seat: int) -> list[Event]:
-    value = d.die(cmd.args.get("value"))
     waiting = st.rolloff_waiting(state)
     if not waiting:
-        raise RuleViolation("No roll-off is waiting for dice (start one with rolloff)")
+        roll = state["rolloff"]
+        if roll is not None and roll.get("void"):
+            raise RuleViolation(f"The {roll['rule'].upper()} roll-off no longer counts: the tie "
+                                "it was for has changed; start a new one from the Track (LSP or "
+                                "HSP)")
+        raise RuleViolation("No roll-off is waiting for dice: start one from the Track (LSP or "
+                            "HSP)")
     if seat not in waiting:
         raise RuleViolation(f"{st.name(state, seat)} does not roll in this roll-off: only the tied "
                             f"seats roll; waiting for {_names(state, waiting)}")
-    return [Event("rolloff_rolled", {"seat": seat, "value": value}, undoable=False)]
+    return [Event("rolloff_rolled", {"seat": seat, "value": cmd.args["value"]}, undoable=False)]
 
 
 def expected_roll(state: State) -> tuple[str, list[int]] | None:
-    """Which die the game waits for now, and from whom: a roll-off first, then turn order, then
-    the current seat's steal."""
+    """Which die the game waits for now, and from whom: a roll-off first (never a void one),
+    then turn order, then the current seat's steal."""
     waiting = st.rolloff_waiting(state)
     if waiting:
         return "rolloff", waiting
@@ -81,7 +87,7 @@ def expected_roll(state: State) -> tuple[str, list[int]] | None:
 
 def roll(state: State, cmd: Command) -> list[Event]:
     """A die with no more meaning than its face: give it to the roll the game expects now."""
-    value = d.die(cmd.args.get("value"))
+    value = cmd.args["value"]
     expected = expected_roll(state)
     if expected is None:
         raise RuleViolation(f"No die roll is expected now: {prompt(state)['text']}")
@@ -89,7 +95,7 @@ def roll(state: State, cmd: Command) -> list[Event]:
     seat = seats[0] if cmd.player is None else st.seat_of(state, cmd.player)
     if seat not in seats:
         raise RuleViolation(f"The die expected now is {_names(state, seats[:1])}'s "
-                            f"({kind.replace('_', ' ')}), not {st.name(state, seat)}'s")
+                            f"({ROLL_WORDS[kind]}), not {st.name(state, seat)}'s")
     who = st.name(state, seat)
     if kind == "rolloff":
         return rolloff_roll(state, Command("rolloff_roll", who, {"value": value}), seat)
@@ -115,6 +121,8 @@ def _steal_correctable(state: State, seat: int) -> bool:
 def _candidates(state: State, seat: int) -> list[str]:
     out = []
     roll_off = state["rolloff"]
+    if roll_off and roll_off.get("void"):
+        roll_off = None  # a void roll-off decides nothing: nothing in it to correct
     if roll_off and st.rolloff_waiting(state) and contest.last_round_of(roll_off, seat) is not None:
         out.append("rolloff")
     order = state["harvest"]["order"]
@@ -127,12 +135,12 @@ def _candidates(state: State, seat: int) -> list[str]:
     return out
 
 
-def _round(value: Any, roll_contest: dict, seat: int) -> int:
-    if value is None:
+def _round(state: State, number: int | None, roll_contest: dict, seat: int) -> int:
+    if number is None:
         return contest.last_round_of(roll_contest, seat)
-    index = d.whole(value, "round", 1, 99) - 1
+    index = number - 1
     if index >= len(roll_contest["rounds"]) or str(seat) not in roll_contest["rounds"][index]:
-        raise RuleViolation(f"round: there is no roll of this seat in round {index + 1}")
+        raise RuleViolation(f"There is no roll of {st.name(state, seat)}'s in round {number}")
     return index
 
 
@@ -141,23 +149,23 @@ def correct_roll(state: State, cmd: Command, seat: int) -> list[Event]:
     turn's steal roll, or a roll-off roll (the latest roll-off)."""
     if st.phase(state) == "over":
         raise RuleViolation(ck.over_text(state))
-    value = d.die(cmd.args.get("value"))
+    value = cmd.args["value"]
     who = st.name(state, seat)
     candidates = _candidates(state, seat)
     kind = cmd.args.get("roll")
-    if kind is not None and kind not in ("turn_order", "steal", "rolloff"):
-        raise RuleViolation("roll: \"turn_order\", \"steal\" or \"rolloff\"")
     if not candidates or (kind is not None and kind not in candidates):
-        what = kind.replace("_", " ") if kind else "die"
+        what = ROLL_WORDS[kind] if kind else "die"
+        late = ("; that roll-off no longer counts (the tie it was for has changed)"
+                if kind == "rolloff" and (state["rolloff"] or {}).get("void") else "")
         raise RuleViolation(f"No {what} roll of {who}'s can be corrected now: a turn order roll "
                             "until the first turn begins, a steal roll during that turn, a "
-                            "roll-off roll until the next roll-off")
+                            f"roll-off roll until the next roll-off{late}")
     if kind is None:  # the latest die thrown, if it can still be corrected
         kind = state["last_die"] if state["last_die"] in candidates else candidates[0]
     if kind == "steal":
         return [_steal_correction(state, seat, value)]
     roll_contest = state["rolloff"] if kind == "rolloff" else state["harvest"]["order"]
-    index = _round(cmd.args.get("round"), roll_contest, seat)
+    index = _round(state, cmd.args.get("round"), roll_contest, seat)
     old = roll_contest["rounds"][index][str(seat)]
     return [Event("roll_corrected", {"kind": kind, "seat": seat, "round": index, "old": old,
                                      "value": value}, undoable=False)]
@@ -171,7 +179,8 @@ def _steal_correction(state: State, seat: int, value: int) -> Event:
     if pending["taken"] and not success:
         if not state["players"][seat]["pool"].get(kind):
             raise RuleViolation(f"The stolen {d.label(kind)} has already left {st.name(state, seat)}'s "
-                                "pool: correct the pools with adjust")
+                                "pool: correct the pools by hand (tap the seat, then Correct "
+                                "pool, Spells, board)")
         taken = False
     elif success and not pending["success"]:
         taken = bool(state["players"][target]["pool"].get(kind))

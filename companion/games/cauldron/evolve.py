@@ -66,7 +66,8 @@ def _filled(s: State, d: dict) -> None:
 
 
 def _order_opened(s: State, d: dict) -> None:
-    s["harvest"]["order"] = contest.new(d["contenders"], d["want"], d["rule"], d.get("first"))
+    s["harvest"]["order"] = contest.new(d["contenders"], d["want"], d["rule"], d.get("first"),
+                                        d.get("magik"))
 
 
 def _order_rolled(s: State, d: dict) -> None:
@@ -236,7 +237,11 @@ def _market_closed(s: State, d: dict) -> None:
 
 
 def _rolloff_opened(s: State, d: dict) -> None:
-    s["rolloff"] = contest.new(d["contenders"], d["want"], d["kind"])
+    s["rolloff"] = contest.new(d["contenders"], d["want"], d["kind"], magik=d.get("magik"))
+
+
+def _rolloff_voided(s: State, d: dict) -> None:
+    s["rolloff"]["void"] = True
 
 
 def _rolloff_rolled(s: State, d: dict) -> None:
@@ -281,6 +286,7 @@ FOLDS: dict[str, Callable[[State, dict], None]] = {
     "milestone_reached": _milestone, "harvest_closed": _harvest_closed, "bought": _bought,
     "market_turn_ended": _market_turn_ended, "market_closed": _market_closed,
     "rolloff_opened": _rolloff_opened, "rolloff_rolled": _rolloff_rolled,
+    "rolloff_voided": _rolloff_voided,
     "roll_corrected": _corrected, "fields_exhausted": _exhausted, "game_over": _over,
 }
 

@@ -26,10 +26,9 @@ def turn_order_contest(state: State) -> dict:
         return contest.new([first], "high", "omen", first)
     if first is None and d.LESS_LUCK in state["variants"]:
         first = "lsp"
-    if first == "lsp":
-        return contest.new(st.lowest(state), "low", "lsp")
-    if first == "hsp":
-        return contest.new(st.highest(state), "high", "hsp")
+    if first in ("lsp", "hsp"):
+        seats, magik = st.tie(state, first)
+        return contest.new(seats, "low" if first == "lsp" else "high", first, magik=magik)
     return contest.new(list(range(len(state["players"]))), "high", "roll")
 
 
@@ -49,6 +48,22 @@ def _milestone(state: State) -> Event | None:
     return None
 
 
+def _outlived_ties(state: State) -> Event | None:
+    """A roll-off belongs to the tie it was opened for: a Magik change that ends or changes the
+    tie makes it void (it takes no more dice; a new tie needs a new roll-off). Turn order by
+    the LSP or HSP, still being rolled, opens again among the seats tied now."""
+    roll = state["rolloff"]
+    if st.outlived(state, roll):
+        return Event("rolloff_voided", {"kind": roll["rule"], "contenders": roll["contenders"]})
+    order = state["harvest"]["order"]
+    if (state["season"] == "harvest" and st.phase(state) == "turn_order"
+            and st.outlived(state, order)):
+        again = turn_order_contest(state)
+        return Event("turn_order_opened", {k: again[k] for k in
+                                           ("rule", "contenders", "want", "first", "magik")})
+    return None
+
+
 def flow(state: State) -> list[Event]:
     if state["over"] or not state["begun"]:
         return []
@@ -59,12 +74,15 @@ def flow(state: State) -> list[Event]:
     if reached is not None:
         return [reached]
     harvest = state["harvest"]
+    stale = _outlived_ties(state)
+    if stale is not None:
+        return [stale]
     n = len(state["players"])
     if state["season"] == "harvest":
         if harvest["filled"] and harvest["order"] is None:
             order = turn_order_contest(state)
             return [Event("turn_order_opened", {k: order[k] for k in
-                                                ("rule", "contenders", "want", "first")})]
+                                                ("rule", "contenders", "want", "first", "magik")})]
         if harvest["gatherer_done"]:
             gatherer = harvest["last_gatherer"]
             step = 1 if state["settings"]["market_start"] == "left" else -1

@@ -37,9 +37,20 @@ def rule_against(state: State, seat: int, item: str) -> str | None:
         return "Advanced Potions can be bought only after Rituals of Power"
     if item == "cellar" and len(player["cellars"]) >= player["max_cellars"]:
         return f"You can own at most {player['max_cellars']} Cellars"
+    if item == "cellar" and st.cellars_taken(state) >= state["settings"]["box_cellars"]:
+        return f"All {state['settings']['box_cellars']} Cellar cards of the box are taken"
+    box = state["settings"]["box_fields"]
+    if item == "field" and sum(state["fields"].values()) >= box:
+        return f"All {box} Fields of the box are on the board: no Field is left to buy"
     if item == "field" and not any(st.field_left(state, k) for k in d.INGREDIENTS):
         return "No Field is left in the box: every type has run out"
     return None
+
+
+def bonus_ingredient(state: State, seat: int) -> bool:
+    """A Field's buyer takes its Ingredient token, unless at 25 Magik or more (Advanced Alchemy,
+    judged before paying) or the box has no token left."""
+    return state["players"][seat]["magik"] < d.ADVANCED_ALCHEMY and st.tokens_left(state) > 0
 
 
 def field_problem(state: State, kind: str) -> str | None:
@@ -68,6 +79,6 @@ def offers(state: State, seat: int) -> list[dict[str, Any]]:
             entry["discard_first"] = len(player["spells"]) >= d.MAX_SPELLS
         if item == "field":
             entry["fields"] = {k: field_problem(state, k) for k in d.INGREDIENTS}
-            entry["bonus_ingredient"] = player["magik"] < d.ADVANCED_ALCHEMY
+            entry["bonus_ingredient"] = bonus_ingredient(state, seat)
         out.append(entry)
     return out

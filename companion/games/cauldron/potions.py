@@ -7,39 +7,19 @@ from typing import Any
 
 from companion.core.errors import RuleViolation
 from companion.games.cauldron import data as d
+from companion.games.cauldron.commands import POTION_CARD
 from companion.games.cauldron.state import in_cellars
 
 Potion = dict[str, Any]
 
 
 def card(raw: Any) -> Potion:
-    """Validate a potion card as the table types it in."""
-    example = ('{"name": "Oil of Earthquakes", "kind": "basic", "yield": 6, '
-               '"ingredients": ["spider_web", "spider_web", "spider_web", "dragon_egg"], '
-               '"quick": true, "spell": false}')
-    if not isinstance(raw, dict):
-        raise RuleViolation(f"potion: enter the card, e.g. {example}")
-    title = raw.get("name")
-    if not isinstance(title, str) or not title.strip() or len(title) > 60:
-        raise RuleViolation("potion.name: the name printed on the card (1-60 characters)")
-    kind = raw.get("kind", "basic")
-    if kind not in d.POTION_KINDS:
-        raise RuleViolation(f"potion.kind: one of {', '.join(d.POTION_KINDS)}, not {kind!r}")
-    gain = d.whole(raw.get("yield"), "potion.yield", 0, d.WIN)
-    ingredients = raw.get("ingredients")
-    if not isinstance(ingredients, list) or not 1 <= len(ingredients) <= 10:
-        raise RuleViolation(f"potion.ingredients: the 1-10 ingredients printed on the card, e.g. {example}")
-    parts = [d.ingredient(i, "potion.ingredients", allow_any=True) for i in ingredients]
-    flags = {}
-    for flag in ("quick", "spell"):
-        value = raw.get(flag, False)
-        if not isinstance(value, bool):
-            raise RuleViolation(f"potion.{flag}: true or false")
-        flags[flag] = value
-    unknown = sorted(set(raw) - {"name", "kind", "yield", "ingredients", "quick", "spell"})
-    if unknown:
-        raise RuleViolation(f"potion: unknown fields {unknown}")
-    return {"name": title.strip(), "kind": kind, "yield": gain, "ingredients": parts, **flags}
+    """A potion card with every field filled in (kind "basic", not Quick, no Spell unless
+    said). Checked like any input, so a card read back from an older stored game is too."""
+    clean = POTION_CARD.check(raw, "potion", {})
+    return {"name": clean["name"], "kind": clean.get("kind", "basic"), "yield": clean["yield"],
+            "ingredients": clean["ingredients"], "quick": clean.get("quick", False),
+            "spell": clean.get("spell", False)}
 
 
 def _needs(potion: Potion) -> tuple[dict[str, int], int]:
@@ -77,7 +57,16 @@ def lacks(player: dict[str, Any], potion: Potion) -> str | None:
     return None
 
 
-def pay(player: dict[str, Any], potion: Potion, any_pay: Any = None) -> dict[str, int]:
+#: How a brew refused only for want of the seat's choice of Any payment begins: the screen
+#: then asks which Ingredients pay (``asks_for_any``).
+ANY_QUESTION = "Which Ingredient"
+
+
+def asks_for_any(reason: str | None) -> bool:
+    return bool(reason) and reason.startswith(ANY_QUESTION)
+
+
+def pay(player: dict[str, Any], potion: Potion, any_pay: list[str] | None = None) -> dict[str, int]:
     """The ingredients a brew returns to the supply; "any" spaces are paid as the seat says, or
     by itself when there is no choice (exactly enough tokens left, or only one kind)."""
     problem = lacks(player, potion)
@@ -86,25 +75,26 @@ def pay(player: dict[str, Any], potion: Potion, any_pay: Any = None) -> dict[str
     needs, any_n = _needs(potion)
     rest = {k: v - needs.get(k, 0) for k, v in player["pool"].items() if v - needs.get(k, 0) > 0}
     used = dict(needs)
+    spaces = f"{any_n} Any space{'s' if any_n > 1 else ''}"
     if any_n == 0:
         if any_pay:
-            raise RuleViolation(f"any: {potion['name']} has no Any ingredient to pay")
+            raise RuleViolation(f"{potion['name']} has no Any space: its Ingredients are "
+                                "named on the card")
         return used
     if any_pay is None:
         if sum(rest.values()) == any_n or len(rest) == 1:
             chosen = [k for k, v in rest.items() for _ in range(v)][:any_n]
         else:
-            raise RuleViolation(f"any: say which {any_n} Ingredient(s) from the pool pay for the "
-                                f"Any space(s) of {potion['name']}, e.g. {{\"any\": [\"{next(iter(rest))}\"]}}")
+            raise RuleViolation(f"{ANY_QUESTION}s from {player['name']}'s pool pay for the "
+                                f"{spaces} of {potion['name']}? Choose {any_n}")
     else:
-        if not isinstance(any_pay, list):
-            any_pay = [any_pay]
-        chosen = [d.ingredient(i, "any") for i in any_pay]
+        chosen = list(any_pay)
         if len(chosen) != any_n:
-            raise RuleViolation(f"any: {potion['name']} has {any_n} Any space(s); name {any_n} Ingredient(s)")
+            raise RuleViolation(f"{potion['name']} has {spaces}: choose {any_n} Ingredient"
+                                f"{'s' if any_n > 1 else ''} to pay, not {len(chosen)}")
         for kind in set(chosen):
             if chosen.count(kind) > rest.get(kind, 0):
-                raise RuleViolation(f"any: {player['name']} has no spare {d.label(kind)} in the pool "
+                raise RuleViolation(f"{player['name']} has no spare {d.label(kind)} in the pool "
                                     "for the Any space")
     for kind in chosen:
         used[kind] = used.get(kind, 0) + 1

@@ -222,7 +222,7 @@ def turn_options(state: State) -> dict[str, Any] | None:
     player = state["players"][seat]
     why_not = {p["name"]: allowed("brew", potion=p["name"]) for p in player["potions"]}
     # A brew refused only because the seat must say what pays an Any space is possible.
-    brew = [n for n, why in why_not.items() if why is None or why.startswith("any:")]
+    brew = [n for n, why in why_not.items() if why is None or pt.asks_for_any(why)]
     steal_from = [q["name"] for i, q in enumerate(state["players"])
                   if i != seat and q["pool"] and state["harvest"]["action"] is None
                   and st.phase(state) == "turns"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.errors import RuleViolation, SetupError
+from companion.core.gate import name_key
 from companion.games.cauldron import contest
 from companion.games.cauldron import data as d
 
@@ -20,105 +21,86 @@ def _fail(message: str) -> SetupError:
     return SetupError(message)
 
 
-def _player(entry: Any, i: int, variants: list[str], start: int) -> dict[str, Any]:
-    if isinstance(entry, str):
-        entry = {"name": entry}
-    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-        raise _fail("players: give names, or {\"name\": ..., \"character\": ..., \"ability\": ...}")
-    name = entry["name"].strip()
-    if not name:
-        raise _fail("players: every seat needs a name")
-    character = None
-    if entry.get("character") not in (None, ""):
-        try:
-            character = d.character(entry["character"], f"players[{i}].character")
-        except RuleViolation as problem:
-            raise _fail(str(problem)) from None
+def _characters(entries: list[Any], chosen: dict[str, str]) -> list[str | None]:
+    """Each seat's character: from its record or from ``characters`` (player name to
+    character), never two different ones for a seat, never one character for two seats."""
+    by_key = {name_key(n): c for n, c in chosen.items()}
+    out: list[str | None] = []
+    for i, entry in enumerate(entries):
+        record = entry if isinstance(entry, dict) else {"name": entry}
+        own, listed = record.get("character"), by_key.get(name_key(record["name"]))
+        if own and listed and own != listed:
+            raise _fail(f"characters.{record['name']}: {record['name']} plays the "
+                        f"{d.label(own)} in players[{i}], not the {d.label(listed)}")
+        out.append(own or listed)
+    for i, character in enumerate(out):
+        if character and character in out[:i]:
+            raise _fail(f"players: each character can be chosen by one player only; the "
+                        f"{d.label(character)} is chosen twice")
+    return out
+
+
+def _player(entry: Any, i: int, character: str | None, variants: list[str],
+            start: int) -> dict[str, Any]:
+    record = entry if isinstance(entry, dict) else {"name": entry}
     if character == "wizard" and d.SIMPLE in variants:
         raise _fail("players: the Simple Game does not use the Wizard")
-    ability = entry.get("ability", d.ABILITIES.get(character or "", ""))
-    once = entry.get("once_per_season", False)
-    cellars_max = entry.get("max_cellars", d.MAX_CELLARS)
-    if not isinstance(ability, str) or not isinstance(once, bool):
-        raise _fail(f"players[{i}]: ability is text, once_per_season true or false")
-    if isinstance(cellars_max, bool) or not isinstance(cellars_max, int) or not 0 <= cellars_max <= 6:
-        raise _fail(f"players[{i}].max_cellars: a whole number from 0 to 6")
     quick = d.QUICK in variants
     spells = [] if d.SIMPLE in variants else ["basic", "basic"] + (["advanced"] if quick else [])
     return {
-        "name": name, "colour": SEAT_COLOURS[i], "character": character,
-        "ability": ability.strip(), "once_per_season": once, "ability_used": False,
+        "name": record["name"], "colour": SEAT_COLOURS[i], "character": character,
+        "ability": record.get("ability", d.ABILITIES.get(character or "", "")),
+        "once_per_season": record.get("once_per_season", False), "ability_used": False,
         "magik": start, "potions": [], "owed": ["easy", "basic"] + (["advanced"] if quick else []),
-        "spells": spells, "cellars": [None] if quick else [], "max_cellars": cellars_max,
-        "pool": {}, "brews": 0,
+        "spells": spells, "cellars": [None] if quick else [],
+        "max_cellars": record.get("max_cellars", d.MAX_CELLARS), "pool": {}, "brews": 0,
     }
 
 
-def _settings(raw: Any) -> dict[str, Any]:
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise _fail("settings: give a mapping of setting names to values")
-    unknown = sorted(set(raw) - set(d.DEFAULT_SETTINGS))
-    if unknown:
-        raise _fail(f"settings: unknown {unknown}; Cauldron knows {sorted(d.DEFAULT_SETTINGS)}")
-    out = {**d.DEFAULT_SETTINGS, **raw}
-    if out["market_start"] not in ("left", "right"):
-        raise _fail("settings.market_start: \"left\" (full rules) or \"right\" (quick reference)")
-    if not isinstance(out["quick_passes_milestones"], bool):
-        raise _fail("settings.quick_passes_milestones: true or false")
-    supply = out["field_supply"]
-    if supply is not None:
-        try:
-            if not isinstance(supply, dict):
-                raise RuleViolation("settings.field_supply: fields per type, e.g. {\"dragon_egg\": 5}")
-            out["field_supply"] = {d.ingredient(k, "settings.field_supply"):
-                                   d.whole(v, f"settings.field_supply.{k}", 0, 60)
-                                   for k, v in supply.items()}
-        except RuleViolation as problem:
-            raise _fail(str(problem)) from None
-    return out
-
-
-def milestone_positions(raw: Any, field: str = "milestones") -> dict[str, int]:
-    """Validate positions the table read from its board: {"Rituals of Power": 20, ...}."""
-    if not isinstance(raw, dict) or not raw:
-        raise RuleViolation(f"{field}: give positions from your board, e.g. "
-                            "{\"magik_overflow\": 12, \"rituals_of_power\": 20, \"the_breaking\": 28}")
-    out = {}
-    for key, value in raw.items():
-        k = d.milestone(key)
-        out[k] = d.whole(value, f"{field}.{k}", d.MILESTONE_MIN, d.MILESTONE_MAX)
-    return out
-
-
-def setup(config: dict[str, Any]) -> State:
-    """The state before the first command, from a setup such as a table script's first line."""
-    entries = config.get("players")
-    if not isinstance(entries, list):
-        raise _fail("players: give a list of player names in clockwise seat order")
-    if not 2 <= len(entries) <= 6:
-        raise _fail(f"players: Cauldron is for 2-5 players (6 allowed), not {len(entries)}")
-    try:
-        variants = sorted({d.variant(v) for v in config.get("variants", []) or []},
-                          key=d.VARIANTS.index)
-    except RuleViolation as problem:
-        raise _fail(str(problem)) from None
-    start = d.QUICK_START_MAGIK if d.QUICK in variants else d.START_MAGIK
-    players = [_player(e, i, variants, start) for i, e in enumerate(entries)]
-    if len({p["name"].casefold() for p in players}) != len(players):
-        raise _fail("players: two seats have the same name")
-    chosen = [p["character"] for p in players if p["character"]]
-    if len(set(chosen)) != len(chosen):
-        raise _fail("players: each character can be chosen by one player only")
-    settings = _settings(config.get("settings"))
-    n = len(players)
+def _starting_fields(n: int, variants: list[str], settings: dict[str, Any]) -> dict[str, int]:
+    """The starting board; refused if the box (as the settings say) cannot hold it."""
     fields = {i: 0 for i in d.INGREDIENTS}
     for i in d.STARTING_FIELDS:
         fields[i] = n + 1
     if d.QUICK in variants:
         for i in d.QUICK_FIELDS:
             fields[i] += 1
+    supply = settings["field_supply"] or {}
+    for kind, have in supply.items():
+        if fields[kind] > have:
+            raise _fail(f"settings.field_supply.{kind}: the starting board needs {fields[kind]} "
+                        f"{d.label(kind)} Fields, the box holds {have}")
+    if sum(supply.values()) > settings["box_fields"]:
+        raise _fail(f"settings.field_supply: {sum(supply.values())} Fields by type, but the box "
+                    f"holds {settings['box_fields']} in all")
+    if sum(fields.values()) > settings["box_fields"]:
+        raise _fail(f"settings.box_fields: the starting board needs {sum(fields.values())} "
+                    f"Fields, not {settings['box_fields']}")
+    return fields
+
+
+def setup(config: dict[str, Any]) -> State:
+    """The state before the first command, from a setup the gate has checked (a table script's
+    first line, the setup screen)."""
+    entries = config["players"]
+    variants = sorted(set(config.get("variants") or []), key=d.VARIANTS.index)
+    start = d.QUICK_START_MAGIK if d.QUICK in variants else d.START_MAGIK
+    names = [e["name"] if isinstance(e, dict) else e for e in entries]
+    keys = [name_key(n) for n in names]
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise _fail(f"players[{i}]: two seats have the same name ({names[keys.index(key)]!r} "
+                        f"and {names[i]!r})")
+    characters = _characters(entries, config.get("characters") or {})
+    players = [_player(e, i, characters[i], variants, start) for i, e in enumerate(entries)]
+    given = config.get("settings") or {}
+    settings = {**d.DEFAULT_SETTINGS, **given}
+    supply = settings["field_supply"]
+    if supply and set(supply) == set(d.INGREDIENTS) and "box_fields" not in given:
+        settings["box_fields"] = sum(supply.values())  # every type counted: that is the box
+    if d.QUICK in variants and len(players) > settings["box_cellars"]:
+        raise _fail(f"settings.box_cellars: the Quick Game deals each player a Cellar; the box "
+                    f"holds {settings['box_cellars']}")
     state: State = {
         "game": "cauldron",
         "players": players,
@@ -130,7 +112,7 @@ def setup(config: dict[str, Any]) -> State:
         "begun": False,
         "season": "harvest",
         "season_number": 1,
-        "fields": fields,
+        "fields": _starting_fields(len(players), variants, settings),
         "fields_exhausted": [],
         "ingredients_left": {i: 0 for i in d.INGREDIENTS},
         "harvest": new_harvest(),
@@ -140,12 +122,8 @@ def setup(config: dict[str, Any]) -> State:
         "over": False,
         "winner": None,
     }
-    if config.get("milestones") is not None:
-        try:
-            positions = milestone_positions(config["milestones"])
-        except RuleViolation as problem:
-            raise _fail(str(problem)) from None
-        place_milestones(state, positions)
+    if config.get("milestones"):
+        place_milestones(state, config["milestones"])
     return state
 
 
@@ -168,9 +146,10 @@ def new_harvest() -> dict[str, Any]:
 
 
 # -- questions --------------------------------------------------------------------------------
-def seat_of(state: State, who: Any) -> int:
+def seat_of(state: State, who: str) -> int:
+    """The seat of a player the gate has named (as typed at setup)."""
     for i, player in enumerate(state["players"]):
-        if isinstance(who, str) and player["name"].casefold() == who.strip().casefold():
+        if name_key(player["name"]) == name_key(who):
             return i
     raise RuleViolation(f"There is no player named {who!r} at this table")
 
@@ -233,8 +212,25 @@ def awaited_rolls(state: State) -> list[int]:
 
 
 def rolloff_waiting(state: State) -> list[int]:
+    """Seats whose roll-off die is awaited: none once the roll-off is void."""
     roll = state["rolloff"]
-    return [] if roll is None else contest.settle(roll)[1]
+    return [] if roll is None or roll.get("void") else contest.settle(roll)[1]
+
+
+def tie(state: State, kind: str) -> tuple[list[int], int]:
+    """The seats with the fewest ("lsp") or most ("hsp") Magik, and that Magik."""
+    seats = lowest(state) if kind == "lsp" else highest(state)
+    return seats, state["players"][seats[0]]["magik"]
+
+
+def outlived(state: State, roll: dict[str, Any] | None) -> bool:
+    """A roll-off for fewest or most Magik belongs to the tie it was opened for: the same seats
+    tied at the same Magik. Once a Magik change ends or changes that tie, it is void."""
+    if roll is None or roll.get("void") or roll["rule"] not in ("lsp", "hsp"):
+        return False
+    seats, magik = tie(state, roll["rule"])
+    return (sorted(roll["contenders"]) != seats
+            or (roll.get("magik") is not None and roll["magik"] != magik))
 
 
 def unlocked(state: State) -> bool:
@@ -259,7 +255,7 @@ def scoring_player(state: State, kind: str) -> int | None:
     if len(tied) == 1:
         return tied[0]
     roll = state["rolloff"]
-    if roll and roll["rule"] == kind and sorted(roll["contenders"]) == tied:
+    if roll and not roll.get("void") and roll["rule"] == kind and sorted(roll["contenders"]) == tied:
         return contest.settle(roll)[0]
     return None
 
@@ -278,18 +274,33 @@ def spells_allowed(state: State) -> bool:
     return d.SIMPLE not in state["variants"]
 
 
+def tokens_in_play(state: State) -> int:
+    """Ingredient tokens out of the supply: on the board, in pools, in Cellars."""
+    return (board_total(state) + sum(sum(p["pool"].values()) for p in state["players"])
+            + sum(1 for p in state["players"] for c in p["cellars"] if c))
+
+
+def tokens_left(state: State) -> int:
+    """Ingredient tokens still in the box's supply."""
+    return state["settings"]["box_ingredients"] - tokens_in_play(state)
+
+
+def cellars_taken(state: State) -> int:
+    return sum(len(p["cellars"]) for p in state["players"])
+
+
 def field_left(state: State, kind: str) -> bool:
     if kind in state["fields_exhausted"]:
+        return False
+    if sum(state["fields"].values()) >= state["settings"]["box_fields"]:
         return False
     supply = state["settings"]["field_supply"]
     return supply is None or kind not in supply or state["fields"][kind] < supply[kind]
 
 
-def find_potion(player: dict[str, Any], potion_name: Any) -> dict[str, Any] | None:
-    if not isinstance(potion_name, str):
-        return None
-    wanted = potion_name.strip().casefold()
-    return next((p for p in player["potions"] if p["name"].casefold() == wanted), None)
+def find_potion(player: dict[str, Any], potion_name: str) -> dict[str, Any] | None:
+    wanted = name_key(potion_name.strip())
+    return next((p for p in player["potions"] if name_key(p["name"]) == wanted), None)
 
 
 def in_cellars(player: dict[str, Any], kind: str) -> int:
