@@ -3,8 +3,8 @@ all be accepted), malformed commands, odd dice from a tray or a script, kept dic
 and redo; after every step only RuleViolation may have been raised, a refusal changed nothing,
 the state is JSON, the box holds (6 bottles on real spaces, at most 6 distinct obstacles, at
 most 3 magic rolls), undo then redo is the identity, and the exported script replays to the
-identical state. A table of the malformed inputs the review found ends each in a refusal that
-names the field. ``COMPANION_FUZZ=long`` searches deeper (tests/conftest.py)."""
+identical state, and a game that is not over can always go on. A table of the malformed inputs
+the review found ends each in a refusal that names the field. ``COMPANION_FUZZ=long`` searches deeper (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.core import Command, InputEvent, Session, SetupError
+from companion.core import Command, InputEvent, RuleViolation, Session, SetupError
 from companion.games.quest import RULES, board
 from companion.games.quest import state as st
 from companion.games.quest.odds import MAGIC_DICE, ROLLS
@@ -142,16 +142,40 @@ class QuestTable(RuleBasedStateMachine):
 
     @rule(data=hs.data())
     def kept_die_changed(self, data: hs.DataObject) -> None:
+        """After a magic roll: keep one or two dice (if the team has not), then try to change
+        one of them by a whole roll and by a tray reading: both refused, no roll used."""
+        self.to_a_magic_roll(data.draw(hs.randoms(use_true_random=False)))
         state = self.session.state
-        spell = state["spell"]
-        if st.phase(state) != "magic" or not spell["chosen"] or not spell["keep"]:
+        if st.phase(state) != "magic" or not state["spell"]["rolls"]:
             return
+        if not state["spell"]["chosen"] or not state["spell"]["keep"]:
+            kept = data.draw(hs.lists(hs.sampled_from(MAGIC_DICE), min_size=1, max_size=2,
+                                      unique=True))
+            assert try_step(self.session, Command("keep", args={"dice": kept}))
+        spell = self.session.state["spell"]
         die = data.draw(hs.sampled_from(spell["keep"]))
         i = MAGIC_DICE.index(die)
         dice = [data.draw(hs.integers(1, 6)) for _ in MAGIC_DICE]
         dice[i] = spell["dice"][i] % 6 + 1
         assert not try_step(self.session, Command("magic_roll", args={"dice": dice}))
         assert not try_step(self.session, InputEvent("die", die, dice[i], "serial"))
+
+    def to_a_magic_roll(self, rng: random.Random) -> None:
+        """Legal steps until the team has rolled the magic dice once and may roll again (bottle
+        + spell whenever the dice of this table show them)."""
+        settings_ = self.session.state["settings"]
+        for _ in range(30):
+            state = self.session.state
+            phase = st.phase(state)
+            if self.session.over or (phase == "magic" and state["spell"]["rolls"]):
+                return
+            if phase == "roll" and "bottle" in settings_["die_a"] and "spell" in settings_["die_b"]:
+                item: Command = Command("action_roll", args={"a": "bottle", "b": "spell"})
+            elif phase == "magic":
+                item = Command("magic_roll", args={"dice": [rng.randint(1, 6) for _ in MAGIC_DICE]})
+            else:
+                item = random_command(state, rng)
+            assert try_step(self.session, item), f"a legal {item} was refused"
 
     @rule(which=hs.sampled_from(["undo", "redo"]))
     def undo_redo(self, which: str) -> None:
@@ -163,6 +187,9 @@ class QuestTable(RuleBasedStateMachine):
         assert_json_round_trip(session)
         json.dumps(session.summary(), allow_nan=False)
         check_the_box(session.state)
+        onward = [o for o in legal_commands(session.state, random.Random(0))
+                  if not (isinstance(o, Command) and o.do in ("break_obstacle", "correct_roll"))]
+        assert session.over or onward, f"the game cannot go on: {session.prompt()['text']}"
         assert_undo_redo_identity(session)
         self.steps += 1
         if self.steps % 10 == 0:
@@ -203,7 +230,7 @@ MALFORMED = [
     ("roll", "action_roll", {"a": "bottle", "b": "2"}, "b: one of 2, 3, 4, spell, not '2'"),
     ("roll", "action_roll", {"a": ["bottle"], "b": 2}, "a: one of bottle, hat, not a list of 1"),
     ("roll", "action_roll", {"a": "bottle", "b": 2, "c": 1}, "c: not a key of action_roll"),
-    ("roll", "read_die", {"die": "action_b", "value": 2.0}, "value: one of bottle, hat, 2, 3"),
+    ("roll", "read_die", {"die": "action_b", "value": 2.0}, "value: one of 1, 2, 3, 4, 5, 6, bottle"),
     ("roll", "read_die", {"die": "action_b", "value": "\ud800"}, "value: the text holds a broken"),
     ("roll", "read_die", {"die": ["action_b"], "value": 2}, "die: one of action_a, action_b"),
     ("magic", "magic_roll", {"dice": "123"}, "dice: a list of 3 (a whole number from 1 to 6), not '123'"),
@@ -227,6 +254,34 @@ MALFORMED = [
                          ids=[f"{w}-{i}" for i, (_, w, _, _) in enumerate(MALFORMED)])
 def test_each_malformed_input_is_refused_naming_the_field(phase, what, args, match):
     refused(at(phase), what, match=match, **args)
+
+
+TRAY = [
+    ("action_b", "²", "value: one of 1, 2, 3, 4, 5, 6, bottle, hat, spell, not '²'"),
+    ("action_b", "٣", "value: one of 1, 2, 3, 4, 5, 6, bottle, hat, spell, not '٣'"),
+    ("action_b", 2.0, "not 2.0"),
+    ("action_b", "9" * 5000, "value: text of at most 80 characters, not 5000"),
+    ("action_b", 10**5000, "not a 16610-bit number"),
+    ("action_b", True, "not True"),
+    ("action_b", 5, "Action die B has no face 5; its faces are 2, 3, 4, spell"),
+    ("action_a", 3, "Action die A has no face 3; its faces are bottle, hat"),
+    ("magic1", 4, "Nobody asked for the magic dice"),
+]
+
+
+@pytest.mark.parametrize("die, value, match", TRAY,
+                         ids=[f"{d}-{i}" for i, (d, _, _) in enumerate(TRAY)])
+def test_a_die_from_the_tray_with_an_odd_face_is_refused_naming_it(die, value, match):
+    s = new()
+    with pytest.raises(RuleViolation) as info:
+        s.handle_input(InputEvent("die", die, value, source="serial"))
+    assert match in str(info.value) and s.steps == []
+
+
+def test_a_die_from_the_tray_as_ascii_digits_is_a_number():
+    s = new()
+    s.handle_input(InputEvent("die", "action_b", " 3 ", source="serial"))
+    assert s.state["reading"] == {"action_b": 3}
 
 
 @pytest.mark.parametrize("player, match", [

@@ -270,6 +270,25 @@ def test_a_knocked_bottle_with_only_one_nearest_space_goes_there_by_itself():
     assert s.summary()["phase"] == "roll"
 
 
+def test_a_passed_bottle_with_no_free_space_left_stays_where_it_is():
+    """Found by the fuzz test: on the smallest board, with five paths blocked and every free
+    space taken, the wizard's full round left five bottles waiting for a space that did not
+    exist, and the game could not go on."""
+    s = new(circle_spaces=6, path_spaces=1, obstacle_space=1, start_space=1, wizard_start=0,
+            die_b=[2, 3, 4, 6, "spell", "spell"])
+    for path in (1, 2, 4, 5, 6):
+        do(s, "action_roll", a="hat", b="spell")
+        do(s, "block_path", path=path)
+        if s.summary()["phase"] == "return":
+            do(s, "move_bottle", bottle=path, to="c1")
+    assert bottles(s) == {"1": "c1", "2": "c2", "3": "p3.1", "4": "c3", "5": "c4", "6": "c5"}
+    step = do(s, "action_roll", a="hat", b=6)                 # a full round: passes five bottles
+    returned = [e.data for e in step.events if e.type == "bottle_returned"]
+    assert [(r["bottle"], r["from"], r["to"]) for r in returned] == [
+        (1, "c1", "c1"), (2, "c2", "c2"), (4, "c3", "c3"), (5, "c4", "c4"), (6, "c5", "c5")]
+    assert s.summary()["phase"] == "roll" and s.summary()["wizard"] == 0
+
+
 # -- obstacles ----------------------------------------------------------------------------------
 def test_hat_and_spell_blocks_the_path_the_obstacle_names():
     s = new()

@@ -48,8 +48,10 @@ def seat_names(state: State) -> list[str]:
 
 
 def _any_face(state: State) -> list[Any]:
-    """Every face any die of this table shows (which die shows which is a rule in decide)."""
-    return unique([*faces_of("action_a", state), *faces_of("action_b", state), *FACES])
+    """Every face any die of this table shows, numbers first (which die shows which is a rule
+    in decide)."""
+    faces = unique([*FACES, *faces_of("action_a", state), *faces_of("action_b", state)])
+    return sorted(faces, key=lambda f: (isinstance(f, str), f if isinstance(f, int) else 0))
 
 
 @dataclass(frozen=True)

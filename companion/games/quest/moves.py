@@ -76,9 +76,16 @@ def any_move(state: State, steps: int, sorcery: bool = False) -> bool:
 
 
 def return_targets(state: State, bottle: int) -> list[str]:
-    """The nearest free spaces for a bottle the wizard or an obstacle knocked away."""
-    return board.nearest(st.where(state, bottle), state["settings"], st.barriers(state),
-                         st.taken(state, bottle))
+    """The nearest free spaces for a bottle the wizard or an obstacle knocked away. On a board
+    so small that no space is free, a bottle the wizard only passed stays where it is (a table
+    would leave it; without this the game could not go on). A bottle on the wizard's space or
+    an obstacle always finds a free space: six bottles, at most six barriers, twelve spaces."""
+    start = st.where(state, bottle)
+    barriers = st.barriers(state)
+    nearest = board.nearest(start, state["settings"], barriers, st.taken(state, bottle))
+    if not nearest and start not in barriers:
+        return [start]
+    return nearest
 
 
 def spell_use(state: State) -> str | None:
