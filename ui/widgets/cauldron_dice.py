@@ -51,7 +51,7 @@ def _faces(state: dict, contest: dict) -> dict[str, int]:
 
 def recorded_dice(state: dict) -> dict[str, dict[str, int]]:
     """The dice a correction would change, by roll ("turn_order", "steal", "rolloff"): this
-    Harvest's turn order, the current turn's steal, the latest roll-off."""
+    Harvest's turn order, the current turn's steal, the latest roll-off (unless it is void)."""
     out: dict[str, dict[str, int]] = {}
     order = state["harvest"]["order"]
     if state["season"] == "harvest" and order and order["rounds"]:
@@ -59,7 +59,7 @@ def recorded_dice(state: dict) -> dict[str, dict[str, int]]:
     steal = state["harvest"]["steal"]
     if steal and steal["roll"] is not None and st.turn(state) is not None:
         out["steal"] = {st.name(state, st.turn(state)): steal["roll"]}
-    if state["rolloff"] and state["rolloff"]["rounds"]:
+    if state["rolloff"] and state["rolloff"]["rounds"] and not state["rolloff"].get("void"):
         out["rolloff"] = _faces(state, state["rolloff"])
     return out
 

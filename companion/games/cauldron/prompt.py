@@ -138,6 +138,13 @@ def notes_of(state: State) -> list[str]:
             if d.SIMPLE in state["variants"]:
                 note += "; Simple Game: ignore what refers to Spells"
             notes.append(note)
+    roll = state["rolloff"]
+    if roll and roll.get("void") and not state["over"]:
+        tied, _ = st.tie(state, roll["rule"])
+        if len(tied) > 1:
+            notes.append(f"The {roll['rule'].upper()} roll-off no longer counts (the tie it was "
+                         f"for has changed): {_names(state, tied)} are tied now; if a card asks "
+                         f"for the {roll['rule'].upper()}, start a new roll-off from the Track")
     owed = [f"{p['name']}: {', '.join(d.KIND_TEXT[k] for k in p['owed'])}"
             for p in state["players"] if p["owed"]]
     if owed and state["begun"]:
@@ -275,7 +282,8 @@ def summary(state: State) -> dict[str, Any]:
         "rolloff": None if roll is None else {
             "kind": roll["rule"], "players": [st.name(state, s) for s in roll["contenders"]],
             "waiting": [st.name(state, s) for s in st.rolloff_waiting(state)],
-            "result": st.name(state, contest.settle(roll)[0])},
+            "result": None if roll.get("void") else st.name(state, contest.settle(roll)[0]),
+            "void": bool(roll.get("void"))},
         "market": None if current["phase"] != "market" else {
             "purchases_left": st.purchase_limit(state) - state["market"]["purchases"],
             "offers": mk.offers(state, seat)},
