@@ -105,3 +105,29 @@ def test_a_refused_correction_stays_in_its_dialog(app):
     assert not dialogs()
     assert "Vials 1" in panel_texts(app, "Daniel")
     frames()
+
+
+def test_a_brew_entry_follows_its_stack(app):
+    """Each stack is sorted lowest on top and holds two ravens: picking the copper stack after
+    its five plain cards are taken starts the points at the last card's and marks a raven."""
+    from companion.core import Command
+
+    setup_table(app)
+    for points in (1, 2, 3, 4, 5):
+        app.session.execute(Command("adjust", "Barb",
+                                    {"potion": {"stack": "copper", "points": points}}))
+    tap_title("Witch")
+    for _ in range(3):
+        tap_title("Pass")
+    tap_title("Brew a potion")
+    (dialog,) = dialogs()
+    points = stepper("Points", dialog)
+    tap_title("Copper", dialog)
+    assert (points.value, points.minimum) == (5, 5)
+    tap(button("-", points))
+    assert points.value == 5
+    assert button("Raven on the card: yes", dialog)
+    tap_title("Apply", dialog)
+    assert not dialogs()
+    assert app.session.state["players"][0]["potions"] == [
+        {"stack": "copper", "points": 5, "raven": True}]
