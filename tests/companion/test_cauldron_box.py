@@ -46,6 +46,15 @@ def test_no_more_ingredient_tokens_than_the_box_holds():
     refused(s, "adjust", board={"frog_legs": 1}, match="only 0 are left")
 
 
+def test_filling_the_board_first_returns_what_it_held():
+    s = new(3, settings={"box_ingredients": 20})
+    do(s, "begin")
+    do(s, "adjust", board={"dragon_egg": 8})  # a correction before the Omen: 8 on the board
+    do(s, "omen", text="Quiet")
+    do(s, "fill_board")                       # 12 Fields: the 8 go back, 12 come out
+    assert st.tokens_in_play(s.state) == 12
+
+
 def test_a_fields_ingredient_token_comes_only_while_the_supply_has_one():
     s = to_market(new(2, settings={"box_ingredients": 9}), gatherer="Barb")
     set_magik(s, "Anna", 10)
@@ -91,6 +100,8 @@ def test_no_more_cellars_than_the_box_holds_nor_than_a_seat_may_own():
     do(s, "pass", "Anna")
     set_magik(s, "Barb", 30)
     refused(s, "buy", "Barb", item="cellar", match="All 4 Cellar cards of the box are taken")
+    with pytest.raises(SetupError, match="players\\[0\\].max_cellars: the Quick Game deals each"):
+        Session(RULES, {"players": [{"name": "A", "max_cellars": 0}, "B"], "variants": ["quick"]})
     with pytest.raises(SetupError, match="the Quick Game deals each player a Cellar; the box holds 2"):
         Session(RULES, {"players": ["A", "B", "C"], "variants": ["quick"],
                         "milestones": MILESTONES, "settings": {"box_cellars": 2}})

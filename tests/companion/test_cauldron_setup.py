@@ -61,6 +61,7 @@ def test_simple_game_has_no_wizard_and_no_spells():
     s = new(2, ["simple"])
     assert all(p["spells"] == [] for p in s.state["players"])
     refused(s, "set_character", "Anna", character="wizard", match="Simple Game does not use the Wizard")
+    refused(s, "adjust", "Anna", spells={"basic": 1}, match="Simple Game: no Spells are used")
     assert "Spells" not in s.prompt()["text"]
 
 

@@ -97,3 +97,9 @@ def need_tokens(state: State, more: int, doing: str) -> None:
         raise RuleViolation(f"The box holds {state['settings']['box_ingredients']} Ingredient "
                             f"tokens and {held} are already out (board, pools, Cellars): "
                             f"{doing} needs {more}, only {left} are left")
+
+
+def need_board(state: State, total: int, doing: str) -> None:
+    """Filling the board puts ``total`` tokens on it (what it held goes back first): the box
+    must hold them besides those in pools and Cellars."""
+    need_tokens(state, total - st.board_total(state), doing)

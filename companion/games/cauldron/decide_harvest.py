@@ -27,7 +27,7 @@ def omen(state: State, cmd: Command) -> list[Event]:
     if first is not None and first not in ("lsp", "hsp"):
         first = st.seat_of(state, first)
     board = sum(max(0, n + produce.get(k, 0)) for k, n in state["fields"].items())
-    ck.need_tokens(state, board, "filling the board as this Omen says")
+    ck.need_board(state, board, "filling the board as this Omen says")
     return [Event("omen_drawn", {"text": args.get("text", ""), "magik": magik,
                                  "produce": produce, "first": first})]
 
@@ -47,7 +47,7 @@ def fill_board(state: State, cmd: Command) -> list[Event]:
     if not any(counts.values()):
         raise RuleViolation("The board needs at least one Ingredient: a Harvest Season lasts "
                             "until the last one is gathered")
-    ck.need_tokens(state, sum(counts.values()), "filling the board")
+    ck.need_board(state, sum(counts.values()), "filling the board")
     return [Event("board_filled", {"ingredients": counts})]
 
 

@@ -161,6 +161,8 @@ def adjust(state: State, cmd: Command) -> list[Event]:
                                  f"{player['name']}'s pool", _ingredient),
                     spells=_deltas(args.get("spells", {}), spells, f"{player['name']}'s hand",
                                    lambda k: f"{k.title()} Spells"))
+        if d.SIMPLE in state["variants"] and any(n > 0 for n in data["spells"].values()):
+            raise RuleViolation("Simple Game: no Spells are used")
     elif args.get("pool") or args.get("spells"):
         raise RuleViolation("Say whose pool or Spells change: correct them from that player's seat")
     data["board"] = _deltas(args.get("board", {}), state["ingredients_left"], "The board",

@@ -46,6 +46,9 @@ def _player(entry: Any, i: int, character: str | None, variants: list[str],
     if character == "wizard" and d.SIMPLE in variants:
         raise _fail("players: the Simple Game does not use the Wizard")
     quick = d.QUICK in variants
+    if quick and record.get("max_cellars", d.MAX_CELLARS) < 1:
+        raise _fail(f"players[{i}].max_cellars: the Quick Game deals each player a Cellar, so "
+                    "at least 1")
     spells = [] if d.SIMPLE in variants else ["basic", "basic"] + (["advanced"] if quick else [])
     return {
         "name": record["name"], "colour": SEAT_COLOURS[i], "character": character,
