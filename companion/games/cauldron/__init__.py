@@ -28,8 +28,14 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
   during turns); ``end_turn`` with ``skip: true`` ends a turn a Spell or Omen left without one.
 - *Cellars*: brewing takes Ingredients from the pool only; Cellar ones must be moved out first
   (a Quick Action). A third Cellar (only if a card allows) costs 4, like the second.
-- *Field supply*: the box's count per type is unknown: ``fields_exhausted`` marks a type as
-  run out, or setting ``field_supply`` gives the counts.
+- *The box* (RULES-NOTES): 132 Ingredient tokens, 44 Fields, 12 Cellar cards, settings
+  ``box_ingredients``, ``box_fields``, ``box_cellars``. Tokens out of the supply (board, pools,
+  Cellars) never exceed it: an Omen, a fill or a correction needing more is refused, a Field's
+  bonus token comes only while the supply has one. The count per Field type is unknown:
+  ``fields_exhausted`` marks a type as run out, or setting ``field_supply`` gives the counts
+  (every type counted: their sum is the box's Fields).
+- *Characters*: from a seat's record or the setup key ``characters`` (player name to
+  character); both may name one only if they agree; each character once.
 - *Potion cards*: each card a seat gains (setup: Easy + Basic, Quick Game + Advanced; Market
   purchases) waits to be entered once with ``add_potion`` (or with the ``buy``); until then it
   still counts for potion prices. Other sources need ``source``. Discarding is allowed any time.
@@ -52,8 +58,13 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
 - *Dice*: turn order, roll-off and steal dice are inputs and cannot be undone; ``correct_roll``
   fixes a misread die: a turn order roll until the first turn has begun (only tied seats'
   later rolls are kept), the current turn's steal roll, the latest roll-off's rolls.
-- *Ties*: LSP/HSP ties are settled with ``rolloff``; a game has one Grand Infuser, the others
-  are placed by Magik (ties share a place).
+- *Ties*: LSP/HSP ties are settled with ``rolloff``. A roll-off belongs to the tie it was
+  opened for (the same seats at the same Magik): a Magik change that ends or changes it voids it
+  (``flow``); a void roll-off takes no die and names no LSP/HSP, even if the same tie comes back;
+  a new tie needs a new roll-off. Turn order by the LSP/HSP still being rolled opens again among
+  the seats tied now. A game has one Grand Infuser, the others are placed by Magik (ties share a
+  place).
+- *Simple Game*: no Spells at all, not even added by hand.
 """
 
 from companion.core.engine import GameRules
