@@ -22,6 +22,7 @@ from kivy.properties import (
 )
 
 from companion.core.errors import CompanionError, RuleViolation, SetupError
+from companion.core.gate import shown
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
 from companion.store import Store, default_path
@@ -40,6 +41,17 @@ KV_FILES = [
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
+
+
+def die_words(die: Any) -> str:
+    """A die as the table calls it ("Action die A", "Magic die 2"), never the id a tray sends."""
+    if isinstance(die, str) and die.startswith("action_") and len(die) == 8:
+        return f"Action die {die[-1].upper()}"
+    if isinstance(die, str) and die.startswith("magic") and die[5:].isdecimal() and len(die) == 6:
+        return f"Magic die {die[5:]}"
+    if isinstance(die, str) and die.isascii() and die.isalnum() and len(die) <= 8:
+        return f"Die {die}"  # the tray's own label, as the dice strip shows it
+    return "The die"
 
 
 class CompanionApp(App):
@@ -245,7 +257,9 @@ class CompanionApp(App):
         except RuleViolation as refusal:
             reason = str(refusal)
             if event.kind == "die":
-                reason = f"Die {event.id} showed {event.value}: {reason}"
+                face = shown(event.value)
+                face = face[1:-1] if isinstance(event.value, str) else face
+                reason = f"{die_words(event.id)} showed {face}: {reason}"
                 if from_tray:
                     self.dice_activity += ", not applied"
             self.refuse(reason)

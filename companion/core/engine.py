@@ -200,7 +200,8 @@ class Session:
             return self.execute(Command(event.id))
         command = self.rules.map_input(self._state, event)
         if command is None:
-            raise RuleViolation(f"{event.id} means nothing now: {self.prompt()['text']}")
+            what = "That die" if event.kind == "die" else "That button"
+            raise RuleViolation(f"{what} means nothing now: {self.prompt()['text']}")
         return self.execute(command)
 
     def undo(self) -> Step:
@@ -208,7 +209,8 @@ class Session:
         if last is None:
             raise RuleViolation("Nothing to undo: no command has been played yet")
         if not last.undoable:
-            raise RuleViolation("Dice results cannot be undone; correct a misread die instead")
+            raise RuleViolation("Dice results cannot be undone; correct a misread die instead "
+                                "(the Fix button beside the dice)")
         return self._mark(last, UNDONE)
 
     def redo(self) -> Step:

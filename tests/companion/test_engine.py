@@ -352,7 +352,7 @@ def test_handle_input_undo_redo_buttons_and_mapped_inputs():
 
 def test_handle_input_that_means_nothing_is_refused_with_the_prompt():
     s = tiny()
-    with pytest.raises(RuleViolation, match=r"^banana means nothing now: Total 0: add or roll$"):
+    with pytest.raises(RuleViolation, match=r"^That button means nothing now: Total 0: add or roll$"):
         s.handle_input(InputEvent("button", "banana"))
     assert s.steps == []
 
@@ -371,13 +371,13 @@ def test_handle_input_seat_buttons_in_witchs_brew(wb):
     assert s.prompt()["turn"] == "Carl"
     s.handle_input(InputEvent("button", "redo"))
     assert s.summary()["holder"] == "Carl"
-    with pytest.raises(RuleViolation, match="seat9.claim means nothing now: Daniel: the Warlock"):
+    with pytest.raises(RuleViolation, match="That button means nothing now: Daniel: the Warlock"):
         s.handle_input(InputEvent("button", "seat9.claim"))
-    with pytest.raises(RuleViolation, match="seatX.claim means nothing now"):
+    with pytest.raises(RuleViolation, match="That button means nothing now"):
         s.handle_input(InputEvent("button", "seatX.claim"))
-    with pytest.raises(RuleViolation, match="seat4.dance means nothing now"):
+    with pytest.raises(RuleViolation, match="That button means nothing now"):
         s.handle_input(InputEvent("button", "seat4.dance"))
-    with pytest.raises(RuleViolation, match="d6 means nothing now"):
+    with pytest.raises(RuleViolation, match="That die means nothing now"):
         s.handle_input(InputEvent("die", "d6", 3))
 
 

@@ -202,9 +202,9 @@ def test_a_roll_nobody_asked_for_is_refused_clearly():
     s = new()
     with pytest.raises(RuleViolation, match="Nobody asked for the magic dice"):
         s.handle_input(InputEvent("die", "magic1", 4))
-    with pytest.raises(RuleViolation, match="d20 means nothing now: Ann: roll the two action dice"):
+    with pytest.raises(RuleViolation, match="That die means nothing now: Ann: roll the two action dice"):
         s.handle_input(InputEvent("die", "d20", 4))
-    with pytest.raises(RuleViolation, match="seat1.claim means nothing now"):
+    with pytest.raises(RuleViolation, match="That button means nothing now"):
         s.handle_input(InputEvent("button", "seat1.claim"))
     with pytest.raises(RuleViolation, match="Action die B has no face 5; its faces are 2, 3, 4, spell"):
         s.handle_input(InputEvent("die", "action_b", 5))

@@ -119,7 +119,7 @@ def test_a_die_in_witchs_brew_is_shown_refused_and_changes_nothing(tray):
 
     sim.die("d3", 4)
     assert wait_for(lambda: app.refusal, WAIT)
-    assert app.refusal.startswith("Die d3 showed 4: d3 means nothing now:"), app.refusal
+    assert app.refusal.startswith("Die d3 showed 4: That die means nothing now:"), app.refusal
     assert app.dice_activity == "die d3: 4, not applied"
     assert app.beeps == ["refused"]
     assert len(session.steps) == steps and session.summary() == summary
@@ -195,7 +195,7 @@ def test_quest_action_dice_from_the_tray_advance_the_game(tray):
     steps = len(session.steps)
     sim.die("d1", 5)                                  # nobody asked: shown, not applied
     assert wait_for(lambda: app.refusal, WAIT)
-    assert app.refusal.startswith("Die action_a showed hat: Nobody asked for the action dice")
+    assert app.refusal.startswith("Action die A showed hat: Nobody asked for the action dice")
     assert app.dice_activity == "die action_a: hat, not applied"
     assert app.beeps == ["refused"]
     assert len(session.steps) == steps and app.prompt["phase"] == "move"
