@@ -8,6 +8,7 @@ clock is the 1 Hz turn timer while a game runs.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -41,6 +42,12 @@ KV_FILES = [
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
+
+
+def in_seat_words(problem: str) -> str:
+    """The gate names a seat by its place in the list ("players[1]"); a setup screen by its
+    row ("Seat 2"), as the table sees it."""
+    return re.sub(r"players\[(\d+)\]", lambda m: f"Seat {int(m.group(1)) + 1}", problem)
 
 
 def die_words(die: Any) -> str:
@@ -146,12 +153,12 @@ class CompanionApp(App):
         self.screens.get_screen("home").refresh()
 
     def start_game(self, setup: dict[str, Any]) -> str | None:
-        """Start the game the setup names; returns the SetupError's message, or None when the
-        game is on."""
+        """Start the game the setup names; returns the SetupError's message (seats named as the
+        screen shows them), or None when the game is on."""
         try:
             session = self.store.new_game(get_rules(setup["game"]), setup)
         except SetupError as problem:
-            return str(problem)
+            return in_seat_words(str(problem))
         self._play(session)
         return None
 

@@ -5,8 +5,6 @@ a SetupError is shown here, word for word."""
 
 from __future__ import annotations
 
-import re
-
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
@@ -19,12 +17,6 @@ from ui import theme
 from ui.keyboard import keyboard_lift
 
 MIN_SEATS, MAX_SEATS = RULES.players
-
-
-def in_seat_words(problem: str) -> str:
-    """The rules name a seat by its place in the list ("players[1]"); the screen by its row
-    ("Seat 2"), as the table sees it."""
-    return re.sub(r"players\[(\d+)\]", lambda m: f"Seat {int(m.group(1)) + 1}", problem)
 
 
 class SeatRow(BoxLayout):
@@ -101,4 +93,4 @@ class SetupScreen(Screen):
         if self.variant:
             setup["variants"] = [VARIANT]
         problem = App.get_running_app().start_game(setup)
-        self.error = in_seat_words(problem or "")
+        self.error = problem or ""
