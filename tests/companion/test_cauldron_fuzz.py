@@ -83,7 +83,7 @@ def check_the_box(state: dict[str, Any]) -> None:
         assert all(type(n) is int and n > 0 for n in p["pool"].values()), p["pool"]
         assert set(p["pool"]) <= set(d.INGREDIENTS)
         assert all(c is None or c in d.INGREDIENTS for c in p["cellars"])
-        assert len(p["cellars"]) <= max(p["max_cellars"], 1 if d.QUICK in state["variants"] else 0)
+        assert len(p["cellars"]) <= p["max_cellars"]
         assert set(p["spells"]) <= set(d.SPELL_KINDS) and set(p["owed"]) <= set(d.POTION_KINDS)
         if d.SIMPLE in state["variants"]:
             assert p["spells"] == []

@@ -11,7 +11,7 @@ needs a new roll-off.
 from __future__ import annotations
 
 from companion.core import InputEvent, RuleViolation
-from tests.companion.cauldron_autoplay import do, new, refused, set_magik, start
+from tests.companion.cauldron_autoplay import do, give, new, pool, refused, set_magik, start
 
 
 def lsp_rolloff_between_barb_and_carl():
@@ -123,3 +123,21 @@ def test_turn_order_by_the_lowest_score_follows_the_tie_it_is_rolled_for():
     do(s, "adjust_magik", "Anna", delta=-3)  # all three tied: all three roll, afresh
     assert s.state["harvest"]["order"]["rounds"] == []
     assert "waiting for Anna, Barb and Carl" in s.prompt()["text"]
+
+
+def test_the_winning_brew_voids_a_rolloff_too_and_no_die_follows_the_game():
+    s = start(new(3))
+    give(s, "Anna", "Elixir", ["spider_web"], 2, quick=True)
+    pool(s, "Anna", spider_web=1)
+    set_magik(s, "Anna", 30)
+    set_magik(s, "Barb", 30)
+    do(s, "rolloff", kind="hsp")
+    set_magik(s, "Anna", 34)
+    set_magik(s, "Barb", 34)                 # a new tie: a new roll-off for it
+    do(s, "rolloff", kind="hsp")
+    do(s, "rolloff_roll", "Barb", value=3)
+    step = do(s, "brew", "Anna", potion="Elixir")
+    assert [e.type for e in step.events if e.automatic] == ["rolloff_voided", "game_over"]
+    assert s.over and s.summary()["rolloff"]["void"]
+    refused(s, "roll", value=4, match="No die roll is expected now: Anna is the Grand Infuser")
+    refused(s, "rolloff_roll", "Anna", value=4, match="The game is over")

@@ -55,6 +55,8 @@ def rolloff(state: State, cmd: Command) -> list[Event]:
 
 
 def rolloff_roll(state: State, cmd: Command, seat: int) -> list[Event]:
+    if state["over"]:
+        raise RuleViolation(ck.over_text(state))
     waiting = st.rolloff_waiting(state)
     if not waiting:
         roll = state["rolloff"]
@@ -72,7 +74,9 @@ def rolloff_roll(state: State, cmd: Command, seat: int) -> list[Event]:
 
 def expected_roll(state: State) -> tuple[str, list[int]] | None:
     """Which die the game waits for now, and from whom: a roll-off first (never a void one),
-    then turn order, then the current seat's steal."""
+    then turn order, then the current seat's steal; none once the game is over."""
+    if state["over"]:
+        return None
     waiting = st.rolloff_waiting(state)
     if waiting:
         return "rolloff", waiting

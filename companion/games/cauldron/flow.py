@@ -65,7 +65,12 @@ def _outlived_ties(state: State) -> Event | None:
 
 
 def flow(state: State) -> list[Event]:
-    if state["over"] or not state["begun"]:
+    if not state["begun"]:
+        return []
+    stale = _outlived_ties(state)  # even after the winning brew: no die may go to it
+    if stale is not None:
+        return [stale]
+    if state["over"]:
         return []
     for seat, player in enumerate(state["players"]):
         if player["magik"] >= d.WIN:
@@ -74,9 +79,6 @@ def flow(state: State) -> list[Event]:
     if reached is not None:
         return [reached]
     harvest = state["harvest"]
-    stale = _outlived_ties(state)
-    if stale is not None:
-        return [stale]
     n = len(state["players"])
     if state["season"] == "harvest":
         if harvest["filled"] and harvest["order"] is None:

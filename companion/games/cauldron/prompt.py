@@ -171,7 +171,7 @@ def map_input(state: State, event: InputEvent) -> Command | None:
         if kind == "steal":
             return Command("steal", who, {"roll": event.value})
         return Command(f"{kind}_roll", who, {"value": event.value})
-    if event.kind != "button":
+    if event.kind != "button" or not isinstance(event.id, str):
         return None
     current = st.phase(state)
     if event.id == "next":
