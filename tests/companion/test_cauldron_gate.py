@@ -53,12 +53,17 @@ def test_characters_and_the_seats_records_agree():
 
 
 @pytest.mark.parametrize(("do_", "args", "match"), [
-    ("gather", {"field": "spider_web"}, "field: not a key of gather; it knows ingredient, ingredients"),
-    ("fields_exhausted", {"field": "dragon_egg"}, "field: not a key of fields_exhausted; it knows ingredient"),
-    ("set_milestones", {"magik_overflow": 12}, "magik_overflow: not a key of set_milestones; it knows milestones"),
+    ("gather", {"field": "spider_web"},
+     "field: not a key of gather; it knows ingredient, ingredients"),
+    ("fields_exhausted", {"field": "dragon_egg"},
+     "field: not a key of fields_exhausted; it knows ingredient"),
+    ("set_milestones", {"magik_overflow": 12},
+     "magik_overflow: not a key of set_milestones; it knows milestones"),
     ("set_milestones", {"positions": {"magik_overflow": 12}}, "it knows milestones"),
-    ("buy", {"item": "field", "ingredient": "spider_web"}, "ingredient: not a key of buy; it knows item, field"),
-    ("omen", {"text": "x", "magic": {"Anna": 1}}, "magic: not a key of omen; it knows text, magik, produce, first"),
+    ("buy", {"item": "field", "ingredient": "spider_web"},
+     "ingredient: not a key of buy; it knows item, field"),
+    ("omen", {"text": "x", "magic": {"Anna": 1}},
+     "magic: not a key of omen; it knows text, magik, produce, first"),
 ])
 def test_only_the_documented_keys_are_taken(do_, args, match):
     s = table()

@@ -236,7 +236,8 @@ def test_any_spaces_are_paid_as_said_or_by_themselves():
     give(s, "Anna", "Mixture", ["spider_web", "any"], 3, quick=True)
     give(s, "Anna", "Mixture 2", ["any", "any"], 3, quick=True)
     pool(s, "Anna", spider_web=1, frog_legs=1, dragon_egg=1)
-    refused(s, "brew", "Anna", potion="Mixture", match="Which Ingredients from Anna's pool pay for the 1 Any space of Mixture")
+    refused(s, "brew", "Anna", potion="Mixture",
+            match="Which Ingredients from Anna's pool pay for the 1 Any space of Mixture")
     refused(s, "brew", "Anna", potion="Mixture", any=["snake_skin"], match="no spare Snake Skin")
     do(s, "brew", "Anna", potion="Mixture", any=["dragon_egg"])
     assert player(s, "Anna")["pool"] == {"frog_legs": 1}

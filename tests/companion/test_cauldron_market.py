@@ -97,7 +97,8 @@ def test_a_bought_potion_card_may_be_entered_later_and_counts_meanwhile():
     do(s, "buy", "Anna", item="basic_potion")
     assert player(s, "Anna")["owed"] == ["easy", "basic", "basic"]
     assert offers(s)["basic_potion"]["cost"] == 3
-    refused(s, "buy", "Anna", item="basic_potion", match="The card bought is Basic Potion, not Advanced Potion",
+    refused(s, "buy", "Anna", item="basic_potion",
+            match="The card bought is Basic Potion, not Advanced Potion",
             potion=potion("Wrong", ["spider_web"], 3, kind="advanced"))
 
 
@@ -136,7 +137,8 @@ def test_a_character_discount_lowers_the_cost():
     set_magik(s, "Anna", 2)
     do(s, "buy", "Anna", item="cellar", discount=1)
     assert magik(s, "Anna") == 0
-    refused(s, "buy", "Barb", item="cellar", discount=4, match="A discount of 4 is more than the price of a Cellar (3)")
+    refused(s, "buy", "Barb", item="cellar", discount=4,
+            match="A discount of 4 is more than the price of a Cellar (3)")
 
 
 def test_at_most_two_cellars_first_costs_3_second_4():
