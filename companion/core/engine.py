@@ -41,9 +41,9 @@ class GameRules:
     results: Callable[[State], list[dict[str, Any]]]
     #: The gate (companion.core.gate): every command's arguments, every setup key, and where
     #: the state keeps the players' names. ``decide`` and ``setup`` see only checked values.
-    commands: Mapping[str, gate.Declared] | None = None  # TRANSITION: required once all games declare
-    setup_keys: Mapping[str, gate.Arg] | None = None
-    seat_names: Callable[[State], Sequence[str]] | None = None
+    commands: Mapping[str, gate.Declared]
+    setup_keys: Mapping[str, gate.Arg]
+    seat_names: Callable[[State], Sequence[str]]
     players: tuple[int, int] = (2, 6)
 
     def is_over(self, state: State) -> bool:
@@ -52,14 +52,10 @@ class GameRules:
     def check(self, state: State, command: Command) -> Command:
         """The command as ``decide`` may trust it (canonical names, clean values), or
         RuleViolation naming the field."""
-        if self.commands is None:  # TRANSITION
-            return command
         return gate.check_command(self.commands, state, command, self.seat_names, game=self.title)
 
     def start(self, config: Any) -> tuple[dict[str, Any], State]:
         """The checked setup and the state before the first command, or SetupError."""
-        if self.setup_keys is None:  # TRANSITION
-            return dict(config), self.setup(dict(config))
         clean = gate.check_setup(self.setup_keys, config, game=self.title)
         return clean, self.setup(clean)
 

@@ -14,6 +14,7 @@ from companion.core import (
 from companion.core import engine as engine_mod
 from companion.games import get_rules
 from companion.core.errors import SetupError
+from companion.core.gate import Arg, Declared, Whole
 
 
 # --------------------------------------------------------------------------------------------
@@ -68,10 +69,15 @@ def _map_input(state: dict[str, Any], event: InputEvent) -> Command | None:
     return None
 
 
+#: What the gate lets through: "add" any whole number (the rules refuse one under 1 themselves),
+#: "roll" a die's face.
+TINY_COMMANDS = {"add": Declared({"n": Arg(Whole())}),
+                 "roll": Declared({"value": Arg(Whole(1, 6), required=True)})}
+
 TINY = GameRules(
     name="tiny", title="Tiny", setup=_setup, decide=_decide, evolve=_evolve, flow=_flow,
     prompt=_prompt, summary=lambda s: dict(s), map_input=_map_input, results=lambda s: [],
-    players=(1, 1),
+    commands=TINY_COMMANDS, setup_keys={}, seat_names=lambda s: [], players=(1, 1),
 )
 
 
@@ -202,7 +208,7 @@ def test_rule_violation_changes_nothing():
     calls_before = list(journal.calls)
     with pytest.raises(RuleViolation, match="add: a positive whole number"):
         add(s, -1)
-    with pytest.raises(RuleViolation, match="tiny has no command 'jump'"):
+    with pytest.raises(RuleViolation, match="Tiny has no command 'jump'; it knows add, redo, roll, undo"):
         s.execute(Command("jump"))
     assert s.state == state_before
     assert s.steps == steps_before
@@ -242,7 +248,7 @@ def test_flow_that_never_settles_is_an_error_not_a_hang():
     looping = GameRules(
         name="loop", title="Loop", setup=_setup, decide=_decide, evolve=lambda s, e: s,
         flow=lambda s: [Event("again")], prompt=_prompt, summary=dict, map_input=_map_input,
-        results=lambda s: [],
+        results=lambda s: [], commands=TINY_COMMANDS, setup_keys={}, seat_names=lambda s: [],
     )
     s = Session(looping, {})
     with pytest.raises(RuntimeError, match="did not settle"):

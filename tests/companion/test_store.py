@@ -16,7 +16,7 @@ import pytest
 
 from companion.core import (Command, Event, GameRules, RuleViolation, Session, SetupError, Step,
                             StoreError)
-from companion.core.gate import PLAYER_REQUIRED, Arg, Declared, Whole, player_names
+from companion.core.gate import PLAYER_REQUIRED, Arg, Declared, Spec, Whole, player_names
 from companion.games import get_rules
 from companion.store import GameJournal, Store, unstorable
 from tests.support.autoplay import play
@@ -384,8 +384,19 @@ def test_unstorable_names_where_the_value_is(value, problem):
     assert found is None if problem is None else found.startswith(problem)
 
 
+class Anything(Spec):
+    """Lets any value through the gate: the store's own check must catch what it cannot keep."""
+
+    def wants(self, state):
+        return "anything"
+
+    def check(self, value, at, state):
+        return value
+
+
 def test_a_setup_the_file_cannot_keep_is_refused_and_nothing_stored(tmp_path):
-    loose = GameRules(**{**TALLY.__dict__, "setup_keys": None, "commands": None})
+    loose = GameRules(**{**TALLY.__dict__, "setup_keys": {
+        "players": Arg(Anything(), required=True), "goal": Arg(Anything())}})
     with Store(tmp_path / "c.sqlite3") as store:
         with pytest.raises(SetupError, match=r"^setup\.goal is a 64-bit number"):
             store.new_game(loose, {"players": ["Ann", "Bo"], "goal": 2**63})
