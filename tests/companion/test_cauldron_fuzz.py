@@ -11,14 +11,13 @@ replays to the identical state. Then a table of the malformed inputs the review 
 from __future__ import annotations
 
 import copy
-import json
 import random
 from typing import Any
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as hs
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import initialize, rule
 
 from companion.core import Command, InputEvent, RuleViolation, Session, SetupError
 from companion.games.cauldron import RULES
@@ -26,8 +25,8 @@ from companion.games.cauldron import data as d
 from companion.games.cauldron import state as st
 from tests.companion.cauldron_autoplay import MILESTONES, next_command
 from tests.support.fuzz import (
-    ODD_SCALARS, assert_export_replays, assert_json_round_trip, assert_undo_redo_identity,
-    garbage, malformed_command, odd_input, try_step,
+    ODD_SCALARS, assert_setup_plays_or_is_refused, garbage, malformed_command, odd_input,
+    TableMachine, try_step,
 )
 
 #: A head start that plays the whole game: autoplay's games end well within it.
@@ -102,7 +101,9 @@ def check_the_box(state: dict[str, Any]) -> None:
         assert not st.outlived(state, state["harvest"]["order"])
 
 
-class CauldronTable(RuleBasedStateMachine):
+class CauldronTable(TableMachine):
+    check_box = staticmethod(check_the_box)
+
     @initialize(setup=setups(), head_start=hs.sampled_from([0, 0, 30, 150, 400, END]),
                 rng=hs.randoms(use_true_random=False))
     def sit_down(self, setup: dict[str, Any], head_start: int, rng: random.Random) -> None:
@@ -202,35 +203,10 @@ class CauldronTable(RuleBasedStateMachine):
         else:
             self.play(Command(how, who, {"value": value}))
 
-    @rule(seat=hs.integers(0, 7), action=hs.sampled_from(["pass", "end", "next", "claim"]))
-    def seat_button(self, seat: int, action: str) -> None:
-        self.play(InputEvent("button", f"seat{seat}.{action}", None, "gpio"))
-
-    @rule(item=odd_input())
-    def odd_device_input(self, item: InputEvent) -> None:
-        self.play(item)
-
-    @rule(which=hs.sampled_from(["undo", "redo"]), player=hs.sampled_from([None, "Anna", "zed"]))
-    def undo_redo(self, which: str, player: str | None) -> None:
-        self.play(Command(which, player))
-
-    @invariant()
-    def holds(self) -> None:
-        session = self.session
-        assert_json_round_trip(session)
-        json.dumps(session.summary(), allow_nan=False)
-        check_the_box(session.state)
-        self.steps += 1
-        if self.steps % 5 == 0:
-            assert_undo_redo_identity(session)
-        if self.steps % 20 == 0:
-            assert_export_replays(session)
-
     def teardown(self) -> None:
         if hasattr(self, "session"):
             event(f"commands: {len(self.session.done_steps()) // 100 * 100}+")
-            assert_undo_redo_identity(self.session)
-            assert_export_replays(self.session)
+        super().teardown()
 
 
 TestCauldronTable = CauldronTable.TestCase
@@ -244,14 +220,7 @@ TestCauldronTable = CauldronTable.TestCase
     base=setups())
 def test_a_garbled_setup_is_a_setup_error_or_a_game(config: dict[str, Any],
                                                     base: dict[str, Any]) -> None:
-    setup = {**copy.deepcopy(base), **config}
-    try:
-        session = Session(RULES, setup)
-    except SetupError as problem:
-        assert str(problem)
-        return
-    json.dumps(session.state, allow_nan=False)
-    check_the_box(session.state)
+    assert_setup_plays_or_is_refused(RULES, {**copy.deepcopy(base), **config}, check_the_box)
 
 
 @given(item=odd_input(), setup=setups())

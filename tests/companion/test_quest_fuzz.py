@@ -9,7 +9,6 @@ the review found ends each in a refusal that names the field. ``COMPANION_FUZZ=l
 from __future__ import annotations
 
 import copy
-import json
 import random
 from typing import Any
 
@@ -18,7 +17,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.core import Command, InputEvent, RuleViolation, Session, SetupError
+from companion.core import Command, InputEvent, RuleViolation, Session
 from companion.games.quest import RULES, board
 from companion.games.quest import state as st
 from companion.games.quest.odds import MAGIC_DICE, ROLLS
@@ -26,7 +25,7 @@ from companion.games.quest.state import BOTTLES, INGREDIENTS
 from tests.companion.quest_autoplay import legal_commands, new, random_command
 from tests.support.commands import refused
 from tests.support.fuzz import (
-    ODD_SCALARS, assert_export_replays, assert_json_round_trip, assert_undo_redo_identity,
+    ODD_SCALARS, assert_export_replays, assert_setup_plays_or_is_refused, assert_step_holds,
     garbage, malformed_command, odd_input, try_step,
 )
 
@@ -184,16 +183,11 @@ class QuestTable(RuleBasedStateMachine):
     @invariant()
     def holds(self) -> None:
         session = self.session
-        assert_json_round_trip(session)
-        json.dumps(session.summary(), allow_nan=False)
-        check_the_box(session.state)
+        self.steps += 1
+        assert_step_holds(session, self.steps, check_the_box, undo_every=1, replay_every=10)
         onward = [o for o in legal_commands(session.state, random.Random(0))
                   if not (isinstance(o, Command) and o.do in ("break_obstacle", "correct_roll"))]
         assert session.over or onward, f"the game cannot go on: {session.prompt()['text']}"
-        assert_undo_redo_identity(session)
-        self.steps += 1
-        if self.steps % 10 == 0:
-            assert_export_replays(session)
 
     def teardown(self) -> None:
         if hasattr(self, "session"):
@@ -308,14 +302,7 @@ def test_a_phantom_obstacle_cannot_count_toward_the_six():
     garbage(4), max_size=5),
     base=setups())
 def test_a_garbled_setup_is_a_setup_error_or_a_game(config, base):
-    setup = {**copy.deepcopy(base), **config}
-    try:
-        session = Session(RULES, setup)
-    except SetupError as problem:
-        assert str(problem)
-        return
-    json.dumps(session.state, allow_nan=False)
-    check_the_box(session.state)
+    assert_setup_plays_or_is_refused(RULES, {**copy.deepcopy(base), **config}, check_the_box)
 
 
 @given(event=odd_input(), setup=setups())

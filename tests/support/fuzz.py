@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, Callable
 
 from hypothesis import strategies as hs
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from companion.core import Command, InputEvent, RuleViolation, Session
+from companion.core import Command, GameRules, InputEvent, RuleViolation, Session, SetupError
 from companion.script import export_lines, replay
 
 #: Values that are wrong almost everywhere: the kinds of input the review found crashing.
@@ -97,3 +98,65 @@ def assert_export_replays(session: Session) -> None:
     """The exported table script replays, strictly, to the identical state."""
     lines = export_lines(session)
     assert replay(lines, strict=True).session.state == session.state
+
+
+def assert_step_holds(session: Session, steps: int, check_box: Callable[[Any], None], *,
+                      undo_every: int = 5, replay_every: int = 20) -> None:
+    """The checks after every step of a game's machine: JSON state and summary, the box's
+    limits; every few steps, undo/redo identity and export/replay identity (they cost a fold)."""
+    assert_json_round_trip(session)
+    json.dumps(session.summary(), allow_nan=False)
+    check_box(session.state)
+    if steps % undo_every == 0:
+        assert_undo_redo_identity(session)
+    if steps % replay_every == 0:
+        assert_export_replays(session)
+
+
+def assert_setup_plays_or_is_refused(rules: GameRules, setup: Any,
+                                     check_box: Callable[[Any], None]) -> None:
+    """A garbled setup is a SetupError that says why, or a game whose state is JSON and
+    within the box."""
+    try:
+        session = Session(rules, setup)
+    except SetupError as problem:
+        assert str(problem)
+        return
+    json.dumps(session.state, allow_nan=False)
+    check_box(session.state)
+
+
+class TableMachine(RuleBasedStateMachine):
+    """The rules every game's machine shares: seat buttons (real and made-up ones), odd device
+    inputs, undo and redo by anyone, and the checks after every step. A game's machine sets
+    ``self.session`` and ``self.steps`` in its ``initialize``, names its ``check_box``, and may
+    wrap ``play``."""
+
+    def check_box(self, state: Any) -> None:
+        raise NotImplementedError
+
+    def play(self, item: Command | InputEvent) -> bool:
+        return try_step(self.session, item)
+
+    @rule(seat=hs.integers(0, 7),
+          action=hs.sampled_from(["claim", "so_be_it", "pass", "end", "next"]))
+    def seat_button(self, seat: int, action: str) -> None:
+        self.play(InputEvent("button", f"seat{seat}.{action}", None, "gpio"))
+
+    @rule(item=odd_input())
+    def odd_device_input(self, item: InputEvent) -> None:
+        self.play(item)
+
+    @rule(which=hs.sampled_from(["undo", "redo"]), player=hs.sampled_from([None, "Anna", "zed"]))
+    def undo_redo(self, which: str, player: str | None) -> None:
+        self.play(Command(which, player))
+
+    @invariant()
+    def holds(self) -> None:
+        self.steps += 1
+        assert_step_holds(self.session, self.steps, self.check_box)
+
+    def teardown(self) -> None:
+        if hasattr(self, "session"):
+            assert_undo_redo_identity(self.session)
+            assert_export_replays(self.session)
