@@ -19,3 +19,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     print_blob=True)
 settings.load_profile(os.environ.get("COMPANION_FUZZ", "ci"))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The fuzz figures: how many generated commands and inputs each game accepted and refused
+    (a refusal is the only failure a malformed input may cause; anything else fails the test)."""
+    from tests.support.fuzz import TALLY
+
+    games = sorted({game for game, _ in TALLY})
+    if games:
+        terminalreporter.section("fuzz: generated steps per game")
+        for game in games:
+            terminalreporter.write_line(
+                f"{game}: {TALLY[game, 'accepted']} accepted, {TALLY[game, 'refused']} refused "
+                "(every refusal a RuleViolation that changed nothing)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 from typing import Any, Callable
 
 from hypothesis import strategies as hs
@@ -63,10 +64,16 @@ def snapshot(session: Session) -> tuple[Any, list[Any]]:
     return copy.deepcopy(session.state), list(session.steps)
 
 
+#: What the fuzz tests played, per game: steps accepted and refused (printed after the run by
+#: tests/conftest.py, so every CI log carries the figures).
+TALLY: Counter[tuple[str, str]] = Counter()
+
+
 def try_step(session: Session, item: Command | InputEvent) -> bool:
     """Play one command or input. True if accepted; a refusal must be a RuleViolation that
     changes nothing (state and log identical)."""
     before = snapshot(session)
+    game = session.rules.name
     try:
         if isinstance(item, InputEvent):
             session.handle_input(item)
@@ -75,7 +82,9 @@ def try_step(session: Session, item: Command | InputEvent) -> bool:
     except RuleViolation as refusal:
         assert str(refusal), "a refusal must say why"
         assert snapshot(session) == before, f"refused {item} but the state or log changed"
+        TALLY[game, "refused"] += 1
         return False
+    TALLY[game, "accepted"] += 1
     return True
 
 
