@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from .dice.urls import check_tray_url
 from .errors import ConfigError
 
 SECTIONS = ("buttons", "seats", "options", "dice", "buzzer")
@@ -34,8 +35,9 @@ DEFAULT_BAUDRATE = 115200
 STANDARD_BAUDRATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600,
                       19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600,
                       1000000, 1152000, 1500000, 2000000, 2500000, 3000000, 3500000, 4000000)
-# The URL schemes pySerial's serial_for_url knows; anything else must be a device path.
-SERIAL_URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "hwgrep", "alt", "cp2110")
+# The URL schemes the app opens (hardware.dice.urls has the whole allow-list): pySerial knows
+# more (spy://, hwgrep://, rfc2217://...), and some of those write files.
+SERIAL_URL_SCHEMES = ("loop", "socket")
 MAX_FACE = 999
 # The protocol's own (hardware.dice.protocol) is not imported: that would load pySerial too.
 DIE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
@@ -111,7 +113,7 @@ def check_dice(value: Any) -> dict[str, Any]:
         raise ConfigError("dice.url: missing; the tray's port, like "
                           '"/dev/serial/by-id/usb-..." (or leave out [dice])')
     # In this order, so the first of several mistakes is the one named.
-    url = check_url(table["url"])
+    url = check_tray_url(table["url"])
     baudrate = check_baudrate(table.get("baudrate", DEFAULT_BAUDRATE))
     faces = check_faces("dice.faces", table.get("faces", [1, 6]))
     die_faces = {}
@@ -126,20 +128,6 @@ def check_dice(value: Any) -> dict[str, Any]:
         face_names[die] = check_face_names(key, names, die_faces.get(die, faces))
     return {"url": url, "baudrate": baudrate, "faces": faces, "die_faces": die_faces,
             "ids": ids, "face_names": face_names}
-
-
-def check_url(url: Any) -> str:
-    if not isinstance(url, str) or not url.strip():
-        raise ConfigError(f"dice.url: must be a device path or a serial URL, got {url!r}")
-    scheme, sep, _ = url.partition("://")
-    if sep and scheme not in SERIAL_URL_SCHEMES:
-        raise ConfigError(
-            f"dice.url: unknown scheme {scheme!r}; use a device path like "
-            f"/dev/serial/by-id/... or one of {', '.join(s + '://' for s in SERIAL_URL_SCHEMES)}")
-    if not sep and not (url.startswith("/") or re.fullmatch(r"COM[0-9]+", url)):
-        raise ConfigError(f"dice.url: {url!r} is neither an absolute device path "
-                          f"(/dev/ttyACM0, /dev/serial/by-id/...) nor a serial URL (loop://)")
-    return url
 
 
 def check_baudrate(baudrate: Any) -> int:

@@ -17,6 +17,7 @@ from companion.core.model import InputEvent
 
 from .config import HardwareConfig
 from .doctor_checks import FAIL, INFO, OK, WARN, pin_label
+from .errors import ConfigError
 
 Report = Callable[[str, str], object]
 
@@ -107,12 +108,17 @@ class DeviceBench:
 
     # -- the dice tray ---------------------------------------------------------------------
     def open_dice(self) -> None:
-        from .dice import DiceReader, DiceStatus
+        from .dice import DiceReader, DiceStatus, check_tray_url
 
         dice = self.config.dice if self.config is not None else None
         if dice is None:
             self.report(INFO, 'not configured (add [dice] url = "/dev/serial/by-id/..." '
                               'to the config)')
+            return
+        try:      # a config built in code was never checked: never open what it refuses
+            check_tray_url(dice.url)
+        except ConfigError as problem:
+            self.report(FAIL, str(problem))
             return
         seen: list[DiceStatus] = []
         changed = threading.Event()

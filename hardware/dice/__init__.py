@@ -1,12 +1,27 @@
 """The dice tray on USB serial: its line protocol (pure), the reader (pySerial threads,
-reconnecting) and a pseudo-terminal simulator for demos and tests.
+reconnecting), a pseudo-terminal simulator for demos and tests, and which URLs may be opened.
+
+The reader and the simulator are imported on first use (PEP 562), so the config check can use
+:func:`hardware.dice.urls.check_tray_url` without loading pySerial.
 
 See ``docs/dice-protocol.md``.
 """
 
+from importlib import import_module
+from typing import Any
+
 from .protocol import Faces, LineSplitter, parse_line
-from .reader import DiceProtocol, DiceReader, DiceStatus
-from .simulator import DiceSimulator
+from .urls import check_tray_url
+
+_LAZY = {"DiceProtocol": ".reader", "DiceReader": ".reader", "DiceStatus": ".reader",
+         "DiceSimulator": ".simulator"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["DiceProtocol", "DiceReader", "DiceSimulator", "DiceStatus", "Faces",
-           "LineSplitter", "parse_line"]
+           "LineSplitter", "check_tray_url", "parse_line"]

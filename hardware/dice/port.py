@@ -17,6 +17,7 @@ import serial
 from serial.threaded import LineReader, ReaderThread
 
 from .protocol import MAX_LINE, Faces, LineSplitter, Overlong, Parsed, parse_line
+from .urls import check_tray_url
 
 # The reader's logger: one name for everything the dice reader logs, however it is split.
 log = logging.getLogger(__package__ + ".reader")
@@ -25,7 +26,10 @@ POLL_S = 0.1          # read timeout for backends that cannot cancel a read (soc
 
 
 def open_port(url: str, baudrate: int) -> serial.SerialBase:
-    """Open ``url`` (a device path or any pySerial URL) for this program alone."""
+    """Open ``url`` for this program alone: a tray URL :func:`check_tray_url` allows (checked
+    again here, so no caller can reach ``spy://...?file=`` and its kin; a path is not resolved:
+    the link of an unplugged tray may be missing between attempts)."""
+    check_tray_url(url, resolve=False)
     kwargs = {"baudrate": baudrate, "do_not_open": True}
     if os.name == "posix":
         kwargs["exclusive"] = True     # a second program on the port would steal lines

@@ -5,9 +5,10 @@
     ...
     reader.close()
 
-``serial.serial_for_url`` picks the backend from the URL, so a device path, a
-``/dev/serial/by-id/`` link, a pseudo-terminal, ``loop://``, ``socket://host:port`` and
-``spy://`` all work. Reading runs in pySerial's :class:`serial.threaded.ReaderThread` with
+``serial.serial_for_url`` picks the backend from the URL; only what
+:func:`hardware.dice.urls.check_tray_url` allows is opened (a device path, a
+``/dev/serial/by-id/`` link, a pseudo-terminal, ``loop://``, ``socket://host:port``), and the
+reader refuses anything else when it is made, whoever made it. Reading runs in pySerial's :class:`serial.threaded.ReaderThread` with
 :class:`DiceProtocol` (a ``LineReader`` with a bounded line buffer; both in
 :mod:`hardware.dice.port`); a small supervisor thread here opens the port, waits for the reader
 thread to end, and reopens with exponential backoff after an unplug, so the app never restarts
@@ -34,6 +35,7 @@ from .protocol import (
     ButtonPress, Comment, DeviceError, DieSettled, Faces, Hello, HelloQuery, Malformed, Moving,
     Parsed, Ping, Pong, Refused, Roll,
 )
+from .urls import check_tray_url
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +90,9 @@ class DiceReader:
 
     ``backoff`` is (first delay, longest delay) in seconds between attempts to open; the delay
     doubles after each failure and starts over after a successful connection.
+
+    A URL :func:`check_tray_url` refuses (``spy://``, options after ``?``...) raises
+    :class:`hardware.errors.ConfigError` here, before anything is opened.
     """
 
     def __init__(self, url: str, emit: Emit, *, baudrate: int = DEFAULT_BAUDRATE,
@@ -99,7 +104,7 @@ class DiceReader:
         if not 0 < first <= longest:
             raise ValueError(f"backoff must be (first, longest) with 0 < first <= longest, "
                              f"got {backoff!r}")
-        self.url = url
+        self.url = check_tray_url(url)      # before any thread: a refused URL is never opened
         self.baudrate = baudrate
         self.faces = faces or Faces()
         self.backoff = (float(first), float(longest))

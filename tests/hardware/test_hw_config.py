@@ -239,8 +239,8 @@ def test_dice_section(tmp_path):
 
 
 def test_dice_defaults_and_urls():
-    for url in ("loop://", "socket://127.0.0.1:7777", "spy:///dev/ttyACM0", "/dev/ttyACM0",
-                "rfc2217://tray.local:4000"):
+    for url in ("loop://", "socket://127.0.0.1:7777", "/dev/ttyACM0", "socket://tray.local:4000",
+                "/dev/serial/by-path/platform-3f980000.usb-usb-0:1.2:1.0"):
         dice = parse_config({"dice": {"url": url}}).dice
         assert (dice.url, dice.baudrate, dice.faces, dice.die_faces) == (url, 115200, (1, 6), {})
     assert parse_config({}).dice is None
@@ -303,7 +303,7 @@ FULL = {
     "seats": {"2": {"pass": 13, "claim": 5, "led": 24}, "1": {"led": 23, "claim": 17}},
     "options": {"bounce_ms": 7, "hold_s": 0.35, "pull_up": False},
     "buzzer": {"pin": 9},
-    "dice": {"url": '/dev/serial/by-id/usb-Tray "A"\\x', "baudrate": 57600, "faces": [0, 5],
+    "dice": {"url": "/dev/serial/by-id/usb-Tray\\x20A-if00", "baudrate": 57600, "faces": [0, 5],
              "die_faces": {"d8": [1, 8]}, "ids": {"d2": "action_b", "d1": "action_a"},
              "face_names": {"d1": ["bottle", "bottle", "bottle", "hat", "hat", 6]}},
 }

@@ -209,8 +209,8 @@ def test_close_from_inside_emit(rec):
     assert reader._supervisor.join(3) is None and not reader._supervisor.is_alive()
 
 
-def test_a_missing_port_backs_off_exponentially_and_says_so_once(tmp_path, rec):
-    url = str(tmp_path / "no-such-tty")
+def test_a_missing_port_backs_off_exponentially_and_says_so_once(rec):
+    url = "/dev/serial/by-id/usb-no-such-tray-if00"
     reader = DiceReader(url, rec.emit, on_status=rec.status, backoff=(0.01, 0.04))
     rec.wait(lambda: len([s for s in rec.statuses if s.state == DiceStatus.RECONNECTING]) >= 5)
     reader.close()

@@ -102,7 +102,7 @@ def test_a_stuck_button_is_a_warning():
 
 def test_missing_dice_port_fails(tmp_path, factory):
     out = io.StringIO()
-    config = parse_config({"dice": {"url": str(tmp_path / "ttyACM9")}})
+    config = parse_config({"dice": {"url": "/dev/serial/by-id/usb-no-such-tray-if00"}})
     code = Doctor(config, source="t", pin_factory=factory, out=out, gl=False,
                   dice_wait=2).run()
     assert code == 1
