@@ -135,16 +135,21 @@ def _write(name: str, text: str) -> None:
 @contextmanager
 def _database(path: str | None, *, create: bool = True) -> Iterator[Any]:
     """The store for one command, closed after it; any way it cannot be used is Unusable.
-    Without ``create``, a ``--db`` that does not exist is named, not made (a typo would
-    otherwise leave an empty database behind and report that the game is not in it)."""
+    Without ``create`` (history, export) the database is only read: nothing is created, moved
+    or changed, and the companion may be running meanwhile. A ``--db`` that does not exist is
+    named, not made (a typo would otherwise leave an empty database behind and report that the
+    game is not in it); a default database that does not exist yet yields None: no games."""
     from companion.store import Store, default_path
 
     if path and not create and not os.path.lexists(path):
         raise Unusable(f"{_label(path)}: no such file (no game was ever stored there)")
     path = path or str(default_path())
     label = _label(path)
+    if not create and not os.path.lexists(path):
+        yield None
+        return
     try:
-        store = Store(path)
+        store = Store(path, readonly=not create)
     except StoreError as problem:
         raise Unusable(_one_line(problem)) from None
     except (OSError, ValueError, sqlite3.Error) as problem:
@@ -192,6 +197,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.script import export_lines
 
     with _database(args.db, create=False) as store:
+        if store is None:
+            raise Unusable(f"There is no game number {args.log}: no game was ever stored "
+                           "(the game database does not exist yet)")
         try:
             session = store.open_session(args.log)
         except StoreError as problem:
@@ -211,7 +219,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     with _database(args.db, create=False) as store:
-        games = store.games()
+        games = store.games() if store is not None else []
     if args.json:
         _print_json([g.__dict__ for g in games])
         return EXIT_DONE

@@ -6,8 +6,8 @@ step that ends a game is written in the same transaction as the results it finis
 undo past the end with the reopening), so a game is never "running" with its end in its log.
 Undo and redo only change a step's status; nothing a player entered is deleted. A value the
 file cannot keep (a whole number beyond SQLite's 64 bits, a broken character) is refused before
-anything is written. A file that is not ours (corrupt, or another program's database) is moved
-aside, never overwritten.
+anything is written. How the file is opened (what is moved aside
+and what is refused, one writer, read-only use) is in companion/store_open.py.
 """
 
 from __future__ import annotations
@@ -24,57 +24,7 @@ from companion.core.engine import DONE, GameRules, Results, Session, Step
 from companion.core.errors import RuleViolation, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.core.model import Command, Event
-
-#: PRAGMA application_id marks the file as ours ("TCMP").
-APPLICATION_ID = 0x54434D50
-SCHEMA_VERSION = 1
-
-SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'abandoned')),
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    finished_at TEXT
-);
-CREATE TABLE players (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE steps (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    n INTEGER NOT NULL,
-    command TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('done', 'undone', 'dropped')),
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (game_id, n)
-);
-CREATE TABLE events (
-    game_id INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    automatic INTEGER NOT NULL,
-    undoable INTEGER NOT NULL,
-    PRIMARY KEY (game_id, step, seq),
-    FOREIGN KEY (game_id, step) REFERENCES steps(game_id, n)
-);
-CREATE TABLE results (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    detail TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-"""
-
+from companion.store_open import WriterLock, connect_reader, open_writer, refuse_odd_path
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -102,70 +52,40 @@ class GameInfo:
 
 
 class Store:
-    """The game database. ``notice`` says if a bad file was moved aside when opening."""
+    """The game database. ``notice`` says if a bad file was moved aside when opening.
 
-    def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
+    A writer (the default) holds the database's one-writer lock until ``close()``; with
+    ``readonly=True`` it only reads an existing companion database and changes nothing."""
+
+    def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
+                 readonly: bool = False) -> None:
         self.path = str(path)
+        self.readonly = readonly
         self.notice: str | None = None
-        if self.path != ":memory:" and os.path.isdir(self.path):
-            raise StoreError(f"{self.path} is a folder, not a game database; give a file name")
-        try:
-            self.conn = self._open()
-        except (sqlite3.DatabaseError, StoreError) as problem:
-            if self.path == ":memory:":
-                raise
-            moved = self._move_aside()
-            self.notice = (f"The game database {self.path} could not be read ({problem}); "
-                           f"it was moved to {moved} and a new one was started")
-            self.conn = self._open()
-
-    # -- opening ---------------------------------------------------------------------------
-    def _open(self) -> sqlite3.Connection:
+        self._lock: WriterLock | None = None
+        if readonly:
+            self.conn = connect_reader(self.path)
+            return
         if self.path != ":memory:":
+            refuse_odd_path(self.path)
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._lock = WriterLock.take(self.path)
         try:
-            conn.execute("PRAGMA foreign_keys = ON")
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables and app_id != APPLICATION_ID:
-                raise StoreError("it is not a table-companion database")
-            if app_id == APPLICATION_ID:
-                if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                    raise StoreError("the integrity check failed")
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise StoreError(f"it was written by a newer companion (schema {version})")
-            if self.path != ":memory:":
-                conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            if not tables:
-                with _Tx(conn):
-                    for statement in SCHEMA.split(";"):
-                        if statement.strip():
-                            conn.execute(statement)
-                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.conn, self.notice = open_writer(self.path)
         except BaseException:
-            conn.close()
+            self._release()
             raise
-        return conn
 
-    def _move_aside(self) -> str:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = f"{self.path}.unreadable-{stamp}"
-        n = 1
-        while os.path.exists(target):
-            n += 1
-            target = f"{self.path}.unreadable-{stamp}-{n}"
-        os.replace(self.path, target)
-        for suffix in ("-wal", "-shm"):
-            if os.path.exists(self.path + suffix):
-                os.replace(self.path + suffix, target + suffix)
-        return target
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.conn.close()
+        finally:
+            self._release()
 
     def __enter__(self) -> "Store":
         return self
@@ -208,6 +128,8 @@ class Store:
         """A game stored by an older companion, which wrote a game's results in a second
         transaction, may have been killed in between: 'running' with its end in its log. Its
         status and results are set right, once, from the fold."""
+        if self.readonly:  # a reader changes nothing; the session is right from its fold
+            return
         game_id = session.game_id
         status = self.conn.execute("SELECT status FROM games WHERE id = ?",
                                    (game_id,)).fetchone()[0]

@@ -3,7 +3,12 @@ game there if there is one, and prints ``ACK n`` after step n is durably stored.
 
 ``--undo`` then takes back the last step (``UNDONE``). ``--die-at SQL`` kills the process with
 SIGKILL the moment the store sends a statement starting with SQL: a power cut at the worst
-moment, inside a transaction, with nothing rolled back or closed by Python."""
+moment, inside a transaction, with nothing rolled back or closed by Python.
+
+``--race T`` waits until the clock reads T (so that several children start together), opens
+the store (waiting its turn while another child holds the writer lock), starts one game and
+prints ``GAME id``; with ``--raw`` it skips the lock and races on the schema itself.
+``--hold`` opens the store, prints ``HOLDING`` and keeps it until its standard input closes."""
 
 from __future__ import annotations
 
@@ -12,11 +17,15 @@ import json
 import os
 import signal
 import sqlite3
+import sys
+import time
 from typing import Any
 
 from companion.core import Command
 from companion.games import get_rules
+from companion.core.errors import StoreError
 from companion.store import Store
+from companion.store_open import connect_writer
 
 
 class DyingConnection:
@@ -44,7 +53,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("script")
     parser.add_argument("--die-at")
     parser.add_argument("--undo", action="store_true")
+    parser.add_argument("--race", type=float)
+    parser.add_argument("--raw", action="store_true")
+    parser.add_argument("--hold", action="store_true")
     args = parser.parse_args(argv)
+    if args.hold:
+        with Store(args.db):
+            print("HOLDING", flush=True)
+            sys.stdin.read()
+        return
+    if args.race is not None:
+        race(args.db, args.script, args.race, args.raw)
+        return
     lines = open(args.script, encoding="utf-8").read().splitlines()
     setup, commands = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
     store = Store(args.db)
@@ -62,6 +82,32 @@ def main(argv: list[str] | None = None) -> None:
         session.undo()
         print("UNDONE", flush=True)
     print("DONE", flush=True)
+
+
+def race(db: str, script: str, start: float, raw: bool) -> None:
+    setup = json.loads(open(script, encoding="utf-8").readline())
+    time.sleep(max(0.0, start - time.time()))
+    if raw:  # the schema race itself, without the one-writer lock
+        conn = connect_writer(db)
+        conn.execute("BEGIN IMMEDIATE")
+        cur = conn.execute("INSERT INTO games (game, setup, created_at, updated_at) "
+                           "VALUES (?, ?, 'now', 'now')", (setup["game"], json.dumps(setup)))
+        conn.execute("COMMIT")
+        print(f"GAME {cur.lastrowid}", flush=True)
+        conn.close()
+        return
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            store = Store(db)
+            break
+        except StoreError as problem:
+            if "already running" not in str(problem) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+    with store:
+        session = store.new_game(get_rules(setup["game"]), setup)
+        print(f"GAME {session.game_id}", flush=True)
 
 
 if __name__ == "__main__":

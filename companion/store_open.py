@@ -1,0 +1,365 @@
+"""Opening the game database: decided by SQLite's own error code, never by guessing.
+
+A file is moved aside only when SQLite says it is not a database or is damaged (NOTADB,
+CORRUPT), or it holds another program's tables, or it fails the integrity check; and only once
+a copy of it has been written beside it. A full card, a read-only file, a lock held by another
+program or a failing card are not a damaged file: the companion stops with words that say what
+to do, and the file keeps its bytes and its name. A file written by a newer companion is left
+alone too (that companion can still read it).
+
+One process writes a database at a time: the writer holds an exclusive ``flock`` on
+``NAME.lock`` (holding its pid) for as long as it runs, so two tables cannot interleave their
+steps and two starts cannot both move a file aside. Readers (``companion history``/``export``)
+take no lock, open the file with ``mode=ro`` and create, move or change nothing. A new file is
+made readable by its owner only, and its schema is created inside ``BEGIN IMMEDIATE`` after
+checking again that no other process made it first.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+import sqlite3
+import stat
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from companion.core.errors import StoreError
+
+#: PRAGMA application_id marks the file as ours ("TCMP").
+APPLICATION_ID = 0x54434D50
+SCHEMA_VERSION = 1
+#: How long a writer waits for another connection's transaction (seconds).
+BUSY_SECONDS = 10.0
+
+SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'abandoned')),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT
+);
+CREATE TABLE players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE steps (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('done', 'undone', 'dropped')),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE events (
+    game_id INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    automatic INTEGER NOT NULL,
+    undoable INTEGER NOT NULL,
+    PRIMARY KEY (game_id, step, seq),
+    FOREIGN KEY (game_id, step) REFERENCES steps(game_id, n)
+);
+CREATE TABLE results (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+"""
+
+#: SQLite's primary result codes that mean "this file is not a (healthy) database".
+DAMAGED = frozenset({sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT})
+
+_LOCKED = "another program holds the database locked: close it (or wait for it) and start again"
+#: What to do, in players' words, for each primary result code that is not damage.
+WORDS = {
+    sqlite3.SQLITE_FULL: "the SD card (disk) is full: free some space and start again",
+    sqlite3.SQLITE_READONLY: "the database is read-only (the file, its folder or the card is "
+                             "write-protected): make it writable and start again",
+    sqlite3.SQLITE_CANTOPEN: "the database file cannot be opened (its folder may be missing "
+                             "or not writable): check the folder and start again",
+    sqlite3.SQLITE_BUSY: _LOCKED,
+    sqlite3.SQLITE_LOCKED: _LOCKED,
+    sqlite3.SQLITE_PERM: "the system does not allow access to the database: check its owner "
+                         "and permissions and start again",
+    sqlite3.SQLITE_IOERR: "the card (disk) failed while reading or writing: check the card "
+                          "and start again",
+}
+_ERRNO_CODES = {errno.ENOSPC: sqlite3.SQLITE_FULL, errno.EROFS: sqlite3.SQLITE_READONLY,
+                errno.EACCES: sqlite3.SQLITE_PERM, errno.EPERM: sqlite3.SQLITE_PERM,
+                errno.EIO: sqlite3.SQLITE_IOERR, errno.EDQUOT: sqlite3.SQLITE_FULL}
+
+
+class Unreadable(StoreError):
+    """The file is damaged or not ours: the writer may copy it aside and start a new one."""
+
+
+def primary_code(problem: BaseException) -> int | None:
+    """SQLite's primary result code of an error (extended codes masked), or None."""
+    code = getattr(problem, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def advice(problem: BaseException) -> str | None:
+    """What to do about a problem that is not damage, in players' words, or None."""
+    code = primary_code(problem)
+    if code is None and isinstance(problem, OSError):
+        code = _ERRNO_CODES.get(problem.errno or 0)
+    return WORDS.get(code) if code is not None else None
+
+
+def refusal(path: str, problem: BaseException) -> StoreError:
+    """The error to raise for a problem at opening: Unreadable only for damage SQLite names;
+    anything else says what to do and that the file was left as it was."""
+    if isinstance(problem, StoreError):
+        return problem
+    if primary_code(problem) in DAMAGED:
+        return Unreadable(f"{problem}")
+    words = advice(problem) or f"{problem}; start again, and if it stays, check the card"
+    return StoreError(f"The game database {path} cannot be used: {words} "
+                      "(the file was left as it was)")
+
+
+def refuse_odd_path(path: str) -> bool:
+    """StoreError for a folder, a device or a pipe; True when a regular file is there."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    if stat.S_ISDIR(mode):
+        raise StoreError(f"{path} is a folder, not a game database; give a file name")
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path} is not a regular file (a device or a pipe), not a game "
+                         "database; give a file name")
+    return True
+
+
+# -- one writer ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WriterLock:
+    """An exclusive ``flock`` on NAME.lock, held by the writing process for its life."""
+
+    path: str
+    fd: int
+
+    @classmethod
+    def take(cls, database: str) -> "WriterLock":
+        path = database + ".lock"
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as problem:
+            raise refusal(database, problem) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreError(f"The game database {database} is in use: the companion is already "
+                             f"running (pid {holder}). Close it first; companion history and "
+                             "export can read the games meanwhile") from None
+        except OSError as problem:
+            os.close(fd)
+            raise refusal(database, problem) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        return cls(path, fd)
+
+    def release(self) -> None:
+        try:
+            os.close(self.fd)  # closing the only descriptor drops the flock
+        except OSError:
+            pass
+
+
+# -- connections -----------------------------------------------------------------------------
+def _check_ours(conn: sqlite3.Connection, path: str) -> int:
+    """The number of schema objects; Unreadable if the file is not ours or damaged,
+    StoreError if a newer companion wrote it. Read in one transaction: another process may be
+    creating the schema meanwhile."""
+    conn.execute("BEGIN")
+    try:
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if tables and app_id != APPLICATION_ID:
+            raise Unreadable("it is not a table-companion database")
+        if app_id == APPLICATION_ID:
+            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise Unreadable("the integrity check failed")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"The game database {path} was written by a newer companion "
+                                 f"(schema {version}): update the companion; the file was left "
+                                 "as it was")
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    return tables
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """WAL journal. Switching needs the file to itself for a moment, and SQLite answers BUSY at
+    once (without waiting) while another process starting at the same time holds it: wait for
+    that process, as long as any other lock."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as problem:
+            if primary_code(problem) != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    """The tables, once: inside an IMMEDIATE transaction, after checking again that no other
+    process created them while this one was opening."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise Unreadable("it is not a table-companion database")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def connect_writer(path: str) -> sqlite3.Connection:
+    """A read-write connection with the schema in place. Raises Unreadable for a damaged or
+    foreign file, StoreError for anything else; the file is never changed before it is known
+    to be ours."""
+    memory = path == ":memory:"
+    if not memory and not refuse_odd_path(path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:  # owner-only; SQLite gives its -wal and -shm the database's permissions
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+        except FileExistsError:
+            refuse_odd_path(path)
+        except OSError as problem:
+            if problem.errno not in _ERRNO_CODES:
+                raise
+            raise refusal(path, problem) from None
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                               timeout=BUSY_SECONDS)
+    except sqlite3.Error as problem:
+        raise refusal(path, problem) from None
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        _check_ours(conn, path)
+        if not memory:
+            _switch_to_wal(conn)
+        conn.execute("PRAGMA synchronous = FULL")
+        _create_schema(conn)
+    except BaseException as problem:
+        conn.close()
+        if isinstance(problem, (sqlite3.Error, StoreError)):
+            raise refusal(path, problem) from None
+        raise
+    return conn
+
+
+def connect_reader(path: str) -> sqlite3.Connection:
+    """A read-only connection to an existing companion database; StoreError (naming the file,
+    which is left exactly as it is) if it is missing, empty, damaged or not ours."""
+    if not refuse_odd_path(path):
+        raise StoreError(f"{path}: no such file (no game was ever stored there)")
+    uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                               timeout=BUSY_SECONDS)
+    except sqlite3.Error as problem:
+        raise refusal(path, problem) from None
+    try:
+        if _check_ours(conn, path) == 0:
+            raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
+    except BaseException as problem:
+        conn.close()
+        if isinstance(problem, (sqlite3.Error, StoreError)):
+            found = refusal(path, problem)
+            if isinstance(found, Unreadable):
+                raise StoreError(f"The game database {path} cannot be read ({found}); it was "
+                                 "left as it is, and the companion moves it aside when it "
+                                 "starts") from None
+            raise found from None
+        raise
+    return conn
+
+
+# -- moving a damaged file aside -------------------------------------------------------------
+def _copy_file(source: str, target: str) -> None:
+    """``source`` to a new owner-only ``target``, on the card before returning."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    with open(source, "rb") as src, os.fdopen(fd, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+        dst.flush()
+        os.fsync(dst.fileno())
+
+
+def copy_aside(path: str, why: StoreError) -> str:
+    """Copy the file (and its -wal) to ``NAME.unreadable-DATE``; StoreError, with the file
+    untouched and no partial copy left, if that cannot be done."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = f"{path}.unreadable-{stamp}"
+    n = 1
+    while os.path.lexists(target) or os.path.lexists(target + "-wal"):
+        n += 1
+        target = f"{path}.unreadable-{stamp}-{n}"
+    made: list[str] = []
+    try:
+        for suffix in ("", "-wal"):
+            if suffix and not os.path.exists(path + suffix):
+                continue
+            made.append(target + suffix)
+            _copy_file(path + suffix, target + suffix)
+    except OSError as problem:
+        for name in made:
+            try:
+                os.remove(name)
+            except OSError:
+                pass
+        words = advice(problem) or "free some space and start again"
+        raise StoreError(f"The game database {path} could not be read ({why}) and could not "
+                         f"be copied aside ({problem.strerror or problem}), so it was left as "
+                         f"it was: {words}") from None
+    return target
+
+
+def open_writer(path: str) -> tuple[sqlite3.Connection, str | None]:
+    """The writer's connection and a notice when a damaged or foreign file was moved aside."""
+    try:
+        return connect_writer(path), None
+    except Unreadable as bad:
+        if path == ":memory:":
+            raise
+        moved = copy_aside(path, bad)
+        for suffix in ("-wal", "-shm", ""):  # the old -wal first: never replayed into a new file
+            try:
+                os.remove(path + suffix)
+            except FileNotFoundError:
+                pass
+        notice = (f"The game database {path} could not be read ({bad}); it was moved to "
+                  f"{moved} and a new one was started")
+        return connect_writer(path), notice
