@@ -22,7 +22,7 @@ from kivy.properties import (
     BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty,
 )
 
-from companion.core.errors import CompanionError, RuleViolation, SetupError
+from companion.core.errors import CompanionError, RuleViolation, SetupError, StoreError
 from companion.core.gate import shown
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
@@ -145,7 +145,10 @@ class CompanionApp(App):
         try:
             self.store = Store(path)
             self.notice = self.store.notice or ""
-        except (OSError, sqlite3.Error) as problem:  # unwritable disk, full disk: still play
+        except StoreError as problem:  # full card, read-only, already running: still play
+            self.store = Store(":memory:")
+            self.notice = f"{problem}. Games played now are NOT saved."
+        except (OSError, sqlite3.Error) as problem:
             self.store = Store(":memory:")
             self.notice = (f"The game database {path} cannot be used ({problem}). "
                            "Games played now are NOT saved.")
