@@ -3,7 +3,7 @@ tools plug in through the ``companion.commands`` entry point group, so this pack
 Kivy, gpiozero or pyserial.
 
 Exit status 0 when the command did its work, 1 when ``replay --strict`` stops at a refused
-line, 2 when a file, the database or a game number cannot be used: then one line on standard
+line or ``check`` finds a problem it did not repair, 2 when a file, the database or a game number cannot be used: then one line on standard
 error names the file, the line where there is one, and what is wrong. Whatever a person can
 type or a disk can hold ends in such a line, never in a traceback."""
 
@@ -237,6 +237,33 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_DONE
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """SQLite's integrity check and every game folded from its raw rows; ``--repair`` sets
+    aside what keeps a game from playing (nothing is deleted). Exit 1 if a problem remains."""
+    from companion.check import check, repair
+
+    with _database(args.db, create=args.repair) as store:
+        if store is None:
+            _say("No games yet: there is nothing to check.")
+            return EXIT_DONE
+        problems = check(store.conn)
+        for problem in problems:
+            _say(f"companion check: {problem}", sys.stderr)
+        if args.repair and problems:
+            for line in repair(store.conn, problems):
+                _say(f"repaired {line}")
+            for game_id in sorted({p.game_id for p in problems if p.step is not None}):
+                store.open_session(game_id)  # its status and results follow the new fold
+            problems = check(store.conn)
+            for problem in problems:
+                _say(f"companion check: still {problem}", sys.stderr)
+        count = store.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    if problems:
+        return EXIT_REFUSED
+    _say(f"The game database is sound: {count} game(s), every one plays from its log.")
+    return EXIT_DONE
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -262,6 +289,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p.add_argument("--db", help="the database (default: the user data directory)")
     p.add_argument("--json", action="store_true", help="as JSON")
     handlers["history"] = cmd_history
+
+    p = sub.add_parser("check", help="check the database and that every stored game plays")
+    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--repair", action="store_true",
+                   help="set aside the steps (or games) that cannot be played; nothing is deleted")
+    handlers["check"] = cmd_check
 
     for ep in entry_points(group="companion.commands"):
         plugin = ep.load()

@@ -1,0 +1,136 @@
+"""``companion check``: can every stored game still be read and played?
+
+A fault run found logs that no longer fold: two processes writing one game, a malformed row, a
+step whose events today's rules reject. Opening such a game raises, and before this check the
+only sign was an app that failed at start. Here SQLite's own ``integrity_check`` runs, then every
+game is folded step by step from its raw rows, so each problem is named with its game and step.
+
+``--repair`` never deletes anything a player entered: the steps from the first bad one on are
+marked "dropped" (kept in the file, out of the fold), so the game resumes at its last good state;
+a game whose setup this companion cannot play is marked "abandoned" (kept in history, no longer
+offered for resume). A damaged file is only reported: copying it aside is the store's job.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core.engine import DONE, DROPPED, UNDONE
+from companion.core.gate import shown
+from companion.core.model import Command, Event
+from companion.games import get_rules
+
+STATUSES = (DONE, UNDONE, DROPPED)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing that keeps a game (or the file) from being read: where, and what."""
+
+    game_id: int | None  # None: the file itself
+    step: int | None  # None: the game's setup, or the file
+    what: str
+
+    def __str__(self) -> str:
+        if self.game_id is None:
+            return f"the file: {self.what}"
+        where = f"game #{self.game_id}" + (f", step {self.step}" if self.step is not None else "")
+        return f"{where}: {self.what}"
+
+
+def _why(problem: BaseException) -> str:
+    """A failure in a bad row, in a line: what kind, and the message (quoted safely)."""
+    text = str(problem) or type(problem).__name__
+    return f"{type(problem).__name__}: {shown(text, 120)[1:-1]}"
+
+
+def integrity(conn: sqlite3.Connection) -> list[Problem]:
+    rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+    return [] if rows == ["ok"] else [Problem(None, None, f"SQLite integrity check: {r}")
+                                      for r in rows[:20]]
+
+
+def _events(conn: sqlite3.Connection, game_id: int) -> dict[int, list[tuple[Any, ...]]]:
+    out: dict[int, list[tuple[Any, ...]]] = {}
+    for row in conn.execute("SELECT step, type, data, automatic, undoable FROM events "
+                            "WHERE game_id = ? ORDER BY step, seq", (game_id,)):
+        out.setdefault(row[0], []).append(row[1:])
+    return out
+
+
+def _event(type_: Any, data: Any, automatic: Any, undoable: Any, *, folded: bool) -> Event:
+    """An event row as the store reads it; one that is folded must also be an event."""
+    loaded = json.loads(data)
+    if folded and (not isinstance(type_, str) or not isinstance(loaded, dict)):
+        raise ValueError("an event row is not an event (its type or data is malformed)")
+    return Event(type_, loaded, bool(automatic), bool(undoable))
+
+
+def check_game(conn: sqlite3.Connection, game_id: int) -> Problem | None:
+    """The first problem of one game, folding it from its raw rows, or None if it plays."""
+    game, raw_setup = conn.execute("SELECT game, setup FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+    try:
+        rules = get_rules(game)
+        _, state = rules.start(json.loads(raw_setup))
+    except Exception as problem:  # whatever a bad row holds: this check must name it, not die
+        return Problem(game_id, None, f"its setup cannot be played ({_why(problem)})")
+    events = _events(conn, game_id)
+    expected = 1
+    for n, command, status in conn.execute(
+            "SELECT n, command, status FROM steps WHERE game_id = ? ORDER BY n", (game_id,)):
+        try:
+            if n != expected:
+                raise ValueError(f"step {expected} is missing")
+            expected += 1
+            if status not in STATUSES:
+                raise ValueError(f"its status {shown(status)} is not one of {', '.join(STATUSES)}")
+            loaded = json.loads(command)
+            if not isinstance(loaded, dict) or not isinstance(loaded.get("do"), str):
+                raise ValueError("its command is not a command")
+            Command.from_dict(loaded)
+            folded = [_event(*row, folded=status == DONE) for row in events.get(n, [])]
+            if status == DONE:  # undone and dropped steps are read, never folded
+                state = rules.fold(state, folded)
+        except Exception as problem:  # a malformed row or events today's rules reject
+            return Problem(game_id, n, f"it cannot be read ({_why(problem)})")
+    return None
+
+
+def check(conn: sqlite3.Connection) -> list[Problem]:
+    """Every problem in the file: SQLite's integrity check, then every game's fold."""
+    problems = integrity(conn)
+    for (game_id,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
+        found = check_game(conn, game_id)
+        if found:
+            problems.append(found)
+    return problems
+
+
+def repair(conn: sqlite3.Connection, problems: list[Problem]) -> list[str]:
+    """Set aside what keeps each game from playing (nothing is deleted); what was done."""
+    done: list[str] = []
+    for problem in problems:
+        if problem.game_id is None:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if problem.step is None:
+                conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?",
+                             (problem.game_id,))
+                done.append(f"game #{problem.game_id}: set aside as abandoned (kept in history; "
+                            "this companion cannot play its setup)")
+            else:
+                count = conn.execute(
+                    "UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n >= ? "
+                    "AND status != 'dropped'", (problem.game_id, problem.step)).rowcount
+                done.append(f"game #{problem.game_id}: {count} step(s) from step {problem.step} "
+                            "on kept but left out; it resumes at its last good state")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return done
