@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from companion.core.engine import DONE, GameRules, Results, Session, Step
-from companion.core.errors import RuleViolation, SetupError, StoreError
+from companion.core.errors import CompanionError, RuleViolation, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.core.model import Command, Event
 from companion.store_open import WriterLock, connect_reader, open_writer, refuse_odd_path
@@ -118,9 +118,20 @@ class Store:
 
         game, setup = self._game_row(game_id)
         rules = get_rules(game)
-        steps = list(self.steps(game_id))
-        session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
-                          game_id=game_id)
+        try:
+            steps = list(self.steps(game_id))
+            session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
+                              game_id=game_id)
+        except CompanionError:
+            raise
+        except Exception:  # a malformed row, or events today's rules reject: name it, never crash
+            from companion.check import check_game
+
+            found = check_game(self.conn, game_id)
+            raise StoreError(f"Game #{game_id} cannot be read"
+                             f"{f' from step {found.step} on' if found and found.step else ''}: "
+                             "companion check --repair sets the bad steps aside (nothing is "
+                             "deleted) and the game resumes at its last good state") from None
         self._reconcile(session)
         return session
 

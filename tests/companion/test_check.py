@@ -10,6 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.games import get_rules
+from companion.core.errors import StoreError
 from companion.store import Store
 from tests.support.autoplay import next_command
 
@@ -100,3 +101,14 @@ def test_no_database_yet_is_nothing_to_check(tmp_path, capsys, monkeypatch):
     assert main(["check"]) == 0
     assert "nothing to check" in capsys.readouterr().out
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_game_that_does_not_fold_is_a_clear_store_error_and_the_others_open(tmp_path):
+    db = tmp_path / "c.sqlite3"
+    first, second = _stored(db)
+    _sql(db, "UPDATE events SET data = '[]' WHERE game_id = ? AND step = 9", second)
+    with Store(db) as store:
+        with pytest.raises(StoreError, match=f"Game #{second} cannot be read from step 9 on: "
+                                             "companion check --repair"):
+            store.open_session(second)
+        assert len(store.open_session(first).steps) == 30
