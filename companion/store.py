@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,7 +25,9 @@ from companion.core.engine import DONE, GameRules, Results, Session, Step
 from companion.core.errors import CompanionError, RuleViolation, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.core.model import Command, Event
-from companion.store_open import WriterLock, connect_reader, open_writer, refuse_odd_path
+from companion.store_open import (
+    WriterLock, advice, connect_reader, open_writer, refuse_odd_path,
+)
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -268,6 +271,18 @@ def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) 
                  "updated_at = ? WHERE id = ?", (now, now, game_id))
 
 
+@contextmanager
+def _saving() -> Iterator[None]:
+    """A write while playing that the card refuses (full, read-only, locked, failing) is a
+    StoreError in players' words: the transaction rolled back, the session unchanged (it writes
+    before it applies), and the table can press again once the card works."""
+    try:
+        yield
+    except sqlite3.Error as problem:
+        words = advice(problem) or f"the game database failed ({problem})"
+        raise StoreError(f"Not saved, so not applied: {words}") from None
+
+
 class GameJournal:
     """A session's durable log in the store: each call is ONE committed transaction, holding
     the step (or its new status) and what it does to the game's end."""
@@ -283,7 +298,7 @@ class GameJournal:
             (results, "results"))
         conn = self.store.conn
         now = _now()
-        with _Tx(conn):
+        with _saving(), _Tx(conn):
             if dropped:
                 conn.executemany("UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n = ?",
                                  [(self.game_id, n) for n in dropped])
@@ -302,7 +317,7 @@ class GameJournal:
         _refuse_unstorable((results, "results"))
         conn = self.store.conn
         now = _now()
-        with _Tx(conn):
+        with _saving(), _Tx(conn):
             conn.execute("UPDATE steps SET status = ? WHERE game_id = ? AND n = ?",
                          (status, self.game_id, n))
             conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))

@@ -22,7 +22,7 @@ from kivy.properties import (
     BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty,
 )
 
-from companion.core.errors import CompanionError, RuleViolation, SetupError, StoreError
+from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import shown
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
@@ -233,12 +233,13 @@ class CompanionApp(App):
 
     # -- commands and inputs -------------------------------------------------------------
     def send(self, command: Command) -> bool:
-        """Play a command from the screen; a refusal is shown and changes nothing."""
+        """Play a command from the screen; a refusal, or a card that cannot save it (full,
+        read-only, failing), is shown and changes nothing: the app goes on."""
         if self.session is None:
             return False
         try:
             self.session.execute(command)
-        except RuleViolation as refusal:
+        except CompanionError as refusal:
             self.refuse(str(refusal))
             return False
         return True
@@ -264,7 +265,7 @@ class CompanionApp(App):
             return None
         try:
             return self.session.handle_input(event)
-        except RuleViolation as refusal:
+        except CompanionError as refusal:  # a rule, or a card that cannot save the step
             reason = str(refusal)
             if event.kind == "die":
                 face = shown(event.value)

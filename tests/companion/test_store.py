@@ -318,7 +318,7 @@ def test_a_failure_after_the_winning_step_is_written_writes_neither(tally):
     real = store.conn
     store.conn = FailingConnection(real, "INSERT INTO results")
     _unchanged(store, session, lambda: session.execute(Command("add", "Ann", {"n": 4})),
-               "injected", sqlite3.OperationalError)
+               "Not saved, so not applied", StoreError)
     assert not session.over and store.games()[0].status == "running"
     store.conn = real
     session.execute(Command("add", "Ann", {"n": 4}))
@@ -327,19 +327,42 @@ def test_a_failure_after_the_winning_step_is_written_writes_neither(tally):
         [("Ann", 10, True), ("Bo", 0, False)]
 
 
+class FullCard(FailingConnection):
+    """The card fills up (SQLITE_FULL) on one statement."""
+
+    def execute(self, sql, *args):
+        if sql.startswith(self.fail_at):
+            problem = sqlite3.OperationalError("database or disk is full")
+            problem.sqlite_errorcode = sqlite3.SQLITE_FULL
+            raise problem
+        return self.conn.execute(sql, *args)
+
+
+def test_a_full_card_while_playing_is_said_in_players_words_and_the_press_works_later(tally):
+    store, session = tally
+    real = store.conn
+    store.conn = FullCard(real, "INSERT INTO steps")
+    _unchanged(store, session, lambda: session.execute(Command("add", "Ann", {"n": 3})),
+               r"^Not saved, so not applied: the SD card \(disk\) is full: free some space",
+               StoreError)
+    store.conn = real
+    session.execute(Command("add", "Ann", {"n": 3}))
+    assert session.state["scores"][0] == 3 and len(list(store.steps(session.game_id))) == 1
+
+
 def test_undo_and_redo_of_the_winning_step_change_status_and_results_together(tally):
     store, session = tally
     session.execute(Command("add", "Bo", {"n": 12}))
     assert store.games()[0].status == "finished"
     real = store.conn
     store.conn = FailingConnection(real, "UPDATE games SET status = 'running'")
-    _unchanged(store, session, session.undo, "injected", sqlite3.OperationalError)
+    _unchanged(store, session, session.undo, "Not saved, so not applied", StoreError)
     assert session.over and store.games()[0].results
     store.conn = real
     session.undo()
     assert (store.games()[0].status, store.games()[0].results) == ("running", [])
     store.conn = FailingConnection(real, "INSERT INTO results")
-    _unchanged(store, session, session.redo, "injected", sqlite3.OperationalError)
+    _unchanged(store, session, session.redo, "Not saved, so not applied", StoreError)
     assert store.games()[0].status == "running" and not session.over
     store.conn = real
     session.redo()
