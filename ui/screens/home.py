@@ -15,6 +15,7 @@ from companion.core.errors import CompanionError
 from companion.games import all_games
 from ui import theme
 from ui.games import GAMES
+from ui.markup import plain
 from ui.widgets.common import Box, FlatButton, Txt
 
 MAX_RESUME = 3
@@ -117,8 +118,8 @@ class HomeScreen(Screen):
                            fs=15, ink=theme.MUTED, size_hint_y=None, height=u * 22))
         ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
         scores = "   ".join(
-            (f"[b][color=#FFC24B]{r['name']} {r['score']} (won)[/color][/b]" if r["winner"]
-             else f"{r['name']} {r['score']}") for r in ranked)
+            (f"[b][color=#FFC24B]{plain(r['name'])} {r['score']} (won)[/color][/b]"
+             if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
         row.add_widget(Txt(text=scores, markup=True, fs=18, shorten=False, valign="top",
                            max_lines=2))
         return row

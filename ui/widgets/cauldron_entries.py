@@ -15,6 +15,7 @@ from kivy.uix.widget import Widget
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
+from ui.markup import plain
 from ui.widgets.cauldron_common import CHARACTER_NAMES, ingredient_colours, recipe, short
 from ui.widgets.common import FlatButton, StepWithin, Stepper, Txt
 
@@ -146,8 +147,8 @@ class CauldronSeatDialog(_Entry):
         u = self.app.u
         for potion in self.player["potions"]:
             row = BoxLayout(size_hint_y=None, height=u * 46, spacing=u * 6)
-            row.add_widget(Txt(text=f"[b]{potion['name']}[/b]  +{potion['yield']}\n"
-                                    f"[size={int(u * 14)}]{recipe(potion)}[/size]",
+            row.add_widget(Txt(text=f"[b]{plain(potion['name'])}[/b]  +{potion['yield']}\n"
+                                    f"[size={int(u * 14)}]{plain(recipe(potion))}[/size]",
                                markup=True, fs=16, shorten=False, max_lines=2))
             b = FlatButton(title="Discard", fs=16, size_hint_x=None, width=u * 88)
             b.bind(on_release=lambda _b, n=potion["name"]: self.discard(n))

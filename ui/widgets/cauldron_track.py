@@ -72,8 +72,9 @@ class CauldronTrack(Widget):
 
     def draw(self) -> None:
         """Rebuild only when something it shows has changed (and only while on screen)."""
-        if self._data is None or self.parent is None or self.width < 50 or self.height < 50:
-            return
+        if (self._data is None or self.get_root_window() is None
+                or self.width < 50 or self.height < 50):
+            return          # off screen: a resize during another game must not draw this one
         summary, current = self._data
         app = App.get_running_app()
         colours = [p["colour"] for p in app.session.state["players"]] if app.session else []

@@ -21,6 +21,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from ui import theme
+from ui.markup import plain
 from ui.widgets.cauldron_common import (
     ingredient_colours, recipe, send, short, why_not,
 )
@@ -137,7 +138,7 @@ class CauldronTurnPanel(BoxLayout):
         return b
 
     def _blocked(self, box, reason: str) -> None:
-        box.add_widget(_text(reason, 18, theme.MUTED, valign="top"))
+        box.add_widget(_text(plain(reason), 18, theme.MUTED, valign="top"))
 
     def _build_gather(self, box) -> None:
         left = self.summary["ingredients_left"]
@@ -244,7 +245,8 @@ class CauldronTurnPanel(BoxLayout):
         if not ready and not reason:
             reason = why_not(Command("brew", self.who, {"potion": potion["name"]}))
         why = (reason or "").split(" (a Potion takes")[0]
-        words = f"[b]{recipe(potion)}[/b]" + ("" if ready else f"\n[color=#F4A093]{why}[/color]")
+        words = (f"[b]{plain(recipe(potion))}[/b]"
+                 + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
         lab = _text(words, 15, theme.INK, max_lines=3, valign="top")
         row.add_widget(lab)
         row.potion, row.ready, row.reason = potion["name"], ready, reason
