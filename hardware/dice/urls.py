@@ -11,7 +11,8 @@ only what a tray really is gets through:
   tray), ``/dev/cu.NAME`` (macOS) and ``/dev/pts/N`` (the pseudo-terminal ``companion
   dicesim`` prints);
 * another absolute path only while it leads (a symlink) to one of those: the link ``companion
-  dicesim --link`` keeps, or a udev ``SYMLINK``;
+  dicesim --link`` keeps, or a udev ``SYMLINK`` (a name right in ``/dev``, like
+  ``/dev/dicetray``, also while it is missing: the tray is unplugged);
 * ``loop://`` (tests and the demo) and ``socket://HOST:PORT`` (a tray on the network), with no
   options.
 
@@ -38,6 +39,8 @@ _NAME = r"(?!\.\.?\Z)[A-Za-z0-9#+.:=@_\\-]+"
 DEVICE_PATH = re.compile(
     r"/dev/(?:tty[A-Za-z0-9_.-]+|serial/by-(?:id|path)/" + _NAME
     + r"|pts/[0-9]+|rfcomm[0-9]+|cu\.[A-Za-z0-9_.-]+)\Z")
+# A name udev's SYMLINK+= makes directly in /dev (/dev/dicetray): accepted while missing.
+UDEV_LINK = re.compile(r"/dev/[A-Za-z0-9_-][A-Za-z0-9_.-]*\Z")
 LOOP = "loop://"
 SOCKET = re.compile(r"socket://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)"
                     r":(?P<port>[1-9][0-9]{0,4})\Z")
@@ -90,6 +93,8 @@ def check_tray_url(url: Any, *, resolve: bool = True) -> str:
         target = url
     if target != url and DEVICE_PATH.match(target):
         return url                       # a link to a tray: dicesim's, or a udev SYMLINK
+    if UDEV_LINK.match(url) and not os.path.lexists(url):
+        return url                       # a udev SYMLINK while its tray is unplugged
     if os.path.lexists(url):
         raise _refuse(url, f"is not a serial device (it leads to {target})")
     raise _refuse(url, "is not a serial device path and does not exist now (for the dice "

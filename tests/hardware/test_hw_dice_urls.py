@@ -103,6 +103,10 @@ def test_a_link_counts_while_it_leads_to_a_serial_device(tmp_path):
     for path in (database, elsewhere):
         with pytest.raises(ConfigError, match="is not a serial device .it leads to"):
             check_tray_url(str(path))
+    assert check_tray_url("/dev/dicetray-not-plugged") == "/dev/dicetray-not-plugged"
+    for there in ("/dev/null", "/dev/zero"):      # in /dev, there, and not a serial device
+        with pytest.raises(ConfigError, match="is not a serial device .it leads to"):
+            check_tray_url(there)
     missing = tmp_path / "gone"
     with pytest.raises(ConfigError, match="start `companion dicesim` first"):
         check_tray_url(str(missing))
@@ -202,6 +206,8 @@ def allowed(url: str) -> bool:
         return False
     if DEVICE.fullmatch(url):
         return True
+    if re.fullmatch(r"/dev/[A-Za-z0-9_-][A-Za-z0-9_.-]*", url) and not os.path.lexists(url):
+        return True                       # a udev SYMLINK while the tray is unplugged
     return url.startswith("/") and bool(DEVICE.fullmatch(os.path.realpath(url)))
 
 
