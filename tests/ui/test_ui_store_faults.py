@@ -40,3 +40,27 @@ def test_a_full_card_refuses_the_press_in_words_and_the_press_works_later(app):
     app.dismiss_refusal()
     assert app.send(Command("play_role", "Anna", {"role": "witch"})) is True
     assert [s.command.do for s in app.store.steps(app.session.game_id)] == ["play_role"]
+
+
+def test_a_game_whose_log_does_not_fold_is_shown_damaged_and_the_others_play(app, tmp_path):
+    from ui_helpers import find, shot, texts
+
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
+    good = app.session.game_id
+    app.session.execute(Command("play_role", "Anna", {"role": "witch"}))
+    assert app.start_game({"game": "witchs_brew", "players": ["Dora", "Emil", "Finn"]}) is None
+    bad = app.session.game_id
+    app.session.execute(Command("play_role", "Dora", {"role": "witch"}))
+    app.store.conn.execute("UPDATE events SET data = '[]' WHERE game_id = ?", (bad,))
+    app.open_store(tmp_path / "companion.sqlite3")  # the next start: it must not fail
+    frames()
+    shot("home_damaged_game")
+    assert "Witch's Brew  -  damaged: Resume says why" in texts(app.root)
+    [card] = find(lambda w: getattr(w, "game_id", None) == bad)
+    card.resume_button.dispatch("on_release")
+    frames()
+    assert app.session is None and app.screens.current == "home"
+    assert app.notice.startswith(f"Game #{bad} cannot be read from step 1 on: "
+                                 "companion check --repair")
+    find(lambda w: getattr(w, "game_id", None) == good)[0].resume_button.dispatch("on_release")
+    assert app.session is not None and app.session.game_id == good

@@ -75,17 +75,17 @@ class HomeScreen(Screen):
 
     def _resume_card(self, app, info, titles) -> Box:
         u = app.u
-        where = f"{info.steps} steps"
+        where, ink = f"{info.steps} steps", theme.ACCENT
         if info.game in GAMES:
             try:
                 where = GAMES[info.game].where(app.store.open_session(info.id).summary())
-            except CompanionError:
-                pass
+            except CompanionError:  # a log that does not fold: named, never a crash at start
+                where, ink = "damaged: Resume says why", theme.BAD
         card = Box(orientation="vertical", size_hint_y=None, height=u * 124,
                    padding=u * 8, spacing=u * 2, bg=theme.SURFACE, border=theme.ACCENT,
                    border_w=2)
         card.add_widget(Txt(text=f"{titles.get(info.game, info.game)}  -  {where}",
-                            fs=20, bold=True, ink=theme.ACCENT))
+                            fs=20, bold=True, ink=ink))
         card.add_widget(Txt(text=", ".join(info.players), fs=19))
         row = BoxLayout(size_hint_y=None, height=u * 50, spacing=u * 8)
         row.add_widget(Txt(text=f"Last played\n{when(info.updated_at)}", fs=15,
