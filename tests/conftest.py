@@ -25,6 +25,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
     """The fuzz figures: how many generated commands and inputs each game accepted and refused
     (a refusal is the only failure a malformed input may cause; anything else fails the test)."""
     from tests.support.fuzz import TALLY
+    from tests.support.store_child import KILLS
 
     games = sorted({game for game, _ in TALLY})
     if games:
@@ -33,3 +34,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
             terminalreporter.write_line(
                 f"{game}: {TALLY[game, 'accepted']} accepted, {TALLY[game, 'refused']} refused "
                 "(every refusal a RuleViolation that changed nothing)")
+    if KILLS:
+        terminalreporter.section("faults: kills per game")
+        for run in KILLS:
+            terminalreporter.write_line(
+                f"{run.game}: {run.tries} tries, {run.kills} killed ({run.inside} inside a "
+                f"transaction), {run.acknowledged} steps "
+                f"acknowledged, {run.lost} lost")

@@ -3,12 +3,15 @@ game there if there is one, and prints ``ACK n`` after step n is durably stored.
 
 ``--undo`` then takes back the last step (``UNDONE``). ``--die-at SQL`` kills the process with
 SIGKILL the moment the store sends a statement starting with SQL: a power cut at the worst
-moment, inside a transaction, with nothing rolled back or closed by Python.
+moment, inside a transaction, with nothing rolled back or closed by Python. ``--die-after N``
+arms it only once N more steps were acknowledged in this run, so the kill lands mid-game.
 
 ``--race T`` waits until the clock reads T (so that several children start together), opens
 the store (waiting its turn while another child holds the writer lock), starts one game and
 prints ``GAME id``; with ``--raw`` it skips the lock and races on the schema itself.
-``--hold`` opens the store, prints ``HOLDING`` and keeps it until its standard input closes."""
+``--hold`` opens the store, prints ``HOLDING`` and keeps it until its standard input closes.
+
+``KILLS`` gathers, in the test process, what the kill tests did, for the test summary."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import signal
 import sqlite3
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from companion.core import Command
@@ -26,6 +30,22 @@ from companion.games import get_rules
 from companion.core.errors import StoreError
 from companion.store import Store
 from companion.store_open import connect_writer
+
+
+@dataclass(frozen=True)
+class Kills:
+    """One game's kill test: child runs, how many were killed (how many of them inside a step's
+    transaction), steps acknowledged, steps lost."""
+
+    game: str
+    tries: int
+    kills: int
+    inside: int
+    acknowledged: int
+    lost: int
+
+
+KILLS: list[Kills] = []
 
 
 class DyingConnection:
@@ -52,6 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("db")
     parser.add_argument("script")
     parser.add_argument("--die-at")
+    parser.add_argument("--die-after", type=int, default=0)
     parser.add_argument("--undo", action="store_true")
     parser.add_argument("--race", type=float)
     parser.add_argument("--raw", action="store_true")
@@ -73,11 +94,14 @@ def main(argv: list[str] | None = None) -> None:
         session = store.open_session(games[0].id)
     else:
         session = store.new_game(get_rules(setup["game"]), setup)
-    if args.die_at:
-        store.conn = DyingConnection(store.conn, args.die_at)  # type: ignore[assignment]
-    for n in range(len(session.steps), len(commands)):
+    first = len(session.steps)
+    for n in range(first, len(commands)):
+        if args.die_at and n - first == args.die_after:
+            store.conn = DyingConnection(store.conn, args.die_at)  # type: ignore[assignment]
         session.execute(Command.from_dict(commands[n]))
         print(f"ACK {n + 1}", flush=True)
+    if args.die_at and not isinstance(store.conn, DyingConnection):
+        store.conn = DyingConnection(store.conn, args.die_at)  # type: ignore[assignment]
     if args.undo:
         session.undo()
         print("UNDONE", flush=True)
