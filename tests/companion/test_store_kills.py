@@ -90,8 +90,10 @@ def _run_child(db: Path, script: Path, rng: random.Random, stored: int,
             if target is not None and not from_inside and acked >= target:
                 child.send_signal(signal.SIGKILL)  # lands somewhere in the next step
                 break
-    _, err = child.communicate(timeout=120)
+    rest, err = child.communicate(timeout=120)
     assert "Traceback" not in err, err
+    # what the child printed before the kill reached it was acknowledged too
+    acked = max([acked] + [int(x.split()[1]) for x in rest.splitlines() if x.startswith("ACK")])
     return acked, child.returncode == -signal.SIGKILL, from_inside
 
 
