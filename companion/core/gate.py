@@ -203,14 +203,20 @@ class Player(Spec):
         return "a player at this table (" + ", ".join(self.names(state)) + ")"
 
     def check(self, value: Any, at: str, state: State) -> str:
-        if isinstance(value, str):
-            key = name_key(clean_text(value, at, limit=80))
-            for name in self.names(state):
-                if name_key(name) == key:
-                    return name
+        if not isinstance(value, str):
+            raise _fail(at, self.wants(state), value)
+        names = list(self.names(state))
+        seat = seat_of(names, clean_text(value, at, limit=80))
+        if seat is None:
             raise RuleViolation(f"{at}: there is no player named {shown(value)} at this table "
-                                f"({', '.join(self.names(state))})")
-        raise _fail(at, self.wants(state), value)
+                                f"({', '.join(names)})")
+        return names[seat]
+
+
+def seat_of(names: Sequence[str], who: str) -> int | None:
+    """The seat of a named player among ``names`` (NFC and case do not matter), or None."""
+    key = name_key(who)
+    return next((i for i, name in enumerate(names) if name_key(name) == key), None)
 
 
 @dataclass(frozen=True)

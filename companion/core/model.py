@@ -6,6 +6,7 @@ table script and replayed to the identical state.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -85,3 +86,10 @@ class InputEvent:
         if self.value is not None:
             out["value"] = self.value
         return out
+
+
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain JSON data (a game's state), three to four times faster than
+    ``copy.deepcopy``: every ``evolve`` copies the state, and undo, redo and a replay fold the
+    whole game again, on a Raspberry Pi too."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.errors import RuleViolation, SetupError
+from companion.core import gate
 from companion.core.gate import name_key
 from companion.games.cauldron import contest
 from companion.games.cauldron import data as d
@@ -150,11 +151,11 @@ def new_harvest() -> dict[str, Any]:
 
 # -- questions --------------------------------------------------------------------------------
 def seat_of(state: State, who: str) -> int:
-    """The seat of a player the gate has named (as typed at setup)."""
-    for i, player in enumerate(state["players"]):
-        if name_key(player["name"]) == name_key(who):
-            return i
-    raise RuleViolation(f"There is no player named {who!r} at this table")
+    """The seat of a named player (NFC and case do not matter), or a refusal naming them."""
+    seat = gate.seat_of([p["name"] for p in state["players"]], who)
+    if seat is None:
+        raise RuleViolation(f"There is no player named {gate.shown(who)} at this table")
+    return seat
 
 
 def name(state: State, seat: int | None) -> str | None:

@@ -15,10 +15,6 @@ from companion.games.quest import state as st
 from companion.games.quest.state import SORCERY_SPACES, State
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _where(state: State, space: str) -> str:
     return board.describe(space, state["settings"])
 
@@ -87,10 +83,10 @@ def reveal(state: State, cmd: Command) -> list[Event]:
     bottle, ingredient = cmd.args["bottle"], cmd.args["ingredient"]
     shows = st.ingredient(state, bottle)
     if shows is not None:
-        raise RuleViolation(f"Bottle {bottle} already shows the {_words(shows)}")
+        raise RuleViolation(f"Bottle {bottle} already shows the {st.words(shows)}")
     owner = next((b for b, i in state["revealed"].items() if i == ingredient), None)
     if owner is not None:
-        raise RuleViolation(f"Bottle {owner} already shows the {_words(ingredient)}: "
+        raise RuleViolation(f"Bottle {owner} already shows the {st.words(ingredient)}: "
                             "each ingredient is in one bottle")
     return [Event("bottle_revealed", {"bottle": bottle, "ingredient": ingredient})]
 

@@ -11,9 +11,7 @@ then a roll that changes one is refused).
 
 from __future__ import annotations
 
-import pickle
-
-from companion.core.model import Event
+from companion.core.model import Event, copy_plain
 from companion.games.quest.odds import MAGIC_DICE
 from companion.games.quest.state import State
 
@@ -22,14 +20,8 @@ ROLLS = ("action_rolled", "magic_rolled")
 KEEPS_CORRECTABLE = {*ROLLS, "roll_corrected"}
 
 
-def _copy(state: State) -> State:
-    """A deep copy of plain data, about four times faster than ``copy.deepcopy``: undo and
-    redo fold the whole game again, on a Raspberry Pi too."""
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-
-
 def _snapshot(state: State) -> State:
-    before = _copy(state)
+    before = copy_plain(state)
     before["correctable"] = None
     return before
 
@@ -53,7 +45,7 @@ def _roll(s: State, event: Event) -> State:
 
 
 def evolve(state: State, event: Event) -> State:
-    s = _copy(state)
+    s = copy_plain(state)
     d = event.data
     kind = event.type
     if not event.automatic and kind not in KEEPS_CORRECTABLE:
@@ -67,7 +59,7 @@ def evolve(state: State, event: Event) -> State:
     elif kind == "roll_corrected":
         again = Event("action_rolled" if d["kind"] == "action" else "magic_rolled",
                       {k: v for k, v in d.items() if k != "kind"})
-        s = _roll(_copy(s["correctable"]["before"]), again)
+        s = _roll(copy_plain(s["correctable"]["before"]), again)
     elif kind == "wizard_moved":
         s["wizard"] = d["to"]
         s["returns"] = list(d["hit"])

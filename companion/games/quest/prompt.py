@@ -20,10 +20,6 @@ from companion.games.quest.odds import MAGIC_DICE, announce_odds, as_json, best_
 from companion.games.quest.state import SPELL_TITLES, State
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _percent(p: Any) -> str:
     return f"{round(float(p) * 100)}%"
 
@@ -78,7 +74,7 @@ def prompt(state: State) -> dict[str, Any]:
     who = st.player(state)
     if current == "over":
         if state["outcome"] == "won":
-            found = ", ".join(_words(i) for i in st.in_cauldron(state))
+            found = ", ".join(st.words(i) for i in st.in_cauldron(state))
             text = f"The team wins! {found} are in the cauldron: the wizard's spell is broken"
         else:
             text = "The wizard has blocked all 6 paths: the wizard wins"

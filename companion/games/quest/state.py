@@ -52,6 +52,11 @@ def settings_from(config: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
+def words(name: str) -> str:
+    """An id in players' words: "bat_wing" is the bat wing."""
+    return name.replace("_", " ")
+
+
 def setup(config: dict[str, Any]) -> State:
     """The state before the first roll, from a checked setup (the gate's ``check_setup``)."""
     s = settings_from(config)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.errors import RuleViolation, SetupError
-from companion.core.gate import name_key
+from companion.core import gate
 from companion.games.witchs_brew.roles import (
     COUNTERS, DROPS, DROPS_IN_BOX, GOLD_IN_BOX, ROLES, STACK_SIZES, START, VIALS_IN_BOX,
 )
@@ -75,13 +75,12 @@ def seat_names(state: State) -> list[str]:
     return [p["name"] for p in state["players"]]
 
 
-def seat_of(state: State, name: str) -> int:
-    """The seat index of a named player (NFC and case do not matter)."""
-    key = name_key(name)
-    for i, player in enumerate(state["players"]):
-        if name_key(player["name"]) == key:
-            return i
-    raise RuleViolation(f"There is no player named {name!r} at this table")
+def seat_of(state: State, who: str) -> int:
+    """The seat of a named player (NFC and case do not matter), or a refusal naming them."""
+    seat = gate.seat_of([p["name"] for p in state["players"]], who)
+    if seat is None:
+        raise RuleViolation(f"There is no player named {gate.shown(who)} at this table")
+    return seat
 
 
 def left_in_supply(state: State) -> dict[str, int]:
