@@ -103,6 +103,8 @@ def check_the_box(state: dict[str, Any]) -> None:
 
 class CauldronTable(TableMachine):
     check_box = staticmethod(check_the_box)
+    legal_command = staticmethod(next_command)
+    odd_values = ODD_VALUES
 
     @initialize(setup=setups(), head_start=hs.sampled_from([0, 0, 30, 150, 400, END]),
                 rng=hs.randoms(use_true_random=False))
@@ -141,17 +143,6 @@ class CauldronTable(TableMachine):
     @rule(command=malformed_command(sorted(RULES.commands), ARG_KEYS, NAMES))
     def malformed(self, command: Command) -> None:
         self.play(command)
-
-    @rule(data=hs.data())
-    def one_wrong_argument(self, data: hs.DataObject) -> None:
-        """A legal command with one argument replaced by a wrong value or type."""
-        if self.session.over:
-            return
-        command = next_command(self.session, data.draw(hs.randoms(use_true_random=False)))
-        if command.args:
-            key = data.draw(hs.sampled_from(sorted(command.args)))
-            self.play(Command(command.do, command.player,
-                              {**command.args, key: data.draw(ODD_VALUES)}))
 
     @rule(data=hs.data())
     def correction(self, data: hs.DataObject) -> None:

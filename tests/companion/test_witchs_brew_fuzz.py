@@ -101,6 +101,8 @@ def check_new_cards(before: dict[str, Any], step_events: list[Any]) -> None:
 
 class WitchsBrewTable(TableMachine):
     check_box = staticmethod(check_the_box)
+    legal_command = staticmethod(next_command)
+    odd_values = ODD_VALUES
 
     @initialize(setup=setups(), head_start=hs.sampled_from([0, 0, 0, 40, 150, END]),
                 rng=hs.randoms(use_true_random=False))
@@ -138,17 +140,6 @@ class WitchsBrewTable(TableMachine):
     @rule(command=malformed_command(sorted(RULES.commands), ARG_KEYS, NAMES))
     def malformed(self, command: Command) -> None:
         self.play(command)
-
-    @rule(data=hs.data())
-    def one_wrong_argument(self, data: hs.DataObject) -> None:
-        """A legal command with one argument replaced by a wrong value or type."""
-        if self.session.over:
-            return
-        command = next_command(self.session, data.draw(hs.randoms(use_true_random=False)))
-        if command.args:
-            key = data.draw(hs.sampled_from(sorted(command.args)))
-            wrong = data.draw(ODD_VALUES)
-            self.play(Command(command.do, command.player, {**command.args, key: wrong}))
 
     @rule(data=hs.data())
     def correction(self, data: hs.DataObject) -> None:

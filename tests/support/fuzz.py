@@ -141,7 +141,14 @@ class TableMachine(RuleBasedStateMachine):
     ``self.session`` and ``self.steps`` in its ``initialize``, names its ``check_box``, and may
     wrap ``play``."""
 
+    #: Wrong values and types for the game's arguments (a strategy).
+    odd_values: hs.SearchStrategy[Any] = ODD_SCALARS
+
     def check_box(self, state: Any) -> None:
+        raise NotImplementedError
+
+    def legal_command(self, session: Session, rng: Any) -> Command:
+        """A move the table could make now (the game's autoplay)."""
         raise NotImplementedError
 
     def play(self, item: Command | InputEvent) -> bool:
@@ -159,6 +166,17 @@ class TableMachine(RuleBasedStateMachine):
     @rule(which=hs.sampled_from(["undo", "redo"]), player=hs.sampled_from([None, "Anna", "zed"]))
     def undo_redo(self, which: str, player: str | None) -> None:
         self.play(Command(which, player))
+
+    @rule(data=hs.data())
+    def one_wrong_argument(self, data: hs.DataObject) -> None:
+        """A legal command with one argument replaced by a wrong value or type."""
+        if self.session.over:
+            return
+        command = self.legal_command(self.session, data.draw(hs.randoms(use_true_random=False)))
+        if command.args:
+            key = data.draw(hs.sampled_from(sorted(command.args)))
+            self.play(Command(command.do, command.player,
+                              {**command.args, key: data.draw(self.odd_values)}))
 
     @invariant()
     def holds(self) -> None:
