@@ -41,3 +41,9 @@ def pytest_terminal_summary(terminalreporter) -> None:
                 f"{run.game}: {run.tries} tries, {run.kills} killed ({run.inside} inside a "
                 f"transaction), {run.acknowledged} steps "
                 f"acknowledged, {run.lost} lost")
+    from tests.support.figures import FIGURES
+
+    for topic, lines in FIGURES.items():
+        terminalreporter.section(f"figures: {topic}")
+        for line in lines:
+            terminalreporter.write_line(line)
