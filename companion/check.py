@@ -88,6 +88,8 @@ def check_game(conn: sqlite3.Connection, game_id: int) -> Problem | None:
             expected += 1
             if status not in STATUSES:
                 raise ValueError(f"its status {shown(status)} is not one of {', '.join(STATUSES)}")
+            if status == DROPPED:  # kept as stored, never read again (see store.SET_ASIDE)
+                continue
             loaded = json.loads(command)
             if not isinstance(loaded, dict) or not isinstance(loaded.get("do"), str):
                 raise ValueError("its command is not a command")
@@ -108,6 +110,36 @@ def check(conn: sqlite3.Connection) -> list[Problem]:
         if found:
             problems.append(found)
     return problems
+
+
+def _verbatim(value: Any) -> Any:
+    """A stored value as JSON can carry it unchanged: text and numbers as they are, bytes (a
+    row no companion wrote) as hex."""
+    return {"hex": value.hex()} if isinstance(value, bytes) else value
+
+
+def raw_log(conn: sqlite3.Connection, game_id: int) -> list[str]:
+    """A game's rows exactly as stored, one JSON line each (the game, then each step with its
+    events): for a game that does not fold, what a person or a later companion can still read.
+    Nothing is parsed, so a malformed row comes out as it went in."""
+    game, setup, status, created = conn.execute(
+        "SELECT game, setup, status, created_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    lines = [json.dumps({"raw_log": game_id, "game": _verbatim(game), "setup": _verbatim(setup),
+                         "status": _verbatim(status), "created_at": _verbatim(created)})]
+    events: dict[Any, list[dict[str, Any]]] = {}
+    for step, seq, type_, data, automatic, undoable in conn.execute(
+            "SELECT step, seq, type, data, automatic, undoable FROM events WHERE game_id = ? "
+            "ORDER BY step, seq", (game_id,)):
+        events.setdefault(step, []).append(
+            {"seq": seq, "type": _verbatim(type_), "data": _verbatim(data),
+             "automatic": _verbatim(automatic), "undoable": _verbatim(undoable)})
+    for n, command, status, created in conn.execute(
+            "SELECT n, command, status, created_at FROM steps WHERE game_id = ? ORDER BY n",
+            (game_id,)):
+        lines.append(json.dumps({"n": n, "status": _verbatim(status),
+                                 "command": _verbatim(command), "at": _verbatim(created),
+                                 "events": events.get(n, [])}))
+    return lines
 
 
 def repair(conn: sqlite3.Connection, problems: list[Problem]) -> list[str]:

@@ -201,19 +201,22 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise Unusable(f"There is no game number {args.log}: no game was ever stored "
                            "(the game database does not exist yet)")
         try:
-            session = store.open_session(args.log)
+            if args.raw:  # the rows as stored: also for a game that no longer folds
+                lines = store.raw_log(args.log)
+            else:
+                lines = export_lines(store.open_session(args.log))
         except StoreError as problem:
             raise Unusable(f"{_one_line(problem)}; companion history lists the games") from None
         except CompanionError as problem:
             raise Unusable(f"{_label(store.path)}: game {args.log} cannot be opened: "
                            f"{_one_line(problem)}") from None
-    text = "\n".join(export_lines(session)) + "\n"
+    text = "\n".join(lines) + "\n"
     if args.output:
         _write(args.output, text)
     elif _fits(text, sys.stdout):
         sys.stdout.write(text)
-    else:
-        sys.stdout.write("\n".join(export_lines(session, ascii_only=True)) + "\n")
+    else:  # a terminal that cannot show every name: the same JSON, with \\u escapes
+        sys.stdout.write("\n".join(json.dumps(json.loads(line)) for line in lines) + "\n")
     return EXIT_DONE
 
 
@@ -283,6 +286,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p.add_argument("--log", type=int, required=True, metavar="GAME_ID", help="the game's number")
     p.add_argument("--db", help="the database (default: the user data directory)")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.add_argument("--raw", action="store_true",
+                   help="the game's rows exactly as stored (also for a game that does not fold)")
     handlers["export"] = cmd_export
 
     p = sub.add_parser("history", help="list stored games with their results")

@@ -19,15 +19,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from companion.core.engine import DONE, GameRules, Results, Session, Step
-from companion.core.errors import CompanionError, RuleViolation, SetupError, StoreError
+from companion.core.engine import DONE, DROPPED, GameRules, Results, Session, Step
+from companion.core.errors import (
+    CompanionError, NotSaved, RuleViolation, SetupError, StoreError,
+)
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.core.model import Command, Event
 from companion.store_open import (
     WriterLock, advice, connect_reader, open_writer, refuse_odd_path,
 )
+
+if TYPE_CHECKING:
+    from companion.check import Problem
+
+#: A dropped step as a session holds it (a redo branch a new command replaced, or a bad step
+#: ``check --repair`` set aside): never folded, replayed or exported, so its row is not parsed;
+#: it stays in the file as stored (``companion export --raw`` shows it).
+SET_ASIDE = Command("set_aside")
+
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -156,6 +167,38 @@ class Store:
         with _Tx(self.conn):
             _settle(self.conn, game_id, results, _now())
 
+    # -- a game whose log does not fold ---------------------------------------------------
+    def damage(self, game_id: int) -> "Problem | None":
+        """What keeps a stored game from folding (its setup, or its first bad step), or None."""
+        from companion.check import check_game
+
+        return check_game(self.conn, game_id)
+
+    def last_good(self, game_id: int, problem: "Problem") -> Session | None:
+        """A damaged game as it stood before its first bad step (to look at, not to play), or
+        None when even its setup cannot be played."""
+        from companion.games import get_rules
+
+        if problem.step is None:
+            return None
+        game, setup = self._game_row(game_id)
+        return Session(get_rules(game), setup, list(self.steps(game_id, before=problem.step)))
+
+    def repair(self, game_id: int) -> list[str]:
+        """``companion check --repair`` for one game: its bad steps kept but left out (or its
+        unplayable setup set aside as abandoned); what was done, in words."""
+        from companion.check import repair
+
+        problem = self.damage(game_id)
+        with _saving():
+            return repair(self.conn, [problem]) if problem else []
+
+    def raw_log(self, game_id: int) -> list[str]:
+        from companion.check import raw_log
+
+        self._game_row(game_id)  # an unknown game number is a StoreError naming it
+        return raw_log(self.conn, game_id)
+
     def abandon(self, game_id: int) -> None:
         """Stop offering a running game for resume; its log stays."""
         with _Tx(self.conn):
@@ -174,15 +217,21 @@ class Store:
     def setup_of(self, game_id: int) -> dict[str, Any]:
         return self._game_row(game_id)[1]
 
-    def steps(self, game_id: int) -> Iterator[Step]:
+    def steps(self, game_id: int, before: int = INT64_MAX) -> Iterator[Step]:
+        """The stored steps in order; ``before`` stops at a step (a damaged game's last good
+        state is the fold of the steps before its first bad one)."""
         events: dict[int, list[Event]] = {}
         for step, type_, data, automatic, undoable in self.conn.execute(
                 "SELECT step, type, data, automatic, undoable FROM events WHERE game_id = ? "
-                "ORDER BY step, seq", (game_id,)):
+                "AND step < ? ORDER BY step, seq", (game_id, before)):
             events.setdefault(step, []).append(
                 Event(type_, json.loads(data), bool(automatic), bool(undoable)))
         for n, command, status in self.conn.execute(
-                "SELECT n, command, status FROM steps WHERE game_id = ? ORDER BY n", (game_id,)):
+                "SELECT n, command, status FROM steps WHERE game_id = ? AND n < ? ORDER BY n",
+                (game_id, before)):
+            if status == DROPPED:  # out of the game for good: only its number counts
+                yield Step(n, SET_ASIDE, (), status)
+                continue
             yield Step(n, Command.from_dict(json.loads(command)), tuple(events.get(n, ())), status)
 
     def games(self, status: str | None = None) -> list[GameInfo]:
@@ -280,7 +329,7 @@ def _saving() -> Iterator[None]:
         yield
     except sqlite3.Error as problem:
         words = advice(problem) or f"the game database failed ({problem})"
-        raise StoreError(f"Not saved, so not applied: {words}") from None
+        raise NotSaved(f"Not saved, so not applied: {words}") from None
 
 
 class GameJournal:

@@ -20,3 +20,8 @@ class ScriptError(CompanionError, ValueError):
 
 class StoreError(CompanionError, OSError):
     """The game database cannot be used (corrupt, foreign, unwritable)."""
+
+
+class NotSaved(StoreError):
+    """A step the card could not save while playing (full, read-only, locked, failing): it was
+    not applied, and the very same step may be tried again once the card works."""

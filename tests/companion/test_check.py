@@ -112,3 +112,45 @@ def test_a_game_that_does_not_fold_is_a_clear_store_error_and_the_others_open(tm
                                              "companion check --repair"):
             store.open_session(second)
         assert len(store.open_session(first).steps) == 30
+
+
+def test_a_damaged_game_shows_its_last_good_state_and_repairs_from_the_store(tmp_path):
+    db = tmp_path / "c.sqlite3"
+    good, bad = _stored(db)
+    _sql(db, "UPDATE steps SET command = 'not json' WHERE game_id = ? AND n = 12", bad)
+    with Store(db) as store:
+        assert store.damage(good) is None
+        problem = store.damage(bad)
+        assert (problem.game_id, problem.step) == (bad, 12)
+        before = store.last_good(bad, problem)
+        assert before.journal is None and len(before.steps) == 11
+        with pytest.raises(StoreError):
+            store.open_session(bad)
+        assert store.repair(bad) == [f"game #{bad}: 19 step(s) from step 12 on kept but left "
+                                     "out; it resumes at its last good state"]
+        assert store.open_session(bad).state == before.state
+        assert store.repair(bad) == []  # nothing left to repair
+
+
+def test_a_setup_that_cannot_be_played_has_no_last_good_state(tmp_path):
+    db = tmp_path / "c.sqlite3"
+    [bad] = _stored(db, games=1)
+    _sql(db, "UPDATE games SET setup = '{\"players\": []}' WHERE id = ?", bad)
+    with Store(db) as store:
+        problem = store.damage(bad)
+        assert problem.step is None and store.last_good(bad, problem) is None
+
+
+def test_the_raw_log_keeps_every_row_as_stored_even_a_malformed_one(tmp_path, capsys):
+    db = tmp_path / "c.sqlite3"
+    [game] = _stored(db, games=1, steps=5)
+    _sql(db, "UPDATE steps SET command = X'00FF' WHERE game_id = ? AND n = 3", game)
+    _sql(db, "UPDATE events SET data = 'oops' WHERE game_id = ? AND step = 2", game)
+    assert main(["export", "--raw", "--log", str(game), "--db", str(db)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["raw_log"] == game and json.loads(lines[0]["setup"])["players"] == PLAYERS
+    assert [line["n"] for line in lines[1:]] == [1, 2, 3, 4, 5]
+    assert lines[3]["command"] == {"hex": "00ff"}
+    assert {e["data"] for e in lines[2]["events"]} == {"oops"}
+    assert json.loads(lines[1]["command"])["do"] == "play_role"
+    assert main(["export", "--log", str(game), "--db", str(db)]) == 2  # it does not fold
