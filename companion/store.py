@@ -267,7 +267,20 @@ class _Tx:
         return self.conn
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return
+            except BaseException:  # a COMMIT the card refused may leave the transaction open
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        """Roll back, unless SQLite already did (it may on a full card): a ROLLBACK then would
+        fail and hide the error that says what to do."""
+        if getattr(self.conn, "in_transaction", True):
+            self.conn.execute("ROLLBACK")
 
 
 def unstorable(value: Any, at: str) -> str | None:

@@ -106,6 +106,10 @@ _ERRNO_CODES = {errno.ENOSPC: sqlite3.SQLITE_FULL, errno.EROFS: sqlite3.SQLITE_R
                 errno.EIO: sqlite3.SQLITE_IOERR, errno.EDQUOT: sqlite3.SQLITE_FULL}
 
 
+#: What SQLite answers a reader that cannot make a WAL database's -shm file.
+_NO_SHM = frozenset({sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY})
+
+
 class Unreadable(StoreError):
     """The file is damaged or not ours: the writer may copy it aside and start a new one."""
 
@@ -118,6 +122,8 @@ def primary_code(problem: BaseException) -> int | None:
 
 def advice(problem: BaseException) -> str | None:
     """What to do about a problem that is not damage, in players' words, or None."""
+    if getattr(problem, "sqlite_errorcode", None) == sqlite3.SQLITE_IOERR_SHMSIZE:
+        return WORDS[sqlite3.SQLITE_FULL]  # the -shm file could not grow: no room on the card
     code = primary_code(problem)
     if code is None and isinstance(problem, OSError):
         code = _ERRNO_CODES.get(problem.errno or 0)
@@ -168,7 +174,12 @@ class WriterLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            deadline = time.monotonic() + 0.5  # the holder writes its pid just after locking
+            while not (holder := os.pread(fd, 32, 0).decode("ascii", "replace").strip()):
+                if time.monotonic() > deadline:
+                    holder = "unknown"
+                    break
+                time.sleep(0.01)
             os.close(fd)
             raise StoreError(f"The game database {database} is in use: the companion is already "
                              f"running (pid {holder}). Close it first; companion history and "
@@ -176,8 +187,12 @@ class WriterLock:
         except OSError as problem:
             os.close(fd)
             raise refusal(database, problem) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        try:  # a full card refuses even the pid: say so, and hold no lock (a retry may work)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        except OSError as problem:
+            os.close(fd)
+            raise refusal(database, problem) from None
         return cls(path, fd)
 
     def release(self) -> None:
@@ -246,6 +261,18 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     conn.execute("COMMIT")
 
 
+def _refuse_write_protected(path: str) -> None:
+    """SQLite opens a write-protected file read-only without a word: refuse it now."""
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CLOEXEC))
+    except OSError as problem:
+        if problem.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise StoreError(f"The game database {path} cannot be used: "
+                             f"{WORDS[sqlite3.SQLITE_READONLY]} (the file was left as it "
+                             "was)") from None
+        raise refusal(path, problem) from None
+
+
 def connect_writer(path: str) -> sqlite3.Connection:
     """A read-write connection with the schema in place. Raises Unreadable for a damaged or
     foreign file, StoreError for anything else; the file is never changed before it is known
@@ -261,6 +288,8 @@ def connect_writer(path: str) -> sqlite3.Connection:
             if problem.errno not in _ERRNO_CODES:
                 raise
             raise refusal(path, problem) from None
+    if not memory:
+        _refuse_write_protected(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
@@ -281,30 +310,35 @@ def connect_writer(path: str) -> sqlite3.Connection:
     return conn
 
 
-def connect_reader(path: str) -> sqlite3.Connection:
+def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
     """A read-only connection to an existing companion database; StoreError (naming the file,
     which is left exactly as it is) if it is missing, empty, damaged or not ours."""
     if not refuse_odd_path(path):
         raise StoreError(f"{path}: no such file (no game was ever stored there)")
-    uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    uri = ("file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+           + ("&immutable=1" if immutable else ""))
     try:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
-    except sqlite3.Error as problem:
-        raise refusal(path, problem) from None
-    try:
-        if _check_ours(conn, path) == 0:
-            raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
-    except BaseException as problem:
-        conn.close()
-        if isinstance(problem, (sqlite3.Error, StoreError)):
-            found = refusal(path, problem)
-            if isinstance(found, Unreadable):
-                raise StoreError(f"The game database {path} cannot be read ({found}); it was "
-                                 "left as it is, and the companion moves it aside when it "
-                                 "starts") from None
-            raise found from None
-        raise
+        try:
+            if _check_ours(conn, path) == 0:
+                raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
+        except BaseException:
+            conn.close()
+            raise
+    except (sqlite3.Error, StoreError) as problem:
+        if (not immutable and primary_code(problem) in _NO_SHM
+                and not os.path.lexists(path + "-wal")):
+            # A write-protected folder or card: SQLite cannot make the -shm it reads a WAL
+            # database with. With no -wal beside it no writer is running and the file alone
+            # holds every game, so it is read as a file that cannot change.
+            return connect_reader(path, immutable=True)
+        found = refusal(path, problem)
+        if isinstance(found, Unreadable):
+            raise StoreError(f"The game database {path} cannot be read ({found}); it was "
+                             "left as it is, and the companion moves it aside when it "
+                             "starts") from None
+        raise found from None
     return conn
 
 
