@@ -8,6 +8,7 @@ clock is the 1 Hz turn timer while a game runs.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import time
@@ -22,7 +23,7 @@ from kivy.properties import (
     BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty,
 )
 
-from companion.core.errors import CompanionError, SetupError, StoreError
+from companion.core.errors import CompanionError, NotSaved, SetupError, StoreError
 from companion.core.gate import shown
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
@@ -30,6 +31,7 @@ from companion.store import Store, default_path
 from ui import theme
 from ui.devices import TableDevices
 from ui.games import GAMES
+from ui.waiting import CardWait
 
 HERE = Path(__file__).parent
 KV_FILES = [
@@ -73,6 +75,7 @@ class CompanionApp(App):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     refusal = StringProperty("")
+    waiting = StringProperty("")          # a press waiting for the card: why, for the banner
     notice = StringProperty("")
     hardware_status = StringProperty("")
     hardware_problem = StringProperty("")
@@ -95,6 +98,7 @@ class CompanionApp(App):
         self._turn_key: tuple | None = None
         self._turn_started = 0.0
         self._timer = None
+        self.card_wait = CardWait(self._say_waiting, self.refuse)
         self._clear_refusal = Clock.create_trigger(lambda *_: self.dismiss_refusal(),
                                                    REFUSAL_SECONDS)
 
@@ -173,11 +177,40 @@ class CompanionApp(App):
             return
         self._play(session)
 
+    def repair(self, game_id: int) -> None:
+        """A damaged game from the home screen (a kiosk has no shell for ``companion check
+        --repair``): its bad steps kept in the file but left out, so it resumes as it stood."""
+        try:
+            done = self.store.repair(game_id)
+        except CompanionError as problem:
+            self.notice = f"Game #{game_id} was not repaired: {problem}"
+        else:
+            said = "; ".join(done) or f"game #{game_id} needed no repair"
+            self.notice = said[0].upper() + said[1:]
+        self.screens.get_screen("home").refresh()
+
+    def save_raw_log(self, game_id: int) -> None:
+        """A damaged game's rows exactly as stored, to a file beside the database, so whatever
+        happens to the game next, what the table entered can still be read."""
+        folder = Path(self.db_path if self.db_path != ":memory:" else default_path()).parent
+        path = folder / "exports" / f"game-{game_id}-log-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+        try:
+            text = "\n".join(self.store.raw_log(game_id)) + "\n"
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+        except (CompanionError, OSError, sqlite3.Error) as problem:
+            self.notice = f"The log of game #{game_id} was not saved: {problem}"
+            return
+        self.notice = f"The log of game #{game_id}, as stored, is saved in {path}"
+
     def abandon(self, game_id: int) -> None:
         self.store.abandon(game_id)
         self.screens.get_screen("home").refresh()
 
     def leave_session(self) -> None:
+        self.card_wait.cancel()
         self.session = None
         self.summary, self.prompt = {}, {}
         self.can_undo = self.can_redo = False
@@ -237,8 +270,11 @@ class CompanionApp(App):
         read-only, failing), is shown and changes nothing: the app goes on."""
         if self.session is None:
             return False
+        session = self.session
         try:
-            self.session.execute(command)
+            self.card_wait.play(session, command, lambda: session.execute(command))
+        except NotSaved:  # it waits for the card, and the banner says so
+            return False
         except CompanionError as refusal:
             self.refuse(str(refusal))
             return False
@@ -263,9 +299,14 @@ class CompanionApp(App):
             if from_tray:
                 self.dice_activity += " (no game in play)"
             return None
+        session = self.session
         try:
-            return self.session.handle_input(event)
-        except CompanionError as refusal:  # a rule, or a card that cannot save the step
+            return self.card_wait.play(session, event, lambda: session.handle_input(event))
+        except NotSaved:  # the card cannot save it now: it waits and is tried again
+            if event.source in PHYSICAL_SOURCES:
+                self.devices.buzz("refused")
+            return None
+        except CompanionError as refusal:  # a rule the press breaks
             reason = str(refusal)
             if event.kind == "die":
                 face = shown(event.value)
@@ -283,6 +324,17 @@ class CompanionApp(App):
 
     def redo(self) -> None:
         self.send(Command("redo"))
+
+    def cancel_waiting(self) -> None:
+        """The table gives up on the press waiting for the card: it is not applied."""
+        self.card_wait.cancel()
+
+    def _say_waiting(self, words: str) -> None:
+        self.waiting = words
+        if words:
+            self.refuse(words)
+        elif self.refusal.startswith("Not saved"):
+            self.dismiss_refusal()
 
     def refuse(self, message: str) -> None:
         self.refusal = message

@@ -75,17 +75,17 @@ class HomeScreen(Screen):
 
     def _resume_card(self, app, info, titles) -> Box:
         u = app.u
-        where, ink = f"{info.steps} steps", theme.ACCENT
+        title = titles.get(info.game, info.game)
+        where = f"{info.steps} steps"
         if info.game in GAMES:
             try:
                 where = GAMES[info.game].where(app.store.open_session(info.id).summary())
-            except CompanionError:  # a log that does not fold: named, never a crash at start
-                where, ink = "damaged: Resume says why", theme.BAD
+            except CompanionError as problem:  # a log that does not fold: shown, never a crash
+                return self._damaged_card(app, info, title, problem)
         card = Box(orientation="vertical", size_hint_y=None, height=u * 124,
                    padding=u * 8, spacing=u * 2, bg=theme.SURFACE, border=theme.ACCENT,
                    border_w=2)
-        card.add_widget(Txt(text=f"{titles.get(info.game, info.game)}  -  {where}",
-                            fs=20, bold=True, ink=ink))
+        card.add_widget(Txt(text=f"{title}  -  {where}", fs=20, bold=True, ink=theme.ACCENT))
         card.add_widget(Txt(text=", ".join(info.players), fs=19))
         row = BoxLayout(size_hint_y=None, height=u * 50, spacing=u * 8)
         row.add_widget(Txt(text=f"Last played\n{when(info.updated_at)}", fs=15,
@@ -102,6 +102,50 @@ class HomeScreen(Screen):
         card.game_id = info.id
         card.resume_button = go
         return card
+
+    def _damaged_card(self, app, info, title: str, problem: CompanionError) -> Box:
+        """A game whose stored log does not fold: where it breaks, how it stood before, its
+        log saved as stored, and a repair that keeps every row (two taps, like abandon)."""
+        u = app.u
+        found = app.store.damage(info.id)
+        if found is None:  # it folds, but cannot be opened: the store's own words
+            head, before = "cannot be opened", str(problem)
+        elif found.step is None:
+            head, before = "its setup cannot be played", "Nothing to resume: save its log."
+        else:
+            head = f"damaged from step {found.step}"
+            last = app.store.last_good(info.id, found)
+            kept = len(last.done_steps())
+            before = (f"Repair keeps it as it stood: {GAMES[info.game].where(last.summary())} "
+                      f"({kept} step{'' if kept == 1 else 's'})")
+        card = Box(orientation="vertical", size_hint_y=None, height=u * 190,
+                   padding=u * 8, spacing=u * 4, bg=theme.SURFACE, border=theme.BAD,
+                   border_w=3)
+        card.add_widget(Txt(text=f"{title}  -  {head}", fs=20, bold=True, ink=theme.BAD))
+        card.add_widget(Txt(text=", ".join(info.players), fs=19))
+        card.add_widget(Txt(text=before, fs=18, shorten=False, max_lines=2, valign="top"))
+        row = BoxLayout(size_hint_y=None, height=u * 52, spacing=u * 8)
+        save = FlatButton(title="Save its log", fill=theme.SURFACE_HI, fs=18)
+        save.bind(on_release=lambda *_: app.save_raw_log(info.id))
+        drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=18)
+        drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
+        row.add_widget(save)
+        row.add_widget(drop)
+        if found is not None and found.step is not None:
+            fix = FlatButton(title="Repair", fill=theme.ACCENT, ink=theme.DARK_INK, fs=22)
+            fix.bind(on_release=lambda b: self._repair(app, b, info.id))
+            row.add_widget(fix)
+            card.repair_button = fix
+        card.add_widget(row)
+        card.game_id, card.save_button = info.id, save
+        return card
+
+    @staticmethod
+    def _repair(app, button, game_id: int) -> None:
+        if button.title != "Sure?":
+            button.title = "Sure?"
+            return
+        app.repair(game_id)
 
     @staticmethod
     def _abandon(app, button, game_id: int) -> None:
