@@ -341,7 +341,7 @@ def _saving() -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as problem:
-        words = advice(problem) or f"the game database failed ({problem})"
+        words = advice(problem, then="") or f"the game database failed ({problem})"
         raise NotSaved(f"Not saved, so not applied: {words}") from None
 
 

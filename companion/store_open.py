@@ -86,20 +86,20 @@ CREATE TABLE results (
 #: SQLite's primary result codes that mean "this file is not a (healthy) database".
 DAMAGED = frozenset({sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT})
 
-_LOCKED = "another program holds the database locked: close it (or wait for it) and start again"
-#: What to do, in players' words, for each primary result code that is not damage.
+_LOCKED = "another program holds the database locked: close it (or wait for it)"
+#: What to do, in players' words, for each primary result code that is not damage; at opening
+#: advice() adds "and start again" (while playing, the press is tried again by itself).
 WORDS = {
-    sqlite3.SQLITE_FULL: "the SD card (disk) is full: free some space and start again",
+    sqlite3.SQLITE_FULL: "the SD card (disk) is full: free some space",
     sqlite3.SQLITE_READONLY: "the database is read-only (the file, its folder or the card is "
-                             "write-protected): make it writable and start again",
+                             "write-protected): make it writable",
     sqlite3.SQLITE_CANTOPEN: "the database file cannot be opened (its folder may be missing "
-                             "or not writable): check the folder and start again",
+                             "or not writable): check the folder",
     sqlite3.SQLITE_BUSY: _LOCKED,
     sqlite3.SQLITE_LOCKED: _LOCKED,
     sqlite3.SQLITE_PERM: "the system does not allow access to the database: check its owner "
-                         "and permissions and start again",
-    sqlite3.SQLITE_IOERR: "the card (disk) failed while reading or writing: check the card "
-                          "and start again",
+                         "and permissions",
+    sqlite3.SQLITE_IOERR: "the card (disk) failed while reading or writing: check the card",
 }
 _ERRNO_CODES = {errno.ENOSPC: sqlite3.SQLITE_FULL, errno.EROFS: sqlite3.SQLITE_READONLY,
                 errno.EACCES: sqlite3.SQLITE_PERM, errno.EPERM: sqlite3.SQLITE_PERM,
@@ -120,14 +120,16 @@ def primary_code(problem: BaseException) -> int | None:
     return None if code is None else code & 0xFF
 
 
-def advice(problem: BaseException) -> str | None:
+def advice(problem: BaseException, then: str = " and start again") -> str | None:
     """What to do about a problem that is not damage, in players' words, or None."""
     if getattr(problem, "sqlite_errorcode", None) == sqlite3.SQLITE_IOERR_SHMSIZE:
-        return WORDS[sqlite3.SQLITE_FULL]  # the -shm file could not grow: no room on the card
-    code = primary_code(problem)
+        code: int | None = sqlite3.SQLITE_FULL  # the -shm file could not grow: no room
+    else:
+        code = primary_code(problem)
     if code is None and isinstance(problem, OSError):
         code = _ERRNO_CODES.get(problem.errno or 0)
-    return WORDS.get(code) if code is not None else None
+    words = WORDS.get(code) if code is not None else None
+    return words + then if words else None
 
 
 def refusal(path: str, problem: BaseException) -> StoreError:
@@ -268,8 +270,8 @@ def _refuse_write_protected(path: str) -> None:
     except OSError as problem:
         if problem.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise StoreError(f"The game database {path} cannot be used: "
-                             f"{WORDS[sqlite3.SQLITE_READONLY]} (the file was left as it "
-                             "was)") from None
+                             f"{WORDS[sqlite3.SQLITE_READONLY]} and start again (the file was "
+                             "left as it was)") from None
         raise refusal(path, problem) from None
 
 
