@@ -10,6 +10,8 @@ arms it only once N more steps were acknowledged in this run, so the kill lands 
 the store (waiting its turn while another child holds the writer lock), starts one game and
 prints ``GAME id``; with ``--raw`` it skips the lock and races on the schema itself.
 ``--hold`` opens the store, prints ``HOLDING`` and keeps it until its standard input closes.
+``--autocheckpoint PAGES`` sets SQLite's ``wal_autocheckpoint`` (default 1000 pages), so the
+power-loss test sees checkpoints and WAL restarts while the store is open.
 
 ``KILLS`` gathers, in the test process, what the kill tests did, for the test summary."""
 
@@ -77,6 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--race", type=float)
     parser.add_argument("--raw", action="store_true")
     parser.add_argument("--hold", action="store_true")
+    parser.add_argument("--autocheckpoint", type=int)
     args = parser.parse_args(argv)
     if args.hold:
         with Store(args.db):
@@ -89,6 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     lines = open(args.script, encoding="utf-8").read().splitlines()
     setup, commands = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
     store = Store(args.db)
+    if args.autocheckpoint is not None:
+        store.conn.execute(f"PRAGMA wal_autocheckpoint = {args.autocheckpoint}")
     games = store.games()
     if games:
         session = store.open_session(games[0].id)
