@@ -52,8 +52,9 @@ def compile_shim(target: Path) -> Path | None:
     if cc is None:
         return None
     out = target / "fsync_recorder.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(out), str(SHIM), "-ldl"],
-                   check=True, capture_output=True)
+    built = subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(out), str(SHIM), "-ldl"],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, f"{cc} could not build {SHIM.name}:\n{built.stderr}"
     return out
 
 
