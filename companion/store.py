@@ -117,7 +117,7 @@ class Store:
         if problem:
             raise SetupError(problem)
         now = _now()
-        with _Tx(self.conn):
+        with _saving("Not saved, so the game was not started"), _Tx(self.conn):
             cur = self.conn.execute(
                 "INSERT INTO games (game, setup, created_at, updated_at) VALUES (?, ?, ?, ?)",
                 (rules.name, json.dumps(setup), now, now))
@@ -164,7 +164,7 @@ class Store:
         if (status == "finished") == over and kept == over:
             return
         results = session.rules.results(session.state) if over else None
-        with _Tx(self.conn):
+        with _saving("Not saved, so the game was not set right"), _Tx(self.conn):
             _settle(self.conn, game_id, results, _now())
 
     # -- a game whose log does not fold ---------------------------------------------------
@@ -190,7 +190,7 @@ class Store:
         from companion.check import repair
 
         problem = self.damage(game_id)
-        with _saving():
+        with _saving("Not saved, so nothing was repaired"):
             return repair(self.conn, [problem]) if problem else []
 
     def raw_log(self, game_id: int) -> list[str]:
@@ -201,7 +201,7 @@ class Store:
 
     def abandon(self, game_id: int) -> None:
         """Stop offering a running game for resume; its log stays."""
-        with _Tx(self.conn):
+        with _saving("Not saved, so the game was not abandoned"), _Tx(self.conn):
             self.conn.execute("UPDATE games SET status = 'abandoned', updated_at = ? "
                               "WHERE id = ? AND status = 'running'", (_now(), game_id))
 
@@ -334,7 +334,7 @@ def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) 
 
 
 @contextmanager
-def _saving() -> Iterator[None]:
+def _saving(what: str = "Not saved, so not applied") -> Iterator[None]:
     """A write while playing that the card refuses (full, read-only, locked, failing) is a
     StoreError in players' words: the transaction rolled back, the session unchanged (it writes
     before it applies), and the table can press again once the card works."""
@@ -342,7 +342,7 @@ def _saving() -> Iterator[None]:
         yield
     except sqlite3.Error as problem:
         words = advice(problem, then="") or f"the game database failed ({problem})"
-        raise NotSaved(f"Not saved, so not applied: {words}") from None
+        raise NotSaved(f"{what}: {words}") from None
 
 
 class GameJournal:

@@ -35,11 +35,9 @@ from ui.waiting import CardWait
 
 HERE = Path(__file__).parent
 KV_FILES = [
-    "widgets/common.kv", "widgets/seat_panel.kv", "widgets/role_picker.kv",
-    "widgets/action_panels.kv", "widgets/effect_dialog.kv", "root.kv",
-    "screens/home.kv", "screens/result.kv", "widgets/hw_fields.kv",
+    "widgets/common.kv", "root.kv", "screens/home.kv", "widgets/hw_fields.kv",
     "screens/hardware_settings.kv",
-    *(kv for game in GAMES.values() for kv in game.kv),
+    *(kv for game in GAMES.values() for kv in game.kv_files()),
 ]
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
@@ -166,6 +164,8 @@ class CompanionApp(App):
             session = self.store.new_game(get_rules(setup["game"]), setup)
         except SetupError as problem:
             return in_seat_words(str(problem))
+        except StoreError as problem:  # a full or write-protected card: said on the setup screen
+            return str(problem)
         self._play(session)
         return None
 
@@ -206,7 +206,10 @@ class CompanionApp(App):
         self.notice = f"The log of game #{game_id}, as stored, is saved in {path}"
 
     def abandon(self, game_id: int) -> None:
-        self.store.abandon(game_id)
+        try:
+            self.store.abandon(game_id)
+        except StoreError as problem:
+            self.notice = str(problem)
         self.screens.get_screen("home").refresh()
 
     def leave_session(self) -> None:

@@ -16,7 +16,7 @@ from ui.widgets.common import Box
 
 # Importing a game's modules registers its screen and widget classes for the kv files.
 for _game in GAMES.values():
-    for _module in _game.modules:
+    for _module in _game.module_names():
         importlib.import_module(_module)
 
 

@@ -77,7 +77,7 @@ def test_fix_a_turn_order_die_then_too_late_is_refused(app):
 
 
 def _reopen_fix(app, seat: str, face: int):
-    from ui.widgets.cauldron_dice import CauldronFixDieDialog
+    from ui.games.cauldron.dice import CauldronFixDieDialog
 
     dialog = CauldronFixDieDialog()
     dialog.open()
@@ -220,7 +220,7 @@ def test_correct_a_seats_pool_spells_and_the_board_by_hand(app):
 
 
 def _adjust_open(app):
-    from ui.widgets.cauldron_adjust import CauldronAdjustDialog
+    from ui.games.cauldron.adjust import CauldronAdjustDialog
 
     dialog = CauldronAdjustDialog(1)
     dialog.open()
@@ -233,7 +233,7 @@ def _adjust_open(app):
 
 
 def _adjust_refused(app):
-    from ui.widgets.cauldron_adjust import CauldronAdjustDialog
+    from ui.games.cauldron.adjust import CauldronAdjustDialog
 
     dialog = CauldronAdjustDialog(1)
     dialog.open()

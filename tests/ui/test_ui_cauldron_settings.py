@@ -112,7 +112,7 @@ def test_every_earlier_card_is_offered_once_and_read_once(app, monkeypatch):
                            card("Oil of Earthquakes", ["spider_web"] * 3)])
     earlier_game(app, [card("Oil of Earthquakes", ["spider_web", "dragon_egg"]),
                        card("Mistake", ["snake_skin"])], undone=("Mistake",))
-    from ui.widgets import cauldron_potion
+    from ui.games.cauldron import potion as cauldron_potion
 
     reads = []
     read = cauldron_potion.read_cards
@@ -144,7 +144,7 @@ def test_every_earlier_card_is_offered_once_and_read_once(app, monkeypatch):
 
 def test_a_card_bought_with_its_entry_is_in_the_catalogue(app):
     from test_ui_cauldron_fixes import to_market
-    from ui.widgets.cauldron_potion import read_cards
+    from ui.games.cauldron.potion import read_cards
 
     s = to_market(app)
     s.execute(Command("buy", "Barb", {"item": "basic_potion",

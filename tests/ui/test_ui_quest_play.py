@@ -160,7 +160,7 @@ def test_roll_for_us_and_fixing_a_misread_roll(app):
     tap(table(app).panels["roll"].ids.roll)
     assert app.summary["action"] is not None or app.prompt["turn"] == "Leo"
     assert s.summary()["correctable"] == "action"
-    from ui.widgets.quest_dialogs import FixDiceDialog
+    from ui.games.quest.dialogs import FixDiceDialog
 
     table(app).open_fix()
     frames()

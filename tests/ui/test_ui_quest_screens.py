@@ -107,7 +107,7 @@ def test_quest_spells_and_dialogs_render(app):
     quest(app).pick("c4")
     frames()
     both_sizes("quest_table_sorcery")
-    from ui.widgets.quest_dialogs import FixDiceDialog, TokenDialog
+    from ui.games.quest.dialogs import FixDiceDialog, TokenDialog
 
     FixDiceDialog().open()
     shot("quest_dialog_fix_magic")

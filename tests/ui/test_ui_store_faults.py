@@ -156,3 +156,29 @@ def test_the_same_press_again_while_it_waits_is_applied_once(app):
     assert [s.command.to_dict() for s in app.store.steps(app.session.game_id)][1:] == [
         {"do": "pass", "player": "Barb"}]
     assert not app.card_wait.busy and app.refusal == ""
+
+
+class FullForNewGames(FullCard):
+    """A card that fills up just as a new game is stored."""
+
+    def execute(self, sql, *args):
+        if sql.startswith("INSERT INTO games"):
+            problem = sqlite3.OperationalError("database or disk is full")
+            problem.sqlite_errorcode = sqlite3.SQLITE_FULL
+            raise problem
+        return self.conn.execute(sql, *args)
+
+
+def test_a_new_game_on_a_full_card_is_refused_on_the_setup_screen(app):
+    real = app.store.conn
+    app.store.conn = FullForNewGames(real)
+    app.new_game("witchs_brew")
+    frames()
+    setup = app.screens.get_screen("setup")
+    setup.start()
+    assert setup.error == ("Not saved, so the game was not started: the SD card (disk) is full: "
+                           "free some space")
+    assert app.session is None and app.screens.current == "setup"
+    app.store.conn = real
+    setup.start()
+    assert app.session is not None and app.store.games()[0].id == app.session.game_id

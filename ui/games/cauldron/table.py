@@ -15,14 +15,14 @@ from kivy.uix.screenmanager import Screen
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.widgets import cauldron_entries, cauldron_potion  # noqa: F401 (kv classes)
-from ui.widgets.cauldron_common import ingredient_colours, send, short
-from ui.widgets.cauldron_dice import CauldronDicePanel, CauldronFixDieDialog
-from ui.widgets.cauldron_market import CauldronMarketPanel
-from ui.widgets.cauldron_potion import earlier_catalogue
-from ui.widgets.cauldron_seats import CauldronSeatRow
-from ui.widgets.cauldron_track import CauldronTrack
-from ui.widgets.cauldron_turn import CauldronTurnPanel
+from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
+from ui.games.cauldron.common import ingredient_colours, send, short
+from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
+from ui.games.cauldron.market import CauldronMarketPanel
+from ui.games.cauldron.potion import earlier_catalogue
+from ui.games.cauldron.seats import CauldronSeatRow
+from ui.games.cauldron.track import CauldronTrack
+from ui.games.cauldron.turn import CauldronTurnPanel
 from ui.widgets.common import Chip, FlatButton, Stepper, Txt
 
 PHASE_WORDS = {
@@ -104,13 +104,13 @@ class CauldronPhasePanel(BoxLayout):
 
     @staticmethod
     def enter_cards(name: str) -> None:
-        from ui.widgets.cauldron_potion import CauldronPotionDialog
+        from ui.games.cauldron.potion import CauldronPotionDialog
 
         CauldronPotionDialog.open_for(name)
 
     @staticmethod
     def open_omen() -> None:
-        from ui.widgets.cauldron_entries import CauldronOmenDialog
+        from ui.games.cauldron.entries import CauldronOmenDialog
 
         CauldronOmenDialog().open()
 
@@ -225,12 +225,12 @@ class CauldronScreen(Screen):
         return out
 
     def open_seat(self, seat: int) -> None:
-        from ui.widgets.cauldron_entries import CauldronSeatDialog
+        from ui.games.cauldron.entries import CauldronSeatDialog
 
         CauldronSeatDialog(seat).open()
 
     def open_cards(self) -> None:
-        from ui.widgets.cauldron_potion import CauldronPotionDialog
+        from ui.games.cauldron.potion import CauldronPotionDialog
 
         CauldronPotionDialog.open_for()
 

@@ -14,7 +14,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from ui import theme
-from ui.widgets.cauldron_common import KIND_SHORT, ingredient_colours, recipe, short
+from ui.games.cauldron.common import KIND_SHORT, ingredient_colours, recipe, short
 from ui.widgets.common import FlatButton
 
 MAX_INGREDIENTS = 10

@@ -19,7 +19,7 @@ from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.floatlayout import FloatLayout
 
 from ui import theme
-from ui.widgets import quest_draw as draw
+from ui.games.quest import draw
 
 PATHS = (1, 2, 3, 4, 5, 6)
 CAULDRON = "cauldron"

@@ -16,14 +16,14 @@ from companion.core.model import Command
 from companion.games.quest import moves
 from companion.games.quest.state import SORCERY_SPACES
 from ui import theme
-from ui.widgets import quest_draw as draw
-from ui.widgets.quest_board import bottle_targets
-from ui.widgets.quest_dialogs import FixDiceDialog, TokenDialog
-from ui.widgets.quest_magic import MagicPanel
-from ui.widgets.quest_panels import (
+from ui.games.quest import draw
+from ui.games.quest.board import bottle_targets
+from ui.games.quest.dialogs import FixDiceDialog, TokenDialog
+from ui.games.quest.magic import MagicPanel
+from ui.games.quest.panels import (
     AnnouncePanel, BlockPanel, IngredientPanel, InfoPanel, RollPanel,
 )
-from ui.widgets.quest_sound import cue_for, play
+from ui.games.quest.sound import cue_for, play
 
 CAST_MODES = {"omniscience": "reveal", "exchange": "swap", "great_sorcery": "sorcery"}
 WORDS = draw.INGREDIENT_WORDS

@@ -10,7 +10,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from ui import theme
-from ui.widgets import quest_draw as draw
+from ui.games.quest import draw
 from ui.widgets.common import Box
 
 

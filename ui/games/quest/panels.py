@@ -16,9 +16,9 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command, InputEvent
 from ui import theme
-from ui.widgets import quest_draw as draw
+from ui.games.quest import draw
 from ui.widgets.common import FlatButton
-from ui.widgets.quest_icons import PictureButton
+from ui.games.quest.icons import PictureButton
 
 DICE = random.SystemRandom()
 FACE_WORDS = {"bottle": "Bottle", "hat": "Hat", "spell": "Spell"}

@@ -10,8 +10,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
-from ui.widgets.cauldron_common import ingredient_colours, short
-from ui.widgets.cauldron_entries import CauldronCount, _Entry
+from ui.games.cauldron.common import ingredient_colours, short
+from ui.games.cauldron.entries import CauldronCount, _Entry
 from ui.widgets.common import Chip
 
 PARTS = ("pool", "board", "fields")

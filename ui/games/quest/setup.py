@@ -21,10 +21,10 @@ from companion.games.quest import RULES
 from companion.games.quest.state import DEFAULTS, INGREDIENTS, NEEDED
 from ui import theme
 from ui.keyboard import keyboard_lift
-from ui.widgets import quest_draw as draw
+from ui.games.quest import draw
 from ui.widgets.common import FlatButton, Stepper
-from ui.widgets.quest_dialogs import QuestDialog
-from ui.widgets.quest_icons import PictureButton
+from ui.games.quest.dialogs import QuestDialog
+from ui.games.quest.icons import PictureButton
 
 MIN_PLAYERS, MAX_PLAYERS = RULES.players
 FACTS = ("circle_spaces", "path_spaces", "obstacle_space", "die_a", "die_b")

@@ -16,7 +16,7 @@ from kivy.uix.label import Label
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.widgets.cauldron_common import ITEM_TITLES, ingredient_colours, send, short
+from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, send, short
 from ui.widgets.common import Box, FlatButton, Txt
 
 REASON_INK = theme.rgba("#F4A093")
@@ -125,7 +125,7 @@ class CauldronMarketPanel(BoxLayout):
             args["discount"] = discount
         buyer = self.buyer
         if send(Command("buy", buyer, args)) and args["item"].endswith("_potion"):
-            from ui.widgets.cauldron_potion import CauldronPotionDialog
+            from ui.games.cauldron.potion import CauldronPotionDialog
 
             CauldronPotionDialog.open_for(buyer)
 

@@ -121,7 +121,7 @@ class ResolvePanel(BoxLayout):
         App.get_running_app().send(Command("abstain", self.pending["player"]))
 
     def open_entry(self) -> None:
-        from ui.widgets.effect_dialog import EffectDialog
+        from ui.games.witchs_brew.effect_dialog import EffectDialog
 
         EffectDialog.for_pending(self.seat, self.pending).open()
 

@@ -19,8 +19,8 @@ from companion.core.model import Command, InputEvent
 from companion.games.cauldron import state as st
 from companion.games.cauldron.dice import expected_roll
 from ui import theme
-from ui.widgets.cauldron_common import short, why_not
-from ui.widgets.cauldron_entries import _Entry
+from ui.games.cauldron.common import short, why_not
+from ui.games.cauldron.entries import _Entry
 from ui.widgets.common import FlatButton, Txt
 
 DICE = random.SystemRandom()

@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command, InputEvent
 from ui import theme
-from ui.widgets.quest_icons import PictureButton
+from ui.games.quest.icons import PictureButton
 
 MAGIC_DICE = ("magic1", "magic2", "magic3")
 DICE = random.SystemRandom()

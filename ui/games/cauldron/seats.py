@@ -11,7 +11,7 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
-from ui.widgets.cauldron_common import CHARACTER_NAMES, ZONE_WORDS, counts_markup, short
+from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, counts_markup, short
 from ui.widgets.common import SeatBox
 
 

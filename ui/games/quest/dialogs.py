@@ -15,8 +15,8 @@ from kivy.uix.modalview import ModalView
 from companion.core.model import Command
 from ui import theme
 from ui.widgets.common import FlatButton
-from ui.widgets.quest_icons import PictureButton
-from ui.widgets.quest_panels import face_word, unique
+from ui.games.quest.icons import PictureButton
+from ui.games.quest.panels import face_word, unique
 
 
 class QuestDialog(ModalView):

@@ -16,7 +16,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.markup import plain
-from ui.widgets.cauldron_common import CHARACTER_NAMES, ingredient_colours, recipe, short
+from ui.games.cauldron.common import CHARACTER_NAMES, ingredient_colours, recipe, short
 from ui.widgets.common import FlatButton, StepWithin, Stepper, Txt
 
 SOURCES = ("spell", "omen", "milestone", "ability", "correction")
@@ -182,13 +182,13 @@ class CauldronSeatDialog(_Entry):
         self._send(Command("end_turn", self.player["name"], {"skip": True}))
 
     def correct(self) -> None:
-        from ui.widgets.cauldron_adjust import CauldronAdjustDialog
+        from ui.games.cauldron.adjust import CauldronAdjustDialog
 
         self.dismiss()
         CauldronAdjustDialog(self.seat).open()
 
     def enter_card(self) -> None:
-        from ui.widgets.cauldron_potion import CauldronPotionDialog
+        from ui.games.cauldron.potion import CauldronPotionDialog
 
         name = self.player["name"]
         self.dismiss()

@@ -2,7 +2,9 @@
 
 The rules come from ``companion.games``; this table adds only what the app needs to show a game:
 its setup and table screens, its kv files, the home button's words, and how a resume card says
-where an unfinished game stands. A game is on the home screen only once it is listed here.
+where an unfinished game stands. A game is on the home screen only once it is listed here. A
+game's screens, widgets and kv files live together in ``ui/games/<name>/``, as its rules do in
+``companion/games/<name>/``; widgets every game uses stay in ``ui/widgets/``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,18 @@ class GameUI:
     caption: str                    # the home button's second line
     setup_screen: str
     table_screen: str
-    kv: tuple[str, ...]             # kv files, relative to ui/
+    kv: tuple[str, ...]             # its kv files in ui/games/<name>/, in loading order
     where: Callable[[dict[str, Any]], str]  # "Set 2, round 3" from a summary
     screens: dict[str, str]         # screen name -> its class (registered by ``modules``)
-    modules: tuple[str, ...]        # modules whose import registers the game's widget classes
+    modules: tuple[str, ...]        # its modules whose import registers its widget classes
     result_screen: str = "result"
+
+    def kv_files(self) -> list[str]:
+        """Its kv files, relative to ui/."""
+        return [f"games/{self.name}/{stem}.kv" for stem in self.kv]
+
+    def module_names(self) -> list[str]:
+        return [f"ui.games.{self.name}.{stem}" for stem in self.modules]
 
 
 def _witchs_brew_where(summary: dict[str, Any]) -> str:
@@ -44,33 +53,28 @@ GAMES: dict[str, GameUI] = {
     for ui in (
         GameUI("witchs_brew", "Witch's Brew", "3 to 6 players  -  roles, favors, potions",
                setup_screen="setup", table_screen="witchs_brew",
-               kv=("screens/setup.kv", "screens/witchs_brew.kv"), where=_witchs_brew_where,
+               kv=("seat_panel", "role_picker", "action_panels", "effect_dialog", "setup",
+                   "table", "result"),
+               where=_witchs_brew_where,
                screens={"setup": "SetupScreen", "witchs_brew": "WitchsBrewScreen",
                         "result": "ResultScreen"},
-               modules=("ui.screens.setup", "ui.screens.witchs_brew", "ui.screens.result",
-                        "ui.widgets.action_panels", "ui.widgets.effect_dialog",
-                        "ui.widgets.role_picker", "ui.widgets.seat_panel")),
+               modules=("setup", "table", "result", "action_panels", "effect_dialog",
+                        "role_picker", "seat_panel")),
         GameUI("cauldron", "Cauldron", "2 to 6 players  -  Magik track, harvest, market",
                setup_screen="cauldron_setup", table_screen="cauldron",
-               kv=("widgets/cauldron_seats.kv", "widgets/cauldron_turn.kv",
-                   "widgets/cauldron_dice.kv", "widgets/cauldron_market.kv",
-                   "widgets/cauldron_potion.kv", "widgets/cauldron_entries.kv",
-                   "screens/cauldron_setup.kv", "screens/cauldron.kv",
-                   "screens/cauldron_result.kv"),
+               kv=("seats", "turn", "dice", "market", "potion", "entries", "setup", "table",
+                   "result"),
                where=_cauldron_where, result_screen="cauldron_result",
                screens={"cauldron_setup": "CauldronSetupScreen", "cauldron": "CauldronScreen",
                         "cauldron_result": "CauldronResultScreen"},
-               modules=("ui.screens.cauldron", "ui.screens.cauldron_result",
-                        "ui.screens.cauldron_setup")),
+               modules=("table", "result", "setup")),
         GameUI("quest", "Cauldron Quest", "play together, ages 6+",
                setup_screen="quest_setup", table_screen="quest",
-               kv=("widgets/quest_icons.kv", "widgets/quest_panels.kv", "widgets/quest_magic.kv",
-                   "widgets/quest_dialogs.kv", "screens/quest_setup.kv", "screens/quest.kv",
-                   "screens/quest_result.kv"),
+               kv=("icons", "panels", "magic", "dialogs", "setup", "table", "result"),
                where=_quest_where, result_screen="quest_result",
                screens={"quest_setup": "QuestSetupScreen", "quest": "QuestScreen",
                         "quest_result": "QuestResultScreen"},
-               modules=("ui.screens.quest", "ui.screens.quest_result", "ui.screens.quest_setup")),
+               modules=("table", "result", "setup")),
     )
 }
 

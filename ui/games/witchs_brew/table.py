@@ -16,8 +16,8 @@ from companion.games.witchs_brew import state as wb_state
 from companion.games.witchs_brew.roles import ROLES
 from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS
 from ui import theme
-from ui.widgets.action_panels import AnswerBar, PlayPanel, ResolvePanel, RevealPanel
-from ui.widgets.seat_panel import SeatPanel
+from ui.games.witchs_brew.action_panels import AnswerBar, PlayPanel, ResolvePanel, RevealPanel
+from ui.games.witchs_brew.seat_panel import SeatPanel
 
 ANSWER_WORDS = {"so_be_it": "So be it", "pass": "Passed"}
 
@@ -113,7 +113,7 @@ class WitchsBrewScreen(Screen):
                        holder=player["name"] == summary["holder"])
 
     def open_adjust(self, seat: int) -> None:
-        from ui.widgets.effect_dialog import EffectDialog
+        from ui.games.witchs_brew.effect_dialog import EffectDialog
 
         EffectDialog.for_adjust(seat).open()
 

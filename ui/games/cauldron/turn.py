@@ -22,10 +22,10 @@ from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from ui import theme
 from ui.markup import plain
-from ui.widgets.cauldron_common import (
+from ui.games.cauldron.common import (
     ingredient_colours, recipe, send, short, why_not,
 )
-from ui.widgets.cauldron_dice import CauldronFixDieDialog, fixable
+from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import FlatButton
 
 ACTION_DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}

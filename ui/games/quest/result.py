@@ -12,7 +12,7 @@ from kivy.properties import ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from ui.widgets import quest_draw as draw
+from ui.games.quest import draw
 
 
 def together(names: list[str]) -> str:

@@ -23,9 +23,9 @@ from companion.games.cauldron import data as d
 from companion.games.cauldron.state import SEAT_COLOURS
 from ui import theme
 from ui.keyboard import keyboard_lift
-from ui.widgets.cauldron_common import CHARACTER_NAMES, colour_name, ingredient_colours, short
-from ui.widgets.cauldron_entries import CauldronCount
-from ui.widgets.cauldron_potion import earlier_catalogue
+from ui.games.cauldron.common import CHARACTER_NAMES, colour_name, ingredient_colours, short
+from ui.games.cauldron.entries import CauldronCount
+from ui.games.cauldron.potion import earlier_catalogue
 from ui.widgets.common import Chip, FlatButton, Stepper, Txt
 
 MIN_SEATS, MAX_SEATS = RULES.players
