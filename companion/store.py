@@ -214,6 +214,13 @@ class Store:
             raise StoreError(f"There is no game number {game_id} in {self.path}")
         return row[0], json.loads(row[1])
 
+    def played(self, game_id: int) -> tuple[str, str | None]:
+        """When a game was started and when it finished (None while it runs), ISO UTC."""
+        self._game_row(game_id)
+        started, finished = self.conn.execute(
+            "SELECT created_at, finished_at FROM games WHERE id = ?", (game_id,)).fetchone()
+        return started, finished
+
     def setup_of(self, game_id: int) -> dict[str, Any]:
         return self._game_row(game_id)[1]
 

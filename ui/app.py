@@ -224,6 +224,15 @@ class CompanionApp(App):
         self.leave_session()
         self.show(GAMES[game].setup_screen)
 
+    def play_again(self) -> None:
+        """From a result screen: the same game's setup screen, filled in with the same seats
+        and variants (its ``prefill``), to check and start."""
+        if self.session is None:
+            return
+        setup, game = dict(self.session.setup), self.session.rules.name
+        self.new_game(game)
+        self.screens.get_screen(GAMES[game].setup_screen).prefill(setup)
+
     def open_hardware(self) -> None:
         """The Hardware screen (from home): the wiring, editable, and a test of every input."""
         self.leave_session()

@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from datetime import datetime
 
 import pytest
 
@@ -452,3 +453,12 @@ def test_every_game_is_stored_with_its_players_and_resumes(tmp_path, setup):
         [info] = store.unfinished()
         assert info.game == setup["game"] and info.players == ["Ann", "Bo", "Cy"]
         assert store.open_session(session.game_id).state == session.state
+
+
+def test_played_says_when_a_game_started_and_finished(tmp_path):
+    with Store(tmp_path / "c.sqlite3") as store:
+        session = store.new_game(RULES, FIVE)
+        started, finished = store.played(session.game_id)
+        assert finished is None and datetime.fromisoformat(started).tzinfo is not None
+        with pytest.raises(StoreError, match="no game number 99"):
+            store.played(99)

@@ -63,3 +63,30 @@ def app(kivy_app, tmp_path):
         if child is not kivy_app.root and hasattr(child, "dismiss"):
             child.dismiss(animation=False)
     kivy_app.leave_session()
+
+
+def pytest_sessionfinish(session) -> None:
+    """The layout check's figures for the test summary; with COMPANION_LAYOUT_REPORT=FILE,
+    every finding of every captured state as JSON (shot name -> findings)."""
+    import json
+
+    from tests.support.figures import report
+    from ui_helpers import LAYOUT
+
+    if not LAYOUT:
+        return
+    found = sum(len(v) for v in LAYOUT.values())
+    for size in ("800x480", "1280x720"):
+        states = [k for k in LAYOUT if k.endswith(size)]
+        report("layout", f"{len(states)} captured states at {size}, "
+                         f"{sum(len(LAYOUT[k]) for k in states)} findings")
+    kinds: dict[str, int] = {}
+    for findings in LAYOUT.values():
+        for f in findings:
+            kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    report("layout", f"{found} findings in all: " + (", ".join(
+        f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none"))
+    out = os.environ.get("COMPANION_LAYOUT_REPORT")
+    if out:
+        Path(out).write_text(json.dumps({k: [str(f) for f in v] for k, v in LAYOUT.items()},
+                                        indent=1, ensure_ascii=False))

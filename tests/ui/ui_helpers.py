@@ -12,6 +12,17 @@ from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+#: shot name -> what the layout check found there (the figures, and what a test fails on)
+LAYOUT: dict[str, list] = {}
+
+
+def looked_at(name: str) -> None:
+    """Run the layout check on the window as it is now, under ``name``."""
+    from kivy.app import App
+
+    from layout_check import check
+
+    LAYOUT[name] = check(App.get_running_app().u)
 
 
 def frames(n: int = 3) -> None:
@@ -27,10 +38,12 @@ def resize(width: int, height: int) -> None:
 
 
 def shot(name: str) -> Path:
-    """Save the window as screenshots/<name>_<W>x<H>.png and return the path."""
+    """Save the window as screenshots/<name>_<W>x<H>.png and return the path. Every state a
+    test captures also goes through the layout check (tests/ui/layout_check.py)."""
     SHOTS.mkdir(exist_ok=True)
     frames(3)
     w, h = Window.size
+    looked_at(f"{name}_{w}x{h}")
     target = SHOTS / f"{name}_{w}x{h}.png"
     made = Window.screenshot(name=str(SHOTS / f".tmp_{name}.png"))
     os.replace(made, target)

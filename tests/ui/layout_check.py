@@ -1,0 +1,173 @@
+"""The layout check: readable from across the table, and every target big enough for a thumb.
+
+Run on the widget tree of whatever the window shows (every screen and dialog in every state the
+UI tests capture with ``shot()``, at 800x480 and 1280x720). Sizes are in units (``app.u``): one
+unit is one pixel on the 7-inch 800x480 panel, so the same limits hold, scaled, at 1280x720.
+
+It finds:
+- ``font``: text under 16 units (markup ``[size=N]`` included);
+- ``touch``: a button, toggle, slider or text field under 48x48 units;
+- ``clipped``: text shortened with "..." or cut by ``max_lines``, with no way to see it whole;
+- ``overflow``: text larger than its box, or a child outside its layout or the window;
+- ``overlap``: two siblings in a box or grid layout covering each other.
+
+Whatever is hidden (opacity 0, no size) or scrolled out of a ScrollView is not looked at."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
+from kivy.core.window import Window
+from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.slider import Slider
+from kivy.uix.stacklayout import StackLayout
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+MIN_FONT = 16      # units: nothing smaller anywhere
+MIN_TOUCH = 48     # units: about 9 mm on the 7-inch panel
+SLACK = 1.0        # pixels of rounding allowed
+SIZE_TAG = re.compile(r"\[size=(\d+(?:\.\d+)?)(?:sp|dp|px)?\]")
+TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
+
+Rect = tuple[float, float, float, float]  # x, y, right, top (window coordinates)
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    where: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.where}: {self.detail}"
+
+
+def _rect(w: Widget) -> Rect:
+    x, y = w.to_window(w.x, w.y)
+    return (x, y, x + w.width, y + w.height)
+
+
+def _inside(inner: Rect, outer: Rect) -> bool:
+    return (inner[0] >= outer[0] - SLACK and inner[1] >= outer[1] - SLACK
+            and inner[2] <= outer[2] + SLACK and inner[3] <= outer[3] + SLACK)
+
+
+def _meet(a: Rect, b: Rect) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > SLACK and min(a[3], b[3]) - max(a[1], b[1]) > SLACK
+
+
+def describe(w: Widget) -> str:
+    """A widget as a person finds it: its class, its id in its kv rule, its words."""
+    name = type(w).__name__
+    owner = w.parent
+    while owner is not None and owner is not Window:  # the window is its own parent
+        ids = getattr(owner, "ids", {})
+        for key, value in ids.items():
+            if value is w:
+                name += f"#{key}"
+                owner = None
+                break
+        else:
+            owner = owner.parent
+    words = getattr(w, "title", "") or getattr(w, "text", "")
+    if isinstance(words, str) and words.strip():
+        words = TAGS.sub("", words).replace("\n", " ")
+        name += f" {words[:40]!r}"
+    return name
+
+
+def _shown(window_rect: Rect) -> Iterator[tuple[Widget, Rect | None]]:
+    """Every widget drawn, with the clip of the ScrollView it is in (None: the window)."""
+    stack: list[tuple[Widget, Rect | None]] = [(w, None) for w in Window.children]
+    while stack:
+        w, clip = stack.pop()
+        if w.opacity <= 0.01 or w.width <= 0 or w.height <= 0:
+            continue
+        if clip is not None and not _meet(_rect(w), clip):
+            continue  # scrolled out of sight
+        yield w, clip
+        inner = _rect(w) if isinstance(w, ScrollView) else clip
+        stack.extend((c, inner) for c in w.children)
+
+
+def _full_height(label: Label) -> float:
+    """The height the label's text needs at its width, with no line limit or shortening."""
+    cls = MarkupLabel if label.markup else CoreLabel
+    core = cls(text=label.text, font_size=label.font_size, font_name=label.font_name,
+               bold=label.bold, italic=label.italic, text_size=(label.text_size[0], None),
+               line_height=label.line_height, halign=label.halign, padding=label.padding)
+    core.refresh()
+    return core.texture.size[1] if core.texture else 0
+
+
+def _one_line_width(label: Label) -> float:
+    cls = MarkupLabel if label.markup else CoreLabel
+    core = cls(text=label.text, font_size=label.font_size, font_name=label.font_name,
+               bold=label.bold, italic=label.italic, padding=label.padding)
+    core.refresh()
+    return core.texture.size[0] if core.texture else 0
+
+
+def _text_findings(w: Label, u: float) -> Iterator[Finding]:
+    text = w.text
+    if not text.strip():
+        return
+    sizes = [w.font_size] + ([float(s) for s in SIZE_TAG.findall(text)] if w.markup else [])
+    if min(sizes) < MIN_FONT * u - 0.5:
+        yield Finding("font", describe(w), f"{min(sizes) / u:.0f} units (at least {MIN_FONT})")
+    w.texture_update()
+    tw, th = w.texture_size
+    bound_w = w.text_size[0] is not None
+    if bound_w and w.shorten and "\n" not in text and _one_line_width(w) > w.text_size[0] + SLACK:
+        yield Finding("clipped", describe(w), "shortened with '...'")
+    elif bound_w and (w.max_lines or w.text_size[1] is not None):
+        need = _full_height(w)
+        if w.max_lines and need > th + SLACK:
+            yield Finding("clipped", describe(w), f"cut at {w.max_lines} line(s)")
+        elif w.text_size[1] is not None and need > w.text_size[1] + SLACK:
+            yield Finding("clipped", describe(w), f"lines cut: needs {need / u:.0f} units of "
+                          f"height, has {w.text_size[1] / u:.0f}")
+    if th > w.height + SLACK or (not bound_w and tw > w.width + SLACK):
+        yield Finding("overflow", describe(w),
+                      f"text {tw / u:.0f}x{th / u:.0f} in a box {w.width / u:.0f}x"
+                      f"{w.height / u:.0f} units")
+
+
+def _is_target(w: Widget) -> bool:
+    return isinstance(w, (ButtonBehavior, ToggleButtonBehavior, TextInput, Slider))
+
+
+def check(u: float) -> list[Finding]:
+    """Every finding on what the window shows now."""
+    window = (0.0, 0.0, float(Window.width), float(Window.height))
+    found: list[Finding] = []
+    for w, clip in _shown(window):
+        rect = _rect(w)
+        if isinstance(w, Label):
+            found.extend(_text_findings(w, u))
+        if _is_target(w) and not w.disabled and (
+                w.width < MIN_TOUCH * u - SLACK or w.height < MIN_TOUCH * u - SLACK):
+            found.append(Finding("touch", describe(w), f"{w.width / u:.0f}x{w.height / u:.0f} "
+                                 f"units (at least {MIN_TOUCH}x{MIN_TOUCH})"))
+        if clip is None and w.parent is not Window and not _inside(rect, window):
+            found.append(Finding("overflow", describe(w), "outside the window"))
+        if isinstance(w, (BoxLayout, GridLayout, StackLayout)):
+            kids = [c for c in w.children if c.opacity > 0.01 and c.width > 0 and c.height > 0]
+            box = rect
+            for i, a in enumerate(kids):
+                ra = _rect(a)
+                if clip is None and not _inside(ra, box):
+                    found.append(Finding("overflow", describe(a), f"outside {describe(w)}"))
+                for b in kids[i + 1:]:
+                    if _meet(ra, _rect(b)):
+                        found.append(Finding("overlap", describe(a), f"covers {describe(b)}"))
+    return found
