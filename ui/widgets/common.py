@@ -48,10 +48,13 @@ class Txt(Label):
 
 
 class FlatButton(ButtonBehavior, Label):
-    """A big flat button. ``caption`` is a second, smaller line (the demo key, a hint)."""
+    """A big flat button. ``caption`` is a second, smaller line (the demo key, a hint), drawn at
+    ``caption_fs`` units: 16 at least (nothing smaller is read from across the table); a screen
+    where the caption matters raises it to 18."""
 
     title = StringProperty("")
     caption = StringProperty("")
+    caption_fs = NumericProperty(16)
     fill = ColorProperty(theme.GREY_BTN)
     ink = ColorProperty(theme.INK)
     selected = BooleanProperty(False)
@@ -64,7 +67,7 @@ class Chip(Label):
 
     fill = ColorProperty(theme.SURFACE_HI)
     ink = ColorProperty(theme.INK)
-    fs = NumericProperty(17)
+    fs = NumericProperty(18)
 
 
 class StepWithin:
