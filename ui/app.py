@@ -266,7 +266,7 @@ class CompanionApp(App):
         seat = self.prompt.get("seat")
         self.devices.show_seat(seat)
         if session is self._cue[0] and seat is not None and seat != self._cue[1]:
-            self.devices.buzz("turn")   # the awaited seat changed (not on starting, resuming)
+            self.cue("turn")   # the awaited seat changed (not on starting, resuming)
         self._cue = (session, seat)
         game = GAMES[session.rules.name]
         if session.over:
@@ -316,7 +316,7 @@ class CompanionApp(App):
             return self.card_wait.play(session, event, lambda: session.handle_input(event))
         except NotSaved:  # the card cannot save it now: it waits and is tried again
             if event.source in PHYSICAL_SOURCES:
-                self.devices.buzz("refused")
+                self.cue("refused")
             return None
         except CompanionError as refusal:  # a rule the press breaks
             reason = str(refusal)
@@ -328,7 +328,7 @@ class CompanionApp(App):
                     self.dice_activity += ", not applied"
             self.refuse(reason)
             if event.source in PHYSICAL_SOURCES:
-                self.devices.buzz("refused")
+                self.cue("refused")
             return None
 
     def undo(self) -> None:
@@ -366,8 +366,17 @@ class CompanionApp(App):
             self._timer.cancel()
             self._timer = None
 
+    @property
+    def turn_limit(self) -> int:
+        """The table's turn limit in seconds (0: none), from the hardware config."""
+        return self.devices.config.turn_limit_s if self.devices.config is not None else 0
+
+    def cue(self, kind: str) -> None:
+        """A cue for the table ("turn", "refused", "time"): the GPIO buzzer, when wired."""
+        self.devices.buzz(kind)
+
     def _tick(self, _dt) -> None:
         self.turn_seconds = int(time.monotonic() - self._turn_started)
-        limit = self.devices.config.turn_limit_s if self.devices.config is not None else 0
+        limit = self.turn_limit
         if limit and self.turn_seconds == limit:
-            self.devices.buzz("time")  # once, when the turn reaches the table's limit
+            self.cue("time")  # once, when the turn reaches the table's limit
