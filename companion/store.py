@@ -30,6 +30,7 @@ from companion.core.model import Command, Event
 from companion.store_open import (
     WriterLock, advice, connect_reader, open_writer, refuse_odd_path,
 )
+from companion.store_schema import has_column, read_clocks, write_clocks
 
 if TYPE_CHECKING:
     from companion.check import Problem
@@ -233,13 +234,23 @@ class Store:
                 "AND step < ? ORDER BY step, seq", (game_id, before)):
             events.setdefault(step, []).append(
                 Event(type_, json.loads(data), bool(automatic), bool(undoable)))
-        for n, command, status in self.conn.execute(
-                "SELECT n, command, status FROM steps WHERE game_id = ? AND n < ? ORDER BY n",
-                (game_id, before)):
+        source = "source" if has_column(self.conn, "steps", "source") else "NULL"  # a reader's old file
+        for n, command, status, came in self.conn.execute(
+                f"SELECT n, command, status, {source} FROM steps WHERE game_id = ? AND n < ? "
+                "ORDER BY n", (game_id, before)):
             if status == DROPPED:  # out of the game for good: only its number counts
                 yield Step(n, SET_ASIDE, (), status)
                 continue
-            yield Step(n, Command.from_dict(json.loads(command)), tuple(events.get(n, ())), status)
+            yield Step(n, Command.from_dict(json.loads(command)), tuple(events.get(n, ())), status,
+                       came)
+
+    def clocks(self, game_id: int) -> dict[str, Any] | None:
+        """A game's chess clock as last kept (ui/table_clock.py says what it holds), or None."""
+        return read_clocks(self.conn, game_id)
+
+    def keep_clocks(self, game_id: int, data: dict[str, Any]) -> None:
+        with _saving("Not saved, so the clocks were not kept"), _Tx(self.conn):
+            write_clocks(self.conn, game_id, data, _now())
 
     def games(self, status: str | None = None) -> list[GameInfo]:
         """Games newest first, optionally only 'running' or 'finished' ones."""
@@ -371,9 +382,10 @@ class GameJournal:
             if dropped:
                 conn.executemany("UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n = ?",
                                  [(self.game_id, n) for n in dropped])
-            conn.execute("INSERT INTO steps (game_id, n, command, status, created_at) "
-                         "VALUES (?, ?, ?, ?, ?)",
-                         (self.game_id, step.n, json.dumps(step.command.to_dict()), DONE, now))
+            conn.execute("INSERT INTO steps (game_id, n, command, status, created_at, source) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (self.game_id, step.n,
+                                                       json.dumps(step.command.to_dict()), DONE,
+                                                       now, step.source))
             conn.executemany(
                 "INSERT INTO events (game_id, step, seq, type, data, automatic, undoable) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -31,57 +31,12 @@ from urllib.parse import quote
 
 from companion.core.errors import StoreError
 
-#: PRAGMA application_id marks the file as ours ("TCMP").
-APPLICATION_ID = 0x54434D50
-SCHEMA_VERSION = 1
+from companion.store_schema import (  # noqa: F401 (the schema, and its steps from older files)
+    APPLICATION_ID, SCHEMA, SCHEMA_VERSION, migrate,
+)
+
 #: How long a writer waits for another connection's transaction (seconds).
 BUSY_SECONDS = 10.0
-
-SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'abandoned')),
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    finished_at TEXT
-);
-CREATE TABLE players (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE steps (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    n INTEGER NOT NULL,
-    command TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('done', 'undone', 'dropped')),
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (game_id, n)
-);
-CREATE TABLE events (
-    game_id INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    automatic INTEGER NOT NULL,
-    undoable INTEGER NOT NULL,
-    PRIMARY KEY (game_id, step, seq),
-    FOREIGN KEY (game_id, step) REFERENCES steps(game_id, n)
-);
-CREATE TABLE results (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    detail TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-"""
 
 #: SQLite's primary result codes that mean "this file is not a (healthy) database".
 DAMAGED = frozenset({sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT})
@@ -257,6 +212,8 @@ def _create_schema(conn: sqlite3.Connection) -> None:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             raise Unreadable("it is not a table-companion database")
+        else:
+            migrate(conn)
     except BaseException:
         conn.execute("ROLLBACK")
         raise

@@ -25,6 +25,13 @@ FLOW_LIMIT = 200
 DONE, UNDONE, DROPPED = "done", "undone", "dropped"
 
 
+def plain_words(command: Command, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """A step in words for a game that has none of its own (the tests' small games): who, and
+    what was asked. The three real games register their own words (``games/<game>/log.py``)."""
+    what = command.do.replace("_", " ")
+    return [f"{command.player} {what}" if command.player else what.capitalize()]
+
+
 @dataclass(frozen=True)
 class GameRules:
     """One game, as data and pure functions of state. No clock, no randomness, no I/O."""
@@ -45,6 +52,10 @@ class GameRules:
     setup_keys: Mapping[str, gate.Arg]
     seat_names: Callable[[State], Sequence[str]]
     players: tuple[int, int] = (2, 6)
+    #: A step as the table says it: (command, its events, the seats' names) -> lines in the
+    #: game's words with who ("Carl claimed the Witch"), the command's first, then what followed
+    #: by itself ("Round over: ..."). Never an id or a command's name.
+    describe: Callable[[Command, Sequence[Event], Sequence[str]], list[str]] = plain_words
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
@@ -95,6 +106,9 @@ class Step:
     command: Command
     events: tuple[Event, ...]
     status: str = DONE
+    #: Where the command came from: the InputEvent's source ("gpio" button, "serial" tray,
+    #: "keyboard", "touch" for the screen, "script"), or None when unknown (older records).
+    source: str | None = None
 
     @property
     def undoable(self) -> bool:
@@ -166,13 +180,23 @@ class Session:
     def can_redo(self) -> bool:
         return self._first_undone() is not None
 
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as the setup gave them (the log speaks of seats by name)."""
+        return list(self.rules.seat_names(self.initial))
+
+    def words(self, step: Step) -> list[str]:
+        """What a step did, in the game's words (see ``GameRules.describe``)."""
+        return self.rules.describe(step.command, step.events, self.names)
+
     def add_listener(self, listener: Listener) -> None:
         """Observers (screens, LEDs) are told after every change, with the step or None."""
         self._listeners.append(listener)
 
     # -- changing ------------------------------------------------------------------------
-    def execute(self, command: Command) -> Step:
-        """Play one command. Durable before it returns; RuleViolation changes nothing."""
+    def execute(self, command: Command, source: str | None = None) -> Step:
+        """Play one command (``source``: where it came from, kept with the step). Durable
+        before it returns; RuleViolation changes nothing."""
         if command.do in gate.ENGINE_COMMANDS:
             command = self.rules.check(self._state, command)
         if command.do == "undo":
@@ -180,7 +204,7 @@ class Session:
         if command.do == "redo":
             return self.redo()
         command, events, state = self.rules.accept(self._state, command)
-        step = Step(n=len(self.steps) + 1, command=command, events=tuple(events))
+        step = Step(n=len(self.steps) + 1, command=command, events=tuple(events), source=source)
         dropped = [s.n for s in self.steps if s.status == UNDONE]
         if self.journal is not None:
             self.journal.append(step, dropped, self._results(state))
@@ -198,7 +222,7 @@ class Session:
         if command is None:
             what = "That die" if event.kind == "die" else "That button"
             raise RuleViolation(f"{what} means nothing now: {self.prompt()['text']}")
-        return self.execute(command)
+        return self.execute(command, source=event.source)
 
     def undo(self) -> Step:
         last = self._last_done()

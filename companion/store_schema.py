@@ -1,0 +1,111 @@
+"""The game database's tables, and the steps that bring a file written by an older companion
+up to date (``PRAGMA user_version``), so an old card keeps every game it holds.
+
+Version 1: games, players, steps, events, results. Version 2: each step says where its command
+came from (``steps.source``: "gpio" button, "serial" tray, "keyboard", "touch"; NULL for the
+rows written before, whose source nobody knows), and ``clocks`` keeps a game's chess clock
+(time per seat, the game's length, paused or not) so a resumed game's clocks go on where they
+stood. A migration runs inside the writer's opening transaction: all of it or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+#: PRAGMA application_id marks the file as ours ("TCMP").
+APPLICATION_ID = 0x54434D50
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'abandoned')),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT
+);
+CREATE TABLE players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE steps (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('done', 'undone', 'dropped')),
+    created_at TEXT NOT NULL,
+    source TEXT,
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE events (
+    game_id INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    automatic INTEGER NOT NULL,
+    undoable INTEGER NOT NULL,
+    PRIMARY KEY (game_id, step, seq),
+    FOREIGN KEY (game_id, step) REFERENCES steps(game_id, n)
+);
+CREATE TABLE results (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    data TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+"""
+
+#: What each version adds to the one before it.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    2: ("ALTER TABLE steps ADD COLUMN source TEXT",
+        "CREATE TABLE clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id), "
+        "data TEXT NOT NULL, updated_at TEXT NOT NULL)"),
+}
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Inside an open transaction: bring an older file of ours to SCHEMA_VERSION; returns the
+    version it had. Rows already stored are kept as they are."""
+    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    for version in range(found + 1, SCHEMA_VERSION + 1):
+        for statement in MIGRATIONS[version]:
+            conn.execute(statement)
+    if found < SCHEMA_VERSION:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return found
+
+
+def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    """A reader opens older files as they are (it changes nothing): does this one have it?"""
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
+
+
+def read_clocks(conn: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
+    """A game's clocks as last kept, or None (never kept, or a file from before clocks)."""
+    if not has_column(conn, "clocks", "data"):
+        return None
+    row = conn.execute("SELECT data FROM clocks WHERE game_id = ?", (game_id,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def write_clocks(conn: sqlite3.Connection, game_id: int, data: dict[str, Any], now: str) -> None:
+    """Keep a game's clocks: one small row per game, replaced (a turn change, a pause, leaving
+    the game), never a write per tick."""
+    conn.execute("INSERT INTO clocks (game_id, data, updated_at) VALUES (?, ?, ?) "
+                 "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
+                 "updated_at = excluded.updated_at", (game_id, json.dumps(data), now))
