@@ -25,7 +25,8 @@ FLOW_LIMIT = 200
 DONE, UNDONE, DROPPED = "done", "undone", "dropped"
 
 
-def plain_words(command: Command, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+def plain_words(command: Command, events: Sequence[Event], names: Sequence[str],
+                memo: dict[str, Any]) -> list[str]:
     """A step in words for a game that has none of its own (the tests' small games): who, and
     what was asked. The three real games register their own words (``games/<game>/log.py``)."""
     what = command.do.replace("_", " ")
@@ -52,10 +53,12 @@ class GameRules:
     setup_keys: Mapping[str, gate.Arg]
     seat_names: Callable[[State], Sequence[str]]
     players: tuple[int, int] = (2, 6)
-    #: A step as the table says it: (command, its events, the seats' names) -> lines in the
-    #: game's words with who ("Carl claimed the Witch"), the command's first, then what followed
-    #: by itself ("Round over: ..."). Never an id or a command's name.
-    describe: Callable[[Command, Sequence[Event], Sequence[str]], list[str]] = plain_words
+    #: A step as the table says it: (command, its events, the seats' names, a memo the game
+    #: keeps across the game's steps in order, from ``{"setup": the checked setup}``) -> lines in the game's
+    #: words with who ("Carl claimed the Witch"), the command's first, then what followed by
+    #: itself ("Round over: ..."). Never an id or a command's name.
+    describe: Callable[[Command, Sequence[Event], Sequence[str], dict[str, Any]],
+                       list[str]] = plain_words
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
@@ -185,9 +188,27 @@ class Session:
         """The seats' names as the setup gave them (the log speaks of seats by name)."""
         return list(self.rules.seat_names(self.initial))
 
+    def log(self, upto: int | None = None) -> list[tuple[Step, list[str]]]:
+        """The game so far in words: each done step (before step ``upto`` if given) with its
+        lines, oldest first (see ``GameRules.describe``)."""
+        names, memo = self.names, {"setup": self.setup}
+        out: list[tuple[Step, list[str]]] = []
+        for step in self.steps:
+            if upto is not None and step.n >= upto:
+                break
+            if step.status == DONE:
+                out.append((step, self.rules.describe(step.command, step.events, names, memo)))
+        return out
+
     def words(self, step: Step) -> list[str]:
-        """What a step did, in the game's words (see ``GameRules.describe``)."""
-        return self.rules.describe(step.command, step.events, self.names)
+        """What one step did (done or not), in the game's words, as the log would say it."""
+        names, memo = self.names, {"setup": self.setup}
+        for earlier in self.steps:
+            if earlier.n >= step.n:
+                break
+            if earlier.status == DONE:
+                self.rules.describe(earlier.command, earlier.events, names, memo)
+        return self.rules.describe(step.command, step.events, names, memo)
 
     def add_listener(self, listener: Listener) -> None:
         """Observers (screens, LEDs) are told after every change, with the step or None."""

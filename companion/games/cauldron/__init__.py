@@ -72,6 +72,7 @@ from companion.games.cauldron.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.cauldron.decide import decide
 from companion.games.cauldron.evolve import evolve
 from companion.games.cauldron.flow import flow
+from companion.games.cauldron.log import describe
 from companion.games.cauldron.prompt import map_input, prompt, results, summary
 from companion.games.cauldron.state import setup
 
@@ -90,4 +91,5 @@ RULES = GameRules(
     setup_keys=SETUP_KEYS,
     seat_names=seat_names,
     players=(2, 6),
+    describe=describe,
 )

@@ -34,6 +34,7 @@ from companion.games.quest.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.quest.decide import decide
 from companion.games.quest.evolve import evolve
 from companion.games.quest.flow import flow
+from companion.games.quest.log import describe
 from companion.games.quest.prompt import map_input, prompt, results, summary
 from companion.games.quest.state import setup
 
@@ -52,4 +53,5 @@ RULES = GameRules(
     setup_keys=SETUP_KEYS,
     seat_names=seat_names,
     players=(1, 6),
+    describe=describe,
 )

@@ -1,0 +1,109 @@
+"""Witch's Brew steps in the table's words, for the log the table reads and for undo to say what
+it took back: "Carl claimed the Witch", "Round over: Dora is the Alchemist". Seats by name, roles
+by their card titles, drops by colour; never an id or a command's name."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from companion.core.model import Command, Event
+from companion.games.witchs_brew.roles import ROLES, counter_words
+
+ANSWERS = {"claim": "claimed", "so_be_it": 'said "So be it!" to', "pass": "passed on"}
+
+
+def _role(key: Any) -> str:
+    role = ROLES.get(key) if isinstance(key, str) else None
+    return f"the {role.title}" if role else "the role"
+
+
+def _who(names: Sequence[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "A player"
+
+
+def _counts(deltas: dict[str, Any]) -> str:
+    """``{"green": -1, "gold": 2}`` -> "-1 green drop, +2 gold"."""
+    out = []
+    for counter, n in deltas.items():
+        if not n:
+            continue
+        words = counter_words(counter)
+        if abs(n) == 1 and words.endswith("s") and words != "gold":
+            words = words[:-1]
+        out.append(f"{n:+d} {words}")
+    return ", ".join(out)
+
+
+def _potion(potion: Any) -> str:
+    if not isinstance(potion, dict):
+        return ""
+    raven = " with a raven" if potion.get("raven") else ""
+    stack = str(potion.get("stack", "")).replace("_", " ")
+    return f"a {potion.get('points')}-point potion{raven} from the {stack}"
+
+
+def _changes(names: Sequence[str], changes: dict[str, Any], actor: Any) -> str:
+    """Counters that changed, by seat; the acting seat's own without its name again."""
+    parts = []
+    for seat, deltas in changes.items():
+        said = _counts(deltas) if isinstance(deltas, dict) else ""
+        if said:
+            parts.append(said if str(seat) == str(actor) else f"{_who(names, int(seat))} {said}")
+    return "; ".join(parts)
+
+
+def event_words(event: Event, names: Sequence[str], role: Any = None) -> str:
+    d = event.data
+    who = _who(names, d.get("seat"))
+    kind = event.type
+    if kind == "role_played":
+        return f"{who} played {_role(d.get('role'))}"
+    if kind == "card_forfeited":
+        return f"{who} laid {_role(d.get('role'))} face down"
+    if kind == "answered":
+        answer = d.get("answer")
+        if answer == "pass":
+            return f"{who} passed"
+        return f"{who} {ANSWERS.get(answer, 'answered')} {_role(role)}"
+    if kind == "effect_applied":
+        what = "" if d.get("kind") == "action" else " favor"
+        said = ", ".join(p for p in (_potion(d.get("potion")),
+                                     _changes(names, d.get("changes") or {}, d.get("seat"))) if p)
+        return f"{who}'s {_role(d.get('role'))[4:]}{what}: {said or 'nothing changed'}"
+    if kind == "effect_skipped":
+        return f"{who}'s {_role(d.get('role'))[4:]} comes to nothing: {d.get('reason', '')}"
+    if kind == "effect_abstained":
+        return f"{who} did without {_role(d.get('role'))}"
+    if kind == "adjusted":
+        said = _counts(d.get("changes") or {})
+        if "remove_potion" in d:
+            said = ", ".join(p for p in (said, "a potion card put back") if p)
+        if d.get("potion"):
+            said = ", ".join(p for p in (said, _potion(d["potion"])) if p)
+        return f"Corrected for {who}: {said}"
+    if kind == "roles_excluded":
+        roles = ", ".join(_role(r)[4:] for r in d.get("roles", []))
+        return f"Set aside this set: {roles}"
+    if kind == "round_resolved":
+        holder = d.get("holder")
+        if holder is None:
+            return f"Round over: nobody is {_role(d.get('role'))}"
+        return f"Round over: {_who(names, holder)} is {_role(d.get('role'))}"
+    if kind == "set_ended":
+        return f"Set {d.get('set')} over"
+    if kind == "game_over":
+        winners = " and ".join(d.get("winners", [])) or "nobody"
+        return f"Game over: {winners} {'win' if len(d.get('winners', [])) > 1 else 'wins'}"
+    return kind.replace("_", " ").capitalize()
+
+
+def describe(command: Command, events: Sequence[Event], names: Sequence[str],
+             memo: dict[str, Any]) -> list[str]:
+    """One line per event, the command's first. ``memo`` keeps the role in play across the
+    game's steps, so an answer names it ("Carl claimed the Witch")."""
+    out = []
+    for event in events:
+        if event.type == "role_played":
+            memo["role"] = event.data.get("role")
+        out.append(event_words(event, names, memo.get("role")))
+    return out or [f"{command.player or 'The table'} played"]
