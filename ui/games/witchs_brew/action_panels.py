@@ -2,8 +2,10 @@
 
 One panel per phase: the answer bar (claim / so be it / pass), the resolve panel (carry out or
 abstain from a full action or favor) and the reveal panel (variant: spare roles turned over).
-Each is filled from the summary and the prompt; the inputs go through the app, so the rules
-judge them exactly as they judge the physical buttons.
+The answer buttons say only the part ("full action", "favor"); the card's text is a tap away
+(``CardTextDialog``): too long for a button read from across the table. Each is filled from
+the summary and the prompt; the inputs go through the app, so the rules judge them exactly as
+they judge the physical buttons.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import random
 
 from kivy.app import App
 from kivy.properties import (
-    BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
+    BooleanProperty, ColorProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
 
 from companion.core.model import Command
 from companion.games.witchs_brew.roles import (
@@ -38,6 +41,7 @@ class AnswerBar(BoxLayout):
     """Claim / So be it / Pass for the one seat whose answer is awaited."""
 
     seat = NumericProperty(0)
+    role_key = StringProperty("")
     call = StringProperty("")
     claim_caption = StringProperty("")
     favor_caption = StringProperty("")
@@ -51,22 +55,38 @@ class AnswerBar(BoxLayout):
         self.seat = seat
         self.inputs = list(inputs)
         self.call = role.call
-        self.claim_caption = _join(f"Full action: {role.full.text}",
-                                   key_caption(app, f"seat{n}.claim"))
-        self.favor_caption = _join(f"Favor: {role.favor.text}",
-                                   key_caption(app, f"seat{n}.so_be_it"))
-        self.pass_caption = _join(f"No {role.title} card in hand",
-                                  key_caption(app, f"seat{n}.pass"))
+        self.role_key = role_key
+        self.claim_caption = _join("full action", key_caption(app, f"seat{n}.claim"))
+        self.favor_caption = _join("favor", key_caption(app, f"seat{n}.so_be_it"))
+        self.pass_caption = _join("no card in hand", key_caption(app, f"seat{n}.pass"))
+
+    def show_card_text(self) -> None:
+        """What the full action and the favor do, on demand: too long for the buttons."""
+        CardTextDialog(self.role_key).open()
 
     def press(self, action: str) -> None:
         App.get_running_app().press(f"seat{self.seat + 1}.{action}")
+
+
+class CardTextDialog(ModalView):
+    """The announced role card's two effects, read from the roles table, in large type."""
+
+    call = StringProperty("")
+    full = StringProperty("")
+    favor = StringProperty("")
+    stripe = ColorProperty(theme.ACCENT)
+
+    def __init__(self, role_key: str, **kwargs):
+        role = ROLES[role_key]
+        super().__init__(call=role.call, full=f"Full action: {role.full.text}",
+                         favor=f"Favor: {role.favor.text}",
+                         stripe=theme.rgba(theme.CARD_COLOURS[role.colour]), **kwargs)
 
 
 class ResolvePanel(BoxLayout):
     """The awaited seat carries out its full action or favor, or abstains."""
 
     seat = NumericProperty(0)
-    heading = StringProperty("")
     effect_text = StringProperty("")
     hint = StringProperty("")
     kind = StringProperty("")
@@ -78,9 +98,7 @@ class ResolvePanel(BoxLayout):
         full = pending["kind"] == "action"
         effect = role.full if full else role.favor
         self.seat, self.pending, self.kind = seat, dict(pending), effect.kind
-        part = "full action" if full else "favor"
-        self.heading = f"{pending['player']}: {role.title} {part}"
-        self.effect_text = effect.text
+        self.effect_text = f"{'Full action' if full else 'Favor'}: {effect.text}"
         self.hint = (f"Reported: {effect.reported}. Your card decides."
                      if effect.kind == TABLE and effect.reported else "")
         box = self.ids.choices

@@ -29,31 +29,31 @@ class PotionEditor(BoxLayout):
                  taken: list[dict] = (), **kwargs):
         super().__init__(orientation="vertical", size_hint_y=None, **kwargs)
         app = App.get_running_app()
-        self.spacing = app.u * 6
+        self.spacing = app.u * 4
         self.bind(minimum_height=self.setter("height"))
         self.enabled = not optional
         self.stack: str | None = None
         self.raven = False
         if optional:
             self.toggle = FlatButton(title="Adds a potion card: no", size_hint_y=None,
-                                     height=app.u * 44)
+                                     height=app.u * 48)
             self.toggle.bind(on_release=self._toggle)
             self.add_widget(self.toggle)
-        grid = GridLayout(cols=3, spacing=app.u * 6, size_hint_y=None,
-                          height=app.u * (44 if len(stacks) <= 3 else 94))
+        grid = GridLayout(cols=3, spacing=app.u * 4, size_hint_y=None,
+                          height=app.u * (48 if len(stacks) <= 3 else 100))
         self.stack_buttons = {}
         for stack in stacks:
             b = FlatButton(title=theme.STACK_LABELS[stack], caption=f"{stacks_left[stack]} left",
-                           fs=16, disabled=stacks_left[stack] < 1 or not self.enabled)
+                           fs=18, disabled=stacks_left[stack] < 1 or not self.enabled)
             b.bind(on_release=lambda _b, s=stack: self._pick(s))
             self.stack_buttons[stack] = b
             grid.add_widget(b)
         self.add_widget(grid)
         self.points = Stepper(label="Points", value=0, minimum=0, maximum=99, signed=False,
-                              height=app.u * 44, disabled=not self.enabled)
+                              height=app.u * 48, disabled=not self.enabled)
         self.add_widget(self.points)
         self.raven_button = FlatButton(title="Raven on the card: no", size_hint_y=None,
-                                       height=app.u * 44, disabled=not self.enabled)
+                                       height=app.u * 48, disabled=not self.enabled)
         self.raven_button.bind(on_release=self._raven)
         self.add_widget(self.raven_button)
         self.stacks_left = stacks_left
@@ -139,7 +139,7 @@ class EffectDialog(ModalView):
         if self.mode == "choose_drops":
             self._steppers(DROPS, "Take", signed=False, low=lambda c: 0,
                            high=lambda c: min(self.count, supply[c]),
-                           note=lambda c: f"{supply[c]} in the supply")
+                           note=lambda c: f"{supply[c]} left")
             self.tally = Label(font_size=self.app.u * 30, bold=True, color=theme.INK)
             ids.right.add_widget(self.tally)
             self._recount()
@@ -174,7 +174,7 @@ class EffectDialog(ModalView):
         self.bind(ready=lambda *_: setattr(self.apply_button, "disabled", not self.ready))
         self.apply_button.disabled = not self.ready
         buttons.add_widget(self.apply_button)
-        ids.tabs.height = u * 40 if self.mode == "table" else 0
+        ids.tabs.height = u * 48 if self.mode == "table" else 0
         ids.tabs.opacity = 1 if self.mode == "table" else 0
 
     def _steppers(self, counters, verb, signed, low, high, note=lambda c: "") -> None:
@@ -186,7 +186,7 @@ class EffectDialog(ModalView):
             s = Stepper(label=f"{verb} {theme.COUNTER_LABELS[counter].lower()}" if verb
                         else theme.COUNTER_LABELS[counter],
                         value=0, minimum=low(counter), maximum=high(counter), signed=signed,
-                        note=note(counter), fill=fill, ink=ink, height=self.app.u * 44)
+                        note=note(counter), fill=fill, ink=ink, height=self.app.u * 48)
             s.counter = counter
             s.changed = self._changed
             self.steppers[counter] = s
@@ -210,7 +210,7 @@ class EffectDialog(ModalView):
         self.tab_buttons = {}
         for p in self.players:
             label = p["name"] if p["name"] != self.name else f"{p['name']} (self)"
-            b = FlatButton(title=label, fs=16, selected=p["name"] == self.target)
+            b = FlatButton(title=label, fs=18, selected=p["name"] == self.target)
             b.bind(on_release=lambda _b, n=p["name"]: self._select(n))
             self.tab_buttons[p["name"]] = b
             box.add_widget(b)
@@ -226,12 +226,12 @@ class EffectDialog(ModalView):
         if not potions:
             return
         u = self.app.u
-        grid = GridLayout(cols=3, spacing=u * 4, size_hint_y=None, height=u * 40)
+        grid = GridLayout(cols=3, spacing=u * 4, size_hint_y=None, height=u * 48)
         self.remove_buttons = []
         for i, p in enumerate(potions[-3:]):
             index = len(potions) - min(3, len(potions)) + i
             b = FlatButton(title=f"Remove {theme.STACK_LABELS[p['stack']]} {p['points']} pts",
-                           fs=14, fill=theme.SURFACE_HI)
+                           fs=18, fill=theme.SURFACE_HI)
             b.bind(on_release=lambda _b, k=index: self._remove(k))
             self.remove_buttons.append((index, b))
             grid.add_widget(b)

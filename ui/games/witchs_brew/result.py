@@ -1,8 +1,14 @@
-"""Game over: the podium, the winner(s) and a shared victory said plainly.
+"""Game over: every seat on its own row in large type, the score broken down as the rulebook
+counts it (potion points + vials), the tie-break said in words when it decided, the game's
+length, and "Play again" with the same seats.
 
-Standings come from the rules (``results``: score, tie-break, winner), never recounted here."""
+Standings come from the rules (``results``: score, tie-break, winner) and the potions and vials
+from the state, never recounted another way here; the length from the store's start and finish.
+"""
 
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 from kivy.app import App
 from kivy.properties import StringProperty
@@ -12,8 +18,8 @@ from kivy.uix.screenmanager import Screen
 from ui import theme
 from ui.widgets.common import Box, Chip, Txt
 
-PODIUM = (1, 0, 2)  # left to right: 2nd, 1st, 3rd
-HEIGHTS = (1.0, 0.72, 0.5)
+#: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
+COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 150}
 
 
 def ranked(results: list[dict]) -> list[list[dict]]:
@@ -31,9 +37,35 @@ def ranked(results: list[dict]) -> list[list[dict]]:
     return places
 
 
+def tie_break_words(results: list[dict]) -> str:
+    """Whether the tie-break decided, and how, in the rulebook's words."""
+    best = max(r["score"] for r in results)
+    top = [r for r in results if r["score"] == best]
+    if len(top) == 1:
+        return "Most points: no tie-break needed"
+    winners = [r for r in top if r["winner"]]
+    names = " and ".join(r["name"] for r in top)
+    if len(winners) == len(top):
+        return (f"{names} tied on {best} points and on drops + gold left "
+                f"({winners[0]['tiebreak']}): a shared victory")
+    losers = ", ".join(f"{r['name']} {r['tiebreak']}" for r in top if not r["winner"])
+    who = " and ".join(r["name"] for r in winners)
+    return (f"Tied on {best} points: most drops + gold left wins "
+            f"({who} {winners[0]['tiebreak']}, {losers})")
+
+
+def game_length(started: str, finished: str | None) -> str:
+    """ "42 min", "1 h 05 min": from the store's ISO start and finish (now while unfinished)."""
+    end = datetime.fromisoformat(finished) if finished else datetime.now(timezone.utc)
+    minutes = max(0, round((end - datetime.fromisoformat(started)).total_seconds() / 60))
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
 class ResultScreen(Screen):
     headline = StringProperty("")
-    others = StringProperty("")
+    verdict = StringProperty("")
+    tie_break = StringProperty("")
+    length = StringProperty("")
 
     def on_kv_post(self, _base):
         app = App.get_running_app()
@@ -47,37 +79,37 @@ class ResultScreen(Screen):
         if app.session is None or not app.session.over or app.session.rules.name != "witchs_brew":
             return
         self.headline = app.prompt["text"].replace("Game over: ", "")
-        places = ranked(app.session.rules.results(app.session.state))
-        colours = [p["colour"] for p in app.session.state["players"]]
-        box = self.ids.podium
+        results = app.session.rules.results(app.session.state)
+        self.tie_break = tie_break_words(results)
+        self.verdict = "WINNER" if sum(r["winner"] for r in results) == 1 else "SHARED VICTORY"
+        game_id = getattr(app.session, "game_id", None)
+        self.length = ("Played in " + game_length(*app.store.played(game_id))
+                       if game_id is not None and app.store is not None else "")
+        players = app.session.state["players"]
+        box = self.ids.standings
         box.clear_widgets()
-        for index in PODIUM:
-            if index < len(places):
-                box.add_widget(self._step(app, index, places[index], colours))
-            else:
-                box.add_widget(BoxLayout())
-        self.others = "     ".join(
-            f"{n + 1}.  " + ", ".join(f"{r['name']} {r['score']}" for r in place)
-            for n, place in enumerate(places) if n >= len(PODIUM))
+        for n, place in enumerate(ranked(results)):
+            for r in place:
+                box.add_widget(self._row(app, n + 1, r, players[r["seat"]]))
 
-    def _step(self, app, index: int, place: list[dict], colours: list[str]) -> BoxLayout:
+    def _row(self, app, place: int, result: dict, player: dict) -> BoxLayout:
+        """One seat: place, name in its colour, potion points + vials = points, drops + gold."""
         u = app.u
-        column = BoxLayout(orientation="vertical", spacing=u * 4)
-        column.add_widget(BoxLayout(size_hint_y=1 - HEIGHTS[index]))
-        for r in place:
-            column.add_widget(Chip(text=r["name"], fill=theme.rgba(colours[r["seat"]]),
-                                   ink=theme.ink_on(colours[r["seat"]]),
-                                   fs=24 if index == 0 else 21, size_hint_y=None,
-                                   height=u * (40 if index == 0 else 34)))
-        column.add_widget(Txt(text=f"{place[0]['score']} points", fs=22, bold=True,
-                              halign="center", size_hint_y=None, height=u * 30))
-        if index == 0:
-            word = "WINNER" if len(place) == 1 else "SHARED VICTORY"
-            column.add_widget(Txt(text=word, fs=20, bold=True, ink=theme.ACCENT,
-                                  halign="center", size_hint_y=None, height=u * 26))
-        block = Box(size_hint_y=HEIGHTS[index], bg=theme.ACCENT if index == 0 else theme.SURFACE_HI)
-        block.add_widget(Txt(text=str(index + 1), fs=48, bold=True, halign="center",
-                             ink=theme.DARK_INK if index == 0 else theme.INK))
-        column.add_widget(block)
-        column.place = [r["name"] for r in place]
-        return column
+        winner = result["winner"]
+        row = Box(spacing=u * 8, padding=(u * 6, 0),
+                  bg=theme.SURFACE_HI if winner else theme.SURFACE, radius=8)
+        ink = theme.ACCENT if winner else theme.INK
+        potions = sum(p["points"] for p in player["potions"])
+        count = len(player["potions"])
+        row.add_widget(Txt(text=str(place), fs=26, bold=True, ink=ink, halign="center",
+                           size_hint_x=None, width=u * COLUMNS["place"]))
+        row.add_widget(Chip(text=result["name"], fill=theme.rgba(player["colour"]),
+                            ink=theme.ink_on(player["colour"]), fs=24))
+        cells = (("potions", f"{potions} ({count})", 22), ("vials", f"+ {player['vials']}", 22),
+                 ("score", f"= {result['score']}", 26),
+                 ("tiebreak", str(result["tiebreak"]), 22))
+        for key, text, fs in cells:
+            row.add_widget(Txt(text=text, fs=fs, bold=key == "score", ink=ink, halign="center",
+                               size_hint_x=None, width=u * COLUMNS[key]))
+        row.seat_name = result["name"]
+        return row

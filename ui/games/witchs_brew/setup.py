@@ -1,9 +1,14 @@
 """Setup: who sits where (clockwise), who starts, and the variant.
 
-Names default to the last game's table, else "Player 1"...; the rules validate the setup and
-a SetupError is shown here, word for word."""
+Names default to the last game's table, else "Player 1"...; "Play again" fills in the finished
+game's seats instead (``prefill``). The rules validate the setup: a SetupError about one seat
+is said in people's words at that seat's row, one about the whole table beside the form. Once
+a problem is shown, every change re-asks the rules' gate (without starting anything), so the
+message goes as soon as the table has fixed it."""
 
 from __future__ import annotations
+
+import re
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -11,6 +16,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.core.errors import SetupError
 from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS, VARIANT
 from ui import theme
@@ -19,9 +25,33 @@ from ui.keyboard import keyboard_lift
 MIN_SEATS, MAX_SEATS = RULES.players
 
 
+#: The gate's words for a seat's name -> the table's words.
+SEAT_WORDS = (
+    (re.compile(r"^'(.*)' is listed twice$"), r"\1 already sits at another seat"),
+    (re.compile(r"^give a name, not an empty text$"), "Type a name for this seat"),
+    (re.compile(r"^text of at most (\d+) characters, not (\d+)$"),
+     r"A name of at most \1 letters (this one has \2)"),
+)
+SEAT_PROBLEM = re.compile(r"^Seat (\d+): (.*)$")
+
+
+def seat_problem(problem: str) -> tuple[int | None, str]:
+    """(seat index or None, message): a problem with one seat's name, said at its row."""
+    found = SEAT_PROBLEM.match(problem)
+    if found is None:
+        return None, problem
+    said = found.group(2)
+    for pattern, words in SEAT_WORDS:
+        if pattern.match(said):
+            said = pattern.sub(words, said)
+            break
+    return int(found.group(1)) - 1, said[0].upper() + said[1:]
+
+
 class SeatRow(BoxLayout):
     seat = NumericProperty(0)
     starts = BooleanProperty(False)
+    error = StringProperty("")
 
 
 class SetupScreen(Screen):
@@ -40,6 +70,7 @@ class SetupScreen(Screen):
             row.ids.colour.text = f"{seat + 1}  {COLOUR_NAMES[seat]}"
             row.ids.name.text = f"Player {seat + 1}"
             row.ids.name.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
+            row.ids.name.bind(text=self._recheck)
             self.rows.append(row)
         self._place()
 
@@ -51,7 +82,7 @@ class SetupScreen(Screen):
 
     def on_pre_enter(self, *_):
         """Start from the last table's names: most groups play again with the same people."""
-        self.error = ""
+        self._show_problem(None)
         app = App.get_running_app()
         last = app.store.games() if app.store is not None else []
         names = last[0].players if last else []
@@ -60,6 +91,19 @@ class SetupScreen(Screen):
         for seat, row in enumerate(self.rows):
             row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
         self.starter = 0
+        self._place()
+
+    def prefill(self, setup: dict) -> None:
+        """The seats of a finished game (``app.play_again``): the same players in the same
+        order, the same starter and variants, ready to check and start."""
+        names = list(setup.get("players", []))[:MAX_SEATS]
+        self.count = max(MIN_SEATS, len(names))
+        for seat, row in enumerate(self.rows):
+            row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        starter = setup.get("starter")
+        self.starter = names.index(starter) if starter in names else 0
+        self.variant = VARIANT in setup.get("variants", []) and self.count in (3, 4)
+        self._show_problem(None)
         self._place()
 
     def change_count(self, by: int) -> None:
@@ -76,6 +120,7 @@ class SetupScreen(Screen):
     def choose_starter(self, seat: int) -> None:
         self.starter = seat
         self._place()
+        self._recheck()
 
     def _place(self) -> None:
         box = self.ids.seats
@@ -87,10 +132,33 @@ class SetupScreen(Screen):
     def names(self) -> list[str]:
         return [row.ids.name.text.strip() for row in self.rows[: self.count]]
 
-    def start(self) -> None:
+    def setup(self) -> dict:
         names = self.names()
         setup = {"game": RULES.name, "players": names, "starter": names[self.starter]}
         if self.variant:
             setup["variants"] = [VARIANT]
-        problem = App.get_running_app().start_game(setup)
-        self.error = problem or ""
+        return setup
+
+    def start(self) -> None:
+        self._show_problem(App.get_running_app().start_game(self.setup()))
+
+    def _show_problem(self, problem: str | None) -> None:
+        """A seat's problem at its row, any other beside the form; None clears them all."""
+        seat, said = seat_problem(problem) if problem else (None, "")
+        for row in self.rows:
+            row.error = said if row.seat == seat else ""
+        self.error = said if seat is None else ""
+
+    def _recheck(self, *_args) -> None:
+        """While a problem is shown, ask the rules' gate again (nothing is stored or started):
+        the message goes as soon as it is fixed, or moves to the seat it now concerns."""
+        if not self.error and not any(row.error for row in self.rows):
+            return
+        from ui.app import in_seat_words
+
+        try:
+            RULES.start(self.setup())
+        except SetupError as problem:
+            self._show_problem(in_seat_words(str(problem)))
+        else:
+            self._show_problem(None)

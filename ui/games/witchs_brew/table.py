@@ -9,7 +9,7 @@ resolve panel, or the variant's reveal.
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import ColorProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games.witchs_brew import state as wb_state
@@ -63,6 +63,24 @@ def seat_status(summary: dict, prompt: dict, seat: int) -> tuple[str, str]:
     return "", "quiet"
 
 
+def what_now(summary: dict, prompt: dict) -> str:
+    """What the awaited seat does now, in two lines of large type: the rules' prompt without
+    what the banner and the bottom panel already say (the name, the role, the effect's text)."""
+    phase = prompt["phase"]
+    if phase == "play":
+        return "Choose a role card and announce it"
+    if phase == "answer":
+        return f"\"{ROLES[summary['role']].call}\", \"So be it!\" or pass?"
+    if phase == "resolve":
+        front = summary["pending"][0]
+        part = "full action" if front["kind"] == "action" else "favor"
+        return f"Carry out the {ROLES[front['role']].title} {part}, or abstain"
+    if phase == "reveal":
+        return prompt["text"].split(": ", 1)[-1].split(";")[0].capitalize()
+    text, who = prompt["text"], prompt["turn"]
+    return text[len(who) + 2:] if who and text.startswith(f"{who}: ") else text
+
+
 class WitchsBrewScreen(Screen):
     where = StringProperty("")
     ravens = StringProperty("")
@@ -76,6 +94,8 @@ class WitchsBrewScreen(Screen):
     turn_fill = ColorProperty(theme.CALM)
     turn_ink = ColorProperty(theme.INK)
     mode = StringProperty("")
+    #: Choosing role cards (play, reveal): the cards take more room, the one-line banner less.
+    picking = BooleanProperty(False)
 
     def on_kv_post(self, _base):
         self.panels: list[SeatPanel] = []
@@ -147,11 +167,8 @@ class WitchsBrewScreen(Screen):
                 note = f"Last: {ROLES[last['role']].title} to {last['holder']}"
         self.role_note = note
         seat = prompt["seat"]
-        text = prompt["text"]
         who = prompt["turn"]
-        if who and text.startswith(f"{who}: "):
-            text = text[len(who) + 2:]
-        self.turn_text = text
+        self.turn_text = what_now(summary, prompt)
         if seat is None:
             self.turn_name = "The whole table"
             self.turn_fill, self.turn_ink = theme.CALM, theme.INK
@@ -181,12 +198,10 @@ class WitchsBrewScreen(Screen):
         else:
             widget = None
         self.mode = phase
+        self.picking = phase in ("play", "reveal")
         box = self.ids.action
         if widget is None:
             box.clear_widgets()
         elif widget.parent is not box:
             box.clear_widgets()
             box.add_widget(widget)
-
-    def timer_text(self, seconds: int) -> str:
-        return f"{seconds // 60}:{seconds % 60:02d}"
