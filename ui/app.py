@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +30,24 @@ from companion.core.model import Command, InputEvent
 from companion.games import get_rules
 from companion.store import Store, default_path
 from ui import theme
+from ui import table_settings as table
 from ui.devices import TableDevices
+from ui.dimmer import Dimmer
 from ui.games import GAMES
+from ui.sound import ScreenSound
 from ui.waiting import CardWait
 
 HERE = Path(__file__).parent
 KV_FILES = [
     "widgets/common.kv", "root.kv", "screens/home.kv", "widgets/hw_fields.kv",
-    "screens/hardware_settings.kv",
+    "screens/hardware_settings.kv", "screens/table_settings.kv",
     *(kv for game in GAMES.values() for kv in game.kv_files()),
 ]
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
+#: The cues the GPIO buzzer has (hardware/buzzer.py, not imported here: it needs gpiozero).
+BUZZER_CUES = frozenset({"turn", "refused", "time"})
 
 
 def in_seat_words(problem: str) -> str:
@@ -92,7 +98,10 @@ class CompanionApp(App):
         self.hardware_path = hardware_path
         self.store: Store | None = None
         self.devices = TableDevices(self)
-        self._cue: tuple[Any, Any] = (None, None)   # (session, awaited seat) last beeped for
+        self.sound = ScreenSound()
+        self.table_settings, self.settings_problem = table.DEFAULTS, ""
+        self.dimmer: Dimmer | None = None
+        self._cue: tuple = (None, None, False)   # (session, awaited seat, over) last cued for
         self._turn_key: tuple | None = None
         self._turn_started = 0.0
         self._timer = None
@@ -108,6 +117,8 @@ class CompanionApp(App):
         Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
         self.devices.listen()
+        self.dimmer = Dimmer()
+        self.load_table_settings()
         from ui.root import Root
 
         return Root()
@@ -118,6 +129,8 @@ class CompanionApp(App):
 
     def on_start(self) -> None:
         self.open_store(self.db_path)
+        if self.settings_problem:
+            self.notice = f"{self.notice} {self.settings_problem}".strip()
         self.devices.start()
 
     def on_stop(self) -> None:
@@ -239,6 +252,37 @@ class CompanionApp(App):
         self.dismiss_refusal()
         self.show("hardware_settings")
 
+    # -- the table's settings (ui/table_settings.py; the screen in ui/screens/) -------------
+    def open_table_settings(self) -> None:
+        self.leave_session()
+        self.dismiss_refusal()
+        self.show("table_settings")
+
+    def load_table_settings(self) -> None:
+        """Read the settings file (never fails) and apply it: rotation, dimming."""
+        settings, self.settings_problem = table.load_settings()
+        self._apply_table_settings(settings)
+
+    def change_table_settings(self, **changes: Any) -> str:
+        """Apply a change at once and save it; returns "" or why it was not saved."""
+        self._apply_table_settings(replace(self.table_settings, **changes))
+        try:
+            table.save_settings(self.table_settings)
+        except OSError as problem:
+            return (f"Changed for now, but not saved ({problem.strerror or problem}): "
+                    "it is lost when the app restarts.")
+        self.settings_problem = ""
+        return ""
+
+    def _apply_table_settings(self, settings: table.TableSettings) -> None:
+        self.table_settings = settings
+        Window.rotation = settings.rotation
+        self.dimmer.set_minutes(settings.dim_minutes)
+
+    def flip(self) -> str:
+        """Turn the screen by 180 degrees for the far side of the table (touch follows)."""
+        return self.change_table_settings(rotation=180 - self.table_settings.rotation)
+
     def go_home(self) -> None:
         self.leave_session()
         self.dismiss_refusal()
@@ -267,7 +311,9 @@ class CompanionApp(App):
         self.devices.show_seat(seat)
         if session is self._cue[0] and seat is not None and seat != self._cue[1]:
             self.cue("turn")   # the awaited seat changed (not on starting, resuming)
-        self._cue = (session, seat)
+        if session is self._cue[0] and session.over and not self._cue[2]:
+            self.cue("over")   # the game ended now (not a finished game opened)
+        self._cue = (session, seat, session.over)
         game = GAMES[session.rules.name]
         if session.over:
             self._stop_timer()
@@ -301,6 +347,7 @@ class CompanionApp(App):
         shown (and beeped, for a physical input) and changes nothing. A die from the tray is
         shown in the status strip whether or not the game takes it. The ``menu`` button goes
         home (the game is saved and offered for resume). Returns the step played, or None."""
+        self.dimmer.stir()   # a button or die wakes a dim screen and is played as usual
         from_tray = event.kind == "die" and event.source == "serial"
         if from_tray:
             self.dice_activity = f"die {event.id}: {event.value}"
@@ -372,8 +419,12 @@ class CompanionApp(App):
         return self.devices.config.turn_limit_s if self.devices.config is not None else 0
 
     def cue(self, kind: str) -> None:
-        """A cue for the table ("turn", "refused", "time"): the GPIO buzzer, when wired."""
-        self.devices.buzz(kind)
+        """A cue for the table ("turn", "refused", "time", "over"): the GPIO buzzer, when
+        wired and it knows the cue, and the screen's sound, when the table has it on."""
+        if kind in BUZZER_CUES:
+            self.devices.buzz(kind)
+        if self.table_settings.sound:
+            self.sound.play(kind, self.table_settings.volume)
 
     def _tick(self, _dt) -> None:
         self.turn_seconds = int(time.monotonic() - self._turn_started)

@@ -10,7 +10,7 @@ from kivy.factory import Factory
 from kivy.uix.floatlayout import FloatLayout
 
 from ui.games import GAMES
-from ui.screens import hardware_settings, home  # noqa: F401 (registers screens for root.kv)
+from ui.screens import hardware_settings, home, table_settings  # noqa: F401 (kv screens)
 from ui.widgets import common  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
 

@@ -1,0 +1,178 @@
+"""The Settings screen: how this table's screen behaves, changed with one tap each.
+
+Sound and its volume, the screen turned for the far side, dimming when nobody touches it, and
+the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
+"Apply" button); the file and its checks are in :mod:`ui.table_settings`. A settings file that
+was bad when read is named here until a change rewrites it.
+
+The turn limit is the one the Hardware screen shows: it is written into the hardware config
+(``[buzzer] turn_limit_s``) with that screen's own code, and the running app takes it at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import (
+    BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty,
+)
+from kivy.uix.screenmanager import Screen
+
+from ui import table_settings as table
+from ui.widgets.common import Box, FlatButton
+
+#: (value, words) for each row's buttons
+VOLUME_CHOICES = tuple((v, f"{v}%") for v in table.VOLUMES)
+DIM_CHOICES = tuple((m, f"{m} min" if m else "Never") for m in table.DIM_MINUTES)
+TURN_LIMIT_CHOICES = ((0, "Never"), (30, "30 s"), (60, "1 min"), (90, "90 s"), (120, "2 min"),
+                      (180, "3 min"), (300, "5 min"))
+
+
+def limit_words(seconds: int) -> str:
+    for value, words in TURN_LIMIT_CHOICES:
+        if value == seconds:
+            return words
+    return f"{seconds} s"
+
+
+class SettingChoice(FlatButton):
+    """One choice of a row; the chosen one is filled with the accent colour."""
+
+    chosen = BooleanProperty(False)
+
+
+class ChoiceRow(Box):
+    """``label``, then one button per choice; the chosen one filled. A tap calls
+    ``picked(value)``. A value not among the choices (a hand-edited file) gets its own
+    button, so the row always shows what holds now."""
+
+    label = StringProperty("")
+    choices = ListProperty([])
+    value = ObjectProperty(None, allownone=True)
+    picked = ObjectProperty(None, allownone=True)
+
+    def on_kv_post(self, _base) -> None:
+        self.bind(choices=self._build, value=self._build)
+        self._build()
+
+    def _build(self, *_args) -> None:
+        holder = self.ids.buttons
+        holder.clear_widgets()
+        choices = list(self.choices)
+        if self.value is not None and all(v != self.value for v, _ in choices):
+            choices.append((self.value, limit_words(self.value)
+                            if self.label == "Turn limit" else str(self.value)))
+        for value, words in choices:
+            button = SettingChoice(title=words, chosen=value == self.value)
+            button.bind(on_release=lambda _b, v=value: self._pick(v))
+            holder.add_widget(button)
+
+    def _pick(self, value: Any) -> None:
+        if self.picked is not None:
+            self.picked(value)
+
+
+class TableSettingsScreen(Screen):
+    """Shows ``app.table_settings`` and the turn limit; each control calls one method here."""
+
+    sound = BooleanProperty(True)
+    volume = NumericProperty(75)
+    flipped = BooleanProperty(False)
+    dim_minutes = NumericProperty(0)
+    turn_limit = NumericProperty(0)
+    limit_ok = BooleanProperty(True)   # the hardware config can hold a turn limit here
+    message = StringProperty("")
+    tone = StringProperty("info")      # info / good / bad: the message's colour
+
+    @property
+    def app(self):
+        return App.get_running_app()
+
+    def on_pre_enter(self, *_args) -> None:
+        self.refresh()
+        self.say(self.app.settings_problem or self.turn_limit_note(),
+                 "bad" if self.app.settings_problem else "info")
+
+    def refresh(self) -> None:
+        """The controls from what the table runs on now."""
+        now = self.app.table_settings
+        self.sound, self.volume = now.sound, now.volume
+        self.flipped, self.dim_minutes = now.rotation == 180, now.dim_minutes
+        self.turn_limit = self.app.turn_limit
+        self.limit_ok = not self.turn_limit_note()
+
+    def say(self, text: str, tone: str = "info") -> None:
+        self.message, self.tone = text, tone
+
+    def _change(self, done: str, **changes: Any) -> bool:
+        problem = self.app.change_table_settings(**changes)
+        self.refresh()
+        self.say(problem or done, "bad" if problem else "good")
+        return not problem
+
+    # -- the controls --------------------------------------------------------------------
+    def set_sound(self, on: bool) -> None:
+        if self._change("Sound on." if on else "Sound off: only the buzzer (if wired) cues.",
+                        sound=on) and on:
+            self.app.cue("turn")
+
+    def set_volume(self, percent: int) -> None:
+        if self._change(f"Volume {percent}%.", volume=percent):
+            self.app.cue("turn")       # so the table hears what it chose
+
+    def test_sound(self) -> None:
+        self.app.cue("turn")
+        why = self.app.sound.broken
+        self.say(f"No sound from this screen: {why}." if why else
+                 "That is the turn cue.", "bad" if why else "info")
+
+    def set_flipped(self, flipped: bool) -> None:
+        if flipped != self.flipped:
+            problem = self.app.flip()
+            self.refresh()
+            self.say(problem or ("Turned for the far side of the table." if flipped
+                                 else "Turned back upright."), "bad" if problem else "good")
+
+    def set_dim(self, minutes: int) -> None:
+        self._change(f"The screen dims after {minutes} minutes without a touch, button or "
+                     "die; any of them wakes it." if minutes else "The screen never dims.",
+                     dim_minutes=minutes)
+
+    def turn_limit_note(self) -> str:
+        devices = self.app.devices
+        if not self.app.demo and (devices.config is None or devices.config.buzzer is None):
+            return ("The turn limit is kept with the buzzer in the hardware config: wire a "
+                    "buzzer on the Hardware screen to set one.")
+        return ""
+
+    def set_turn_limit(self, seconds: int) -> None:
+        """Into the hardware config with the Hardware screen's code; the app takes it now."""
+        app = self.app
+        devices = app.devices
+        if app.demo:   # the demo table is not saved anywhere: this run only
+            from hardware.config import HardwareConfig
+
+            devices.config = replace(devices.config or HardwareConfig.empty(),
+                                     turn_limit_s=seconds)
+            self.refresh()
+            self.say(f"Turn limit: {limit_words(seconds)}, until the app closes (the demo "
+                     "table saves nothing).", "good")
+            return
+        from hardware.config import ConfigError
+
+        path = devices.config_path()
+        try:
+            config = table.save_turn_limit(path, seconds)
+        except ConfigError as problem:
+            self.say(f"Turn limit not changed: {problem}.", "bad")
+            return
+        except OSError as problem:
+            self.say(f"Turn limit not changed: cannot write {path} "
+                     f"({problem.strerror or problem}).", "bad")
+            return
+        if devices.config is not None:
+            devices.config = replace(devices.config, turn_limit_s=config.turn_limit_s)
+        self.refresh()
+        self.say(f"Turn limit: {limit_words(seconds)}, saved in {path}.", "good")

@@ -1,0 +1,113 @@
+"""Cue sounds from the screen device, for every game: a new turn, a refused press, a turn over
+the table's limit, the game over.
+
+The GPIO buzzer only sounds where one is wired; most tables have a screen with a speaker (HDMI
+or the Pi's audio). The tones are made here (``wave``, no files shipped), written once into the
+user cache directory and played with Kivy's SoundLoader at the table's volume.
+
+Sound is a bonus: without an audio device (headless tests, a Pi without speakers) the first
+cue finds that out, says so once at info level, and every later cue does nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import os
+import struct
+import tempfile
+import wave
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+RATE = 22050
+#: Each cue as (frequency Hz, seconds) notes; 0 Hz is a rest.
+CUES: dict[str, tuple[tuple[float, float], ...]] = {
+    "turn": ((659, 0.08), (880, 0.14)),                       # up: someone's turn now
+    "refused": ((247, 0.12), (0, 0.04), (175, 0.22)),         # down: not that
+    "time": ((988, 0.14), (0, 0.08), (988, 0.14), (0, 0.08), (988, 0.24)),  # three, as the buzzer
+    "over": ((523, 0.12), (659, 0.12), (784, 0.12), (1047, 0.36)),          # the game is over
+}
+
+
+def cache_folder() -> Path:
+    """Where the cue files are kept: the user cache directory (the temp folder without one)."""
+    try:
+        from platformdirs import user_cache_dir
+
+        return Path(user_cache_dir("table-companion", appauthor=False)) / "sounds"
+    except Exception:  # noqa: BLE001 - no cache directory: the temp folder will do
+        return Path(tempfile.gettempdir()) / "table-companion-sounds"
+
+
+def tone_bytes(notes: tuple[tuple[float, float], ...]) -> bytes:
+    """16-bit mono samples of the notes, each faded in and out so nothing clicks."""
+    frames = bytearray()
+    for freq, seconds in notes:
+        n = int(RATE * seconds)
+        for i in range(n):
+            fade = min(1.0, i / 200, (n - i) / 400)
+            level = 0.0 if freq <= 0 else math.sin(2 * math.pi * freq * i / RATE)
+            frames += struct.pack("<h", int(12000 * fade * level))
+    return bytes(frames)
+
+
+def write_cue(folder: Path, kind: str) -> Path:
+    """The cue's WAV file, written once (atomically) and named by its notes, so a changed
+    tone gets a new file rather than an old sound."""
+    notes = CUES[kind]
+    digest = hashlib.sha1(repr(notes).encode()).hexdigest()[:10]
+    path = folder / f"{kind}-{digest}.wav"
+    if path.exists():
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{kind}.", suffix=".wav", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as raw, wave.open(raw, "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(RATE)
+            out.writeframes(tone_bytes(notes))
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+class ScreenSound:
+    """The app's cue player (``app.sound``). ``play(kind, volume)`` never raises."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self._sounds: dict[str, Any] = {}
+        self.broken = ""        # why sound does not work here ("" while it may)
+
+    def play(self, kind: str, volume: int = 100) -> bool:
+        """Play cue ``kind`` at ``volume`` percent; False when nothing sounded."""
+        if self.broken or kind not in CUES or volume <= 0:
+            return False
+        try:
+            sound = self._sounds.get(kind)
+            if sound is None:
+                from kivy.core.audio import SoundLoader
+
+                path = write_cue(self.folder or cache_folder(), kind)
+                sound = SoundLoader.load(str(path))
+                if sound is None:
+                    return self._give_up("no audio provider can play WAV files here")
+                self._sounds[kind] = sound
+            sound.stop()                       # a cue still sounding starts again
+            sound.volume = min(100, volume) / 100
+            sound.play()
+            return True
+        except Exception as problem:  # noqa: BLE001 - no audio device: the table plays on
+            return self._give_up(str(problem) or type(problem).__name__)
+
+    def _give_up(self, why: str) -> bool:
+        self.broken = why
+        log.info("screen sound off: %s", why)
+        return False

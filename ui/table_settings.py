@@ -1,0 +1,175 @@
+"""The table's own settings, kept per device: sound, rotation, dimming, and the turn limit.
+
+They belong to the screen beside the board, not to a game, so they live in a small JSON file in
+the user config directory (beside ``hardware.toml``; ``$COMPANION_SETTINGS`` names another file,
+for tests). A person may have edited it by hand, or a power cut may have eaten it: reading never
+fails. What is missing takes its default, and what is wrong (not JSON, a wrong type, an unknown
+key, a value out of range) takes its default too, with a sentence naming the field for the
+settings screen and the home notice. The file is only written when the person changes a
+setting, atomically (a temporary file, flushed to disk, renamed over the old one), so a bad file
+stays as it was for them to look at until then.
+
+The turn limit is not kept here: it lives in the hardware config (``[buzzer] turn_limit_s``),
+where the Hardware screen edits it, and :func:`save_turn_limit` writes it with the same
+``load_config``/``save_config`` code, so both screens always show the same limit.
+
+No Kivy here, so the loader can be fuzzed without a window.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields, replace
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+SETTINGS_ENV = "COMPANION_SETTINGS"
+VOLUMES = (25, 50, 75, 100)               # the screen's choices; the file may hold any 0-100
+ROTATIONS = (0, 180)
+DIM_MINUTES = (0, 2, 5, 10, 20)           # 0: never dim
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What the settings screen changes. ``volume`` in percent; ``rotation`` in degrees (180:
+    turned for the players on the far side); ``dim_minutes`` without input before the screen
+    dims (0: never)."""
+
+    sound: bool = True
+    volume: int = 75
+    rotation: int = 0
+    dim_minutes: int = 0
+
+
+DEFAULTS = TableSettings()
+FIELDS = tuple(f.name for f in fields(TableSettings))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: field -> (is the value good, what a good value is, in words)
+RULES = {
+    "sound": (lambda v: isinstance(v, bool), "true or false"),
+    "volume": (lambda v: _whole(v) and 0 <= v <= 100, "a whole number from 0 to 100"),
+    "rotation": (lambda v: _whole(v) and v in ROTATIONS, "0 or 180"),
+    "dim_minutes": (lambda v: _whole(v) and v in DIM_MINUTES,
+                    "one of " + ", ".join(map(str, DIM_MINUTES)) + " (0: never)"),
+}
+
+
+def settings_path() -> Path:
+    """The settings file: ``$COMPANION_SETTINGS``, else ``settings.json`` in the user config
+    directory (``~/.config/table-companion/settings.json`` on Linux)."""
+    named = os.environ.get(SETTINGS_ENV)
+    if named:
+        return Path(named)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("table-companion", appauthor=False)) / "settings.json"
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_settings(data: Any) -> tuple[TableSettings, list[str]]:
+    """Settings from parsed JSON: every good field kept, every bad one at its default, and a
+    sentence for each problem naming the field."""
+    if not isinstance(data, dict):
+        return DEFAULTS, [f"not a JSON object (found {type(data).__name__}); "
+                          "every setting is at its default"]
+    problems = [f"unknown setting {_shown(key)} ignored" for key in data if key not in RULES]
+    good: dict[str, Any] = {}
+    for name, (ok, words) in RULES.items():
+        if name not in data:
+            continue
+        value = data[name]
+        if ok(value):
+            good[name] = value
+        else:
+            problems.append(f"{name} must be {words}, not {_shown(value)}; "
+                            f"using {_shown(getattr(DEFAULTS, name))}")
+    return replace(DEFAULTS, **good), problems
+
+
+def load_settings(path: str | PathLike[str] | None = None) -> tuple[TableSettings, str]:
+    """(the settings, "" or the problems in one message naming the file and each field).
+    A missing file is no problem; nothing here raises."""
+    path = Path(path) if path is not None else settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return DEFAULTS, ""
+    except (OSError, UnicodeDecodeError) as problem:
+        reason = problem.strerror if isinstance(problem, OSError) and problem.strerror \
+            else str(problem)
+        return DEFAULTS, f"Settings file {path} cannot be read ({reason}): using the defaults."
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as problem:
+        return DEFAULTS, (f"Settings file {path} is not JSON ({_first_line(problem)}): using "
+                          "the defaults until you change a setting.")
+    settings, problems = parse_settings(data)
+    if not problems:
+        return settings, ""
+    return settings, (f"Settings file {path}: " + "; ".join(problems)
+                      + ". It is rewritten when you change a setting.")
+
+
+def _first_line(problem: Exception) -> str:
+    return str(problem).splitlines()[0][:80] if str(problem) else type(problem).__name__
+
+
+def save_settings(settings: TableSettings, path: str | PathLike[str] | None = None) -> Path:
+    """Write the settings atomically, readable by the owner only (0600); a crash leaves the
+    old file or the new one, never half of one. Raises OSError when the card cannot take it."""
+    path = Path(path) if path is not None else settings_path()
+    text = json.dumps(asdict(settings), indent=1, sort_keys=True) + "\n"
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, 0o600)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    try:   # and the rename itself reaches the disk
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except OSError:
+        pass
+    return path
+
+
+def save_turn_limit(path: str | PathLike[str], seconds: int):
+    """Set ``[buzzer] turn_limit_s`` in the hardware config at ``path`` with the Hardware
+    screen's own load and save code, and return the config as saved. The config keeps the
+    limit with the buzzer, so a table without one is refused (a ConfigError naming the key),
+    as is a config that does not load: it is never overwritten from here."""
+    from hardware.config import (
+        ConfigError, config_to_data, load_config, parse_config, save_config,
+    )
+
+    config = load_config(path, missing_ok=True)
+    if config.turn_limit_s == seconds:
+        return config
+    if config.buzzer is None:
+        raise ConfigError("buzzer.turn_limit_s: the hardware config keeps the turn limit with "
+                          "the buzzer; wire a buzzer on the Hardware screen first")
+    data = config_to_data(replace(config, turn_limit_s=seconds))
+    config = parse_config(data)        # the limit within the config's own bounds
+    save_config(config, path)
+    return config
