@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.core.errors import CompanionError
@@ -33,6 +34,26 @@ def when(iso: str) -> str:
     days = (datetime.now().astimezone().date() - moment.date()).days
     day = {0: "today", 1: "yesterday"}.get(days, f"{moment:%a} {moment.day} {moment:%b %Y}")
     return f"{day} {moment:%H:%M}"
+
+
+def wrapped(text: str, fs: float, ink=theme.INK, bold: bool = False) -> Label:
+    """A label as tall as its words at the card's width: a long "where" or a long list of
+    names wraps onto a second line instead of being cut with '...'."""
+    u = App.get_running_app().u
+    label = Label(text=text, font_size=u * fs, bold=bold, color=ink, halign="left",
+                  valign="top", size_hint_y=None)
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+               texture_size=lambda w, size: setattr(w, "height", size[1]))
+    return label
+
+
+def card_box(border, border_w: float) -> Box:
+    """A resume card that grows with what it holds."""
+    u = App.get_running_app().u
+    card = Box(orientation="vertical", size_hint_y=None, padding=u * 8, spacing=u * 4,
+               bg=theme.SURFACE, border=border, border_w=border_w)
+    card.bind(minimum_height=card.setter("height"))
+    return card
 
 
 class HomeScreen(Screen):
@@ -82,19 +103,17 @@ class HomeScreen(Screen):
                 where = GAMES[info.game].where(app.store.open_session(info.id).summary())
             except CompanionError as problem:  # a log that does not fold: shown, never a crash
                 return self._damaged_card(app, info, title, problem)
-        card = Box(orientation="vertical", size_hint_y=None, height=u * 124,
-                   padding=u * 8, spacing=u * 2, bg=theme.SURFACE, border=theme.ACCENT,
-                   border_w=2)
-        card.add_widget(Txt(text=f"{title}  -  {where}", fs=20, bold=True, ink=theme.ACCENT))
-        card.add_widget(Txt(text=", ".join(info.players), fs=19))
-        row = BoxLayout(size_hint_y=None, height=u * 50, spacing=u * 8)
-        row.add_widget(Txt(text=f"Last played\n{when(info.updated_at)}", fs=15,
+        card = card_box(theme.ACCENT, 2)
+        card.add_widget(wrapped(f"{title}  -  {where}", 20, theme.ACCENT, bold=True))
+        card.add_widget(wrapped(", ".join(info.players), 20))
+        row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 8)
+        row.add_widget(Txt(text=f"Last played\n{when(info.updated_at)}", fs=16,
                            ink=theme.MUTED, shorten=False))
-        drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=16, size_hint_x=None,
+        drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=18, size_hint_x=None,
                           width=u * 100)
         drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
-        go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=22,
-                        size_hint_x=None, width=u * 140)
+        go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=24,
+                        size_hint_x=None, width=u * 124)
         go.bind(on_release=lambda *_: app.resume(info.id))
         row.add_widget(drop)
         row.add_widget(go)
@@ -118,12 +137,10 @@ class HomeScreen(Screen):
             kept = len(last.done_steps())
             before = (f"Repair keeps it as it stood: {GAMES[info.game].where(last.summary())} "
                       f"({kept} step{'' if kept == 1 else 's'})")
-        card = Box(orientation="vertical", size_hint_y=None, height=u * 190,
-                   padding=u * 8, spacing=u * 4, bg=theme.SURFACE, border=theme.BAD,
-                   border_w=3)
-        card.add_widget(Txt(text=f"{title}  -  {head}", fs=20, bold=True, ink=theme.BAD))
-        card.add_widget(Txt(text=", ".join(info.players), fs=19))
-        card.add_widget(Txt(text=before, fs=18, shorten=False, max_lines=2, valign="top"))
+        card = card_box(theme.BAD, 3)
+        card.add_widget(wrapped(f"{title}  -  {head}", 20, theme.BAD, bold=True))
+        card.add_widget(wrapped(", ".join(info.players), 20))
+        card.add_widget(wrapped(before, 18))
         row = BoxLayout(size_hint_y=None, height=u * 52, spacing=u * 8)
         save = FlatButton(title="Save its log", fill=theme.SURFACE_HI, fs=18)
         save.bind(on_release=lambda *_: app.save_raw_log(info.id))
@@ -157,9 +174,9 @@ class HomeScreen(Screen):
 
     def _history_row(self, info, titles) -> BoxLayout:
         u = App.get_running_app().u
-        row = BoxLayout(orientation="vertical", size_hint_y=None, height=u * 74)
+        row = BoxLayout(orientation="vertical", size_hint_y=None, height=u * 76)
         row.add_widget(Txt(text=f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}",
-                           fs=15, ink=theme.MUTED, size_hint_y=None, height=u * 22))
+                           fs=16, ink=theme.MUTED, size_hint_y=None, height=u * 24))
         ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
         scores = "   ".join(
             (f"[b][color=#FFC24B]{plain(r['name'])} {r['score']} (won)[/color][/b]"
