@@ -19,6 +19,7 @@ def table(app, tmp_path, monkeypatch):
     """The settings screen on its own settings file; everything put back afterwards."""
     path = tmp_path / "settings.json"
     monkeypatch.setenv("COMPANION_SETTINGS", str(path))
+    monkeypatch.delenv("COMPANION_SOUND", raising=False)
     app.load_table_settings()
     app.open_table_settings()
     frames()
@@ -186,8 +187,8 @@ def test_the_backlight_dims_where_there_is_one_and_is_restored(tmp_path):
 
 
 class FakeSound:
-    def __init__(self):
-        self.played, self.volume = 0, None
+    def __init__(self, length=0.4):
+        self.played, self.volume, self.length = 0, None, length
 
     def play(self):
         self.played += 1
@@ -223,11 +224,39 @@ def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, table, tmp_pa
 def test_no_sound_device_is_quiet(app, table, monkeypatch, caplog):
     from kivy.core.audio import SoundLoader
 
-    monkeypatch.setattr(SoundLoader, "load", lambda path: None)
+    loads: list[str] = []
+    monkeypatch.setattr(SoundLoader, "load", lambda path: loads.append(path))
     app.sound._sounds.clear()
     with caplog.at_level("WARNING"):
-        for _ in range(5):
-            app.cue("turn")
+        for kind in ("turn", "refused", "time", "over", "turn"):
+            app.cue(kind)
     assert app.sound.broken and not [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(loads) == 1                               # found out once, then quiet
+    app.sound.broken = ""                                # a provider that loads nothing
+    monkeypatch.setattr(SoundLoader, "load", lambda path: loads.append(path) or FakeSound(0))
+    app.cue("refused")
+    app.cue("time")
+    assert app.sound.broken == "the audio device did not open" and len(loads) == 2
     tap(button("Test sound"))
     assert "No sound from this screen" in app.screens.get_screen("table_settings").message
+
+
+def test_the_game_over_is_cued_once_when_it_ends(app, table, monkeypatch):
+    from ui_helpers import play_out
+
+    cues: list[str] = []
+    monkeypatch.setattr(app, "cue", cues.append)
+    from companion.core.model import Command
+
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
+    for name, stack in zip(["Anna", "Barb", "Carl", "Anna"],
+                           ["copper", "silver", "iron", "gold_shelf"]):   # the end in sight
+        app.session.execute(Command("adjust", name, {"potion": {"stack": stack, "points": 3,
+                                                                 "raven": True}}))
+    play_out(app)
+    assert app.session.over and cues.count("over") == 1 and "turn" in cues
+    game = app.session.game_id
+    app.go_home()
+    app.resume(game)                                   # a finished game opened: no cue
+    assert cues.count("over") == 1
+    app.go_home()
