@@ -26,7 +26,7 @@ from hardware.config import (
     TABLE_BUTTONS, ConfigError, HardwareConfig, config_to_data, parse_config, save_config,
 )
 from ui import theme
-from ui.widgets.common import Box, FlatButton
+from ui.widgets.common import Box, FlatButton, Txt
 from ui.widgets.hw_fields import PinCell, PinPicker, serial_ports
 
 BOUNCE_CHOICES = (0, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500)
@@ -109,6 +109,9 @@ class HardwareSettingsScreen(Screen):
         self._lit: list[Any] = []
         self._unlight = Clock.create_trigger(lambda *_: self._light(None), LIGHT_SECONDS)
         super().__init__(**kwargs)
+
+    def on_kv_post(self, _base) -> None:
+        self.app.bind(u=lambda *_: self._show_ports())
 
     @property
     def app(self):
@@ -266,15 +269,20 @@ class HardwareSettingsScreen(Screen):
 
     def rescan(self) -> None:
         self.ports = serial_ports()
+        self._show_ports()
+
+    def _show_ports(self) -> None:
+        """A full-width button per port found (sized in units: redrawn when the window is)."""
         box = self.ids.ports
         box.clear_widgets()
+        u = self.app.u
         for url, shown in self.ports[:3]:
-            button = FlatButton(title=shown, fs=15, size_hint_x=1)
-            button.shorten, button.shorten_from = True, "center"
+            button = FlatButton(title=shown, fs=18, size_hint_y=None, height=u * 52)
             button.bind(on_release=lambda _b, u=url: self.use_port(u))
             box.add_widget(button)
         if not self.ports:
-            box.add_widget(FlatButton(title="No serial ports found", fs=15, disabled=True))
+            box.add_widget(Txt(text="No serial ports found: plug the tray in and Rescan.",
+                               fs=18, ink=theme.MUTED, size_hint_y=None, height=u * 40))
 
     def use_port(self, url: str) -> None:
         self.ids.url.text = url

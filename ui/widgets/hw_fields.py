@@ -68,7 +68,7 @@ class PinCell(FlatButton):
             self.caption = f"{word}: pressed"
         else:
             self.caption = f"{word}, pin {physical}" if physical else word
-        self.fs = 19 if pin is not None else 16
+        self.fs = 20 if pin is not None else 18
         if self.lit:
             self.fill, self.ink = theme.ACCENT, theme.DARK_INK
         elif self.bad:
