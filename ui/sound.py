@@ -56,10 +56,9 @@ def tone_bytes(notes: tuple[tuple[float, float], ...]) -> bytes:
     return bytes(frames)
 
 
-def write_cue(folder: Path, kind: str) -> Path:
+def write_cue(folder: Path, kind: str, notes: tuple[tuple[float, float], ...]) -> Path:
     """The cue's WAV file, written once (atomically) and named by its notes, so a changed
     tone gets a new file rather than an old sound."""
-    notes = CUES[kind]
     digest = hashlib.sha1(repr(notes).encode()).hexdigest()[:10]
     path = folder / f"{kind}-{digest}.wav"
     if path.exists():
@@ -84,12 +83,18 @@ class ScreenSound:
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder
+        self.cues = dict(CUES)
         self._sounds: dict[str, Any] = {}
         self.broken = ""        # why sound does not work here ("" while it may)
 
+    def add_cues(self, cues: dict) -> None:
+        """A game's own cues ({kind: [(Hz, seconds), ...]}, as Quest's ``sound.CUES``), played
+        then through ``app.cue(kind)`` like the table's, with its sound setting and volume."""
+        self.cues.update({kind: tuple(map(tuple, notes)) for kind, notes in cues.items()})
+
     def play(self, kind: str, volume: int = 100) -> bool:
         """Play cue ``kind`` at ``volume`` percent; False when nothing sounded."""
-        if self.broken or kind not in CUES or volume <= 0 \
+        if self.broken or kind not in self.cues or volume <= 0 \
                 or os.environ.get("COMPANION_SOUND", "1") == "0":   # as Quest's own cues
             return False
         try:
@@ -97,7 +102,7 @@ class ScreenSound:
             if sound is None:
                 from kivy.core.audio import SoundLoader
 
-                path = write_cue(self.folder or cache_folder(), kind)
+                path = write_cue(self.folder or cache_folder(), kind, self.cues[kind])
                 sound = SoundLoader.load(str(path))
                 if sound is None:
                     return self._give_up("no audio provider can play WAV files here")

@@ -95,7 +95,8 @@ near_settings = st.dictionaries(
     st.sampled_from([*table.FIELDS, "extra", ""]), json_values, max_size=6)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.binary(max_size=200) | st.text(max_size=200).map(str.encode)
        | near_settings.map(lambda d: json.dumps(d).encode()))
 def test_garbage_never_raises_and_gives_valid_settings(tmp_path, raw):

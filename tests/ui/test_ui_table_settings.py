@@ -26,7 +26,10 @@ def table(app, tmp_path, monkeypatch):
     yield path
     monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "none.json"))
     app.load_table_settings()
-    app.sound.broken = ""
+    from ui.sound import CUES
+
+    app.sound.broken, app.sound.folder, app.sound.cues = "", None, dict(CUES)
+    app.sound._sounds.clear()
     assert Window.rotation == 0 and not app.dimmer.dimmed
 
 
@@ -218,6 +221,11 @@ def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, table, tmp_pa
     assert sorted(p.rsplit("/", 1)[1].split("-")[0] for p in loaded) == \
         ["over", "refused", "time", "turn"]
     assert all((app.sound.folder / p.rsplit("/", 1)[1]).stat().st_size > 1000 for p in loaded)
+    from ui.games.quest import sound as quest_sound
+
+    app.sound.add_cues(quest_sound.CUES)                 # a game's own cues, the same way
+    app.cue("wizard")
+    assert loaded[-1].rsplit("/", 1)[1].startswith("wizard-") and sound.played == 6
     app.sound._sounds.clear()
 
 
