@@ -4,7 +4,7 @@ screenshots/ at the repo root to be looked at (README names that folder)."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from ui_helpers import both_sizes, frames, play_out, texts
+from ui_helpers import both_sizes, dialogs, frames, play_out, tap_title, texts
 
 FIVE = ["Anna", "Barb", "Carl", "Daniel", "Emma"]
 RAVENS = [{"stack": stack, "points": 4, "raven": True}
@@ -35,7 +35,7 @@ def test_home_and_setup_render(app):
     setup.rows[1].ids.name.text = "anna"
     setup.start()
     frames()
-    assert setup.error == "Seat 2: 'anna' is listed twice"
+    assert setup.rows[1].error == '"anna" is already at another seat' and setup.error == ""
     both_sizes("setup_error")
     setup.change_count(+1)
     setup.rows[1].ids.name.text = "Barb"
@@ -73,10 +73,18 @@ def test_table_phases_render(app):
     assert table(app).mode == "answer"
     assert "I am the Warlock!" in texts(app.root)
     both_sizes("witchs_brew_table")
+    assert table(app).turn_text == '"I am the Warlock!", "So be it!" or pass?'
+    assert not any("Use the spell" in t for t in texts(app.root))  # too long for a button
+    tap_title("Card text")
+    assert "Full action: Use the spell on the top spell book (read it aloud)" in texts()
+    assert "Favor: Take 1 gold" in texts()
+    both_sizes("witchs_brew_card_text", before=table(app).answer_bar.show_card_text)
     s.execute(Command("pass", "Daniel"))
     s.execute(Command("pass", "Emma"))
     frames()
     assert table(app).mode == "resolve"
+    assert not dialogs()
+    assert table(app).turn_text == "Carry out the Warlock full action, or abstain"
     both_sizes("witchs_brew_resolve_table_effect")
     panel = table(app).resolve_panel
     both_sizes("witchs_brew_dialog_table_effect", before=panel.open_entry)

@@ -107,9 +107,9 @@ def test_a_seat_problem_is_said_at_its_row_and_goes_when_fixed(app):
     setup.start()
     frames()
     assert app.session is None
-    assert [r.error for r in setup.rows[:4]] == ["", "", "Anna already sits at another seat", ""]
+    assert [r.error for r in setup.rows[:4]] == ["", "", '"anna" is already at another seat', ""]
     assert setup.error == ""
-    assert "Anna already sits at another seat" in texts(app.root)
+    assert '"anna" is already at another seat' in texts(app.root)
     both_sizes("setup_seat_error")
     games = len(app.store.games())
     setup.rows[2].ids.name.text = "Carl"                    # fixed: gone at once, nothing started

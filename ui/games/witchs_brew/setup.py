@@ -27,7 +27,7 @@ MIN_SEATS, MAX_SEATS = RULES.players
 
 #: The gate's words for a seat's name -> the table's words.
 SEAT_WORDS = (
-    (re.compile(r"^'(.*)' is listed twice$"), r"\1 already sits at another seat"),
+    (re.compile(r"^'(.*)' is listed twice$"), r'"\1" is already at another seat'),
     (re.compile(r"^give a name, not an empty text$"), "Type a name for this seat"),
     (re.compile(r"^text of at most (\d+) characters, not (\d+)$"),
      r"A name of at most \1 letters (this one has \2)"),
