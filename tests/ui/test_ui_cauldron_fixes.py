@@ -59,6 +59,7 @@ def test_fix_a_turn_order_die_then_too_late_is_refused(app):
     assert app.summary["turn_order"][0] == "Barb" and app.prompt["turn"] == "Barb"
     assert s.state["harvest"]["order"]["rounds"][0]["1"] == 6
     # Barb gathers: the first turn has begun, the turn order dice can no longer change.
+    tap_title("Gather")
     tap_title("Web")
     assert not turn.can_fix and turn.ids.fix.opacity == 0
     tap_title("Track")
@@ -247,7 +248,7 @@ def test_fix_a_roll_off_die_from_the_track(app):
         s.execute(Command("roll", args={"value": value}))
     frames()
     tap_title("Track")
-    tap_title("LSP: tied")                       # everyone is on 2: the lowest roll is the LSP
+    tap_title("Fewest Magik")                    # everyone is on 2: the lowest roll has it
     for face in ("1", "4", "5", "6"):
         tap_title(face)
     assert app.summary["lsp"] == "Anna"

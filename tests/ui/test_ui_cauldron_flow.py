@@ -1,8 +1,8 @@
 """Cauldron by touch, as the table plays it: setup (seats, characters, milestones), potion
 cards, the Omen, filling the board, turn order dice, a gather and the end of the turn; the
 Witch's two picks and a steal with its die; a refused tap that explains itself and changes
-nothing; the Market: a purchase, a Field, and a refused one whose rule is on its card; an LSP
-roll-off by dice; and resuming an unfinished game."""
+nothing; the Market: a purchase, a Field, and a refused one whose rule is on its card; a roll-off
+for the fewest Magik by dice; and resuming an unfinished game."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def test_setup_fill_dice_gather_end_turn_by_taps(app):
     tap_title("2")                               # Carl
     assert app.prompt["turn"] == "Anna" and table(app).mode == "turn"
     assert app.summary["turn_order"] == ["Anna", "Barb", "Carl"]
+    tap_title("Gather")                          # the Action's choices over the seats
     tap_title("Web")                             # one Ingredient: the Witch may take two
     assert app.summary["players"][0]["pool"] == {"spider_web": 1}
     assert app.summary["action"] == "gather"
@@ -103,6 +104,7 @@ def test_witch_takes_two_a_steal_rolls_and_a_refused_tap_changes_nothing(app):
                     Command("roll", args={"value": 2}), Command("roll", args={"value": 1})):
         s.execute(command)
     frames()
+    tap_title("Gather")
     tap_title("Take two")                        # Little Helpers
     tap_title("Frog")
     tap_title("Mushroom")
@@ -167,8 +169,9 @@ def test_market_purchase_and_a_refused_one_with_its_rule(app):
     # Anna and Carl share the fewest Magik: a card asks for the LSP, so they roll off.
     assert app.summary["lsp"] is None
     tap_title("Track")
-    tap_title("LSP: tied")
-    assert table(app).mode == "dice" and "LSP roll-off" in table(app).dice.heading
+    tap_title("Fewest Magik")                    # its caption: "tied: roll off"
+    assert table(app).mode == "dice"
+    assert "Roll-off for the fewest Magik" in table(app).dice.heading
     tap_title("1")                               # Anna
     tap_title("4")                               # Carl
     assert app.summary["lsp"] == "Anna" and table(app).mode == "market"

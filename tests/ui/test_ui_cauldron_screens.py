@@ -4,7 +4,7 @@ screenshots/ (cauldron_*) to be looked at."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from ui_helpers import both_sizes, dialogs, frames, texts
+from ui_helpers import both_sizes, dialogs, frames, tap_title, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 FOUR = [{"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},
@@ -159,9 +159,38 @@ def test_game_over_renders_the_podium(app):
     s.execute(Command("brew", "Anna", {"potion": "Elixir 0", "any": ["frog_legs"]}))
     frames()
     assert app.screens.current == "cauldron_result"
-    assert "GRAND INFUSER" in texts(app.root)
+    result = app.screens.get_screen("cauldron_result")
+    rows = [w for w in result.ids.standings.children[::-1]]
+    assert [(r.place, r.name) for r in rows] == [(1, "Anna"), (2, "Barb"), (2, "Carl"),
+                                                 (4, "Daniel")]
+    words = texts(rows[0])
+    assert any("Grand Infuser (Witch)" in t and "1 Potion brewed" in t
+               and "triggered Magik Overflow, Rituals of Power, The Breaking" in t for t in words)
+    assert "38 Magik" in words and "4th" in texts(rows[3])
+    assert result.length.startswith("Played 0 min (")
     both_sizes("cauldron_result")
     assert not dialogs()
+    tap_title("Play again", result)              # the same seats, characters and variants
+    assert app.screens.current == "cauldron_setup"
+    setup = app.screens.get_screen("cauldron_setup")
+    assert setup.count == 4
+    assert [r.ids.name.text for r in setup.rows[:4]] == names
+    assert [r.character for r in setup.rows[:4]] == ["witch", "druid", "trickster", ""]
+    assert setup.steppers["rituals_of_power"].value == 18
+    assert setup.setup()["players"][:3] == [{"name": "Anna", "character": "witch",
+                                             "ability": setup.rows[0].ids.ability.text}, {
+        "name": "Barb", "character": "druid", "ability": setup.rows[1].ids.ability.text}, {
+        "name": "Carl", "character": "trickster", "ability": setup.rows[2].ids.ability.text}]
+
+
+def test_play_again_keeps_variants_and_settings(app):
+    start(app, ["Anna", "Barb", "Carl"], variants=["quick"])
+    app.play_again()
+    frames()
+    setup = app.screens.get_screen("cauldron_setup")
+    assert app.screens.current == "cauldron_setup"
+    assert setup.count == 3 and setup.variants == ["quick"]
+    assert [r.ids.name.text for r in setup.rows[:3]] == ["Anna", "Barb", "Carl"]
 
 
 def test_quick_game_milestones_spells_cellars_and_closing_render(app):
@@ -183,7 +212,7 @@ def test_quick_game_milestones_spells_cellars_and_closing_render(app):
     s.execute(Command("move_ingredient", who, {"ingredient": "dragon_egg", "to": "cellar"}))
     frames()
     screen(app).turn_panel.choose("cellar")
-    content = screen(app).turn_panel.ids.content
+    content = screen(app).turn_panel.choices.ids.content
     assert "Egg" in [b.title for b in content.walk() if hasattr(b, "title")]
     both_sizes("cauldron_turn_cellar")
     screen(app).turn_panel.choose("spell")

@@ -1,4 +1,5 @@
-"""Dice the game waits for: turn order rolls, LSP/HSP roll-offs and a steal's die.
+"""Dice the game waits for: turn order rolls, roll-offs between seats tied on the fewest or the
+most Magik, and a steal's die.
 
 A die reader sends its face as an input; here the table taps the face it rolled (1-6) or lets
 the companion roll ("Roll for us": ``random.SystemRandom`` in the UI, never in the rules). The
@@ -19,6 +20,7 @@ from companion.core.model import Command, InputEvent
 from companion.games.cauldron import state as st
 from companion.games.cauldron.dice import expected_roll
 from ui import theme
+from ui.games.cauldron.ask import KIND
 from ui.games.cauldron.common import short, why_not
 from ui.games.cauldron.entries import _Entry
 from ui.widgets.common import FlatButton, Txt
@@ -185,7 +187,7 @@ class CauldronDicePanel(BoxLayout):
         elif kind == "rolloff":
             roll = summary["rolloff"]
             how = "lowest" if state["rolloff"]["want"] == "low" else "highest"
-            self.heading = f"{roll['kind'].upper()} roll-off: the {how} roll wins"
+            self.heading = (f"Roll-off for the {KIND[roll['kind']]}: the {how} roll wins")
             self.rolled = contest_text(state, state["rolloff"])
         else:
             self.heading = "Turn order: everyone rolls, the highest starts; ties re-roll"

@@ -86,7 +86,7 @@ class CauldronOmenDialog(_Entry):
         if starts == "dice":
             return "Who starts: as usual"
         if starts in ("lsp", "hsp"):
-            return f"Who starts: the {starts.upper()}"
+            return f"Who starts: the {'fewest' if starts == 'lsp' else 'most'} Magik"
         return f"Who starts: {starts}"
 
     def next_start(self) -> None:

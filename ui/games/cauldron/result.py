@@ -1,19 +1,26 @@
-"""Cauldron's end: the Grand Infuser on the top step, the others by Magik (ties share a place).
+"""Cauldron's end: every seat in one large row, best first (ties share a place), with what made
+its score (Magik, the Potions brewed, the milestones it triggered), how long the game took, and
+"Play again" with the same seats.
 
-The standings are the rules' podium (``summary["podium"]``), never recounted here."""
+The standings are the rules' podium (``summary["podium"]``), never recounted here; the length
+comes from the store (``played``: the game's start and finish)."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.games.cauldron import data as d
 from ui import theme
-from ui.widgets.common import Box, Chip, Txt
+from ui.games.cauldron.common import CHARACTER_NAMES
+from ui.widgets.common import Box, Chip
 
-PODIUM = (1, 0, 2)  # left to right: 2nd, 1st, 3rd
-HEIGHTS = (1.0, 0.72, 0.5)
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 def places(podium: list[dict]) -> list[list[dict]]:
@@ -27,9 +34,35 @@ def places(podium: list[dict]) -> list[list[dict]]:
     return out
 
 
+def length_text(started: str | None, finished: str | None) -> str:
+    """'Played 1 h 05 min (19:02 to 20:07)' from the store's ISO start and finish (UTC)."""
+    if not started or not finished:
+        return ""
+    try:
+        begin = datetime.fromisoformat(started.replace("Z", "+00:00"))
+        end = datetime.fromisoformat(finished.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    minutes = max(0, int((end - begin).total_seconds() // 60))
+    hours, minutes = divmod(minutes, 60)
+    took = f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    return f"Played {took} ({begin:%H:%M} to {end:%H:%M})"
+
+
+def breakdown(summary: dict, seat: int) -> str:
+    """'3 Potions brewed  -  triggered Magik Overflow, The Breaking'."""
+    player = summary["players"][seat]
+    brews = player.get("brews", 0)
+    parts = [f"{brews} Potion{'s' if brews != 1 else ''} brewed"]
+    marks = [d.MILESTONE_TEXT[k] for k, m in summary["milestones"].items()
+             if m["reached"] and m["by"] == player["name"]]
+    parts.append("triggered " + ", ".join(marks) if marks else "no milestone triggered")
+    return "  -  ".join(parts)
+
+
 class CauldronResultScreen(Screen):
     headline = StringProperty("")
-    others = StringProperty("")
+    length = StringProperty("")
 
     def on_kv_post(self, _base):
         App.get_running_app().bind(revision=self.refresh, u=self.refresh)
@@ -43,39 +76,54 @@ class CauldronResultScreen(Screen):
         if app.session is None or not summary.get("over") or summary.get("game") != "cauldron":
             return
         self.headline = app.prompt["text"]
-        ranked = places(summary["podium"])
+        self.length = self._length(app)
         colours = [p["colour"] for p in app.session.state["players"]]
-        characters = [p["character"] for p in summary["players"]]
-        box = self.ids.podium
+        box = self.ids.standings
         box.clear_widgets()
-        for index in PODIUM:
-            if index < len(ranked):
-                box.add_widget(self._step(app, index, ranked[index], colours, characters))
-            else:
-                box.add_widget(BoxLayout())
-        self.others = "     ".join(
-            f"{place[0]['place']}.  " + ", ".join(f"{r['name']} {r['magik']}" for r in place)
-            for n, place in enumerate(ranked) if n >= len(PODIUM))
+        rows = [r for place in places(summary["podium"]) for r in place]
+        row_h = max(app.u * 48, min(app.u * 76, (box.height - app.u * 6 * len(rows))
+                                    / max(1, len(rows))))
+        for r in rows:
+            box.add_widget(self._row(app, r, summary, colours[r["seat"]], row_h))
 
-    def _step(self, app, index: int, place: list[dict], colours, characters) -> BoxLayout:
+    @staticmethod
+    def _length(app) -> str:
+        game_id = getattr(app.session, "game_id", None)
+        if game_id is None:
+            return ""
+        try:
+            return length_text(*app.store.played(game_id))
+        except Exception:  # noqa: BLE001 - a game kept nowhere has no length to show
+            return ""
+
+    def _row(self, app, r: dict, summary: dict, hex_colour: str, row_h: float) -> BoxLayout:
         u = app.u
-        column = BoxLayout(orientation="vertical", spacing=u * 4)
-        column.add_widget(BoxLayout(size_hint_y=1 - HEIGHTS[index]))
-        for r in place:
-            character = characters[r["seat"]]
-            name = r["name"] + (f"  ({character.title()})" if character else "")
-            column.add_widget(Chip(text=name, fill=theme.rgba(colours[r["seat"]]),
-                                   ink=theme.ink_on(colours[r["seat"]]),
-                                   fs=23 if index == 0 else 20, size_hint_y=None,
-                                   height=u * (40 if index == 0 else 34)))
-        column.add_widget(Txt(text=f"{place[0]['magik']} Magik", fs=22, bold=True,
-                              halign="center", size_hint_y=None, height=u * 30))
-        if index == 0 and place[0]["winner"]:
-            column.add_widget(Txt(text="GRAND INFUSER", fs=20, bold=True, ink=theme.ACCENT,
-                                  halign="center", size_hint_y=None, height=u * 26))
-        block = Box(size_hint_y=HEIGHTS[index], bg=theme.ACCENT if index == 0 else theme.SURFACE_HI)
-        block.add_widget(Txt(text=str(place[0]["place"]), fs=48, bold=True, halign="center",
-                             ink=theme.DARK_INK if index == 0 else theme.INK))
-        column.add_widget(block)
-        column.place = [r["name"] for r in place]
-        return column
+        first = r["winner"]
+        row = Box(size_hint_y=None, height=row_h, spacing=u * 10, padding=(u * 10, u * 4),
+                  bg=theme.SURFACE_HI if first else theme.SURFACE)
+        row.add_widget(_label(ORDINAL.get(r["place"], f"{r['place']}th"), 28, u, width=u * 64,
+                              ink=theme.ACCENT if first else theme.INK))
+        character = CHARACTER_NAMES.get(summary["players"][r["seat"]]["character"] or "", "")
+        name = Chip(text=r["name"], fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
+                    fs=24, size_hint_x=None, width=u * 170)
+        row.add_widget(name)
+        title = "Grand Infuser" if first else character
+        if first and character:
+            title += f" ({character})"
+        ink = "#FFC24B" if first else "#A9B3BF"
+        words = f"[b][color={ink}]{title}[/color][/b]\n" if title else ""
+        row.add_widget(_label(words + breakdown(summary, r["seat"]), 18, u))
+        row.add_widget(_label(f"{r['magik']} Magik", 28, u, width=u * 150, halign="right"))
+        row.place, row.name = r["place"], r["name"]
+        return row
+
+
+def _label(text: str, fs: float, u: float, width: float | None = None, ink=theme.INK,
+           halign: str = "left") -> Label:
+    """Wraps at its width; never shortened."""
+    lab = Label(text=text, font_size=u * fs, bold=fs >= 24, color=ink, halign=halign,
+                valign="middle", markup=True)
+    lab.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+    if width is not None:
+        lab.size_hint_x, lab.width = None, width
+    return lab

@@ -1,6 +1,7 @@
 """One Cauldron seat as the table sees it: name, colour and Magik, its zone, what it holds
 (pool, Cellars, Spells, Potions, cards still to enter) and where it stands this turn. A tap opens
-the seat's own entries (Instant Spells, Magik changes, discards, potion cards)."""
+the seat's own entries (Instant Spells, Magik changes, discards, potion cards). Compact (while
+dice or a phase take the room below): name, Magik and where it stands only."""
 
 from __future__ import annotations
 
@@ -45,10 +46,6 @@ class CauldronSeatCard(SeatBox):
         if owed:
             potions += f" ({owed} new)"
         self.holds = f"Spells {player['spells']}   {potions}"
-        if compact:  # the Market: what sets prices and limits, in two short lines
-            self.holds = f"Spells {player['spells']}  Cellars {len(player['cellars'])}"
-            self.character = f"Potions {len(player['potions']) + owed}"
-            self.zone = ""
 
 
 class CauldronSeatRow(BoxLayout):

@@ -122,6 +122,8 @@ class CauldronSetupScreen(Screen):
     quick_passes = BooleanProperty(True)
     supply = DictProperty({})            # empty: the box's counts are unknown
 
+    _again: dict | None = None           # the setup "Play again" brings, until shown
+
     def on_kv_post(self, _base):
         self.rows = []
         for seat in range(MAX_SEATS):
@@ -151,6 +153,21 @@ class CauldronSetupScreen(Screen):
         self.error = ""
         app = App.get_running_app()
         last, milestones = self._last_cauldron(app)
+        if self._again is not None:      # "Play again": that game's seats, not the latest
+            last, self._again = self._again, None
+            milestones = dict(last.get("milestones") or milestones)
+        self._fill(app, last, milestones)
+        earlier_catalogue(app, fresh=True)  # the potion cards of earlier games, read once
+
+    def prefill(self, setup: dict) -> None:
+        """The seats of a finished game (``app.play_again``): the same players in the same
+        order, with their characters and abilities, the same variants, milestones and table
+        settings, ready to check and start."""
+        self._again = dict(setup)
+        if self.manager is not None and self.manager.current == self.name:
+            self.on_pre_enter()
+
+    def _fill(self, app, last: dict | None, milestones: dict) -> None:
         players = last.get("players", []) if last else []
         if not players and app.store is not None and app.store.games():
             players = app.store.games()[0].players
@@ -172,7 +189,6 @@ class CauldronSetupScreen(Screen):
         self.quick_passes = settings["quick_passes_milestones"]
         self.supply = dict(settings["field_supply"] or {})
         self.show_panel("players")
-        earlier_catalogue(app, fresh=True)  # the potion cards of earlier games, read once
 
     @staticmethod
     def _last_cauldron(app) -> tuple[dict | None, dict]:

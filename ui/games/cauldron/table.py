@@ -11,11 +11,13 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
+from ui.games.cauldron.ask import ask_now, plain_words
 from ui.games.cauldron.common import ingredient_colours, send, short
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
@@ -30,7 +32,8 @@ PHASE_WORDS = {
     "turn_order": "Turn order", "turns": "Turns", "closing": "Closing",
     "market": "Purchases", "over": "Game over",
 }
-LOWER = {"turn": 184, "dice": 168, "market": 244, "phase": 124, "track": 58}
+#: the height of what the phase asks for, under the seats (the market takes the whole body)
+LOWER = {"turn": 72, "dice": 172, "market": 0, "phase": 172, "track": 64}
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -54,7 +57,7 @@ class CauldronPhasePanel(BoxLayout):
             self.heading = "Deal the cards, enter each potion card, then begin"
             for p in summary["players"]:
                 owed = len(p["owed"])
-                b = FlatButton(title=p["name"], fs=19,
+                b = FlatButton(title=p["name"], fs=22, caption_fs=18,
                                caption=f"{owed} card{'s' if owed != 1 else ''} to enter" if owed
                                else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
@@ -64,7 +67,8 @@ class CauldronPhasePanel(BoxLayout):
             self.heading = "Draw an Omen card and read it aloud"
             box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
                                     self.open_omen, width=None))
-            b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=19)
+            b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=22,
+                           caption_fs=18)
             b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
             box.add_widget(b)
         elif phase == "fill":
@@ -84,8 +88,8 @@ class CauldronPhasePanel(BoxLayout):
             self.steppers = {}
             for key, text in d.MILESTONE_TEXT.items():
                 column = BoxLayout(orientation="vertical", spacing=u * 2)
-                column.add_widget(Txt(text=text, fs=17, bold=True, halign="center",
-                                      size_hint_y=None, height=u * 24))
+                column.add_widget(Txt(text=text, fs=20, bold=True, halign="center",
+                                      size_hint_y=None, height=u * 28))
                 s = Stepper(label="", value=DEFAULT_MILESTONES[key], minimum=d.MILESTONE_MIN,
                             maximum=d.MILESTONE_MAX, signed=False, height=u * 56)
                 s.children[-1].size_hint_x = 0.01  # no label chip: the name is above
@@ -96,7 +100,8 @@ class CauldronPhasePanel(BoxLayout):
 
     def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
         u = App.get_running_app().u
-        b = FlatButton(title=title, caption=caption, fs=23, fill=theme.GOOD, ink=theme.DARK_INK)
+        b = FlatButton(title=title, caption=caption, fs=24, caption_fs=18, fill=theme.GOOD,
+                       ink=theme.DARK_INK)
         if width:
             b.size_hint_x, b.width = None, u * width
         b.bind(on_release=lambda *_: action())
@@ -122,6 +127,7 @@ class CauldronPhasePanel(BoxLayout):
 class CauldronScreen(Screen):
     where = StringProperty("")
     turn_name = StringProperty("")
+    ask = StringProperty("")          # what the rulebook asks now, in large type
     turn_text = StringProperty("")
     notes = StringProperty("")
     turn_fill = ColorProperty(theme.CALM)
@@ -130,7 +136,6 @@ class CauldronScreen(Screen):
     show_track = BooleanProperty(False)
     owed = NumericProperty(0)
     lower_height = NumericProperty(120)
-    prompt_fs = NumericProperty(17)
 
     def on_kv_post(self, _base):
         self.track = CauldronTrack()
@@ -140,9 +145,11 @@ class CauldronScreen(Screen):
         self.market = CauldronMarketPanel()
         self.phase_panel = CauldronPhasePanel()
         self.tools = CauldronTrackTools()
+        self.nothing = Widget()           # under the market: it takes the whole body
         app = App.get_running_app()
         app.bind(revision=self.refresh, u=self.refresh)
         self.bind(show_track=self.refresh)
+        self.turn_panel.bind(choice=self.refresh)
 
     def on_pre_enter(self, *_):
         self.show_track = False
@@ -161,10 +168,9 @@ class CauldronScreen(Screen):
 
     def _banner(self, app, summary, prompt) -> None:
         seat, who = prompt["seat"], prompt["turn"]
-        self.turn_text = prompt["text"]
-        length = len(self.turn_text)
-        self.prompt_fs = 17 if length <= 110 else 16 if length <= 160 else 14
-        self.notes = "   ".join(prompt["notes"])
+        self.ask = ask_now(app.session.state, prompt)
+        self.turn_text = plain_words(prompt["text"])
+        self.notes = "\n".join(plain_words(note) for note in prompt["notes"])
         if seat is None:
             self.turn_name = "Whole table"
             self.turn_fill, self.turn_ink = theme.SURFACE_HI, theme.INK
@@ -186,18 +192,25 @@ class CauldronScreen(Screen):
     def _body(self, app, summary, prompt) -> None:
         mode = self.mode = self.mode_for(prompt)
         self.lower_height = app.u * LOWER[mode]
-        if mode in ("turn", "market"):
-            upper = self.seats
-            self.seats.spacing = app.u * 6
-            self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
-                            compact=mode == "market")
-        else:
+        lower = {"turn": self.turn_panel, "dice": self.dice, "market": self.nothing,
+                 "phase": self.phase_panel, "track": self.tools}[mode]
+        if mode == "market":
+            upper = self.market
+        elif mode == "track":
             upper = self.track
             self.track.legend = True
             self.track.show(summary, prompt["seat"])
-        lower = {"turn": self.turn_panel, "dice": self.dice, "market": self.market,
-                 "phase": self.phase_panel, "track": self.tools}[mode]
-        lower.show(summary, prompt)
+        elif mode == "turn" and self.turn_panel.choice:
+            upper = self.turn_panel.choices   # the chosen action's choices over the seats
+        else:
+            upper = self.seats
+            self.seats.spacing = app.u * 6
+            self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
+                            compact=mode != "turn")
+        if mode == "market":
+            self.market.show(summary, prompt)
+        else:
+            lower.show(summary, prompt)
         for box, widget in ((self.ids.upper, upper), (self.ids.lower, lower)):
             if widget.parent is not box:
                 if widget.parent is not None:
@@ -213,12 +226,11 @@ class CauldronScreen(Screen):
             return out
         n = len(out)
         if prompt["phase"] == "market":
-            left = summary["market"]["purchases_left"]
-            out[seat] = f"Buying: {left} left"
+            out[seat] = "Buying now"
         else:
             action = summary["action"]
             done = {"gather": "gathered", "steal": "stole", "brew": "brewed"}.get(action, action)
-            out[seat] = f"Now: {done}" if action else "Now: Action free"
+            out[seat] = f"Has {done}" if action else "Acts now"
         nxt = (seat + 1) % n
         if nxt != seat and prompt["phase"] != "closing":
             out[nxt] = "Next"
@@ -234,13 +246,11 @@ class CauldronScreen(Screen):
 
         CauldronPotionDialog.open_for()
 
-    def timer_text(self, seconds: int) -> str:
-        return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 class CauldronTrackTools(BoxLayout):
-    """Under the open track: LSP/HSP roll-offs for a tie, fixing a misread die, and back to the
-    table."""
+    """Under the open track: who has the fewest and the most Magik (a roll-off when a card asks
+    and seats are tied), fixing a misread die, and back to the table."""
 
     lsp = StringProperty("")
     hsp = StringProperty("")

@@ -1,6 +1,6 @@
 """The Magik track, 0 to 35: one lane per seat with its token (initial on the seat's colour),
 the two Magik zones shaded and named, the milestones the table entered marked on their numbers
-and named in the legend, and the LSP and HSP. Everything comes from ``summary``.
+and named in the legend, and who has the fewest and the most Magik. Everything comes from ``summary``.
 
 It is drawn on the canvas (text as cached textures, not one Label per number): on a Pi a redraw
 stays cheap, and it redraws only when something it shows has changed."""
@@ -167,7 +167,8 @@ class CauldronTrack(Widget):
                 mark += f" (used{': ' + m['by'] if m['by'] else ''})"
             parts.append(mark)
         parts.append("35 wins (by brewing)")
-        parts += [f"{kind.upper()} {summary[kind] or 'tied'}" for kind in ("lsp", "hsp")]
+        parts += [f"{words.capitalize()}: {summary[kind] or 'tied'}"
+                  for kind, words in (("lsp", "fewest Magik"), ("hsp", "most Magik"))]
         self.legend_text = parts
         text_at("    ".join(parts), 15 * u, theme.INK, x0 + 4 * u, y0, w - 8 * u, legend_h,
                 "left", bold=False)

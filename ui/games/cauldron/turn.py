@@ -1,11 +1,13 @@
-"""The Harvest turn of the seat whose turn it is: its one Action (gather, steal, brew) and its
-Quick Actions (quick brew, cast a Spell, move Ingredients to and from Cellars), then end turn.
-While a die just entered can still be corrected (the turn order before the first Action, this
-turn's steal), "Fix a die" shows beside the heading.
+"""The Harvest turn of the seat whose turn it is: a row of large buttons in the game's words,
+its one Action (Gather, Steal, Brew) and its Quick Actions (a quick brew, a Spell, the Cellars),
+then End turn. While a die just entered can still be corrected (the turn order before the first
+Action, this turn's steal), "Fix a die" joins the row.
 
-Buttons on the left choose what to do; the right side shows the choices for it, each from the
-summary (board, pools, potions with why they cannot be brewed now). Every tap is one command the
-rules judge; a refusal is shown and changes nothing."""
+An action that is possible now is coloured, one that is not is grey; a tap on either opens its
+choices over the seats (``CauldronTurnChoices``): the board's Ingredients, the pools to steal
+from, the potions with why each cannot be brewed now, or, for an action that is not possible,
+the rules' reason in plain words. Every tap there is one command the rules judge; a refusal is
+shown and changes nothing. Once the turn moves on, the seats come back."""
 
 from __future__ import annotations
 
@@ -25,22 +27,38 @@ from ui.markup import plain
 from ui.games.cauldron.common import (
     ingredient_colours, recipe, send, short, why_not,
 )
+from ui.games.cauldron.ask import plain_words
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
-from ui.widgets.common import FlatButton
+from ui.widgets.common import Box, FlatButton
 
-ACTION_DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}
+ACTIONS = ("gather", "steal", "brew", "spell", "cellar")
 
 
-def _text(text: str, fs: float = 18, ink=theme.INK, **kw) -> Label:
+def _text(text: str, fs: float = 18, ink=theme.INK, grow: bool = False, **kw) -> Label:
+    """A label that wraps at its width; ``grow``: only the width binds (the text is never cut,
+    whoever holds it follows its texture's height)."""
     u = App.get_running_app().u
     kw.setdefault("valign", "middle")
     lab = Label(text=text, font_size=u * fs, color=ink, halign="left", markup=True, **kw)
-    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
+    if grow:
+        lab.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+    else:
+        lab.bind(size=lambda w, s: setattr(w, "text_size", s))
     return lab
 
 
+class CauldronTurnChoices(Box):
+    """Over the seats: the chosen action's heading, its choices, and the way back."""
+
+    heading = StringProperty("")
+    panel = None
+
+    def back(self) -> None:
+        self.panel.choose("")
+
+
 class CauldronTurnPanel(BoxLayout):
-    choice = StringProperty("")
+    choice = StringProperty("")        # "": the seats show; else the action whose choices show
     heading = StringProperty("")
     can_fix = BooleanProperty(False)   # a die just entered can still be corrected
 
@@ -54,6 +72,9 @@ class CauldronTurnPanel(BoxLayout):
         self.two = False                 # Little Helpers: gather two
         self.target: str | None = None   # steal: from whom
         self.any_for: dict | None = None # brew: the potion whose Any spaces are being paid
+        self.choices = CauldronTurnChoices()
+        self.choices.panel = self
+        self.bind(heading=self.choices.setter("heading"))
 
     # -- state ---------------------------------------------------------------------------
     def show(self, summary: dict, prompt: dict) -> None:
@@ -62,7 +83,7 @@ class CauldronTurnPanel(BoxLayout):
         key = (summary["season_number"], self.seat, prompt["phase"], summary["action"])
         if key != self._key:
             self._key = key
-            self.choice = "gather" if options.get("action_free") else "brew"
+            self.choice = ""
             self._reset()
         self._buttons(summary, options)
         self.can_fix = fixable(App.get_running_app().session.state, ("turn_order", "steal"))
@@ -76,47 +97,52 @@ class CauldronTurnPanel(BoxLayout):
         self.picked, self.two, self.target, self.any_for = [], False, None, None
 
     def choose(self, choice: str) -> None:
-        self.choice = choice
+        """Open an action's choices ("" closes them: the seats show again)."""
         self._reset()
-        for name in ("gather", "steal", "brew", "spell", "cellar"):
+        for name in ACTIONS:
             self.ids[name].selected = name == choice
-        self.build()
+        self.build(choice)
+        self.choice = choice
 
     @property
     def player(self) -> dict:
         return self.summary["players"][self.seat]
 
+    def possible(self, summary: dict, options: dict) -> dict[str, bool]:
+        """Which actions the current seat can take now (the rules' answers, asked before)."""
+        free = options.get("action_free", False)
+        hand = self.player.get("spell_hand", {})
+        return {
+            "gather": free and any(summary["ingredients_left"].values()),
+            "steal": free and bool(options.get("steal_from")),
+            "brew": bool(options.get("brew")),
+            "spell": d.SIMPLE not in summary["variants"] and any(hand.values()),
+            "cellar": bool(self.player["cellars"]),
+        }
+
     def _buttons(self, summary: dict, options: dict) -> None:
-        ids, free = self.ids, options.get("action_free", False)
-        action = summary["action"]
-        used = ("no more Actions" if summary["phase"] == "closing" else
-                f"used: {ACTION_DONE.get(action, action)}" if action else "Action")
-        ids.gather.caption = "two (Little Helpers)" if free and self._witch() else used
-        ids.steal.caption = "4+ on a die" if free else used
-        brewable = len(options.get("brew", []))
-        ids.brew.caption = f"{brewable} ready now" if brewable else "none ready"
-        ids.spell.caption = f"Quick  -  holds {self.player['spells']}"
-        ids.cellar.caption = f"Quick  -  {len(self.player['cellars'])} Cellar(s)"
-        end = options.get("end_turn")
-        ids.end.caption = ("closes the Harvest" if summary["phase"] == "closing" else
-                           "then the next seat") if end is None else (
-            "take an Action first" if "must take one Action" in end else "not yet: tap for why")
-        ids.end.fill = theme.GOOD if end is None else theme.GREY_BTN
-        ids.end.ink = theme.DARK_INK if end is None else theme.INK
-        for name in ("gather", "steal", "brew", "spell", "cellar"):
+        ids = self.ids
+        self.can = self.possible(summary, options)
+        for name in ACTIONS:
             button = ids[name]
             button.selected = self.choice == name
-            action_kind = name in ("gather", "steal")
-            button.fill = theme.CALM if (free or not action_kind) else theme.GREY_BTN
+            button.fill = theme.CALM if self.can[name] else theme.GREY_BTN
+            button.ink = theme.INK if self.can[name] else theme.MUTED
+        end = options.get("end_turn")
+        ids.end.fill = theme.GOOD if end is None else theme.GREY_BTN
+        ids.end.ink = theme.DARK_INK if end is None else theme.MUTED
 
     def _witch(self) -> bool:
         return self.player["character"] == "witch"
 
     # -- the right side ------------------------------------------------------------------
-    def build(self) -> None:
-        box = self.ids.content
+    def build(self, choice: str | None = None) -> None:
+        choice = self.choice if choice is None else choice
+        box = self.choices.ids.content
         box.clear_widgets()
-        getattr(self, f"_build_{self.choice}")(box)
+        if not choice:
+            return
+        getattr(self, f"_build_{choice}")(box)
         if all(w.size_hint_y is None for w in box.children):
             box.add_widget(Widget())  # the choices at the top, the slack below
 
@@ -124,21 +150,23 @@ class CauldronTurnPanel(BoxLayout):
         u = App.get_running_app().u
         grid = GridLayout(cols=cols, spacing=u * 6, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
-        grid.row_default_height = u * 58
+        grid.row_default_height = u * 64
         grid.row_force_default = True
         box.add_widget(grid)
         return grid
 
     def _ingredient_button(self, kind: str, caption: str, on_tap, selected=False) -> FlatButton:
         fill, ink = ingredient_colours(kind)
-        b = FlatButton(title=short(kind), caption=caption, fill=fill, ink=ink, fs=20,
+        b = FlatButton(title=short(kind), caption=caption, fill=fill, ink=ink, fs=22,
                        selected=selected)
         b.kind = kind
         b.bind(on_release=lambda *_: on_tap(kind))
         return b
 
     def _blocked(self, box, reason: str) -> None:
-        box.add_widget(_text(plain(reason), 18, theme.MUTED, valign="top"))
+        """An action that is not possible: the rules' reason, in large type."""
+        self.heading = f"{self.heading}: not possible now"
+        box.add_widget(_text(plain(plain_words(reason)), 24, theme.INK, valign="top"))
 
     def _build_gather(self, box) -> None:
         left = self.summary["ingredients_left"]
@@ -162,7 +190,7 @@ class CauldronTurnPanel(BoxLayout):
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
                                 caption="Little Helpers" if not self.two else "back to one",
                                 fill=theme.ACCENT if not self.two else theme.GREY_BTN,
-                                ink=theme.DARK_INK if not self.two else theme.INK, fs=19)
+                                ink=theme.DARK_INK if not self.two else theme.INK, fs=20)
             toggle.bind(on_release=lambda *_: self._toggle_two())
             grid.add_widget(toggle)
 
@@ -190,17 +218,16 @@ class CauldronTurnPanel(BoxLayout):
             return self._blocked(box, "Nobody has an Ingredient in the pool to steal "
                                       "(Ingredients in Cellars cannot be stolen)")
         grid = self._grid(box, cols=max(3, len(victims)))
-        grid.row_default_height = App.get_running_app().u * 46
+        grid.row_default_height = App.get_running_app().u * 56
         for name in victims:
-            b = FlatButton(title=name, fs=19, selected=name == self.target)
+            b = FlatButton(title=name, fs=22, selected=name == self.target)
             b.bind(on_release=lambda _b, n=name: self._target(n))
             grid.add_widget(b)
         if self.target is None:
-            box.add_widget(_text("Tap the player stolen from", 17, theme.MUTED))
+            box.add_widget(_text("Tap the player stolen from", 20, theme.MUTED))
             return
         pool = next(p for p in self.summary["players"] if p["name"] == self.target)["pool"]
         grid = self._grid(box)
-        grid.row_default_height = App.get_running_app().u * 52
         for kind in d.INGREDIENTS:
             if pool.get(kind):
                 grid.add_widget(self._ingredient_button(kind, f"{self.target} has {pool[kind]}",
@@ -217,7 +244,7 @@ class CauldronTurnPanel(BoxLayout):
         if self.any_for is not None:
             return self._build_any(box)
         potions = self.player["potions"]
-        self.heading = "Brew a Potion (a Quick one is a Quick Action)"
+        self.heading = "Brew a Potion"
         if not potions:
             return self._blocked(box, f"{self.who} has no potion card entered yet: "
                                       "tap Cards at the top to enter them")
@@ -232,10 +259,10 @@ class CauldronTurnPanel(BoxLayout):
         box.add_widget(scroll)
 
     def _potion_row(self, potion: dict, ready: bool, u: float) -> BoxLayout:
-        row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 8)
+        row = BoxLayout(size_hint_y=None, height=u * 64, spacing=u * 8)
         flags = "".join(f" - {t}" for t, on in (("Quick", potion["quick"]),
                                                  ("Spell", potion["spell"])) if on)
-        b = FlatButton(title=potion["name"], fs=17, size_hint_x=0.42,
+        b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=18,
                        caption=f"+{potion['yield']} Magik{flags}",
                        fill=theme.GOOD if ready else theme.GREY_BTN,
                        ink=theme.DARK_INK if ready else theme.INK)
@@ -247,7 +274,9 @@ class CauldronTurnPanel(BoxLayout):
         why = (reason or "").split(" (a Potion takes")[0]
         words = (f"[b]{plain(recipe(potion))}[/b]"
                  + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
-        lab = _text(words, 15, theme.INK, max_lines=3, valign="top")
+        lab = _text(words, 18, theme.INK, grow=True, valign="top")
+        # the row grows with the reason: nothing of it is cut
+        lab.bind(texture_size=lambda _l, ts: setattr(row, "height", max(u * 64, ts[1] + u * 4)))
         row.add_widget(lab)
         row.potion, row.ready, row.reason = potion["name"], ready, reason
         return row
@@ -274,7 +303,7 @@ class CauldronTurnPanel(BoxLayout):
         for kind in d.INGREDIENTS:
             if pool.get(kind):
                 grid.add_widget(self._ingredient_button(kind, f"spare {pool[kind]}", self._pay_any))
-        back = FlatButton(title="Cancel", fs=18)
+        back = FlatButton(title="Cancel", fs=20)
         back.bind(on_release=lambda *_: self.choose("brew"))
         grid.add_widget(back)
 
@@ -294,10 +323,10 @@ class CauldronTurnPanel(BoxLayout):
         grid = self._grid(box, cols=3)
         for kind in d.SPELL_KINDS:
             b = FlatButton(title=f"Cast {kind.title()}", caption=f"holds {hand[kind]}",
-                           fill=theme.CALM, disabled=not hand[kind], fs=19)
+                           fill=theme.CALM, disabled=not hand[kind], fs=20)
             b.bind(on_release=lambda _b, k=kind: send(Command("cast_spell", self.who, {"kind": k})))
             grid.add_widget(b)
-        dome = FlatButton(title="Magik Dome", caption="no more Spells", fs=18,
+        dome = FlatButton(title="Magik Dome", caption="no more Spells", fs=20,
                           disabled=not any(hand.values()))
         dome.bind(on_release=lambda *_: send(Command("cast_spell", self.who, {
             "kind": "advanced" if hand["advanced"] and not hand["basic"] else "basic",
@@ -305,11 +334,12 @@ class CauldronTurnPanel(BoxLayout):
         grid.add_widget(dome)
         for kind in d.SPELL_KINDS:
             b = FlatButton(title=f"Discard {kind.title()}", caption="at most 3 at turn end",
-                           fs=17, disabled=not hand[kind])
+                           fs=20, disabled=not hand[kind])
             b.bind(on_release=lambda _b, k=kind: send(Command("discard_spell", self.who,
                                                                {"kind": k})))
             grid.add_widget(b)
-        box.add_widget(_text("Magik it gives or takes: tap that seat's card", 15, theme.MUTED))
+        box.add_widget(_text("Magik it gives or takes: tap that seat's card", 18, theme.MUTED,
+                             size_hint_y=None, height=App.get_running_app().u * 26))
 
     def _build_cellar(self, box) -> None:
         cellars = self.player["cellars"]
@@ -319,7 +349,6 @@ class CauldronTurnPanel(BoxLayout):
         free = cellars.count(None)
         pool = self.player["pool"]
         grid = self._grid(box)
-        grid.row_default_height = App.get_running_app().u * 52
         for kind in d.INGREDIENTS:
             if pool.get(kind) and free:
                 grid.add_widget(self._ingredient_button(
@@ -330,7 +359,7 @@ class CauldronTurnPanel(BoxLayout):
                 kind, "out to the pool", lambda k: send(Command(
                     "move_ingredient", self.who, {"ingredient": k, "to": "pool"}))))
         if not grid.children:
-            box.add_widget(_text("Nothing to move: the pool is empty and the Cellars too", 17,
+            box.add_widget(_text("Nothing to move: the pool is empty and the Cellars too", 20,
                                  theme.MUTED))
 
     def end_turn(self) -> None:

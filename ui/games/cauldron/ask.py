@@ -1,0 +1,71 @@
+"""What the rulebook asks now, in one short line the whole table can read, and the rules' own
+words with our abbreviations spelt out.
+
+The rules' prompt (``companion.games.cauldron.prompt``) is a full sentence for the record and
+for a screen reader; the table screen shows it under a short headline in large type, written
+here from the same state. Nothing here decides anything: it only reads ``state`` and
+``prompt``. The rules still say "LSP" and "HSP" in a few prompts and notes; ``plain_words``
+puts them in the table's words (the fewest / the most Magik) until the rules do it themselves.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.games.cauldron import state as st
+
+DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}
+KIND = {"lsp": "fewest Magik", "hsp": "most Magik"}
+_WORDS = (
+    (r"\bLSP roll-off\b", "fewest-Magik roll-off"),
+    (r"\bHSP roll-off\b", "most-Magik roll-off"),
+    (r"\bthe Lowest Scoring Player\b", "the player with the fewest Magik"),
+    (r"\bthe Highest Scoring Player\b", "the player with the most Magik"),
+    (r"\bLowest Scoring Player\b", "player with the fewest Magik"),
+    (r"\bHighest Scoring Player\b", "player with the most Magik"),
+    (r"\bthe LSP\b", "the player with the fewest Magik"),
+    (r"\bthe HSP\b", "the player with the most Magik"),
+    (r"\bLSP\b", "fewest Magik"),
+    (r"\bHSP\b", "most Magik"),
+)
+
+
+def plain_words(text: str) -> str:
+    """The rules' text with LSP / HSP written out."""
+    for pattern, words in _WORDS:
+        text = re.sub(pattern, words, text)
+    return text
+
+
+def ask_now(state: dict, prompt: dict) -> str:
+    """'Gather, steal or brew', 'Roll for turn order: Barb, Carl', 'Buy or pass (1 left)'."""
+    phase = prompt["phase"]
+    waiting = st.rolloff_waiting(state)
+    if waiting and phase != "over":
+        kind = KIND.get(state["rolloff"]["rule"], "")
+        return f"Roll-off for the {kind}: {st.names_text(state, waiting)} roll"
+    if phase == "over":
+        winner = state["players"][state["winner"]]
+        return f"{winner['name']} is the Grand Infuser!"
+    if phase == "milestones":
+        return "Enter where your Magik Track prints its milestones"
+    if phase == "setup":
+        return "Enter each potion card dealt, then begin"
+    if phase == "omen":
+        return "Draw an Omen card and read it aloud"
+    if phase == "fill":
+        return "Fill the board with Ingredients"
+    if phase == "turn_order":
+        return f"Roll for turn order: {st.names_text(state, st.awaited_rolls(state))}"
+    if phase == "closing":
+        return "Quick Actions if any, then end the turn"
+    if phase == "turns":
+        harvest = state["harvest"]
+        steal = harvest["steal"]
+        if steal is not None and steal["roll"] is None:
+            return "Roll a die for the steal: 4 or more succeeds"
+        if harvest["action"] is None:
+            return "Gather, steal or brew"
+        return f"{DONE[harvest['action']].capitalize()}: Quick Actions, then end the turn"
+    left = st.purchase_limit(state) - state["market"]["purchases"]
+    return f"Buy something or pass ({left} purchase{'s' if left != 1 else ''} left)"
