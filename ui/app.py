@@ -36,11 +36,12 @@ from ui.dimmer import Dimmer
 from ui.games import GAMES
 from ui.sound import ScreenSound
 from ui.waiting import CardWait
+from ui.widgets.game_bar import GameBarApp
 
 HERE = Path(__file__).parent
 KV_FILES = [
     "widgets/common.kv", "root.kv", "screens/home.kv", "widgets/hw_fields.kv",
-    "screens/hardware_settings.kv", "screens/table_settings.kv",
+    "screens/hardware_settings.kv", "screens/table_settings.kv", "widgets/game_bar.kv",
     *(kv for game in GAMES.values() for kv in game.kv_files()),
 ]
 REFUSAL_SECONDS = 5.0
@@ -67,7 +68,7 @@ def die_words(die: Any) -> str:
     return "The die"
 
 
-class CompanionApp(App):
+class CompanionApp(GameBarApp, App):
     """One table: one store, at most one session in play, the buttons and lights."""
 
     title = "Table companion"
@@ -102,9 +103,8 @@ class CompanionApp(App):
         self.table_settings, self.settings_problem = table.DEFAULTS, ""
         self.dimmer: Dimmer | None = None
         self._cue: tuple = (None, None, False)   # (session, awaited seat, over) last cued for
-        self._turn_key: tuple | None = None
-        self._turn_started = 0.0
         self._timer = None
+        self.init_game_bar()
         self.card_wait = CardWait(self._say_waiting, self.refuse)
         self._clear_refusal = Clock.create_trigger(lambda *_: self.dismiss_refusal(),
                                                    REFUSAL_SECONDS)
@@ -227,7 +227,8 @@ class CompanionApp(App):
 
     def leave_session(self) -> None:
         self.card_wait.cancel()
-        self.session = None
+        self.keep_clocks()  # the game's clocks go on from here when it is resumed
+        self.session = self.clock = None
         self.summary, self.prompt = {}, {}
         self.can_undo = self.can_redo = False
         self._stop_timer()
@@ -291,10 +292,11 @@ class CompanionApp(App):
 
     def _play(self, session) -> None:
         self.session = session
+        self.start_clocks(session)
         session.add_listener(self._on_change)
         self._on_change(session, None)
 
-    def _on_change(self, session, _step) -> None:
+    def _on_change(self, session, step) -> None:
         """Every change, from any input, ends here: refresh what the screens bind to."""
         if session is not self.session:
             return
@@ -304,10 +306,9 @@ class CompanionApp(App):
         # The turn timer restarts when the game moves on to another turn, phase or round.
         key = tuple(self.summary.get(k) for k in ("set", "round", "season_number", "turn_no")) \
             + (self.prompt.get("phase"), self.prompt.get("seat"), self.prompt.get("turn"))
-        if key != self._turn_key:
-            self._turn_key, self._turn_started, self.turn_seconds = key, time.monotonic(), 0
-        self.revision += 1
         seat = self.prompt.get("seat")
+        self.bar_changed(session, step, key, seat)  # the log, undo's words, the clocks
+        self.revision += 1
         self.devices.show_seat(seat)
         if session is self._cue[0] and seat is not None and seat != self._cue[1]:
             self.cue("turn")   # the awaited seat changed (not on starting, resuming)
@@ -317,9 +318,11 @@ class CompanionApp(App):
         game = GAMES[session.rules.name]
         if session.over:
             self._stop_timer()
+            self.keep_clocks()
             self.show(game.result_screen)
         else:
-            self._start_timer()
+            if not self.paused:
+                self._start_timer()
             self.show(game.table_screen)
 
     # -- commands and inputs -------------------------------------------------------------
@@ -330,7 +333,7 @@ class CompanionApp(App):
             return False
         session = self.session
         try:
-            self.card_wait.play(session, command, lambda: session.execute(command))
+            self.card_wait.play(session, command, lambda: session.execute(command, "touch"))
         except NotSaved:  # it waits for the card, and the banner says so
             return False
         except CompanionError as refusal:
@@ -351,6 +354,9 @@ class CompanionApp(App):
         from_tray = event.kind == "die" and event.source == "serial"
         if from_tray:
             self.dice_activity = f"die {event.id}: {event.value}"
+        if event.kind == "button" and event.id == "pause":  # a table button, when wired
+            self.toggle_pause()
+            return None
         if event.kind == "button" and event.id == "menu":
             self.go_home()
             return None
@@ -359,6 +365,8 @@ class CompanionApp(App):
                 self.dice_activity += " (no game in play)"
             return None
         session = self.session
+        if event.kind == "button" and event.id in ("undo", "redo"):  # the bar says what it did
+            self._announce = "Undone" if event.id == "undo" else "Redone"
         try:
             return self.card_wait.play(session, event, lambda: session.handle_input(event))
         except NotSaved:  # the card cannot save it now: it waits and is tried again
@@ -379,10 +387,14 @@ class CompanionApp(App):
             return None
 
     def undo(self) -> None:
-        self.send(Command("undo"))
+        self._announce = "Undone"
+        if not self.send(Command("undo")):
+            self._announce = ""
 
     def redo(self) -> None:
-        self.send(Command("redo"))
+        self._announce = "Redone"
+        if not self.send(Command("redo")):
+            self._announce = ""
 
     def cancel_waiting(self) -> None:
         """The table gives up on the press waiting for the card: it is not applied."""
@@ -427,7 +439,4 @@ class CompanionApp(App):
             self.sound.play(kind, self.table_settings.volume)
 
     def _tick(self, _dt) -> None:
-        self.turn_seconds = int(time.monotonic() - self._turn_started)
-        limit = self.turn_limit
-        if limit and self.turn_seconds == limit:
-            self.cue("time")  # once, when the turn reaches the table's limit
+        self.tick_clocks()  # the bar's labels; the cue once at the table's limit

@@ -1,5 +1,6 @@
 """The window's one root: the screens, above them the refusal message, so a refused button
-press is explained on whatever screen the table is looking at, and below them the dice strip."""
+press is explained on whatever screen the table is looking at, and below them the game bar
+(only under a game's table screen) and the dice strip."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from kivy.uix.floatlayout import FloatLayout
 
 from ui.games import GAMES
 from ui.screens import hardware_settings, home, table_settings  # noqa: F401 (kv screens)
-from ui.widgets import common  # noqa: F401 (registers the shared widgets)
+from ui.widgets import common, game_bar  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
 
 # Importing a game's modules registers its screen and widget classes for the kv files.
@@ -28,6 +29,9 @@ class Root(FloatLayout):
             for name, cls in game.screens.items():
                 if not sm.has_screen(name):
                     sm.add_widget(Factory.get(cls)(name=name))
+        tables = {game.table_screen for game in GAMES.values()}
+        sm.bind(current=lambda _sm, name: setattr(App.get_running_app(), "table_showing",
+                                                  name in tables))
 
 
 class DiceStrip(Box):

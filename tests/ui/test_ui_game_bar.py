@@ -1,0 +1,114 @@
+"""The game bar (issue 10 §3, §4): the last events in words under every game's table screen,
+the whole log in a dialog (a RecycleView: a long game builds a screenful of lines, not one
+widget per step), undo and redo saying what they did, the clocks, pause, and clocks that go on
+after leaving and resuming the game."""
+
+from __future__ import annotations
+
+import random
+
+from kivy.uix.label import Label
+
+from ui_helpers import both_sizes, dialogs, frames, shot, tap, tap_title, walk
+
+from companion.core import Command
+
+
+def _bar(app):
+    return app.root.ids.game_bar
+
+
+def start_brew(app):
+    tap_title("Witch's Brew")
+    setup = app.screens.get_screen("setup")
+    for row, name in zip(setup.rows, ("Anna", "Barb", "Carl", "Daniel")):
+        row.ids.name.text = name
+    tap_title("Start the game")
+    frames()
+
+
+def test_the_bar_shows_the_last_events_in_words_and_takes_its_own_room(app):
+    start_brew(app)
+    bar = _bar(app)
+    assert app.table_showing and bar.height == app.u * 52
+    assert app.screens.y == bar.top and app.screens.height == app.root.height - bar.height
+    tap_title("Warlock")
+    frames()
+    assert app.log_tail.endswith("Anna played the Warlock (screen)")
+    tap_title("So be it!")
+    frames()
+    assert app.log_tail.splitlines()[-2:] == [
+        "Anna played the Warlock (screen)", 'Barb said "So be it!" to the Warlock (screen)'][-2:] \
+        or "So be it" in app.log_tail
+    assert app.clock_turn and app.clock_game
+    both_sizes("game_bar_witchs_brew")
+    app.go_home()
+    frames()
+    assert not app.table_showing and bar.height == 0
+
+
+def test_undo_and_redo_say_what_they_did_in_large_type(app):
+    start_brew(app)
+    tap_title("Warlock")
+    app.undo()
+    frames()
+    assert app.undo_words == "Undone: Anna played the Warlock (screen)"
+    assert _bar(app).ids.events.fs >= 24
+    both_sizes("game_bar_undone")
+    app.redo()
+    frames()
+    assert app.undo_words == "Redone: Anna played the Warlock (screen)"
+    app._clear_undo.cancel()
+    app.undo_words = ""
+
+
+def test_the_log_of_a_long_game_scrolls_to_its_end_without_a_widget_per_step(app):
+    from companion.games import get_rules
+    from tests.companion import cauldron_autoplay as cauldron
+
+    app._play(app.store.new_game(get_rules("cauldron"), cauldron.setup_for(3)))
+    session, rng = app.session, random.Random(2)
+    while len(session.steps) < 500 and not session.over:
+        session.execute(cauldron.next_command(session, rng))
+    frames()
+    assert len(app.log_all()) >= 500
+    tap(_bar(app).ids.events)
+    frames(5)
+    (log,) = dialogs()
+    rv = log.ids.rv
+    assert len(rv.data) == len(app.log_all())
+    assert rv.scroll_y == 0                      # newest last, shown first
+    lines = [w for w in walk(log) if isinstance(w, Label) and w.text[:1].isdigit()]
+    assert 0 < len(lines) < 60                   # a screenful, not 500
+    assert any(w.text.startswith(f"{len(rv.data)}.") for w in lines)
+    both_sizes("game_log_dialog", before=lambda: (tap(_bar(app).ids.events), frames(5)))
+
+
+def test_pause_stops_every_clock_and_the_clocks_survive_leaving_the_game(app):
+    start_brew(app)
+    tap_title("Warlock")
+    clock = app.clock
+    clock.seats[1] += 100.0   # as if Barb had thought for 100 s
+    clock.game += 100.0
+    tap(_bar(app).ids.pause)
+    assert app.paused and app._timer is None and clock.paused
+    shot("game_bar_paused")
+    game_id = app.session.game_id
+    app.go_home()
+    app.resume(game_id)
+    frames()
+    assert app.paused and app._timer is None            # it stays paused after a restart
+    assert app.clock.seats[1] >= 100.0 and app.clock.game >= 100.0
+    app.toggle_pause()
+    assert not app.paused and app._timer is not None
+    assert "Barb 1:4" in app.clock_seats
+
+
+def test_a_table_button_pauses_too(app):
+    from companion.core.model import InputEvent
+
+    start_brew(app)
+    app.handle(InputEvent("button", "pause", source="gpio"))
+    assert app.paused
+    app.handle(InputEvent("button", "pause", source="gpio"))
+    assert not app.paused

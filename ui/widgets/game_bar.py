@@ -1,0 +1,182 @@
+"""The game bar under every game's table screen (issue 10 §3, §4): on the left the last events
+in words with who and where from, tap it for the whole game's log; on the right the turn clock
+(amber near the table's limit, red at it), the awaited seat's time and the game's length, and
+a pause button. Undo and redo say here, in large type, what they took back or put back.
+
+The root gives the bar its room only while a table screen shows. The log dialog is one
+RecycleView: a game of thousands of steps builds a screenful of labels, never one per step.
+The demo keyboard's "p" pauses too (a table button with the input id "pause" does the same
+through app.handle)."""
+
+from __future__ import annotations
+
+import time
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.event import EventDispatcher
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from companion.core.engine import DONE
+from companion.core.errors import CompanionError
+from ui.table_clock import TableClock, clock_words
+from ui.widgets.common import Box
+
+#: How long undo and redo say what they did.
+UNDO_SECONDS = 4.0
+
+#: Where a step's command came from, as the log says it.
+SOURCE_WORDS = {"gpio": "button", "serial": "tray", "keyboard": "key", "touch": "screen",
+                "script": "script"}
+
+
+def log_line(n: int, line: str, source: str | None) -> str:
+    came = SOURCE_WORDS.get(source or "")
+    return f"{line} ({came})" if came else line
+
+
+class GameBar(Box):
+    def on_kv_post(self, _base) -> None:
+        Window.bind(on_key_down=self._on_key)
+
+    def _on_key(self, _window, key, _scancode, codepoint, modifiers) -> bool:
+        app = App.get_running_app()
+        if (app is None or not app.demo or not app.table_showing or codepoint != "p"
+                or set(modifiers) & {"ctrl", "alt", "meta"}):
+            return False
+        app.toggle_pause()
+        return True
+
+    def open_log(self) -> None:
+        GameLog().open()
+
+
+class GameLog(ModalView):
+    """The whole game's log, newest last, scrolled to the end; the seats' clocks on top."""
+
+    lines = ListProperty([])
+    seats = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        app = App.get_running_app()
+        self.seats = app.clock_seats
+        self.ids.rv.data = [{"text": f"{i}. {text}"} for i, text in enumerate(app.log_all(), 1)]
+        self.ids.rv.scroll_y = 0
+
+
+class GameBarApp(EventDispatcher):
+    """The app's side of the bar (mixed into CompanionApp): the log in words, kept up to date
+    step by step (rebuilt only after an undo or redo), the clocks, pause, and what undo and redo
+    say. The clocks are kept in the store when the turn changes, on pause and on leaving the
+    game; the 1 Hz tick only updates the bar's labels."""
+
+    table_showing = BooleanProperty(False)    # a table screen shows: the root gives the bar its room
+    paused = BooleanProperty(False)
+    clock_turn = StringProperty("0:00")
+    clock_level = StringProperty("")     # "", "amber", "red"
+    clock_game = StringProperty("0:00")
+    clock_seats = StringProperty("")
+    log_tail = StringProperty("")
+    undo_words = StringProperty("")
+
+    def init_game_bar(self) -> None:
+        self.clock: TableClock | None = None
+        self._log: list[str] = []
+        self._log_memo: dict = {}
+        self._log_last = 0
+        self._announce = ""
+        self._clear_undo = Clock.create_trigger(lambda *_: setattr(self, "undo_words", ""),
+                                                UNDO_SECONDS)
+
+    def log_all(self) -> list[str]:
+        return list(self._log)
+
+    def start_clocks(self, session) -> None:
+        kept = self.store.clocks(session.game_id) if session.game_id is not None else None
+        self.clock = TableClock.from_dict(kept, len(session.names), time.monotonic())
+        self.paused = self.clock.paused
+        self._log, self._log_last = [], 0
+
+    def keep_clocks(self) -> None:
+        session, clock = self.session, self.clock
+        if session is None or clock is None or session.game_id is None:
+            return
+        clock.advance(time.monotonic())
+        try:
+            self.store.keep_clocks(session.game_id, clock.to_dict())
+        except CompanionError:  # a full card: the clocks are not worth stopping the game for
+            pass
+
+    def bar_changed(self, session, step, key, seat) -> None:
+        """From the app's _on_change: the log, what undo/redo did, and the clocks."""
+        self._log_step(session, step)
+        if self._announce and step is not None and (step.status == DONE) == (
+                self._announce == "Redone"):
+            said = (self._log[-1] if step.status == DONE and self._log
+                    else log_line(step.n, session.words(step)[0], step.source))
+            self.undo_words = f"{self._announce}: {said}"
+            self._clear_undo.cancel()
+            self._clear_undo()
+        self._announce = ""
+        if self.clock is not None and self.clock.turn_changed(key, seat, time.monotonic()):
+            self.keep_clocks()
+        self.show_clocks()
+
+    def _log_step(self, session, step) -> None:
+        steps = session.steps
+        last_done = session.done_steps()[-2:-1]
+        if (step is not None and step.status == DONE and step.n == len(steps)
+                and self._log_last == (last_done[0].n if last_done else 0) and self._log):
+            lines = session.rules.describe(step.command, step.events, session.names,
+                                           self._log_memo)
+            self._log += [log_line(step.n, line, step.source) for line in lines]
+            self._log_last = step.n
+        else:
+            self._log_memo = {"setup": session.setup}
+            self._log, self._log_last = [], 0
+            for done in session.done_steps():
+                lines = session.rules.describe(done.command, done.events, session.names,
+                                               self._log_memo)
+                self._log += [log_line(done.n, line, done.source) for line in lines]
+                self._log_last = done.n
+        self.log_tail = "\n".join(self._log[-2:]) or "Nothing played yet"
+
+    def show_clocks(self) -> None:
+        clock, limit = self.clock, self.turn_limit
+        if clock is None:
+            return
+        self.turn_seconds = int(clock.turn)
+        self.clock_turn = clock.turn_words(limit)
+        self.clock_level = clock.level(limit)
+        self.clock_game = clock_words(clock.game)
+        names = self.session.names if self.session is not None else []
+        self.clock_seats = "   ".join(f"{name} {clock_words(s)}"
+                                      for name, s in zip(names, clock.seats))
+        self.clock_seats += f"   -   game {self.clock_game}"
+
+    def toggle_pause(self) -> None:
+        """Pause or go on (the bar's button, a table button, the demo key "p"). Paused, no
+        clock runs and the app sets no timer at all."""
+        if self.clock is None or self.session is None or self.session.over:
+            return
+        now = time.monotonic()
+        if self.clock.paused:
+            self.clock.resume(now)
+            self._start_timer()
+        else:
+            self.clock.pause(now)
+            self._stop_timer()
+        self.paused = self.clock.paused
+        self.keep_clocks()
+        self.show_clocks()
+
+    def tick_clocks(self) -> None:
+        if self.clock is None:
+            return
+        self.clock.advance(time.monotonic())
+        self.show_clocks()
+        if self.clock.reached_limit(self.turn_limit):
+            self.cue("time")  # once, when the turn reaches the table's limit
