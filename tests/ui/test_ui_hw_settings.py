@@ -88,6 +88,13 @@ def open_screen(app):
     return app.screens.get_screen("hardware_settings")
 
 
+def scroll_to(screen, widget) -> None:
+    """Scroll the groups until ``widget`` shows (after a resize too: the shot's ``before``)."""
+    frames()
+    screen.ids.scroll.scroll_to(widget, padding=0, animate=False)
+    frames()
+
+
 def choose_pin(screen, key: str, pin: int | None) -> None:
     """As a finger would: tap the cell, then the pin on the pad."""
     screen.ids.scroll.scroll_to(screen.cells[key], animate=False)
@@ -128,6 +135,8 @@ def test_the_screen_renders_at_both_sizes(app, ports):
     for cell in screen.cells.values():                       # nothing clipped
         assert cell.texture_size[0] <= cell.width and cell.texture_size[1] <= cell.height
     both_sizes("hardware_settings")
+    both_sizes("hardware_settings_seats", before=lambda: scroll_to(screen, screen.rows["seat6.claim"]))
+    both_sizes("hardware_settings_buzzer", before=lambda: scroll_to(screen, screen.ids.bounce))
     screen.ids.scroll.scroll_y = 0
     both_sizes("hardware_settings_dice")
     shown = texts(screen)
@@ -160,6 +169,19 @@ def test_check_in_demo_mode_and_a_port_offered_as_the_url(app, ports):
     assert screen.message == "Demo mode runs on the demo table: nothing is saved."
 
 
+def test_no_serial_port_found_is_said_in_words(app, monkeypatch):
+    import ui.screens.hardware_settings as screen_module
+
+    monkeypatch.setattr(screen_module, "serial_ports", lambda: [])
+    screen = open_screen(app)
+    screen.ids.scroll.scroll_y = 0
+    frames()
+    assert "No serial ports found: plug the tray in and Rescan." in texts(screen)
+    tap_title("Check")
+    assert screen.tone == "good" and screen.message.startswith("Check passed: ")
+    both_sizes("hardware_settings_no_ports_checked")
+
+
 def test_a_bad_pin_is_refused_with_the_key_named_and_nothing_saved(real_table):
     app, path, _factory = real_table
     before, devices = path.read_bytes(), app.devices.buttons
@@ -183,6 +205,7 @@ def test_a_broken_file_is_named_on_entry_and_not_overwritten_by_a_bad_draft(real
     assert screen.message.startswith("The file has an error: lights: unknown section")
     assert "Unknown keys not shown (saving drops them): lights." in screen.message
     assert screen.cells["seat3.claim"].title == "GPIO2"
+    both_sizes("hardware_settings_broken_file")
     tap_title("Check")
     assert screen.message.startswith("seat3.claim: pin 2 is reserved for I2C (SDA)")
     assert screen.cells["seat3.claim"].bad
@@ -282,6 +305,8 @@ def test_the_turn_time_cue_needs_a_buzzer_and_is_saved_with_it(real_table):
     screen.ids.turn_limit.step(+1)                         # off -> 30 s
     tap_title("Check")
     assert screen.tone == "bad" and "buzzer.pin: missing" in screen.message
+    both_sizes("hardware_settings_buzzer_missing",
+               before=lambda: scroll_to(screen, screen.ids.turn_limit))
     choose_pin(screen, "buzzer.pin", 12)
     screen.ids.turn_limit.step(+1)                         # 30 s -> 45 s
     tap_title("Save and restart devices")
