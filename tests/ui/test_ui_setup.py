@@ -20,7 +20,7 @@ def test_seats_starter_and_variant(app):
     assert setup.count == 5 and not setup.variant
     assert button("Variant: off").disabled
     starts_here = [w for w in setup.ids.seats.children[::-1]]
-    tap(starts_here[2].children[0])              # "Start here" on seat 3
+    tap(button("Start here", starts_here[2]))    # seat 3
     assert setup.starter == 2
     tap_title("Start the game")
     assert app.session.prompt()["turn"] == "Player 3"
