@@ -34,12 +34,13 @@ def test_the_bar_shows_the_last_events_in_words_and_takes_its_own_room(app):
     assert app.screens.y == bar.top and app.screens.height == app.root.height - bar.height
     tap_title("Warlock")
     frames()
-    assert app.log_tail.endswith("Anna played the Warlock (screen)")
+    assert bar.shown == "Anna played the Warlock (screen)"
     tap_title("So be it!")
     frames()
-    assert app.log_tail.splitlines()[-2:] == [
-        "Anna played the Warlock (screen)", 'Barb said "So be it!" to the Warlock (screen)'][-2:] \
-        or "So be it" in app.log_tail
+    assert app.log_all()[-3:] == ["Anna played the Warlock (screen)",
+                                  'Barb said "So be it!" to the Warlock (screen)',
+                                  "Barb's Warlock favor: +1 gold (screen)"]
+    assert bar.shown.endswith("Barb's Warlock favor: +1 gold (screen)")
     assert app.clock_turn and app.clock_game
     both_sizes("game_bar_witchs_brew")
     app.go_home()
@@ -53,7 +54,8 @@ def test_undo_and_redo_say_what_they_did_in_large_type(app):
     app.undo()
     frames()
     assert app.undo_words == "Undone: Anna played the Warlock (screen)"
-    assert _bar(app).ids.events.fs >= 24
+    banner = app.root.ids.undo_banner
+    assert banner.opacity == 1 and app.root.ids.undo_text.font_size >= 24 * app.u
     both_sizes("game_bar_undone")
     app.redo()
     frames()

@@ -14,6 +14,7 @@ import time
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
@@ -38,8 +39,34 @@ def log_line(n: int, line: str, source: str | None) -> str:
 
 
 class GameBar(Box):
+    #: What the left of the bar shows: the newest two events when both fit in its two rows,
+    #: else the newest alone (the log dialog has every event whole).
+    shown = StringProperty("")
+
     def on_kv_post(self, _base) -> None:
         Window.bind(on_key_down=self._on_key)
+        app = App.get_running_app()
+        app.bind(log_tail=self._fit, u=self._fit)
+        self.ids.events.bind(width=self._fit)
+        self._fit()
+
+    def _fit(self, *_args) -> None:
+        app, events = App.get_running_app(), self.ids.events
+        for label, widest in ((self.ids.turn_clock, "Turn +59:59"),
+                              (self.ids.game_clock, "Game 9:59:59")):
+            core = CoreLabel(text=widest, font_size=label.font_size, bold=label.bold)
+            core.refresh()
+            label.width = core.texture.size[0] + app.u * 6
+        lines = app.log_tail.splitlines()
+        width = max(1, events.width - app.u * 10)
+        room = events.height - app.u * 2
+        for shown in ("\n".join(lines[-2:]), "\n".join(lines[-1:])):
+            core = CoreLabel(text=shown, font_size=events.font_size, bold=True,
+                             text_size=(width, None))
+            core.refresh()
+            if core.texture is not None and core.texture.size[1] <= room:
+                break
+        self.shown = shown
 
     def _on_key(self, _window, key, _scancode, codepoint, modifiers) -> bool:
         app = App.get_running_app()
@@ -63,8 +90,20 @@ class GameLog(ModalView):
         super().__init__(**kwargs)
         app = App.get_running_app()
         self.seats = app.clock_seats
-        self.ids.rv.data = [{"text": f"{i}. {text}"} for i, text in enumerate(app.log_all(), 1)]
+        width = Window.width * self.size_hint_x - app.u * 40  # the rows' text width
+        self.ids.rv.data = [row_data(f"{i}. {text}", width, app.u)
+                            for i, text in enumerate(app.log_all(), 1)]
         self.ids.rv.scroll_y = 0
+
+
+def row_data(text: str, width: float, u: float) -> dict:
+    """A log row and its height: one line for most; a long one measured, to wrap whole."""
+    rows = 1
+    if len(text) * u * 8 > width:
+        core = CoreLabel(text=text, font_size=u * 18, text_size=(width, None))
+        core.refresh()
+        rows = max(1, round(core.texture.size[1] / (u * 18 * 1.2))) if core.texture else 2
+    return {"text": text, "height": u * (30 + 22 * (rows - 1))}
 
 
 class GameBarApp(EventDispatcher):
