@@ -58,8 +58,10 @@ def test_quest_setup_by_taps_and_draw_for_us(app):
     assert len(setup.chosen) == 2 and setup.ids.start.disabled
     setup.rows[1].ids.name.text = "player 1"
     setup.chosen = NEEDED
+    assert setup.rows[1].problem == ("Player 1 is already called Player 1: add a letter, "
+                                     "like player 1 B")        # said as it is typed
     tap(setup.ids.start)
-    assert "'player 1' is listed twice" in setup.error and app.session is None
+    assert app.session is None and app.screens.current == "quest_setup"
     setup.open_facts()
     frames()
     from ui_helpers import stepper
@@ -71,6 +73,7 @@ def test_quest_setup_by_taps_and_draw_for_us(app):
     tap_title("Done", dialog)
     assert wait_for(lambda: not dialogs())                      # its fade-out takes touches
     setup.rows[1].ids.name.text = "Leo"
+    assert setup.rows[1].problem == ""                          # gone once fixed
     tap(setup.ids.start)
     assert app.screens.current == "quest", (setup.error, setup.facts)
     assert app.session.setup["path_spaces"] == 4 and app.session.setup["die_b"][0] == 3

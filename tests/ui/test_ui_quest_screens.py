@@ -29,11 +29,15 @@ def test_quest_setup_renders(app):
     setup = app.screens.get_screen("quest_setup")
     setup.change_count(+3)
     setup.chosen = NEEDED
-    setup.rows[3].ids.name.text = "player 1"
+    setup.rows[3].ids.name.text = "player 1"             # "Player 1" too: case does not count
+    setup.rows[5].ids.name.text = ""
     setup.start()
     frames()
-    assert "'player 1' is listed twice" in setup.error       # "Player 1" too: case does not count
-    shot("quest_setup_error")  # 800x480 only: a lighter variant
+    assert app.screens.current == "quest_setup"
+    assert setup.rows[3].ids.problem.text == ("Player 1 is already called Player 1: add a letter, "
+                                              "like player 1 B")
+    assert setup.rows[5].problem == "Write this player's name"
+    both_sizes("quest_setup_error")
     both_sizes("quest_setup_board_facts", before=setup.open_facts)
 
 

@@ -69,7 +69,7 @@ class FixDiceDialog(QuestDialog):
                                  size_hint_x=None, width=u * 70))
             buttons = []
             for face in faces:
-                b = PictureButton(kind="die", face=face, value=face, picture=0.66, fs=14,
+                b = PictureButton(kind="die", face=face, value=face, picture=0.6, fs=18,
                                   orientation="vertical", fill=theme.SURFACE_HI,
                                   title=face_word(face) if self.kind == "action" else "")
                 b.picture = 0.66 if self.kind == "action" else 1

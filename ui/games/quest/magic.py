@@ -51,7 +51,7 @@ class MagicPanel(BoxLayout):
         self.kept: list[str] = []
         self.dice_buttons = []
         for n, die in enumerate(MAGIC_DICE, start=1):
-            b = PictureButton(kind="die", face=None, orientation="vertical", picture=0.6,
+            b = PictureButton(kind="die", face=None, orientation="vertical", picture=0.42,
                               fs=18, fill=theme.SURFACE_HI)
             b.die, b.number = die, n
             b.bind(on_release=lambda btn: self.toggle_keep(btn.die))

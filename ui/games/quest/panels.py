@@ -24,7 +24,7 @@ DICE = random.SystemRandom()
 FACE_WORDS = {"bottle": "Bottle", "hat": "Hat", "spell": "Spell"}
 SPELLS = ("omniscience", "exchange", "great_sorcery")
 SPELL_USES = {"omniscience": "see a bottle's ingredient", "exchange": "swap two bottles",
-              "great_sorcery": "move a bottle up to 6, past anything"}
+              "great_sorcery": "move a bottle up to 6"}
 
 
 def unique(faces: list[Any]) -> list[Any]:
@@ -58,8 +58,8 @@ class RollPanel(BoxLayout):
                                     (self.ids.row_b, "action_b", faces_b)):
                 box.clear_widgets()
                 for face in faces:
-                    b = PictureButton(kind="die", face=face, title=face_word(face), fs=16,
-                                      orientation="vertical", picture=0.66, value=face)
+                    b = PictureButton(kind="die", face=face, title=face_word(face), fs=18,
+                                      orientation="vertical", picture=0.6, value=face)
                     b.die = die
                     b.bind(on_release=lambda btn: self.enter(btn.die, btn.value))
                     box.add_widget(b)
@@ -99,7 +99,7 @@ class InfoPanel(BoxLayout):
         box = self.ids.buttons
         box.clear_widgets()
         for title, caption, fill, ink, action in buttons:
-            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=20)
+            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=22)
             b.bind(on_release=lambda _b, act=action: act())
             box.add_widget(b)
 
@@ -138,7 +138,7 @@ class AnnouncePanel(BoxLayout):
     def on_kv_post(self, _base):
         self.buttons = {}
         for spell in SPELLS:
-            b = SpellButton(kind="spell", face=spell, spell=spell, picture=0.3, fs=19,
+            b = SpellButton(kind="spell", face=spell, spell=spell, picture=0.2, fs=18,
                             fill=theme.rgba("#3A2F52"))
             b.bind(on_release=lambda btn: self.announce(btn.spell))
             self.buttons[spell] = b
@@ -164,7 +164,7 @@ class IngredientPanel(BoxLayout):
     def on_kv_post(self, _base):
         for name in draw.INGREDIENT_WORDS:
             b = PictureButton(kind="ingredient", face=name, title=draw.INGREDIENT_WORDS[name],
-                              fs=16, orientation="vertical", picture=0.56, value=name,
+                              fs=18, orientation="vertical", picture=0.4, value=name,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.reveal(btn.value))
             self.ids.grid.add_widget(b)

@@ -1,22 +1,64 @@
 """Cauldron Quest's end: a cooperative game, so the whole table wins or the wizard does.
 
 The win is big and happy (the cauldron with the three ingredients, stars); the loss says
-plainly that the wizard won and invites the team to try again. Read from the summary."""
+plainly that the wizard won and invites the team to try again. Both say how close it was (the
+paths still open, the ingredients that made it into the cauldron) and how long the game took,
+and "Play again" sets up the same table. Read from the summary and the store."""
 
 from __future__ import annotations
 
 import math
+from datetime import datetime
 
 from kivy.app import App
 from kivy.properties import ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.games.quest.state import NEEDED
 from ui.games.quest import draw
+
+PATHS = 6
 
 
 def together(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def paths_words(blocked: int) -> str:
+    """How close the wizard came: the paths still open at the end."""
+    still = PATHS - blocked
+    if still == PATHS:
+        return f"All {PATHS} paths were still open."
+    if still == 0:
+        return f"All {PATHS} paths are blocked."
+    if still == 1:
+        return f"Only 1 of the {PATHS} paths was still open!"
+    return f"{still} of the {PATHS} paths were still open."
+
+
+def cauldron_words(inside: list[str], needed: int = NEEDED) -> str:
+    """The ingredients that made it, for a lost game ("The newt eye made it into the
+    cauldron: 1 of 3")."""
+    if not inside:
+        return "No ingredient reached the cauldron."
+    found = together([f"the {draw.INGREDIENT_WORDS[i].lower()}" for i in inside])
+    return f"{found[0].upper()}{found[1:]} made it into the cauldron: {len(inside)} of {needed}."
+
+
+def length_words(started: str | None, finished: str | None, turns: int) -> str:
+    """The game's length from the store's ISO start and finish ("12 turns in 34 minutes")."""
+    turned = f"{turns} turn{'s' if turns != 1 else ''}"
+    try:
+        took = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
+    except (TypeError, ValueError):
+        return f"{turned}."
+    minutes = max(0, round(took.total_seconds() / 60))
+    if minutes < 1:
+        return f"{turned} in less than a minute."
+    if minutes < 60:
+        return f"{turned} in {minutes} minute{'s' if minutes != 1 else ''}."
+    return f"{turned} in {minutes // 60} h {minutes % 60:02d} min."
 
 
 class QuestScene(Widget):
@@ -59,6 +101,8 @@ class QuestResultScreen(Screen):
     outcome = StringProperty("")
     headline = StringProperty("")
     subline = StringProperty("")
+    paths = StringProperty("")
+    length = StringProperty("")
     team = StringProperty("")
 
     def on_kv_post(self, _base):
@@ -81,8 +125,12 @@ class QuestResultScreen(Screen):
             found = together([draw.INGREDIENT_WORDS[i].lower() for i in summary["in_cauldron"]])
             found = found[0].upper() + found[1:]
             self.subline = f"The spell is broken! {found}: all in the cauldron."
+            self.paths = paths_words(len(summary["obstacles"]))
             self.team = f"Great teamwork, {together(names)}!"
         else:
             self.headline = "The wizard wins this time"
-            self.subline = "All 6 paths are blocked."
+            self.subline = paths_words(len(summary["obstacles"]))
+            self.paths = cauldron_words(list(summary["in_cauldron"]))
             self.team = f"Try again together, {together(names)}!"
+        started, finished = app.store.played(app.session.game_id)
+        self.length = length_words(started, finished, summary["turn_no"])

@@ -2,21 +2,28 @@
 the box for the cauldron (tap them, or let the companion draw), and the board facts the
 rulebook does not print (defaults as in the rules; change them only if your box differs).
 
-The rules validate the setup; a SetupError is shown here word for word."""
+The names are checked here as they are typed, in people's words beside the row they concern
+(empty, the same name twice, too long), and each line goes as soon as the row is fixed. The
+rules still validate the whole setup; what they refuse about a seat ("Seat 2: ...") is shown on
+that row, anything else under the start button until something changes. A result screen's
+"Play again" fills the screen in with ``prefill``."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.core.errors import CompanionError
+from companion.core.gate import name_key
 from companion.games.quest import RULES
 from companion.games.quest.state import DEFAULTS, INGREDIENTS, NEEDED
 from ui import theme
@@ -30,6 +37,8 @@ MIN_PLAYERS, MAX_PLAYERS = RULES.players
 FACTS = ("circle_spaces", "path_spaces", "obstacle_space", "die_a", "die_b")
 B_FACES = (1, 2, 3, 4, 5, 6, "spell")
 DRAW = random.SystemRandom()
+NAME_LIMIT = 40      # the gate's limit for a player's name
+SEAT_PROBLEM = re.compile(r"Seat (\d+): (.+)", re.S)
 
 
 def default_facts() -> dict[str, Any]:
@@ -44,8 +53,27 @@ def facts_words(facts: dict[str, Any]) -> str:
             f"die A {6 - hats} bottles {hats} hats; die B {b}")
 
 
+def name_problems(names: list[str]) -> list[str]:
+    """What is wrong with each name, in the table's words ('' when nothing is)."""
+    problems = []
+    for i, name in enumerate(names):
+        earlier = next((j for j in range(i) if name and name_key(names[j]) == name_key(name)),
+                       None)
+        if not name:
+            problems.append("Write this player's name")
+        elif len(name) > NAME_LIMIT:
+            problems.append(f"A shorter name, please: at most {NAME_LIMIT} letters")
+        elif earlier is not None:
+            problems.append(f"Player {earlier + 1} is already called {names[earlier]}: "
+                            f"add a letter, like {name} B")
+        else:
+            problems.append("")
+    return problems
+
+
 class QuestPlayerRow(BoxLayout):
     seat = NumericProperty(0)
+    problem = StringProperty("")
 
 
 class QuestSetupScreen(Screen):
@@ -57,16 +85,18 @@ class QuestSetupScreen(Screen):
 
     def on_kv_post(self, _base):
         self.facts = default_facts()
+        self._again: dict[str, Any] | None = None
         self.rows = []
         for seat in range(MAX_PLAYERS):
             row = QuestPlayerRow(seat=seat)
             row.ids.name.text = f"Player {seat + 1}"
             row.ids.name.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
+            row.ids.name.bind(text=lambda *_: self.check_names())
             self.rows.append(row)
         self.tiles = {}
         for name in INGREDIENTS:
             b = PictureButton(kind="ingredient", face=name, value=name,
-                              title=draw.INGREDIENT_WORDS[name], fs=16, picture=0.45,
+                              title=draw.INGREDIENT_WORDS[name], fs=20, picture=0.35,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.toggle(btn.value))
             self.tiles[name] = b
@@ -80,7 +110,7 @@ class QuestSetupScreen(Screen):
 
     def on_pre_enter(self, *_):
         """Names and board facts from the last Cauldron Quest table (names else from the last
-        game's), no ingredients drawn yet."""
+        game's), no ingredients drawn yet; or what ``prefill`` gave (Play again)."""
         self.error = ""
         app = App.get_running_app()
         games = app.store.games() if app.store is not None else []
@@ -99,8 +129,33 @@ class QuestSetupScreen(Screen):
             row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
         self.chosen = []
         self._place()
+        if self._again is not None:
+            self._fill(self._again)
+
+    def on_leave(self, *_args) -> None:
+        self._again = None
+
+    def prefill(self, setup: dict[str, Any]) -> None:
+        """The setup of the game just played (from its result screen's "Play again"): the same
+        players in the same order, the same needed ingredients and board facts."""
+        self._again = dict(setup)
+        self._fill(self._again)
+
+    def _fill(self, setup: dict[str, Any]) -> None:
+        names = list(setup.get("players", []))
+        if MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            self.count = len(names)
+            for seat, row in enumerate(self.rows):
+                row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        self.facts = default_facts()
+        self.facts.update({k: setup[k] for k in FACTS if k in setup})
+        needed = [n for n in setup.get("needed", []) if n in INGREDIENTS]
+        self.chosen = needed if len(needed) == NEEDED else []
+        self.error = ""
+        self._place()
 
     def on_chosen(self, *_args) -> None:
+        self.error = ""
         for name, b in self.tiles.items():
             b.selected = name in self.chosen
             b.caption = "in the cauldron" if name in self.chosen else ""
@@ -116,6 +171,15 @@ class QuestSetupScreen(Screen):
         for row in self.rows[: self.count]:
             box.add_widget(row)
         self.facts_text = facts_words(self.facts)
+        self.check_names()
+
+    def check_names(self) -> bool:
+        """Each shown row's problem, said on that row (and gone once fixed); True if none."""
+        self.error = ""
+        problems = name_problems(self.names())
+        for i, row in enumerate(self.rows):
+            row.problem = problems[i] if i < len(problems) else ""
+        return not any(problems)
 
     def toggle(self, name: str) -> None:
         """Tap the ingredients the table drew; a fourth tap replaces the first one tapped."""
@@ -139,8 +203,15 @@ class QuestSetupScreen(Screen):
         return setup
 
     def start(self) -> None:
-        problem = App.get_running_app().start_game(self.setup())
-        self.error = problem or ""
+        if not self.check_names():
+            return
+        problem = App.get_running_app().start_game(self.setup()) or ""
+        seat = SEAT_PROBLEM.match(problem)
+        if seat and 1 <= int(seat.group(1)) <= self.count:
+            said = seat.group(2)
+            self.rows[int(seat.group(1)) - 1].problem = said[0].upper() + said[1:]
+            problem = ""
+        self.error = problem
 
     def open_facts(self) -> None:
         BoardFactsDialog(self).open()
@@ -178,9 +249,9 @@ class BoardFactsDialog(QuestDialog):
             left.add_widget(s)
         grid.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=0.38)
-        right.add_widget(Label(text="Die B faces (tap to change)", font_size=u * 17, bold=True,
+        right.add_widget(Label(text="Die B faces (tap to change)", font_size=u * 18, bold=True,
                                color=theme.INK, size_hint_y=None, height=u * 30))
-        faces = BoxLayout(spacing=u * 4, size_hint_y=None, height=u * 64)
+        faces = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 134)
         self.face_buttons = []
         for i, face in enumerate(facts["die_b"]):
             b = PictureButton(kind="die", face=face, picture=1, fill=theme.SURFACE_HI)
@@ -189,7 +260,7 @@ class BoardFactsDialog(QuestDialog):
             self.face_buttons.append(b)
             faces.add_widget(b)
         right.add_widget(faces)
-        right.add_widget(Label(text="Star = the spell symbol", font_size=u * 15,
+        right.add_widget(Label(text="Star = the spell symbol", font_size=u * 18,
                                color=theme.MUTED, size_hint_y=None, height=u * 24))
         right.add_widget(BoxLayout())
         grid.add_widget(right)

@@ -1,5 +1,7 @@
 """The Cauldron Quest table: the board, the cauldron's three needed ingredients, the action dice
 and what they mean in big words, whose turn it is, and the panel for what the team does now.
+The root's game bar below this screen (52 units: the last events and the clocks) takes its room
+from the screen's height; this screen has no turn timer of its own.
 
 Everything shown is read from ``app.summary`` and ``app.prompt``; the spaces a bottle may go to
 come from the rules' own helpers (``companion.games.quest.moves``, read only). Taps become die
@@ -74,6 +76,7 @@ class QuestScreen(Screen):
     token_used = BooleanProperty(False)
     can_fix = BooleanProperty(False)
     mode = StringProperty("")
+    show_dice = BooleanProperty(True)   # the action dice beside the big words (not while magic)
 
     def on_kv_post(self, _base):
         self.picked: list[int] = []
@@ -128,6 +131,7 @@ class QuestScreen(Screen):
             self.die_a, self.die_b = action["a"], action["b"]
         else:
             self.die_a, self.die_b = reading.get("action_a"), reading.get("action_b")
+        self.show_dice = mode != "magic" and (self.die_a is not None or mode == "roll")
         spell = summary["spell"]
         n = action["b"] if action else 0
         picked = self.picked[0] if self.picked else None
@@ -136,12 +140,14 @@ class QuestScreen(Screen):
             "move": f"Move a bottle {n} spaces!",
             "return": f"Put bottle {picked} back!",
             "block": "Oh no! A path is blocked!",
-            "announce": "Magic! Choose a spell",
-            "reveal": "It worked! Look inside a bottle",
-            "ingredient": "It worked! Look inside a bottle",
-            "swap": "It worked! Swap two bottles",
-            "sorcery": "It worked! Move a bottle up to 6",
+            "announce": "Choose your spell before you roll!",
+            "reveal": "Look inside a bottle!",
+            "ingredient": "Look inside a bottle!",
+            "swap": "Swap two bottles!",
+            "sorcery": "Move a bottle up to 6!",
         }
+        if mode in ("reveal", "ingredient", "swap", "sorcery") and who:
+            self.turn_name = f"{who}: it worked!"
         if mode == "magic":
             self.big_words = f"Roll {draw.SPELL_GOALS[spell['name']]}!"
             self.turn_name = (f"{who}: {draw.SPELL_WORDS[spell['name']]}, "
@@ -272,7 +278,3 @@ class QuestScreen(Screen):
 
     def open_token(self) -> None:
         TokenDialog().open()
-
-    @staticmethod
-    def timer_text(seconds: int) -> str:
-        return f"{seconds // 60}:{seconds % 60:02d}"
