@@ -17,6 +17,11 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+# The table settings of this test run, never the developer's own; no cue sounds (and no WAV
+# files written to the user cache) unless a test asks for them.
+os.environ["COMPANION_SETTINGS"] = str(Path(tempfile.mkdtemp(prefix="companion-settings-"))
+                                       / "settings.json")
+os.environ.setdefault("COMPANION_SOUND", "0")
 
 import pytest  # noqa: E402
 
