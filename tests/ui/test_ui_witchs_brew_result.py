@@ -123,3 +123,10 @@ def test_a_seat_problem_is_said_at_its_row_and_goes_when_fixed(app):
     setup.rows[3].ids.name.text = "Dora"
     frames()
     assert setup.rows[3].error == ""
+    setup.change_count(+1)
+    setup.change_count(+1)
+    setup.rows[4].ids.name.text, setup.rows[5].ids.name.text = "Emma", "DORA"
+    setup.start()
+    frames()
+    assert setup.count == 6 and setup.rows[5].error == '"DORA" is already at another seat'
+    both_sizes("setup_six_seats_error")                   # the last row's words still on screen

@@ -59,7 +59,7 @@ def game_length(started: str, finished: str | None) -> str:
     end = datetime.fromisoformat(finished) if finished else datetime.now(timezone.utc)
     minutes = max(0, round((end - datetime.fromisoformat(started)).total_seconds() / 60))
     if minutes < 1:
-        return "under a minute"
+        return "under 1 min"
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
