@@ -5,7 +5,7 @@ through the layout check; the buttons a player needs are there and big enough.""
 from __future__ import annotations
 
 from companion.core.model import Command
-from ui_helpers import both_sizes, button, frames, play_out, texts
+from ui_helpers import both_sizes, button, frames, play_out, tap, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 
@@ -27,6 +27,12 @@ def test_an_empty_home_offers_each_game_hardware_and_settings(app):
         b = button(title)
         assert b.height >= 48 * app.u - 1 and b.width >= 48 * app.u - 1
     both_sizes("home_empty")
+    tap(button("Settings"))
+    assert app.screens.current == "table_settings"
+    home(app)
+    tap(button("Hardware"))
+    assert app.screens.current == "hardware_settings"
+    home(app)
 
 
 def test_home_with_a_game_of_each_kind_to_resume_and_finished_games(app):
