@@ -39,13 +39,13 @@ class CauldronAdjustDialog(_Entry):
         have = {"pool": p["pool"], "board": summary["ingredients_left"],
                 "fields": summary["fields"]}
         for kind in d.INGREDIENTS:
-            line = BoxLayout(size_hint_y=None, height=u * 37, spacing=u * 14)
+            line = BoxLayout(size_hint_y=None, height=u * 48, spacing=u * 14)
             fill, ink = ingredient_colours(kind)
             line.add_widget(Chip(text=short(kind), fill=fill, ink=ink, size_hint_x=None,
                                  width=u * 92))
             for part in PARTS:
                 n = have[part].get(kind, 0)
-                count = CauldronCount(value=n, was=n, height=u * 37)
+                count = CauldronCount(value=n, was=n)
                 count.part, count.kind = part, kind
                 self.counts[part][kind] = count
                 line.add_widget(count)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.widget import Widget
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
@@ -65,20 +65,18 @@ class CauldronOmenDialog(_Entry):
         self.magik = {}
         for p in summary["players"]:
             s = Stepper(label=p["name"], value=0, minimum=-d.WIN, maximum=d.WIN,
-                        note=f"now {p['magik']}", height=u * 38)
+                        note=f"now {p['magik']}", height=u * 48)
             self.magik[p["name"]] = s
             self.ids.magik.add_widget(s)
-        self.ids.magik.add_widget(Widget())
         self.produce = {}
         for kind in d.INGREDIENTS:
             if summary["fields"][kind]:
                 fill, ink = ingredient_colours(kind)
                 s = Stepper(label=short(kind), value=0, minimum=-summary["fields"][kind],
                             maximum=20, note=f"{summary['fields'][kind]} Fields", fill=fill,
-                            ink=ink, height=u * 38)
+                            ink=ink, height=u * 48)
                 self.produce[kind] = s
                 self.ids.produce.add_widget(s)
-        self.ids.produce.add_widget(Widget())
         names = [p["name"] for p in summary["players"]]
         self.choices = ["dice", "lsp", "hsp", *names]
 
@@ -132,7 +130,7 @@ class CauldronSeatDialog(_Entry):
         box = self.ids.sources
         box.clear_widgets()
         for source in SOURCES:
-            b = FlatButton(title=source.title(), fs=17, selected=source == self.source,
+            b = FlatButton(title=source.title(), fs=20, selected=source == self.source,
                            fill=theme.CALM if source == self.source else theme.GREY_BTN)
             b.bind(on_release=lambda _b, s=source: self.pick_source(s))
             box.add_widget(b)
@@ -146,16 +144,20 @@ class CauldronSeatDialog(_Entry):
         box.clear_widgets()
         u = self.app.u
         for potion in self.player["potions"]:
-            row = BoxLayout(size_hint_y=None, height=u * 46, spacing=u * 6)
-            row.add_widget(Txt(text=f"[b]{plain(potion['name'])}[/b]  +{potion['yield']}\n"
-                                    f"[size={int(u * 14)}]{plain(recipe(potion))}[/size]",
-                               markup=True, fs=16, shorten=False, max_lines=2))
-            b = FlatButton(title="Discard", fs=16, size_hint_x=None, width=u * 88)
+            row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 6)
+            words = Label(text=f"[b]{plain(potion['name'])}[/b]  +{potion['yield']}\n"
+                               f"{plain(recipe(potion))}", markup=True, font_size=u * 18,
+                          color=theme.INK, halign="left", valign="middle")
+            words.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                       texture_size=lambda w, ts, r=row: setattr(r, "height",
+                                                                 max(u * 56, ts[1] + u * 4)))
+            row.add_widget(words)
+            b = FlatButton(title="Discard", fs=18, size_hint_x=None, width=u * 96)
             b.bind(on_release=lambda _b, n=potion["name"]: self.discard(n))
             row.add_widget(b)
             box.add_widget(row)
         if not self.player["potions"]:
-            box.add_widget(Txt(text="No potion card entered", fs=16, ink=theme.MUTED,
+            box.add_widget(Txt(text="No potion card entered", fs=18, ink=theme.MUTED,
                                size_hint_y=None, height=u * 40))
 
     def apply_magik(self) -> None:

@@ -12,6 +12,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
@@ -84,15 +85,15 @@ class CauldronMarketPanel(BoxLayout):
         ok = offer["reason"] is None
         card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="vertical",
                          padding=(u * 8, u * 3), spacing=0)
-        top = BoxLayout(size_hint_y=None, height=u * 28)
-        top.add_widget(Txt(text=card.title, fs=20, bold=True, ink=theme.INK if ok else theme.MUTED))
-        top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=20, bold=True, halign="right",
+        top = BoxLayout(size_hint_y=None, height=u * 30)
+        top.add_widget(Txt(text=card.title, fs=22, bold=True, ink=theme.INK if ok else theme.MUTED))
+        top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=22, bold=True, halign="right",
                            ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,
-                           width=u * 100))
+                           width=u * 104))
         card.add_widget(top)
         note = offer["reason"] or ("Tap to buy" + (f":  {self._note(offer)}"
                                                     if self._note(offer) else ""))
-        lab = Label(text=note, font_size=u * 15, color=theme.GOOD if ok else REASON_INK,
+        lab = Label(text=note, font_size=u * 18, color=theme.GOOD if ok else REASON_INK,
                     halign="left", valign="top", bold=ok)
         lab.bind(size=lambda w, s: setattr(w, "text_size", s))
         card.add_widget(lab)
@@ -137,35 +138,41 @@ class CauldronMarketPanel(BoxLayout):
         self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
                                             if offer.get("bonus_ingredient") else
                                             "(no bonus Ingredient at 25 or more)"))
-        grid = GridLayout(cols=4, spacing=u * 6)
+        # rows of a fixed height, scrolled where the window is short: every target stays large
+        scroll = ScrollView(do_scroll_x=False, bar_width=u * 6)
+        grid = GridLayout(cols=4, spacing=u * 6, size_hint_y=None, row_force_default=True,
+                          row_default_height=u * 110, padding=(0, 0, u * 8, 0))
+        grid.bind(minimum_height=grid.setter("height"))
+        scroll.add_widget(grid)
         for kind in d.INGREDIENTS:
             problem = offer["fields"][kind]
             marked = kind in summary["fields_exhausted"]
             fill, ink = ingredient_colours(kind) if not problem else (theme.SURFACE, theme.MUTED)
             cell = BoxLayout(orientation="vertical", spacing=u * 3)
-            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=20,
+            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=22, caption_fs=18,
                            caption="none left" if problem else "buy")
             b.kind = kind
             b.bind(on_release=lambda _b, k=kind: self._buy({"item": "field", "field": k}))
             cell.add_widget(b)
-            toggle = FlatButton(title="Run out" if marked else "None in box?", fs=15,
+            toggle = FlatButton(title="Run out" if marked else "None in box?", fs=18,
                                 selected=marked, disabled=bool(problem) and not marked,
                                 fill=theme.BAD if marked else theme.GREY_BTN,
-                                size_hint_y=None, height=u * 32)
+                                size_hint_y=None, height=u * 48)
             toggle.run_out = kind
             toggle.bind(on_release=lambda _b, k=kind: self.run_out(k))
             cell.add_widget(toggle)
             grid.add_widget(cell)
         grid.add_widget(self._cancel())
-        box.add_widget(grid)
         out = [k for k in d.INGREDIENTS if offer["fields"][k]]
         if out:
             also = ", ".join(short(k) for k in out[1:])
             rule = Label(text=offer["fields"][out[0]] + (f" (so are: {also})" if also else ""),
-                         font_size=u * 15, color=REASON_INK, halign="left", valign="middle",
-                         size_hint_y=None, height=u * 38)
-            rule.bind(size=lambda w, sz: setattr(w, "text_size", sz))
+                         font_size=u * 18, color=REASON_INK, halign="left", valign="middle",
+                         size_hint_y=None)
+            rule.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                      texture_size=lambda w, ts: setattr(w, "height", ts[1]))
             box.add_widget(rule)
+        box.add_widget(scroll)
 
     def run_out(self, kind: str) -> None:
         """Mark a type as run out of the box; tapped again, the mark comes off if it was the
@@ -186,9 +193,9 @@ class CauldronMarketPanel(BoxLayout):
                         f"{ITEM_TITLES[offer['item']]}")
         hand = App.get_running_app().summary["players"][App.get_running_app().prompt["seat"]][
             "spell_hand"]
-        grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 70)
+        grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 72)
         for kind in d.SPELL_KINDS:
-            b = FlatButton(title=f"Discard {kind.title()}", caption=f"holds {hand[kind]}", fs=19,
+            b = FlatButton(title=f"Discard {kind.title()}", caption=f"holds {hand[kind]}", fs=20,
                            disabled=not hand[kind])
             b.bind(on_release=lambda _b, k=kind: self._buy({"item": offer["item"], "discard": k}))
             grid.add_widget(b)
@@ -197,7 +204,7 @@ class CauldronMarketPanel(BoxLayout):
         box.add_widget(BoxLayout())
 
     def _cancel(self) -> FlatButton:
-        b = FlatButton(title="Cancel", fs=19)
+        b = FlatButton(title="Cancel", fs=20)
         b.bind(on_release=lambda *_: self.cancel())
         return b
 

@@ -81,6 +81,9 @@ def earlier_catalogue(app, fresh: bool = False) -> list[dict]:
     return _catalogue[app.store.path][1]
 
 
+USUAL_MAGIK = {"easy": 3, "basic": 4, "advanced": 7}   # preset by kind; the card may differ
+
+
 class CauldronPotionDialog(ModalView):
     title = StringProperty("")
     subtitle = StringProperty("")
@@ -120,7 +123,7 @@ class CauldronPotionDialog(ModalView):
         for p in self.app.summary["players"]:
             owed = len(p["owed"])
             b = FlatButton(title=p["name"], caption=f"{owed} to enter" if owed else "none waiting",
-                           fs=17, fill=theme.CALM if owed else theme.GREY_BTN)
+                           fs=20, fill=theme.CALM if owed else theme.GREY_BTN)
             b.bind(on_release=lambda _b, n=p["name"]: self.select(n))
             self.tab_buttons[p["name"]] = b
             box.add_widget(b)
@@ -142,17 +145,19 @@ class CauldronPotionDialog(ModalView):
     def reset(self, kind: str = "basic") -> None:
         self.ids.potion_name.text = ""
         self.kind, self.quick, self.spell, self.parts = kind, False, False, []
-        self.ids.yield_.value = {"easy": 3, "basic": 4, "advanced": 7}[kind]
+        self.ids.yield_.value = USUAL_MAGIK[kind]
 
     def set_kind(self, kind: str) -> None:
+        """The kind presets the Magik a card of it usually gives (changed only if it differs)."""
         self.kind = kind
+        self.ids.yield_.value = USUAL_MAGIK[kind]
 
     def _ingredient_buttons(self) -> None:
         grid = self.ids.add_parts
         grid.clear_widgets()
         for kind in (*d.INGREDIENTS, d.ANY):
             fill, ink = ingredient_colours(kind)
-            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=18)
+            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=22)
             b.bind(on_release=lambda _b, k=kind: self.add_part(k))
             grid.add_widget(b)
 
@@ -188,7 +193,7 @@ class CauldronPotionDialog(ModalView):
         for card in cards:
             flags = "".join(f" - {t}" for t, on in (("Quick", card["quick"]),
                                                      ("Spell", card["spell"])) if on)
-            b = FlatButton(title=card["name"], fs=16, size_hint_y=None, height=u * 52,
+            b = FlatButton(title=card["name"], fs=20, size_hint_y=None, height=u * 72,
                            caption=f"{KIND_SHORT[card['kind']]} +{card['yield']}: "
                                    f"{recipe(card)}{flags}",
                            fill=theme.SURFACE_HI if card["kind"] in owed else theme.SURFACE)

@@ -105,15 +105,16 @@ class CauldronResultScreen(Screen):
                               ink=theme.ACCENT if first else theme.INK))
         character = CHARACTER_NAMES.get(summary["players"][r["seat"]]["character"] or "", "")
         name = Chip(text=r["name"], fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
-                    fs=24, size_hint_x=None, width=u * 170)
+                    fs=24, size_hint_x=None, width=u * 160)
         row.add_widget(name)
         title = "Grand Infuser" if first else character
         if first and character:
             title += f" ({character})"
         ink = "#FFC24B" if first else "#A9B3BF"
-        words = f"[b][color={ink}]{title}[/color][/b]\n" if title else ""
+        roomy = row_h >= u * 70          # six seats at 800x480: the breakdown alone
+        words = f"[b][color={ink}]{title}[/color][/b]\n" if title and roomy else ""
         row.add_widget(_label(words + breakdown(summary, r["seat"]), 18, u))
-        row.add_widget(_label(f"{r['magik']} Magik", 28, u, width=u * 150, halign="right"))
+        row.add_widget(_label(f"{r['magik']} Magik", 28, u, width=u * 136, halign="right"))
         row.place, row.name = r["place"], r["name"]
         return row
 

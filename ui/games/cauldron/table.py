@@ -32,8 +32,9 @@ PHASE_WORDS = {
     "turn_order": "Turn order", "turns": "Turns", "closing": "Closing",
     "market": "Purchases", "over": "Game over",
 }
-#: the height of what the phase asks for, under the seats (the market takes the whole body)
-LOWER = {"turn": 72, "dice": 172, "market": 0, "phase": 172, "track": 64}
+#: the height of what the phase asks for, under the seats (dice and the market take the whole
+#: body: the faces and the offers are the large targets then)
+LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 172, "track": 64}
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -192,10 +193,10 @@ class CauldronScreen(Screen):
     def _body(self, app, summary, prompt) -> None:
         mode = self.mode = self.mode_for(prompt)
         self.lower_height = app.u * LOWER[mode]
-        lower = {"turn": self.turn_panel, "dice": self.dice, "market": self.nothing,
+        lower = {"turn": self.turn_panel, "dice": self.nothing, "market": self.nothing,
                  "phase": self.phase_panel, "track": self.tools}[mode]
-        if mode == "market":
-            upper = self.market
+        if mode in ("market", "dice"):
+            upper = self.market if mode == "market" else self.dice
         elif mode == "track":
             upper = self.track
             self.track.legend = True
@@ -207,8 +208,8 @@ class CauldronScreen(Screen):
             self.seats.spacing = app.u * 6
             self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
                             compact=mode != "turn")
-        if mode == "market":
-            self.market.show(summary, prompt)
+        if mode in ("market", "dice"):
+            upper.show(summary, prompt)
         else:
             lower.show(summary, prompt)
         for box, widget in ((self.ids.upper, upper), (self.ids.lower, lower)):

@@ -1,6 +1,6 @@
 """The Magik track, 0 to 35: one lane per seat with its token (initial on the seat's colour),
 the two Magik zones shaded and named, the milestones the table entered marked on their numbers
-and named in the legend, and who has the fewest and the most Magik. Everything comes from ``summary``.
+and named in the legend (who has the fewest and the most Magik: the buttons under it). Everything comes from ``summary``.
 
 It is drawn on the canvas (text as cached textures, not one Label per number): on a Pi a redraw
 stays cheap, and it redraws only when something it shows has changed."""
@@ -95,8 +95,8 @@ class CauldronTrack(Widget):
         name_w = 118 * u
         cell = (w - name_w) / CELLS
         cx = x0 + name_w
-        zone_h, num_h = 20 * u, 24 * u
-        legend_h = 26 * u if self.legend else 0
+        zone_h, num_h = 24 * u, 24 * u
+        legend_h = 30 * u if self.legend else 0
         lanes_top = y0 + h - zone_h - num_h
         bottom = y0 + legend_h
         lane_h = (lanes_top - bottom) / max(1, len(players))
@@ -123,10 +123,9 @@ class CauldronTrack(Widget):
             Line(points=[cx + (position + 0.5) * cell, bottom,
                          cx + (position + 0.5) * cell, lanes_top], width=1.2 * u)
         top = lanes_top + num_h
-        text_at("Magik", 15 * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h, "left")
-        text_at("Enthusiasm: 10 or less", 14 * u, theme.INK, cx, top,
-                (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
-        text_at("Advanced Alchemy: 25+", 14 * u, theme.INK, cx + d.ADVANCED_ALCHEMY * cell, top,
+        text_at("Magik", 18 * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h, "left")
+        text_at("Enthusiasm", 18 * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
+        text_at("Advanced Alchemy", 18 * u, theme.INK, cx + d.ADVANCED_ALCHEMY * cell, top,
                 (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1) * cell, zone_h)
         fs_num = min(15 * u, cell * 0.72)
         for k in range(CELLS):
@@ -142,12 +141,12 @@ class CauldronTrack(Widget):
 
     def _lane(self, i, p, summary, current, colours, x0, cx, cell, y, name_w, lane_h, u) -> None:
         hex_colour = colours[i] if i < len(colours) else "#FFFFFF"
-        fs = min(19 * u, lane_h * 0.62)
+        fs = min(22 * u, lane_h * 0.66)
         text_at(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
                 name_w - 58 * u, lane_h, "left")
-        text_at(str(p["magik"]), min(22 * u, lane_h * 0.7), theme.INK, x0 + name_w - 52 * u, y,
+        text_at(str(p["magik"]), min(26 * u, lane_h * 0.74), theme.INK, x0 + name_w - 52 * u, y,
                 42 * u, lane_h, "right")
-        size = max(12 * u, min(lane_h - 4 * u, 34 * u))
+        size = max(14 * u, min(lane_h - 2 * u, 40 * u))    # as large as the lane allows
         position = max(0, min(d.WIN, p["magik"]))
         tx, ty = cx + (position + 0.5) * cell - size / 2, y + (lane_h - size) / 2
         Color(*theme.DARK_INK)
@@ -166,9 +165,7 @@ class CauldronTrack(Widget):
             if m["reached"]:
                 mark += f" (used{': ' + m['by'] if m['by'] else ''})"
             parts.append(mark)
-        parts.append("35 wins (by brewing)")
-        parts += [f"{words.capitalize()}: {summary[kind] or 'tied'}"
-                  for kind, words in (("lsp", "fewest Magik"), ("hsp", "most Magik"))]
+        parts.append("35 wins (by brewing)")   # the fewest / most Magik: the buttons below
         self.legend_text = parts
-        text_at("    ".join(parts), 15 * u, theme.INK, x0 + 4 * u, y0, w - 8 * u, legend_h,
+        text_at("   ".join(parts), 18 * u, theme.INK, x0 + 4 * u, y0, w - 8 * u, legend_h,
                 "left", bold=False)

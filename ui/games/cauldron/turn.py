@@ -142,6 +142,7 @@ class CauldronTurnPanel(BoxLayout):
         box.clear_widgets()
         if not choice:
             return
+        self._building = choice
         getattr(self, f"_build_{choice}")(box)
         if all(w.size_hint_y is None for w in box.children):
             box.add_widget(Widget())  # the choices at the top, the slack below
@@ -165,7 +166,7 @@ class CauldronTurnPanel(BoxLayout):
 
     def _blocked(self, box, reason: str) -> None:
         """An action that is not possible: the rules' reason, in large type."""
-        self.heading = f"{self.heading}: not possible now"
+        self.heading = f"{self._building.capitalize()}: not possible now"
         box.add_widget(_text(plain(plain_words(reason)), 24, theme.INK, valign="top"))
 
     def _build_gather(self, box) -> None:
@@ -217,23 +218,26 @@ class CauldronTurnPanel(BoxLayout):
         if not victims:
             return self._blocked(box, "Nobody has an Ingredient in the pool to steal "
                                       "(Ingredients in Cellars cannot be stolen)")
-        grid = self._grid(box, cols=max(3, len(victims)))
-        grid.row_default_height = App.get_running_app().u * 56
-        for name in victims:
-            b = FlatButton(title=name, fs=22, selected=name == self.target)
-            b.bind(on_release=lambda _b, n=name: self._target(n))
-            grid.add_widget(b)
-        if self.target is None:
-            box.add_widget(_text("Tap the player stolen from", 20, theme.MUTED))
+        if self.target is None:          # first whom, then which Ingredient: one grid at a time
+            self.heading = "Steal: tap the player stolen from (4 or more on a die succeeds)"
+            grid = self._grid(box, cols=max(3, len(victims)))
+            for name in victims:
+                b = FlatButton(title=name, fs=22)
+                b.bind(on_release=lambda _b, n=name: self._target(n))
+                grid.add_widget(b)
             return
+        self.heading = f"Steal from {self.target}: which Ingredient?"
         pool = next(p for p in self.summary["players"] if p["name"] == self.target)["pool"]
         grid = self._grid(box)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
                 grid.add_widget(self._ingredient_button(kind, f"{self.target} has {pool[kind]}",
                                                         self._steal))
+        other = FlatButton(title="Another player", fs=20)
+        other.bind(on_release=lambda *_: self._target(None))
+        grid.add_widget(other)
 
-    def _target(self, name: str) -> None:
+    def _target(self, name: str | None) -> None:
         self.target = name
         self.build()
 
