@@ -153,3 +153,22 @@ def test_quest_win_and_lose_scenes_render(app):
     assert app.screens.current == "quest_result"
     assert "The wizard wins this time" in texts(app.root)
     both_sizes("quest_table_lose")
+
+
+def test_quest_table_fits_above_a_dice_tray_strip(app):
+    """With a dice tray the root's dice strip takes 24 more units below the game bar: the
+    fullest panels (the spells, the magic dice, the ingredients) still fit whole."""
+    s = start(app)
+    app.dice_status = "Dice tray: ready"
+    do(s, "action_roll", a="bottle", b="spell")
+    frames()
+    both_sizes("quest_tray_announce")
+    do(s, "announce_spell", spell="omniscience")
+    do(s, "magic_roll", dice=[2, 5, 4])
+    frames()
+    both_sizes("quest_tray_magic")
+    do(s, "magic_roll", dice=[2, 6, 4])
+    quest(app).pick("c4")
+    frames()
+    both_sizes("quest_tray_reveal_ingredient")
+    app.dice_status = ""

@@ -55,6 +55,7 @@ class MagicPanel(BoxLayout):
                               fs=18, fill=theme.SURFACE_HI)
             b.die, b.number = die, n
             b.bind(on_release=lambda btn: self.toggle_keep(btn.die))
+            b.bind(height=self._fit, caption=self._fit)
             self.dice_buttons.append(b)
             self.ids.dice.add_widget(b)
         for face in range(1, 7):
@@ -75,7 +76,7 @@ class MagicPanel(BoxLayout):
             if d in reading:
                 b.face, b.title, b.caption = reading[d], "new", "entered"
             elif not rolled:
-                b.face, b.title, b.caption = None, f"Die {b.number}", "roll it"
+                b.face, b.title, b.caption = None, f"Die {b.number}", ""
             else:
                 b.face = spell["dice"][i]
                 b.title = "KEEP" if d in self.kept else "roll again"
@@ -87,6 +88,13 @@ class MagicPanel(BoxLayout):
         self.can_stop = rolled
         self.advice = advice_words(spell)
         self.entry = inputs[0] if inputs else ""
+
+    @staticmethod
+    def _fit(b, *_args) -> None:
+        """The die as big as the button allows once its words (one or two lines) fit."""
+        u = App.get_running_app().u
+        words = u * (26 + (22 if b.caption else 0)) + u * 8
+        b.picture = max(0.2, min(0.62, 1 - words / max(b.height, 1)))
 
     def toggle_keep(self, die: str) -> None:
         app = App.get_running_app()
