@@ -10,6 +10,13 @@ from ui_helpers import both_sizes, button, frames, play_out, tap, texts
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 
 
+def ravens(session, names) -> None:
+    """A raven potion on each stack: the game ends at the end of this round."""
+    for name, stack in zip(names, ["copper", "silver", "iron", "gold_shelf"]):
+        session.execute(Command("adjust", name, {"potion": {"stack": stack, "points": 3,
+                                                            "raven": True}}))
+
+
 def home(app):
     app.go_home()
     frames()
@@ -37,14 +44,13 @@ def test_an_empty_home_offers_each_game_hardware_and_settings(app):
 
 def test_home_with_a_game_of_each_kind_to_resume_and_finished_games(app):
     assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
-    s = app.session
-    for name, stack in zip(["Anna", "Barb", "Carl", "Anna"],
-                           ["copper", "silver", "iron", "gold_shelf"]):
-        s.execute(Command("adjust", name, {"potion": {"stack": stack, "points": 3,
-                                                      "raven": True}}))
+    ravens(app.session, ["Anna", "Barb", "Carl", "Anna"])
     play_out(app)
-    assert app.start_game({"game": "witchs_brew",
-                           "players": ["Dora", "Emil", "Finn", "Greta", "Hanna", "Ivo"]}) is None
+    five = ["Dora", "Emil", "Finn", "Greta", "Hanna"]
+    assert app.start_game({"game": "witchs_brew", "players": five}) is None
+    ravens(app.session, five)
+    play_out(app)                                   # five seats on one finished-game row
+    assert app.start_game({"game": "witchs_brew", "players": five + ["Ivo"]}) is None
     app.session.execute(Command("play_role", "Dora", {"role": "druid"}))
     assert app.start_game({"game": "cauldron", "milestones": MILESTONES, "players": [
         {"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},

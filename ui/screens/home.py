@@ -88,8 +88,8 @@ class HomeScreen(Screen):
         box.clear_widgets()
         for game in GAMES.values():
             button = FlatButton(title=game.title,
-                                caption=game.caption, fill=theme.GOOD, ink=theme.DARK_INK,
-                                fs=25 if len(GAMES) == 1 else 20)
+                                caption=game.caption, caption_fs=18, fill=theme.GOOD,
+                                ink=theme.DARK_INK, fs=25 if len(GAMES) == 1 else 22)
             button.game = game.name
             button.bind(on_release=lambda b: app.new_game(b.game))
             box.add_widget(button)
@@ -174,13 +174,15 @@ class HomeScreen(Screen):
 
     def _history_row(self, info, titles) -> BoxLayout:
         u = App.get_running_app().u
-        row = BoxLayout(orientation="vertical", size_hint_y=None, height=u * 76)
+        row = BoxLayout(orientation="vertical", size_hint_y=None, padding=(0, 0, 0, u * 6))
+        row.bind(minimum_height=row.setter("height"))
         row.add_widget(Txt(text=f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}",
                            fs=16, ink=theme.MUTED, size_hint_y=None, height=u * 24))
         ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
         scores = "   ".join(
             (f"[b][color=#FFC24B]{plain(r['name'])} {r['score']} (won)[/color][/b]"
              if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
-        row.add_widget(Txt(text=scores, markup=True, fs=18, shorten=False, valign="top",
-                           max_lines=2))
+        line = wrapped(scores, 18)   # six seats wrap onto a third line rather than being cut
+        line.markup = True
+        row.add_widget(line)
         return row
