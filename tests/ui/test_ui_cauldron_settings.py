@@ -49,7 +49,8 @@ def test_table_rules_by_taps_refused_then_started_and_remembered(app):
     tap(button("+", web))
     tap(button("-", [s for s in walk(picker) if getattr(s, "label", None) == "Egg"][0]))
     tap_title("Use these counts", picker)
-    assert setup.supply["spider_web"] == 10 and setup.supply["dragon_egg"] == 8
+    # the guess shares the box's 44 Fields out: 7 Web, 7 Frog, 6 of each other type
+    assert setup.supply["spider_web"] == 8 and setup.supply["dragon_egg"] == 5
     tap(button("Any time", seat_line(setup, 0)))   # Anna's ability: once per season
     assert setup.rows[0].once
     tap(button("+", seat_line(setup, 0)))          # her card allows a third Cellar
@@ -68,7 +69,7 @@ def test_table_rules_by_taps_refused_then_started_and_remembered(app):
     config = app.session.setup
     assert config["settings"]["market_start"] == "right"
     assert config["settings"]["quick_passes_milestones"] is False
-    assert config["settings"]["field_supply"]["spider_web"] == 10
+    assert config["settings"]["field_supply"]["spider_web"] == 8
     state = app.session.state
     assert state["settings"]["market_start"] == "right"
     assert state["players"][0]["once_per_season"] and state["players"][0]["max_cellars"] == 3
@@ -77,7 +78,7 @@ def test_table_rules_by_taps_refused_then_started_and_remembered(app):
     # The next Cauldron game starts from these table rules.
     setup = open_setup(app)
     assert setup.market_start == "right" and not setup.quick_passes
-    assert setup.supply["dragon_egg"] == 8
+    assert setup.supply["dragon_egg"] == 5
     assert setup.rows[0].once and setup.rows[0].max_cellars == 3
     setup.show_panel("settings")
     frames()

@@ -43,7 +43,7 @@ def ask_now(state: dict, prompt: dict) -> str:
     waiting = st.rolloff_waiting(state)
     if waiting and phase != "over":
         kind = KIND.get(state["rolloff"]["rule"], "")
-        return f"Roll-off for the {kind}: {st.names_text(state, waiting)} roll"
+        return f"Roll-off for the {kind}: {st.names_text(state, waiting)}"
     if phase == "over":
         winner = state["players"][state["winner"]]
         return f"{winner['name']} is the Grand Infuser!"

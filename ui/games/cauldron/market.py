@@ -84,8 +84,8 @@ class CauldronMarketPanel(BoxLayout):
         """The whole card is the button: a big target; what cannot be bought says why."""
         ok = offer["reason"] is None
         card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="vertical",
-                         padding=(u * 8, u * 3), spacing=0)
-        top = BoxLayout(size_hint_y=None, height=u * 30)
+                         padding=(u * 8, u * 2), spacing=0)
+        top = BoxLayout(size_hint_y=None, height=u * 28)
         top.add_widget(Txt(text=card.title, fs=22, bold=True, ink=theme.INK if ok else theme.MUTED))
         top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=22, bold=True, halign="right",
                            ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,

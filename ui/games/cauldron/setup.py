@@ -26,16 +26,26 @@ from ui.keyboard import keyboard_lift
 from ui.games.cauldron.common import CHARACTER_NAMES, colour_name, ingredient_colours, short
 from ui.games.cauldron.entries import CauldronCount
 from ui.games.cauldron.potion import earlier_catalogue
+from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import Chip, FlatButton, Stepper, Txt
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
-DEFAULT_SUPPLY = 9   # a first guess at the Field tiles of a type in the box, dealt ones included
+
+
+def suggested_supply(box_fields: int) -> dict[str, int]:
+    """A first guess at the Field tiles of each type in the box (dealt ones included) that adds
+    up to what the box holds (``box_fields``, 44 in the printed box): shared out evenly."""
+    kinds = list(d.INGREDIENTS)
+    base, extra = divmod(box_fields, len(kinds))
+    return {k: base + (1 if i < extra else 0) for i, k in enumerate(kinds)}
+
 PANELS = ("players", "rules", "settings")
 
 
 class CauldronSetupRow(BoxLayout):
     seat = NumericProperty(0)
+    problem = StringProperty("")        # what the rules say about this seat, in its row
     character = StringProperty("")
     once = BooleanProperty(False)       # the ability is once per season (its card says so)
     max_cellars = NumericProperty(d.MAX_CELLARS)
@@ -56,10 +66,11 @@ class FieldSupplyPicker(ModalView):
                              height=u * 32))
         grid = BoxLayout(spacing=u * 12)
         self.steppers = {}
+        guess = suggested_supply(screen.box_fields())
         columns = [BoxLayout(orientation="vertical", spacing=u * 6) for _ in range(2)]
         for i, kind in enumerate(d.INGREDIENTS):
             fill, ink = ingredient_colours(kind)
-            stepper = Stepper(label=short(kind), value=screen.supply.get(kind, DEFAULT_SUPPLY),
+            stepper = Stepper(label=short(kind), value=screen.supply.get(kind, guess[kind]),
                               minimum=0, maximum=60, signed=False, fill=fill, ink=ink)
             self.steppers[kind] = stepper
             columns[i % 2].add_widget(stepper)
@@ -123,6 +134,8 @@ class CauldronSetupScreen(Screen):
     supply = DictProperty({})            # empty: the box's counts are unknown
 
     _again: dict | None = None           # the setup "Play again" brings, until shown
+    _settings: dict = {}                 # the table settings it started from
+    refused = False                      # a start was refused: edits ask the rules again
 
     def on_kv_post(self, _base):
         self.rows = []
@@ -133,6 +146,8 @@ class CauldronSetupScreen(Screen):
             row.ids.colour.text = f"{seat + 1}  {colour_name(SEAT_COLOURS[seat]).capitalize()}"
             for field in (row.ids.name, row.ids.ability):
                 field.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
+            row.ids.name.bind(text=self._recheck)
+            row.bind(character=self._recheck)
             self.rows.append(row)
         # Strong references: a panel out of the tree must live on (ids are weak proxies).
         self.players_panel = self.ids.players_panel.__self__
@@ -151,6 +166,9 @@ class CauldronSetupScreen(Screen):
     def on_pre_enter(self, *_):
         """Start from the last Cauldron table (else the last table's names)."""
         self.error = ""
+        self.refused = False
+        for row in self.rows:
+            row.problem = ""
         app = App.get_running_app()
         last, milestones = self._last_cauldron(app)
         if self._again is not None:      # "Play again": that game's seats, not the latest
@@ -185,6 +203,7 @@ class CauldronSetupScreen(Screen):
         for key, stepper in self.steppers.items():
             stepper.value = milestones.get(key, DEFAULT_MILESTONES[key])
         settings = {**d.DEFAULT_SETTINGS, **((last or {}).get("settings") or {})}
+        self._settings = settings
         self.market_start = settings["market_start"]
         self.quick_passes = settings["quick_passes_milestones"]
         self.supply = dict(settings["field_supply"] or {})
@@ -219,10 +238,12 @@ class CauldronSetupScreen(Screen):
         self._place()
         if name == "settings":
             self._seat_rules()
+        self._recheck()
 
     def change_count(self, by: int) -> None:
         self.count = max(MIN_SEATS, min(MAX_SEATS, self.count + by))
         self._place()
+        self._recheck()
 
     def _place(self) -> None:
         box = self.ids.seats
@@ -244,6 +265,7 @@ class CauldronSetupScreen(Screen):
     def toggle_variant(self, key: str) -> None:
         self.variants = ([v for v in self.variants if v != key] if key in self.variants
                          else [*self.variants, key])
+        self._recheck()
 
     # -- table rules ----------------------------------------------------------------------
     def _seat_rules(self) -> None:
@@ -252,12 +274,12 @@ class CauldronSetupScreen(Screen):
         box.clear_widgets()
         u = App.get_running_app().u
         for row in self.rows[: self.count]:
-            line = BoxLayout(size_hint_y=None, height=u * 44, spacing=u * 6)
+            line = BoxLayout(size_hint_y=None, height=u * 52, spacing=u * 6)
             hex_colour = SEAT_COLOURS[row.seat]
             line.add_widget(Chip(text=row.ids.name.text.strip() or f"Seat {row.seat + 1}",
                                  fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
                                  size_hint_x=None, width=u * 100))
-            once = FlatButton(title="Once a season" if row.once else "Any time", fs=17,
+            once = FlatButton(title="Once a season" if row.once else "Any time", fs=18,
                               caption="ability", selected=row.once,
                               fill=theme.CALM if row.once else theme.GREY_BTN)
             once.bind(on_release=lambda _b, r=row: self.toggle_once(r))
@@ -274,6 +296,10 @@ class CauldronSetupScreen(Screen):
 
     def count_fields(self) -> None:
         FieldSupplyPicker(self).open()
+
+    def box_fields(self) -> int:
+        """The Fields the box holds in all (the table's setting, else the printed box's)."""
+        return int(self._settings.get("box_fields") or d.DEFAULT_SETTINGS["box_fields"])
 
     @staticmethod
     def supply_text(supply: dict) -> str:
@@ -294,7 +320,9 @@ class CauldronSetupScreen(Screen):
             if row.max_cellars != d.MAX_CELLARS:
                 entry["max_cellars"] = int(row.max_cellars)
             players.append(entry)
-        settings = {"market_start": self.market_start,
+        kept = {k: v for k, v in self._settings.items()   # those this screen does not show
+                if k in d.DEFAULT_SETTINGS and v != d.DEFAULT_SETTINGS[k]}
+        settings = {**kept, "market_start": self.market_start,
                     "quick_passes_milestones": self.quick_passes,
                     "field_supply": dict(self.supply) or None}
         return {"game": RULES.name, "players": players,
@@ -305,3 +333,25 @@ class CauldronSetupScreen(Screen):
     def start(self) -> None:
         problem = App.get_running_app().start_game(self.setup())
         self.error = problem or ""
+        if problem and (setup_problems(self.setup()) != ({}, "")):
+            self.refused = True          # from now on every edit asks again, until it is fixed
+            self.show_problems()
+
+    def _recheck(self, *_args) -> None:
+        if self.refused:
+            Clock.unschedule(self.show_problems)
+            Clock.schedule_once(self.show_problems, 0.2)
+
+    def show_problems(self, *_args) -> None:
+        """Each problem at the row of the seat it concerns; the rest under the form. A fixed
+        problem goes at once (the rules are asked again on every edit after a refused start)."""
+        seats, general = setup_problems(self.setup())
+        for row in self.rows:
+            row.problem = seats.get(row.seat, "") if row.seat < self.count else ""
+        if not general and seats and self.panel != "players":   # its row is out of sight
+            seat = min(seats)
+            name = self.rows[seat].ids.name.text.strip() or f"Seat {seat + 1}"
+            general = f"{name}: {seats[seat]}"
+        self.error = general
+        if not seats and not general:
+            self.refused = False

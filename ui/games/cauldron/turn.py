@@ -324,7 +324,8 @@ class CauldronTurnPanel(BoxLayout):
         if d.SIMPLE in self.summary["variants"]:
             return self._blocked(box, "Simple Game: no Spells are used")
         hand = self.player["spell_hand"]
-        grid = self._grid(box, cols=3)
+        grid = self._grid(box, cols=5)   # one row: cast, the Dome, discard
+        grid.row_default_height = App.get_running_app().u * 72
         for kind in d.SPELL_KINDS:
             b = FlatButton(title=f"Cast {kind.title()}", caption=f"holds {hand[kind]}",
                            fill=theme.CALM, disabled=not hand[kind], fs=20)
@@ -337,8 +338,7 @@ class CauldronTurnPanel(BoxLayout):
             "dome": True, "name": "Magik Dome"})))
         grid.add_widget(dome)
         for kind in d.SPELL_KINDS:
-            b = FlatButton(title=f"Discard {kind.title()}", caption="at most 3 at turn end",
-                           fs=20, disabled=not hand[kind])
+            b = FlatButton(title=f"Discard {kind.title()}", fs=20, disabled=not hand[kind])
             b.bind(on_release=lambda _b, k=kind: send(Command("discard_spell", self.who,
                                                                {"kind": k})))
             grid.add_widget(b)
