@@ -3,6 +3,8 @@ canvas, and a big button that shows a picture and a word. No rules here."""
 
 from __future__ import annotations
 
+from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
 )
@@ -26,8 +28,10 @@ class Picture(Widget):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.bind(pos=self.redraw, size=self.redraw, kind=self.redraw, face=self.redraw,
-                  edge=self.redraw, scale=self.redraw)
+        # drawn once per frame, after the layout has settled (a picture whose width and kind
+        # change together was otherwise drawn where its box had been)
+        later = Clock.create_trigger(self.redraw)
+        self.bind(pos=later, size=later, kind=later, face=later, edge=later, scale=later)
         self.redraw()
 
     def redraw(self, *_args) -> None:
@@ -71,6 +75,20 @@ class PictureButton(ButtonBehavior, Box):
     fs = NumericProperty(19)
     picture = NumericProperty(0.5)   # share of the button the picture takes
     value = ObjectProperty(None, allownone=True)
+    fit = BooleanProperty(False)     # (vertical) the picture as big as the words below allow
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(height=self._fit, caption=self._fit, fit=self._fit, fs=self._fit)
+        self._fit()
+
+    def _fit(self, *_args) -> None:
+        """The picture's share from the height left once the title (and caption) fit."""
+        if not self.fit or self.orientation != "vertical" or self.height <= 1:
+            return
+        u = App.get_running_app().u
+        words = u * (self.fs * 1.3 + (max(16, self.fs * 0.8) * 1.3 if self.caption else 0) + 14)
+        self.picture = max(0.2, min(0.62, 1 - words / self.height))
 
 
 class IngredientTile(Box):

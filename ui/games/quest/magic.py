@@ -51,11 +51,10 @@ class MagicPanel(BoxLayout):
         self.kept: list[str] = []
         self.dice_buttons = []
         for n, die in enumerate(MAGIC_DICE, start=1):
-            b = PictureButton(kind="die", face=None, orientation="vertical", picture=0.42,
+            b = PictureButton(kind="die", face=None, orientation="vertical", fit=True,
                               fs=18, fill=theme.SURFACE_HI)
             b.die, b.number = die, n
             b.bind(on_release=lambda btn: self.toggle_keep(btn.die))
-            b.bind(height=self._fit, caption=self._fit)
             self.dice_buttons.append(b)
             self.ids.dice.add_widget(b)
         for face in range(1, 7):
@@ -88,13 +87,6 @@ class MagicPanel(BoxLayout):
         self.can_stop = rolled
         self.advice = advice_words(spell)
         self.entry = inputs[0] if inputs else ""
-
-    @staticmethod
-    def _fit(b, *_args) -> None:
-        """The die as big as the button allows once its words (one or two lines) fit."""
-        u = App.get_running_app().u
-        words = u * (26 + (22 if b.caption else 0)) + u * 8
-        b.picture = max(0.2, min(0.62, 1 - words / max(b.height, 1)))
 
     def toggle_keep(self, die: str) -> None:
         app = App.get_running_app()

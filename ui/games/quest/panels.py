@@ -164,7 +164,7 @@ class IngredientPanel(BoxLayout):
     def on_kv_post(self, _base):
         for name in draw.INGREDIENT_WORDS:
             b = PictureButton(kind="ingredient", face=name, title=draw.INGREDIENT_WORDS[name],
-                              fs=18, picture=0.36, value=name,
+                              fs=18, orientation="vertical", fit=True, value=name,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.reveal(btn.value))
             self.ids.grid.add_widget(b)
