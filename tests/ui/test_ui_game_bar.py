@@ -11,7 +11,7 @@ from kivy.uix.label import Label
 
 from ui_helpers import both_sizes, dialogs, frames, shot, tap, tap_title, walk
 
-from companion.core import Command
+from ui import theme as T
 
 
 def _bar(app):
@@ -114,3 +114,32 @@ def test_a_table_button_pauses_too(app):
     assert app.paused
     app.handle(InputEvent("button", "pause", source="gpio"))
     assert not app.paused
+
+
+def test_the_demo_key_p_pauses_on_a_table_screen(app):
+    from kivy.core.window import Window
+
+    start_brew(app)
+    Window.dispatch("on_key_down", 112, 0, "p", [])
+    assert app.paused and app._timer is None
+    Window.dispatch("on_key_down", 112, 0, "p", [])
+    assert not app.paused and app._timer is not None
+
+
+def test_a_turn_limit_counts_down_turns_amber_then_red_and_cues_once(app, monkeypatch):
+    cues = []
+    monkeypatch.setattr(type(app), "turn_limit", property(lambda self: 60))
+    monkeypatch.setattr(app, "cue", cues.append)
+    start_brew(app)
+    turn_clock = _bar(app).ids.turn_clock
+    app.clock.turn = 50.0
+    app._tick(1.0)
+    assert app.clock_turn == "0:10" and app.clock_level == "amber"
+    assert turn_clock.color == list(T.ACCENT)
+    app.clock.turn = 61.0
+    app._tick(1.0)
+    app._tick(1.0)
+    assert app.clock_turn.startswith("+0:0") and app.clock_level == "red"
+    assert turn_clock.color == list(T.BAD)
+    assert cues.count("time") == 1
+    both_sizes("game_bar_turn_limit_red")

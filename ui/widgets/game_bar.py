@@ -17,7 +17,7 @@ from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.event import EventDispatcher
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from companion.core.engine import DONE
@@ -83,7 +83,6 @@ class GameBar(Box):
 class GameLog(ModalView):
     """The whole game's log, newest last, scrolled to the end; the seats' clocks on top."""
 
-    lines = ListProperty([])
     seats = StringProperty("")
 
     def __init__(self, **kwargs) -> None:
