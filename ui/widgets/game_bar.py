@@ -195,6 +195,19 @@ class GameBarApp(EventDispatcher):
                                       for name, s in zip(names, clock.seats))
         self.clock_seats += f"   -   game {self.clock_game}"
 
+    @property
+    def _turn_started(self) -> float:
+        """When the turn began on the monotonic clock, as if it never paused (the dice tests
+        set it to put a turn at a given age)."""
+        return time.monotonic() - (self.clock.turn if self.clock is not None else 0.0)
+
+    @_turn_started.setter
+    def _turn_started(self, started: float) -> None:
+        if self.clock is not None:
+            now = time.monotonic()
+            self.clock.advance(now)
+            self.clock.turn = now - started
+
     def toggle_pause(self) -> None:
         """Pause or go on (the bar's button, a table button, the demo key "p"). Paused, no
         clock runs and the app sets no timer at all."""
