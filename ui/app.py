@@ -3,7 +3,8 @@
 Screens only read its properties and call its methods, so the rules stay in ``companion`` and
 threads stay in ``ui.devices``: device threads ``put`` on the Inbox, a Clock trigger drains it
 on the main thread and hands each input to ``handle`` here. Nothing polls; the only repeating
-clock is the 1 Hz turn timer while a game runs.
+clock is the game bar's 1 Hz tick while a game runs
+unpaused (ui/widgets/game_bar.py).
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ class CompanionApp(GameBarApp, App):
     def on_stop(self) -> None:
         self.devices.stop()
         self._stop_timer()
+        self.keep_clocks()  # closing the app: the clocks go on from here on resume
         if self.store is not None:
             self.store.close()
             self.store = None
