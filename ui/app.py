@@ -3,8 +3,7 @@
 Screens only read its properties and call its methods, so the rules stay in ``companion`` and
 threads stay in ``ui.devices``: device threads ``put`` on the Inbox, a Clock trigger drains it
 on the main thread and hands each input to ``handle`` here. Nothing polls; the only repeating
-clock is the game bar's 1 Hz tick while a game runs
-unpaused (ui/widgets/game_bar.py).
+clock is the game bar's 1 Hz tick while a game runs unpaused (ui/widgets/game_bar.py).
 """
 
 from __future__ import annotations
