@@ -3,6 +3,8 @@ screenshots/ (quest_*.png) to be looked at."""
 
 from __future__ import annotations
 
+import re
+
 from companion.core.model import Command
 from ui_helpers import both_sizes, close_dialogs, frames, shot, texts
 
@@ -44,6 +46,9 @@ def test_quest_setup_renders(app):
 def test_quest_table_renders(app):
     start(app)
     assert app.screens.current == "quest"
+    frames()
+    table = app.screens.get_screen("quest")
+    assert not [t for t in texts(table) if re.search(r"\d:\d\d", t)]  # the game bar's clocks
     both_sizes("quest_table_roll")
 
 
