@@ -106,7 +106,7 @@ class HardwareConfig:
     pull_up: bool = True
     dice: DiceConfig | None = None
     buzzer: int | None = None
-    turn_limit_s: int = 0       # the buzzer's "time" cue after a turn this long (0: never)
+    turn_limit_s: int = 0       # the "time" cue (buzzer and screen) after a turn this long
 
     @classmethod
     def empty(cls) -> "HardwareConfig":
@@ -196,10 +196,8 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
     if "buzzer" in data:
         table = check_table(data["buzzer"], "buzzer")
         check_only(table, BUZZER_KEYS, "buzzer.", "key")
-        if "pin" not in table:
-            raise ConfigError("buzzer.pin: missing; the buzzer's BCM pin, like 12 "
-                              "(or leave out [buzzer])")
-        buzzer = check_pin("buzzer.pin", table["pin"], used)
+        # the turn limit also holds without a pin: the screen sounds the time cue too
+        buzzer = check_pin("buzzer.pin", table["pin"], used) if "pin" in table else None
         turn_limit_s = table.get("turn_limit_s", 0)
         if isinstance(turn_limit_s, bool) or not isinstance(turn_limit_s, int) \
                 or not 0 <= turn_limit_s <= MAX_TURN_LIMIT_S:

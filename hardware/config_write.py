@@ -50,8 +50,8 @@ def config_to_data(config: HardwareConfig) -> dict[str, Any]:
                          for seat in config.seats}
     data["options"] = {"bounce_ms": _bounce_ms(config.bounce_s), "hold_s": config.hold_s,
                        "pull_up": config.pull_up}
-    if config.buzzer is not None:
-        data["buzzer"] = {"pin": config.buzzer}
+    if config.buzzer is not None or config.turn_limit_s:
+        data["buzzer"] = {} if config.buzzer is None else {"pin": config.buzzer}
         if config.turn_limit_s:
             data["buzzer"]["turn_limit_s"] = config.turn_limit_s
     dice = config.dice

@@ -156,19 +156,13 @@ def save_settings(settings: TableSettings, path: str | PathLike[str] | None = No
 
 def save_turn_limit(path: str | PathLike[str], seconds: int):
     """Set ``[buzzer] turn_limit_s`` in the hardware config at ``path`` with the Hardware
-    screen's own load and save code, and return the config as saved. The config keeps the
-    limit with the buzzer, so a table without one is refused (a ConfigError naming the key),
-    as is a config that does not load: it is never overwritten from here."""
-    from hardware.config import (
-        ConfigError, config_to_data, load_config, parse_config, save_config,
-    )
+    screen's own load and save code, and return the config as saved. A config that does not
+    load is refused (a ConfigError naming the key): it is never overwritten from here."""
+    from hardware.config import config_to_data, load_config, parse_config, save_config
 
     config = load_config(path, missing_ok=True)
     if config.turn_limit_s == seconds:
         return config
-    if config.buzzer is None:
-        raise ConfigError("buzzer.turn_limit_s: the hardware config keeps the turn limit with "
-                          "the buzzer; wire a buzzer on the Hardware screen first")
     data = config_to_data(replace(config, turn_limit_s=seconds))
     config = parse_config(data)        # the limit within the config's own bounds
     save_config(config, path)

@@ -5,7 +5,7 @@ from gpiozero import Buzzer
 
 from hardware import buzzer as buzzer_module
 from hardware.buzzer import CUES, TableBuzzer, cue_seconds
-from hardware.config import DEMO_CONFIG, load_config, parse_config
+from hardware.config import DEMO_CONFIG, config_to_data, load_config, parse_config
 from hardware.errors import ConfigError, HardwareError
 
 PIN = 12
@@ -126,13 +126,20 @@ def test_config_buzzer_pin():
     assert DEMO_CONFIG.buzzer is None           # the demo table has no buzzer: nothing sounds
 
 
+def test_a_turn_limit_needs_no_buzzer_pin_since_the_screen_sounds_it_too():
+    config = parse_config({"buzzer": {"turn_limit_s": 90}})
+    assert config.buzzer is None and config.turn_limit_s == 90 and config.is_empty
+    assert config_to_data(config)["buzzer"] == {"turn_limit_s": 90}
+    assert parse_config(config_to_data(config)) == config
+    assert "buzzer" not in config_to_data(parse_config({"buzzer": {}}))
+
+
 @pytest.mark.parametrize("data, message", [
     ({"buzzer": {"pin": 2}}, "buzzer.pin: pin 2 is reserved for I2C (SDA)"),
     ({"buzzer": {"pin": 15}}, "buzzer.pin: pin 15 is reserved for UART (RXD)"),
     ({"buzzer": {"pin": 28}}, "buzzer.pin: pin 28 is not a GPIO pin (use BCM 2-27)"),
     ({"buzzer": {"pin": "12"}}, "buzzer.pin: pin must be a BCM GPIO number, like 17; got '12'"),
     ({"buzzer": {"pin": True}}, "buzzer.pin: pin must be a BCM GPIO number"),
-    ({"buzzer": {}}, "buzzer.pin: missing; the buzzer's BCM pin, like 12"),
     ({"buzzer": {"pin": 12, "volume": 3}}, "buzzer.volume: unknown key; allowed: pin"),
     ({"buzzer": 12}, "buzzer: expected a table ([buzzer]), got 12"),
     ({"seats": {"1": {"claim": 12}}, "buzzer": {"pin": 12}},

@@ -146,11 +146,10 @@ def test_the_turn_limit_goes_into_the_hardware_config(tmp_path):
     assert load_config(path).turn_limit_s == 180 and load_config(path).buzzer == 12
     assert table.save_turn_limit(path, 0).turn_limit_s == 0
     assert load_config(path).turn_limit_s == 0
-    # no buzzer: the config has nowhere to keep a limit; refused, nothing written
+    # no buzzer: the limit is kept all the same (the screen sounds the time cue)
     bare = tmp_path / "bare.toml"
-    with pytest.raises(ConfigError, match="buzzer.turn_limit_s"):
-        table.save_turn_limit(bare, 60)
-    assert not bare.exists()
+    assert table.save_turn_limit(bare, 60).turn_limit_s == 60
+    assert load_config(bare).turn_limit_s == 60 and load_config(bare).buzzer is None
     # a config that does not load is never overwritten from the settings screen
     broken = tmp_path / "broken.toml"
     broken.write_text("[buzzer\npin = 12\n")

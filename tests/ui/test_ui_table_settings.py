@@ -88,12 +88,13 @@ def test_the_turn_limit_is_the_hardware_config_s(app, table, tmp_path):
         assert load_config(hardware).turn_limit_s == 90 and app.turn_limit == 90
         app.screens.get_screen("hardware_settings").load()      # the other screen agrees
         assert app.screens.get_screen("hardware_settings").ids.turn_limit.value == 90
-        hardware.write_text("")                                  # no buzzer: nowhere to keep it
+        hardware.write_text("")                # no buzzer: the screen sounds the limit
         app.devices.stop()
         app.devices.start()
         restart(app)
-        assert row_button(app, "turn_limit", "Never").disabled
-        assert "wire a buzzer" in app.screens.get_screen("table_settings").message
+        tap(row_button(app, "turn_limit", "1 min"))
+        assert load_config(hardware).turn_limit_s == 60 and app.turn_limit == 60
+        assert load_config(hardware).buzzer is None
         both_sizes("table_settings_no_buzzer")
     finally:
         app.demo, app.hardware_path = True, None

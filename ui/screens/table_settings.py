@@ -82,7 +82,6 @@ class TableSettingsScreen(Screen):
     flipped = BooleanProperty(False)
     dim_minutes = NumericProperty(0)
     turn_limit = NumericProperty(0)
-    limit_ok = BooleanProperty(True)   # the hardware config can hold a turn limit here
     message = StringProperty("")
     tone = StringProperty("info")      # info / good / bad: the message's colour
 
@@ -92,8 +91,7 @@ class TableSettingsScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
-        self.say(self.app.settings_problem or self.turn_limit_note(),
-                 "bad" if self.app.settings_problem else "info")
+        self.say(self.app.settings_problem, "bad" if self.app.settings_problem else "info")
 
     def refresh(self) -> None:
         """The controls from what the table runs on now."""
@@ -101,7 +99,6 @@ class TableSettingsScreen(Screen):
         self.sound, self.volume = now.sound, now.volume
         self.flipped, self.dim_minutes = now.rotation == 180, now.dim_minutes
         self.turn_limit = self.app.turn_limit
-        self.limit_ok = not self.turn_limit_note()
 
     def say(self, text: str, tone: str = "info") -> None:
         self.message, self.tone = text, tone
@@ -139,13 +136,6 @@ class TableSettingsScreen(Screen):
         self._change(f"The screen dims after {minutes} minutes without a touch, button or "
                      "die; any of them wakes it." if minutes else "The screen never dims.",
                      dim_minutes=minutes)
-
-    def turn_limit_note(self) -> str:
-        devices = self.app.devices
-        if not self.app.demo and (devices.config is None or devices.config.buzzer is None):
-            return ("The turn limit is kept with the buzzer in the hardware config: wire a "
-                    "buzzer on the Hardware screen to set one.")
-        return ""
 
     def set_turn_limit(self, seconds: int) -> None:
         """Into the hardware config with the Hardware screen's code; the app takes it now."""
