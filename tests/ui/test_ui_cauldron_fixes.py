@@ -132,6 +132,19 @@ def field_cells(market):
     return {w.run_out: w for w in market.walk() if isinstance(getattr(w, "run_out", None), str)}
 
 
+def tap_in_view(widget):
+    """Scroll the Field choice to the widget (a player would), then tap it."""
+    from kivy.uix.scrollview import ScrollView
+
+    holder = widget.parent
+    while holder is not None and not isinstance(holder, ScrollView):
+        holder = holder.parent
+    if holder is not None:
+        holder.scroll_to(widget, padding=0, animate=False)
+        frames()
+    tap(widget)
+
+
 def test_mark_a_field_type_run_out_then_it_is_refused_with_its_rule(app):
     s = to_market(app)
     market = table(app).market
@@ -139,7 +152,7 @@ def test_mark_a_field_type_run_out_then_it_is_refused_with_its_rule(app):
     toggles = field_cells(market)
     assert set(toggles) == {"spider_web", "frog_legs", "poisonous_mushroom", "blood_crystal",
                             "snake_skin", "dragon_egg", "mandrake_root"}
-    tap(toggles["mandrake_root"])                # none left in the box
+    tap_in_view(toggles["mandrake_root"])        # none left in the box
     assert s.state["fields_exhausted"] == ["mandrake_root"]
     toggles = field_cells(market)
     assert toggles["mandrake_root"].title == "Run out" and toggles["mandrake_root"].selected
@@ -148,20 +161,20 @@ def test_mark_a_field_type_run_out_then_it_is_refused_with_its_rule(app):
     (root,) = [w for w in market.walk() if getattr(w, "kind", None) == "mandrake_root"]
     assert root.caption == "none left"
     before, steps = app.summary, len(s.done_steps())
-    tap(root)                                    # refused with the rule, nothing changes
+    tap_in_view(root)                            # refused with the rule, nothing changes
     assert app.refusal == rule
     assert app.summary == before and len(s.done_steps()) == steps
     app.dismiss_refusal()
-    tap(field_cells(market)["mandrake_root"])    # tapped again: the mark comes off (undo)
+    tap_in_view(field_cells(market)["mandrake_root"])  # tapped again: the mark comes off
     assert s.state["fields_exhausted"] == []
-    tap(field_cells(market)["mandrake_root"])
-    tap(field_cells(market)["dragon_egg"])
+    tap_in_view(field_cells(market)["mandrake_root"])
+    tap_in_view(field_cells(market)["dragon_egg"])
     assert s.state["fields_exhausted"] == ["mandrake_root", "dragon_egg"]
-    tap(field_cells(market)["mandrake_root"])    # not the last thing done: the rules say so
+    tap_in_view(field_cells(market)["mandrake_root"])  # not the last thing done: refused
     assert "Mandrake Root Fields are already marked as run out" in app.refusal
     app.dismiss_refusal()
     both_sizes("cauldron_field_runout", before=lambda: _field_choice(app))
-    tap_title("Web", market)                     # another type is still bought
+    tap_in_view(button("Web", market))           # another type is still bought
     assert app.summary["fields"]["spider_web"] == 6 and app.prompt["turn"] == "Carl"
 
 
@@ -179,7 +192,7 @@ def test_correct_a_seats_pool_spells_and_the_board_by_hand(app):
     board = dict(app.summary["ingredients_left"])
     tap(table(app).seats.cards()[1])             # Barb's card
     (seat,) = dialogs()
-    tap_title("Correct pool, Spells, board", seat)
+    tap_title("Correct pool, Spells, board by hand", seat)
     (dialog,) = dialogs()
     counts = dialog.counts
     tap(button("+", counts["pool"]["spider_web"]))
@@ -193,7 +206,7 @@ def test_correct_a_seats_pool_spells_and_the_board_by_hand(app):
                                 "spells": {"basic": -1, "advanced": 1}}
     both_sizes("cauldron_seat_adjust", before=lambda: _adjust_open(app))
     tap(table(app).seats.cards()[1])
-    tap_title("Correct pool, Spells, board")
+    tap_title("Correct pool, Spells, board by hand")
     (dialog,) = dialogs()
     for count, label in ((dialog.counts["pool"]["spider_web"], "+"),
                          (dialog.counts["pool"]["spider_web"], "+"),
@@ -211,7 +224,7 @@ def test_correct_a_seats_pool_spells_and_the_board_by_hand(app):
     assert app.can_undo                          # a correction by hand is undoable
     # Nothing changed: the rules refuse, the dialog says why and stays open.
     tap(table(app).seats.cards()[1])
-    tap_title("Correct pool, Spells, board")
+    tap_title("Correct pool, Spells, board by hand")
     (dialog,) = dialogs()
     steps = len(s.done_steps())
     tap(dialog.ids.apply)

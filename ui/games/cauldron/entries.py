@@ -55,11 +55,16 @@ class _Entry(ModalView):
 
 class CauldronOmenDialog(_Entry):
     starts = StringProperty("dice")
+    earlier = NumericProperty(0)         # Omens entered before, offered for one-tap reuse
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        from ui.games.cauldron.omens import omen_catalogue
+
         summary = self.app.summary
         u = self.app.u
+        self.omens = omen_catalogue(self.app)
+        self.earlier = len(self.omens)
         self.title = f"Harvest Season {summary['season_number']}: the Omen"
         self.subtitle = "Draw it, read it aloud, enter what it changes (or nothing)"
         self.magik = {}
@@ -86,6 +91,20 @@ class CauldronOmenDialog(_Entry):
         if starts in ("lsp", "hsp"):
             return f"Who starts: the {'fewest' if starts == 'lsp' else 'most'} Magik"
         return f"Who starts: {starts}"
+
+    def open_earlier(self) -> None:
+        from ui.games.cauldron.omens import CauldronOmenPicker
+
+        CauldronOmenPicker(self, self.omens).open()
+
+    def fill(self, omen: dict) -> None:
+        """An Omen entered before: its text, what the Fields produce, who starts (the Magik
+        it gives or takes is per seat: entered anew)."""
+        self.ids.omen_text.text = omen["text"]
+        for kind, stepper in self.produce.items():
+            stepper.value = max(stepper.minimum, min(stepper.maximum,
+                                                     omen["produce"].get(kind, 0)))
+        self.starts = omen.get("first", "dice")
 
     def next_start(self) -> None:
         self.starts = self.choices[(self.choices.index(self.starts) + 1) % len(self.choices)]

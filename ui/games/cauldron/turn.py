@@ -325,7 +325,7 @@ class CauldronTurnPanel(BoxLayout):
             return self._blocked(box, "Simple Game: no Spells are used")
         hand = self.player["spell_hand"]
         grid = self._grid(box, cols=5)   # one row: cast, the Dome, discard
-        grid.row_default_height = App.get_running_app().u * 72
+        grid.row_default_height = App.get_running_app().u * 70
         for kind in d.SPELL_KINDS:
             b = FlatButton(title=f"Cast {kind.title()}", caption=f"holds {hand[kind]}",
                            fill=theme.CALM, disabled=not hand[kind], fs=20)
@@ -343,7 +343,7 @@ class CauldronTurnPanel(BoxLayout):
                                                                {"kind": k})))
             grid.add_widget(b)
         box.add_widget(_text("Magik it gives or takes: tap that seat's card", 18, theme.MUTED,
-                             size_hint_y=None, height=App.get_running_app().u * 26))
+                             size_hint_y=None, height=App.get_running_app().u * 24))
 
     def _build_cellar(self, box) -> None:
         cellars = self.player["cellars"]

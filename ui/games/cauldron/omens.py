@@ -1,0 +1,105 @@
+"""Omens entered before, offered for one-tap reuse in the Omen dialog.
+
+An Omen card is read aloud every Harvest Season and many come back in later games. What the
+table entered is in the stored ``omen`` commands of this and earlier Cauldron games: its text,
+what the Fields produce, who starts (the lowest or highest Magik; a seat by name only fits its
+own game, so it is left out). The Magik an Omen gives or takes is per seat and is entered anew.
+Read when the dialog opens; a tap fills the form, the table checks it and enters it."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+
+from companion.core.errors import CompanionError
+from ui import theme
+from ui.games.cauldron.common import short
+from ui.widgets.common import FlatButton
+
+_by_game: dict[tuple, tuple[tuple, list[dict]]] = {}
+
+
+def read_omens(store, game_id: int) -> list[dict]:
+    """The Omens entered in one stored game (accepted ``omen`` commands with a text), in order."""
+    out = []
+    for step in store.steps(game_id):
+        if step.status != "done" or step.command.do != "omen":
+            continue
+        args = step.command.args
+        text = str(args.get("text") or "").strip()
+        if not text:
+            continue
+        omen = {"text": text, "produce": {k: int(v) for k, v in
+                                          (args.get("produce") or {}).items()}}
+        if args.get("first") in ("lsp", "hsp"):
+            omen["first"] = args["first"]
+        out.append(omen)
+    return out
+
+
+def omen_catalogue(app) -> list[dict]:
+    """Every Omen entered in the Cauldron games of this database, newest first, once each
+    (by its text)."""
+    if app.store is None:
+        return []
+    seen: dict[str, dict] = {}
+    for info in app.store.games():       # newest first
+        if info.game != "cauldron":
+            continue
+        key, version = (app.store.path, info.id, info.created_at), (info.steps, info.updated_at)
+        known = _by_game.get(key)
+        if known is None or known[0] != version:
+            try:
+                known = _by_game[key] = (version, read_omens(app.store, info.id))
+            except CompanionError:
+                continue
+        for omen in reversed(known[1]):
+            seen.setdefault(omen["text"].casefold(), omen)
+    return list(seen.values())
+
+
+def omen_words(omen: dict) -> str:
+    """'Frost: one fewer Frog Legs' with what it changes: 'Fields: Frog -1; fewest Magik starts'."""
+    parts = [f"{short(k)} {v:+d}" for k, v in omen["produce"].items() if v]
+    said = ("Fields: " + ", ".join(parts)) if parts else ""
+    if omen.get("first"):
+        said += ("; " if said else "") + ("fewest" if omen["first"] == "lsp" else "most") + \
+            " Magik starts"
+    return said
+
+
+class CauldronOmenPicker(ModalView):
+    """The Omens entered before as large buttons; a tap fills the Omen dialog."""
+
+    def __init__(self, dialog, omens: list[dict], **kwargs):
+        super().__init__(size_hint=(0.94, 0.94), auto_dismiss=False, background="",
+                         background_color=(0, 0, 0, 0), overlay_color=(0, 0, 0, 0.75), **kwargs)
+        from kivy.factory import Factory
+
+        u = App.get_running_app().u
+        frame = Factory.CauldronEntryFrame()
+        head = Factory.CauldronEntryHeader(title="Omens entered before",
+                                           subtitle="A tap fills in its text and what it changes")
+        frame.add_widget(head)
+        scroll = ScrollView(do_scroll_x=False, bar_width=u * 6)
+        grid = GridLayout(cols=2, spacing=u * 6, size_hint_y=None, row_force_default=True,
+                          row_default_height=u * 72, padding=(0, 0, u * 8, 0))
+        grid.bind(minimum_height=grid.setter("height"))
+        for omen in omens:
+            b = FlatButton(title=omen["text"], caption=omen_words(omen), fs=20,
+                           fill=theme.SURFACE_HI)
+            b.omen = omen
+            b.bind(on_release=lambda _b, o=omen: self.pick(dialog, o))
+            grid.add_widget(b)
+        scroll.add_widget(grid)
+        frame.add_widget(scroll)
+        cancel = FlatButton(title="Cancel", size_hint_y=None, height=u * 56)
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        frame.add_widget(cancel)
+        self.add_widget(frame)
+
+    def pick(self, dialog, omen: dict) -> None:
+        dialog.fill(omen)
+        self.dismiss()
