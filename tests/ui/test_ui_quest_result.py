@@ -119,3 +119,25 @@ def test_setup_problems_sit_on_their_row_and_go_when_fixed(app):
     assert rows[3].problem == ""
     tap(setup.ids.start)
     assert app.screens.current == "quest"
+
+
+def test_a_problem_on_a_row_scrolled_away_is_brought_into_view(app):
+    app.new_game("quest")
+    frames()
+    setup = app.screens.get_screen("quest_setup")
+    setup.change_count(+3)                                      # six rows: more than fit
+    setup.chosen = NEEDED
+    setup.rows[0].ids.name.text = ""
+    for row in setup.rows[1:]:
+        row.ids.name.text = "Mia"                               # four more problems below
+    frames()
+    listing = setup.ids.player_list
+    listing.scroll_y = 0                                        # the list seen from its end
+    frames()
+    row = setup.rows[0]
+    top = lambda w: w.to_window(w.x, w.top)[1]                  # noqa: E731
+    assert top(row) > top(listing) + 1                          # row 1 is out of sight
+    tap(setup.ids.start)
+    frames()
+    assert app.session is None and row.problem == "Write this player's name"
+    assert top(row) <= top(listing) + 1                         # and now in sight

@@ -204,6 +204,7 @@ class QuestSetupScreen(Screen):
 
     def start(self) -> None:
         if not self.check_names():
+            self._show_problem()
             return
         problem = App.get_running_app().start_game(self.setup()) or ""
         seat = SEAT_PROBLEM.match(problem)
@@ -212,6 +213,13 @@ class QuestSetupScreen(Screen):
             self.rows[int(seat.group(1)) - 1].problem = said[0].upper() + said[1:]
             problem = ""
         self.error = problem
+        self._show_problem()
+
+    def _show_problem(self) -> None:
+        """Scroll the player list to the first row with a problem (six rows may not fit)."""
+        row = next((r for r in self.rows[: self.count] if r.problem), None)
+        if row is not None:
+            self.ids.player_list.scroll_to(row, padding=0, animate=False)
 
     def open_facts(self) -> None:
         BoardFactsDialog(self).open()
