@@ -52,11 +52,14 @@ class GameBar(Box):
 
     def _fit(self, *_args) -> None:
         app, events = App.get_running_app(), self.ids.events
-        for label, widest in ((self.ids.turn_clock, "Turn +59:59"),
-                              (self.ids.game_clock, "Game 9:59:59")):
-            core = CoreLabel(text=widest, font_size=label.font_size, bold=label.bold)
-            core.refresh()
-            label.width = core.texture.size[0] + app.u * 6
+        for label, widest in ((self.ids.turn_clock, ("Turn +59:59", "Paused 59:59")),
+                              (self.ids.game_clock, ("Game 9:59:59",))):
+            sizes = []
+            for text in widest:
+                core = CoreLabel(text=text, font_size=label.font_size, bold=label.bold)
+                core.refresh()
+                sizes.append(core.texture.size[0])
+            label.width = max(sizes) + app.u * 6
         lines = app.log_tail.splitlines()
         width = max(1, events.width - app.u * 10)
         room = events.height - app.u * 2
@@ -140,7 +143,8 @@ class GameBarApp(EventDispatcher):
 
     def keep_clocks(self) -> None:
         session, clock = self.session, self.clock
-        if session is None or clock is None or session.game_id is None:
+        if (session is None or clock is None or session.game_id is None
+                or self.store is None):  # on_stop may come twice: the store is closed
             return
         clock.advance(time.monotonic())
         try:
