@@ -90,7 +90,11 @@ def _run_child(db: Path, script: Path, rng: random.Random, stored: int,
             if target is not None and not from_inside and acked >= target:
                 child.send_signal(signal.SIGKILL)  # lands somewhere in the next step
                 break
-    rest, err = child.communicate(timeout=120)
+    # read on through the same file object: its read-ahead buffer may hold ACK lines already
+    # (communicate() reads the pipe itself and would never see them)
+    rest = child.stdout.read()
+    err = child.stderr.read() if child.stderr is not None else ""
+    child.wait(timeout=120)
     assert "Traceback" not in err, err
     # what the child printed before the kill reached it was acknowledged too
     acked = max([acked] + [int(x.split()[1]) for x in rest.splitlines() if x.startswith("ACK")])
