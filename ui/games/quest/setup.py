@@ -216,10 +216,16 @@ class QuestSetupScreen(Screen):
         self._show_problem()
 
     def _show_problem(self) -> None:
-        """Scroll the player list to the first row with a problem (six rows may not fit)."""
+        """Scroll the player list to the first row with a problem (six rows may not fit),
+        once the rows have their new heights."""
+        Clock.schedule_once(self._scroll_to_problem)
+
+    def _scroll_to_problem(self, *_args) -> None:
         row = next((r for r in self.rows[: self.count] if r.problem), None)
-        if row is not None:
-            self.ids.player_list.scroll_to(row, padding=0, animate=False)
+        listing, grid = self.ids.player_list, self.ids.players
+        hidden = grid.height - listing.height
+        if row is not None and hidden > 0:
+            listing.scroll_y = max(0.0, min(1.0, 1 - (grid.top - row.top) / hidden))
 
     def open_facts(self) -> None:
         BoardFactsDialog(self).open()
