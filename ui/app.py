@@ -12,7 +12,6 @@ import os
 import re
 import sqlite3
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from ui.dimmer import Dimmer
 from ui.games import GAMES
 from ui.sound import ScreenSound
 from ui.waiting import CardWait
+from ui.table_settings_app import TableSettingsApp
 from ui.widgets.game_bar import GameBarApp
 
 HERE = Path(__file__).parent
@@ -47,8 +47,6 @@ KV_FILES = [
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
-#: The cues the GPIO buzzer has (hardware/buzzer.py, not imported here: it needs gpiozero).
-BUZZER_CUES = frozenset({"turn", "refused", "time"})
 
 
 def in_seat_words(problem: str) -> str:
@@ -68,7 +66,7 @@ def die_words(die: Any) -> str:
     return "The die"
 
 
-class CompanionApp(GameBarApp, App):
+class CompanionApp(GameBarApp, TableSettingsApp, App):
     """One table: one store, at most one session in play, the buttons and lights."""
 
     title = "Table companion"
@@ -254,37 +252,6 @@ class CompanionApp(GameBarApp, App):
         self.dismiss_refusal()
         self.show("hardware_settings")
 
-    # -- the table's settings (ui/table_settings.py; the screen in ui/screens/) -------------
-    def open_table_settings(self) -> None:
-        self.leave_session()
-        self.dismiss_refusal()
-        self.show("table_settings")
-
-    def load_table_settings(self) -> None:
-        """Read the settings file (never fails) and apply it: rotation, dimming."""
-        settings, self.settings_problem = table.load_settings()
-        self._apply_table_settings(settings)
-
-    def change_table_settings(self, **changes: Any) -> str:
-        """Apply a change at once and save it; returns "" or why it was not saved."""
-        self._apply_table_settings(replace(self.table_settings, **changes))
-        try:
-            table.save_settings(self.table_settings)
-        except OSError as problem:
-            return (f"Changed for now, but not saved ({problem.strerror or problem}): "
-                    "it is lost when the app restarts.")
-        self.settings_problem = ""
-        return ""
-
-    def _apply_table_settings(self, settings: table.TableSettings) -> None:
-        self.table_settings = settings
-        Window.rotation = settings.rotation
-        self.dimmer.set_minutes(settings.dim_minutes)
-
-    def flip(self) -> str:
-        """Turn the screen by 180 degrees for the far side of the table (touch follows)."""
-        return self.change_table_settings(rotation=180 - self.table_settings.rotation)
-
     def go_home(self) -> None:
         self.leave_session()
         self.dismiss_refusal()
@@ -425,19 +392,6 @@ class CompanionApp(GameBarApp, App):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-
-    @property
-    def turn_limit(self) -> int:
-        """The table's turn limit in seconds (0: none), from the hardware config."""
-        return self.devices.config.turn_limit_s if self.devices.config is not None else 0
-
-    def cue(self, kind: str) -> None:
-        """A cue for the table ("turn", "refused", "time", "over"): the GPIO buzzer, when
-        wired and it knows the cue, and the screen's sound, when the table has it on."""
-        if kind in BUZZER_CUES:
-            self.devices.buzz(kind)
-        if self.table_settings.sound:
-            self.sound.play(kind, self.table_settings.volume)
 
     def _tick(self, _dt) -> None:
         self.tick_clocks()  # the bar's labels; the cue once at the table's limit

@@ -1,0 +1,65 @@
+"""The app's side of the table settings: open the screen, load and apply the settings file,
+the far-side flip, the cues (GPIO buzzer and screen sound) and the turn limit.
+
+A mixin of ``CompanionApp`` (as ``GameBarApp`` is), so ``ui/app.py`` keeps the one flow of
+inputs and sessions; the settings themselves are ``ui/table_settings.py`` (no Kivy there)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kivy.core.window import Window
+
+from ui import table_settings as table
+
+#: The cues the GPIO buzzer has (hardware/buzzer.py, not imported here: it needs gpiozero).
+BUZZER_CUES = frozenset({"turn", "refused", "time"})
+
+
+class TableSettingsApp:
+    """Needs from the app: ``devices``, ``sound``, ``dimmer``, ``table_settings``,
+    ``settings_problem``, ``leave_session``, ``dismiss_refusal`` and ``show``."""
+
+    def open_table_settings(self) -> None:
+        self.leave_session()
+        self.dismiss_refusal()
+        self.show("table_settings")
+
+    def load_table_settings(self) -> None:
+        """Read the settings file (never fails) and apply it: rotation, dimming."""
+        settings, self.settings_problem = table.load_settings()
+        self._apply_table_settings(settings)
+
+    def change_table_settings(self, **changes: Any) -> str:
+        """Apply a change at once and save it; returns "" or why it was not saved."""
+        self._apply_table_settings(replace(self.table_settings, **changes))
+        try:
+            table.save_settings(self.table_settings)
+        except OSError as problem:
+            return (f"Changed for now, but not saved ({problem.strerror or problem}): "
+                    "it is lost when the app restarts.")
+        self.settings_problem = ""
+        return ""
+
+    def _apply_table_settings(self, settings: table.TableSettings) -> None:
+        self.table_settings = settings
+        Window.rotation = settings.rotation
+        self.dimmer.set_minutes(settings.dim_minutes)
+
+    def flip(self) -> str:
+        """Turn the screen by 180 degrees for the far side of the table (touch follows)."""
+        return self.change_table_settings(rotation=180 - self.table_settings.rotation)
+
+    @property
+    def turn_limit(self) -> int:
+        """The table's turn limit in seconds (0: none), from the hardware config."""
+        return self.devices.config.turn_limit_s if self.devices.config is not None else 0
+
+    def cue(self, kind: str) -> None:
+        """A cue for the table ("turn", "refused", "time", "over"): the GPIO buzzer, when
+        wired and it knows the cue, and the screen's sound, when the table has it on."""
+        if kind in BUZZER_CUES:
+            self.devices.buzz(kind)
+        if self.table_settings.sound:
+            self.sound.play(kind, self.table_settings.volume)
