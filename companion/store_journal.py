@@ -1,0 +1,165 @@
+"""Writing while playing: one transaction per step, and what the card refuses said in words.
+
+``GameJournal`` is the store's side of ``companion.core.engine.Journal``: each call is ONE
+committed transaction holding the step (or its new status) and what it does to the game's end,
+so a cut between two writes can never leave a finished game "running". ``_saving`` turns what
+SQLite refuses while playing (full, read-only, locked, failing) into ``NotSaved`` in players'
+words; ``unstorable`` refuses, before anything is written, a value the file cannot keep."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Iterator
+
+from companion.core.engine import DONE, Results, Step
+from companion.core.errors import NotSaved, RuleViolation
+from companion.core.gate import INT64_MAX, INT64_MIN, shown
+from companion.store_open import advice
+
+if TYPE_CHECKING:
+    from companion.store import Store
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class _Tx:
+    """``with _Tx(conn):`` one IMMEDIATE transaction: commit on success, roll back on error."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return
+            except BaseException:  # a COMMIT the card refused may leave the transaction open
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        """Roll back, unless SQLite already did (it may on a full card): a ROLLBACK then would
+        fail and hide the error that says what to do."""
+        if getattr(self.conn, "in_transaction", True):
+            self.conn.execute("ROLLBACK")
+
+
+def unstorable(value: Any, at: str) -> str | None:
+    """What in ``value`` the file cannot keep, in words, or None: a whole number beyond
+    SQLite's 64 bits (the results table holds scores as INTEGER, and a number must read back
+    as it was written everywhere), or text with a lone surrogate (not UTF-8)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return None
+    if isinstance(value, int):
+        if INT64_MIN <= value <= INT64_MAX:
+            return None
+        return (f"{at} is {shown(value)}, more than the game record can keep (whole numbers "
+                f"up to {INT64_MAX:,} either way); nothing was recorded")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return (f"{at} holds a broken character (a lone surrogate) the game record "
+                    f"cannot keep; nothing was recorded")
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            label = key if isinstance(key, str) else shown(key)
+            problem = unstorable(key, at) or unstorable(item, f"{at}.{label}")
+            if problem:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            problem = unstorable(item, f"{at}[{i}]")
+            if problem:
+                return problem
+    return None
+
+
+def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) -> None:
+    """Inside a step's transaction: the game's status and results as its fold says. Results
+    finish it; None reopens a finished game (an undo past the end) and leaves others be."""
+    conn.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+    if results is None:
+        conn.execute("UPDATE games SET status = 'running', finished_at = NULL "
+                     "WHERE id = ? AND status = 'finished'", (game_id,))
+        return
+    conn.executemany(
+        "INSERT INTO results (game_id, seat, name, score, winner, detail) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, r["seat"], r["name"], r["score"], int(r["winner"]), json.dumps(r))
+         for r in results])
+    conn.execute("UPDATE games SET status = 'finished', finished_at = COALESCE(finished_at, ?), "
+                 "updated_at = ? WHERE id = ?", (now, now, game_id))
+
+
+@contextmanager
+def _saving(what: str = "Not saved, so not applied") -> Iterator[None]:
+    """A write while playing that the card refuses (full, read-only, locked, failing) is a
+    StoreError in players' words: the transaction rolled back, the session unchanged (it writes
+    before it applies), and the table can press again once the card works."""
+    try:
+        yield
+    except sqlite3.Error as problem:
+        words = advice(problem, then="") or f"the game database failed ({problem})"
+        raise NotSaved(f"{what}: {words}") from None
+
+
+class GameJournal:
+    """A session's durable log in the store: each call is ONE committed transaction, holding
+    the step (or its new status) and what it does to the game's end."""
+
+    def __init__(self, store: Store, game_id: int) -> None:
+        self.store = store
+        self.game_id = game_id
+
+    def append(self, step: Step, dropped: list[int], results: Results) -> None:
+        _refuse_unstorable(
+            (step.command.to_dict(), step.command.do),
+            *[(e.data, e.type) for e in step.events],
+            (results, "results"))
+        conn = self.store.conn
+        now = _now()
+        with _saving(), _Tx(conn):
+            if dropped:
+                conn.executemany("UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n = ?",
+                                 [(self.game_id, n) for n in dropped])
+            conn.execute("INSERT INTO steps (game_id, n, command, status, created_at, source) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (self.game_id, step.n,
+                                                       json.dumps(step.command.to_dict()), DONE,
+                                                       now, step.source))
+            conn.executemany(
+                "INSERT INTO events (game_id, step, seq, type, data, automatic, undoable) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(self.game_id, step.n, i, e.type, json.dumps(e.data), int(e.automatic),
+                  int(e.undoable)) for i, e in enumerate(step.events)])
+            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
+            _settle(conn, self.game_id, results, now)
+
+    def set_status(self, n: int, status: str, results: Results) -> None:
+        _refuse_unstorable((results, "results"))
+        conn = self.store.conn
+        now = _now()
+        with _saving(), _Tx(conn):
+            conn.execute("UPDATE steps SET status = ? WHERE game_id = ? AND n = ?",
+                         (status, self.game_id, n))
+            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
+            _settle(conn, self.game_id, results, now)
+
+
+def _refuse_unstorable(*parts: tuple[Any, str]) -> None:
+    for value, at in parts:
+        problem = unstorable(value, at)
+        if problem:
+            raise RuleViolation(problem)
