@@ -70,6 +70,22 @@ def app(kivy_app, tmp_path):
     kivy_app.leave_session()
 
 
+@pytest.fixture(autouse=True)
+def layout_holds():
+    """Every state a test captures with ``shot()`` passes the layout check: a finding fails
+    the test that captured it, naming the shot and the widget. ``COMPANION_LAYOUT=report``
+    only reports (the figures print either way)."""
+    from ui_helpers import RECENT
+
+    RECENT.clear()
+    yield
+    bad = [f"{name}: {finding}" for name, found in RECENT for finding in found]
+    RECENT.clear()
+    if bad and os.environ.get("COMPANION_LAYOUT") != "report":
+        pytest.fail(f"layout check, {len(bad)} finding(s):\n" + "\n".join(bad[:40]),
+                    pytrace=False)
+
+
 def pytest_sessionfinish(session) -> None:
     """The layout check's figures for the test summary; with COMPANION_LAYOUT_REPORT=FILE,
     every finding of every captured state as JSON (shot name -> findings)."""

@@ -12,8 +12,10 @@ from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
-#: shot name -> what the layout check found there (the figures, and what a test fails on)
+#: shot name -> what the layout check found there (the figures)
 LAYOUT: dict[str, list] = {}
+#: (shot name, findings) captured by the test running now: what it fails on (tests/ui/conftest.py)
+RECENT: list[tuple[str, list]] = []
 
 
 def looked_at(name: str) -> None:
@@ -23,6 +25,7 @@ def looked_at(name: str) -> None:
     from layout_check import check
 
     LAYOUT[name] = check(App.get_running_app().u)
+    RECENT.append((name, LAYOUT[name]))
 
 
 def frames(n: int = 3) -> None:

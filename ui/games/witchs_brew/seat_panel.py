@@ -42,6 +42,7 @@ class SeatPanel(SeatBox):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
+    short = BooleanProperty(False)   # too little height: the potions / cards line is left out
 
     def show(self, seat: int, player: dict, colour_hex: str, colour_name: str,
              status: str, kind: str, awaited: bool, holder: bool) -> None:
