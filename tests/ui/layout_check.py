@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from kivy.core.text import Label as CoreLabel
@@ -99,22 +100,33 @@ def _shown(window_rect: Rect) -> Iterator[tuple[Widget, Rect | None]]:
         stack.extend((c, inner) for c in w.children)
 
 
+@lru_cache(maxsize=4096)
+def _measure(markup: bool, text: str, font_size: float, font_name: str, bold: bool,
+             italic: bool, width: float | None, line_height: float, halign: str,
+             padding: tuple[float, ...]) -> tuple[float, float]:
+    """The size a text needs (at ``width``, or on one line), with no line limit or
+    shortening; the same words at the same size are measured once per run."""
+    cls = MarkupLabel if markup else CoreLabel
+    core = cls(text=text, font_size=font_size, font_name=font_name, bold=bold, italic=italic,
+               text_size=(width, None), line_height=line_height, halign=halign,
+               padding=list(padding))
+    core.refresh()
+    return tuple(core.texture.size) if core.texture else (0, 0)
+
+
+def _needs(label: Label, width: float | None) -> tuple[float, float]:
+    return _measure(bool(label.markup), label.text, float(label.font_size), label.font_name,
+                    bool(label.bold), bool(label.italic), width, float(label.line_height),
+                    label.halign, tuple(label.padding))
+
+
 def _full_height(label: Label) -> float:
     """The height the label's text needs at its width, with no line limit or shortening."""
-    cls = MarkupLabel if label.markup else CoreLabel
-    core = cls(text=label.text, font_size=label.font_size, font_name=label.font_name,
-               bold=label.bold, italic=label.italic, text_size=(label.text_size[0], None),
-               line_height=label.line_height, halign=label.halign, padding=label.padding)
-    core.refresh()
-    return core.texture.size[1] if core.texture else 0
+    return _needs(label, label.text_size[0])[1]
 
 
 def _one_line_width(label: Label) -> float:
-    cls = MarkupLabel if label.markup else CoreLabel
-    core = cls(text=label.text, font_size=label.font_size, font_name=label.font_name,
-               bold=label.bold, italic=label.italic, padding=label.padding)
-    core.refresh()
-    return core.texture.size[0] if core.texture else 0
+    return _needs(label, None)[0]
 
 
 def _text_findings(w: Label, u: float) -> Iterator[Finding]:
@@ -124,8 +136,7 @@ def _text_findings(w: Label, u: float) -> Iterator[Finding]:
     sizes = [w.font_size] + ([float(s) for s in SIZE_TAG.findall(text)] if w.markup else [])
     if min(sizes) < MIN_FONT * u - 0.5:
         yield Finding("font", describe(w), f"{min(sizes) / u:.0f} units (at least {MIN_FONT})")
-    w.texture_update()
-    tw, th = w.texture_size
+    tw, th = w.texture_size  # drawn already: the frames before a shot updated it
     bound_w = w.text_size[0] is not None
     if bound_w and w.shorten and "\n" not in text and _one_line_width(w) > w.text_size[0] + SLACK:
         yield Finding("clipped", describe(w), "shortened with '...'")

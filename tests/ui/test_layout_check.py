@@ -1,0 +1,60 @@
+"""The layout check itself: each kind of finding on a small window of known bad widgets, and
+none on good ones (a check that never finds anything would pass every screen)."""
+
+from __future__ import annotations
+
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+
+from layout_check import check
+from ui.widgets.common import FlatButton
+from ui_helpers import frames
+
+
+def _findings(*widgets, u: float = 1.0):
+    """Show ``widgets`` alone in a FloatLayout on the window, check, then take them away."""
+    layer = FloatLayout(size=Window.size)
+    for widget in widgets:
+        layer.add_widget(widget)
+    Window.add_widget(layer)
+    try:
+        frames(3)
+        mine = set(layer.walk())
+        return [f for f in check(u) if any(f.where.startswith(type(w).__name__) for w in mine)
+                and _inside(f, layer)]
+    finally:
+        Window.remove_widget(layer)
+        frames(1)
+
+
+def _inside(finding, layer) -> bool:
+    return any(w.__class__.__name__ in finding.where for w in layer.walk())
+
+
+def test_a_small_font_a_small_button_and_clipped_text_are_found(app):
+    small = Label(text="whose turn", font_size=14, size_hint=(None, None), size=(200, 40),
+                  pos=(10, 10))
+    button = FlatButton(title="Undo", size_hint=(None, None), size=(80, 40), pos=(10, 60))
+    cut = Label(text="Oil of Earthquakes " * 4, font_size=20, size_hint=(None, None),
+                size=(120, 30), pos=(10, 120), text_size=(120, 30), shorten=True)
+    kinds = {f.kind for f in _findings(small, button, cut)}
+    assert {"font", "touch", "clipped"} <= kinds
+
+
+def test_overlapping_siblings_and_text_larger_than_its_box_are_found(app):
+    row = BoxLayout(size_hint=(None, None), size=(300, 60), pos=(10, 200), spacing=-60)
+    row.add_widget(Label(text="A", font_size=20))
+    row.add_widget(Label(text="B", font_size=20))
+    tall = Label(text="one\ntwo\nthree\nfour", font_size=20, size_hint=(None, None),
+                 size=(200, 30), pos=(10, 300), text_size=(200, None))
+    kinds = {f.kind for f in _findings(row, tall)}
+    assert {"overlap", "overflow"} <= kinds
+
+
+def test_big_enough_words_and_buttons_are_not_found(app):
+    good = FlatButton(title="Undo", size_hint=(None, None), size=(120, 56), pos=(10, 10))
+    words = Label(text="Anna's turn", font_size=24, size_hint=(None, None), size=(300, 40),
+                  pos=(10, 80), text_size=(300, 40))
+    assert _findings(good, words) == []
