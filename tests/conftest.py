@@ -6,8 +6,13 @@ The example database stays out of git (.hypothesis/ is ignored)."""
 
 from __future__ import annotations
 
+import json
 import os
+import tempfile
+from collections import Counter
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -21,11 +26,77 @@ settings.register_profile(
 settings.load_profile(os.environ.get("COMPANION_FUZZ", "ci"))
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    """The fuzz figures: how many generated commands and inputs each game accepted and refused
-    (a refusal is the only failure a malformed input may cause; anything else fails the test)."""
+def _worker(config) -> str | None:
+    """The pytest-xdist worker this process is (None: the controller, or a run without -n)."""
+    return getattr(config, "workerinput", {}).get("workerid")
+
+
+def pytest_configure(config) -> None:
+    """Under pytest-xdist the figures are gathered in worker processes: each leaves its own in
+    a folder the controller names, and the controller prints them all together."""
+    if _worker(config) is None and "COMPANION_FIGURES_DIR" not in os.environ:
+        os.environ["COMPANION_FIGURES_DIR"] = tempfile.mkdtemp(prefix="companion-figures-")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session) -> None:
+    worker = _worker(session.config)
+    if worker is not None:
+        Path(os.environ["COMPANION_FIGURES_DIR"], f"{worker}.json").write_text(
+            json.dumps(_figures()))
+
+
+def _figures() -> dict:
+    """This process's figures as JSON-able data."""
+    from dataclasses import asdict
+
+    from tests.support.figures import FIGURES, LAYOUT_KINDS
     from tests.support.fuzz import TALLY
     from tests.support.store_child import KILLS
+
+    return {"tally": [[g, k, n] for (g, k), n in TALLY.items()],
+            "kills": [asdict(k) for k in KILLS], "figures": dict(FIGURES),
+            "layout": dict(LAYOUT_KINDS)}
+
+
+def _gathered() -> dict:
+    """The figures of this process and of every xdist worker, merged."""
+    from collections import Counter
+
+    from tests.support.store_child import Kills
+
+    parts = [_figures()] + [json.loads(f.read_text()) for f in
+                            sorted(Path(os.environ["COMPANION_FIGURES_DIR"]).glob("*.json"))]
+    tally: Counter = Counter()
+    kills, figures, layout = [], {}, {}
+    for part in parts:
+        for g, k, n in part["tally"]:
+            tally[g, k] += n
+        kills += [Kills(**k) for k in part["kills"]]
+        for topic, lines in part["figures"].items():
+            figures.setdefault(topic, []).extend(lines)
+        layout.update(part["layout"])
+    return {"tally": tally, "kills": kills, "figures": figures, "layout": layout}
+
+
+def _layout_lines(layout: dict[str, list[str]]) -> list[str]:
+    lines = []
+    for size in ("800x480", "1280x720"):
+        states = [k for k in layout if k.endswith(size)]
+        lines.append(f"{len(states)} captured states at {size}, "
+                     f"{sum(len(layout[k]) for k in states)} findings")
+    kinds = Counter(kind for found in layout.values() for kind in found)
+    lines.append(f"{sum(kinds.values())} findings in all: " + (", ".join(
+        f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none"))
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The fuzz figures: how many generated commands and inputs each game accepted and refused
+    (a refusal is the only failure a malformed input may cause; anything else fails the test),
+    the kills, the fault and power-loss figures and the layout check's, from every worker."""
+    gathered = _gathered()
+    TALLY, KILLS = gathered["tally"], gathered["kills"]
 
     games = sorted({game for game, _ in TALLY})
     if games:
@@ -41,9 +112,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
                 f"{run.game}: {run.tries} tries, {run.kills} killed ({run.inside} inside a "
                 f"transaction), {run.acknowledged} steps "
                 f"acknowledged, {run.lost} lost")
-    from tests.support.figures import FIGURES
-
-    for topic, lines in FIGURES.items():
+    figures = gathered["figures"]
+    if gathered["layout"]:
+        figures["layout"] = _layout_lines(gathered["layout"])
+    for topic, lines in figures.items():
         terminalreporter.section(f"figures: {topic}")
         for line in lines:
             terminalreporter.write_line(line)

@@ -12,3 +12,7 @@ FIGURES: defaultdict[str, list[str]] = defaultdict(list)
 
 def report(topic: str, line: str) -> None:
     FIGURES[topic].append(line)
+
+
+#: shot name -> the kinds of what the layout check found there (tests/ui): the figures
+LAYOUT_KINDS: dict[str, list[str]] = {}

@@ -86,28 +86,19 @@ def layout_holds():
                     pytrace=False)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session) -> None:
-    """The layout check's figures for the test summary; with COMPANION_LAYOUT_REPORT=FILE,
-    every finding of every captured state as JSON (shot name -> findings)."""
+    """The layout check's findings for the figures (tests/conftest.py prints them, gathered
+    from every xdist worker); with COMPANION_LAYOUT_REPORT=FILE, every finding as JSON."""
     import json
 
-    from tests.support.figures import report
+    from tests.support.figures import LAYOUT_KINDS
     from ui_helpers import LAYOUT
 
-    if not LAYOUT:
-        return
-    found = sum(len(v) for v in LAYOUT.values())
-    for size in ("800x480", "1280x720"):
-        states = [k for k in LAYOUT if k.endswith(size)]
-        report("layout", f"{len(states)} captured states at {size}, "
-                         f"{sum(len(LAYOUT[k]) for k in states)} findings")
-    kinds: dict[str, int] = {}
-    for findings in LAYOUT.values():
-        for f in findings:
-            kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    report("layout", f"{found} findings in all: " + (", ".join(
-        f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none"))
+    LAYOUT_KINDS.update({k: [f.kind for f in v] for k, v in LAYOUT.items()})
     out = os.environ.get("COMPANION_LAYOUT_REPORT")
-    if out:
-        Path(out).write_text(json.dumps({k: [str(f) for f in v] for k, v in LAYOUT.items()},
-                                        indent=1, ensure_ascii=False))
+    if out and LAYOUT:
+        worker = getattr(session.config, "workerinput", {}).get("workerid")
+        path = Path(out if worker is None else f"{out}.{worker}")
+        path.write_text(json.dumps({k: [str(f) for f in v] for k, v in LAYOUT.items()},
+                                   indent=1, ensure_ascii=False))
