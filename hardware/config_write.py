@@ -134,16 +134,21 @@ def save_config(config: HardwareConfig, path: str | PathLike[str]) -> Path:
     """Write the config to ``path`` atomically: a temporary file beside it, flushed to disk,
     then renamed over the old one, so a crash or power cut leaves the old file or the new
     one, never half a file. Creates the folder if needed; returns the path."""
-    path = Path(path)
-    text = dump_config(config)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_atomically(Path(path), dump_config(config), mode=0o644)
+
+
+def write_atomically(path: Path, text: str, *, mode: int, folder_mode: int = 0o777) -> Path:
+    """``text`` into a temporary file beside ``path``, synced, then renamed over it (and the
+    rename synced), so a crash or power cut leaves the old file or the new one, never half a
+    file. Creates the folder if needed; returns the path. The settings file uses it too."""
+    path.parent.mkdir(mode=folder_mode, parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(temp, 0o644)
+        os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

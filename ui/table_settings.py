@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, fields, replace
 from os import PathLike
 from pathlib import Path
@@ -131,27 +130,9 @@ def save_settings(settings: TableSettings, path: str | PathLike[str] | None = No
     old file or the new one, never half of one. Raises OSError when the card cannot take it."""
     path = Path(path) if path is not None else settings_path()
     text = json.dumps(asdict(settings), indent=1, sort_keys=True) + "\n"
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, 0o600)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    try:   # and the rename itself reaches the disk
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-    except OSError:
-        pass
-    return path
+    from hardware.config_write import write_atomically
+
+    return write_atomically(path, text, mode=0o600, folder_mode=0o700)
 
 
 def save_turn_limit(path: str | PathLike[str], seconds: int):

@@ -7,7 +7,6 @@ comes from the store (``played``: the game's start and finish)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 
 from kivy.app import App
 from kivy.properties import StringProperty
@@ -17,6 +16,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.cauldron import data as d
 from ui import theme
+from ui.played import hours_minutes, local_clock, minutes_played
 from ui.games.cauldron.common import CHARACTER_NAMES
 from ui.widgets.common import Box, Chip
 
@@ -35,18 +35,12 @@ def places(podium: list[dict]) -> list[list[dict]]:
 
 
 def length_text(started: str | None, finished: str | None) -> str:
-    """'Played 1 h 05 min (19:02 to 20:07)' from the store's ISO start and finish (UTC)."""
-    if not started or not finished:
+    """'Played 1 h 05 min (19:02 to 20:07)', the clock times in local time."""
+    minutes = minutes_played(started, finished) if finished else None
+    if minutes is None:
         return ""
-    try:
-        begin = datetime.fromisoformat(started.replace("Z", "+00:00"))
-        end = datetime.fromisoformat(finished.replace("Z", "+00:00"))
-    except ValueError:
-        return ""
-    minutes = max(0, int((end - begin).total_seconds() // 60))
-    hours, minutes = divmod(minutes, 60)
-    took = f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
-    return f"Played {took} ({begin:%H:%M} to {end:%H:%M})"
+    return (f"Played {hours_minutes(minutes)} "
+            f"({local_clock(started)} to {local_clock(finished)})")
 
 
 def breakdown(summary: dict, seat: int) -> str:

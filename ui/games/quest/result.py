@@ -8,7 +8,6 @@ and "Play again" sets up the same table. Read from the summary and the store."""
 from __future__ import annotations
 
 import math
-from datetime import datetime
 
 from kivy.app import App
 from kivy.properties import ListProperty, StringProperty
@@ -16,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.games.quest.state import NEEDED
+from ui.played import hours_minutes, minutes_played
 from ui.games.quest import draw
 
 PATHS = 6
@@ -49,16 +49,14 @@ def cauldron_words(inside: list[str], needed: int = NEEDED) -> str:
 def length_words(started: str | None, finished: str | None, turns: int) -> str:
     """The game's length from the store's ISO start and finish ("12 turns in 34 minutes")."""
     turned = f"{turns} turn{'s' if turns != 1 else ''}"
-    try:
-        took = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
-    except (TypeError, ValueError):
+    minutes = minutes_played(started, finished) if finished else None
+    if minutes is None:
         return f"{turned}."
-    minutes = max(0, round(took.total_seconds() / 60))
     if minutes < 1:
         return f"{turned} in less than a minute."
     if minutes < 60:
         return f"{turned} in {minutes} minute{'s' if minutes != 1 else ''}."
-    return f"{turned} in {minutes // 60} h {minutes % 60:02d} min."
+    return f"{turned} in {hours_minutes(minutes)}."
 
 
 class QuestScene(Widget):

@@ -8,7 +8,6 @@ from the state, never recounted another way here; the length from the store's st
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 
 from kivy.app import App
 from kivy.properties import StringProperty
@@ -16,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
+from ui.played import hours_minutes, minutes_played
 from ui.widgets.common import Box, Chip, Txt
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
@@ -56,11 +56,10 @@ def tie_break_words(results: list[dict]) -> str:
 
 def game_length(started: str, finished: str | None) -> str:
     """ "42 min", "1 h 05 min": from the store's ISO start and finish (now while unfinished)."""
-    end = datetime.fromisoformat(finished) if finished else datetime.now(timezone.utc)
-    minutes = max(0, round((end - datetime.fromisoformat(started)).total_seconds() / 60))
-    if minutes < 1:
-        return "under 1 min"
-    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+    minutes = minutes_played(started, finished)
+    if minutes is None:
+        return "an unknown time"
+    return "under 1 min" if minutes < 1 else hours_minutes(minutes)
 
 
 class ResultScreen(Screen):
