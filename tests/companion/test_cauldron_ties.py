@@ -34,7 +34,7 @@ def test_a_magik_change_that_ends_the_tie_voids_the_rolloff_and_it_takes_no_more
     refused(s, "roll", value=5, match="No die roll is expected now")
     refused(s, "roll", "Carl", value=5, match="No die roll is expected now")
     refused(s, "rolloff_roll", "Carl", value=5,
-            match="The LSP roll-off no longer counts: the tie it was for has changed")
+            match="The fewest-Magik roll-off no longer counts: the tie it was for has changed")
     before = s.state
     try:
         s.handle_input(InputEvent("die", "d1", 5))
@@ -49,7 +49,10 @@ def test_a_magik_change_that_changes_the_tie_needs_a_new_rolloff():
     s = lsp_rolloff_between_barb_and_carl()
     set_magik(s, "Anna", 2)                  # now Anna, Barb and Carl are tied on 2
     assert s.summary()["rolloff"]["void"] and s.summary()["lsp"] is None
-    assert "Anna, Barb and Carl are tied now" in " ".join(s.prompt()["notes"])
+    notes = " ".join(s.prompt()["notes"])
+    assert ("The fewest-Magik roll-off no longer counts (the tie it was for has changed): Anna, "
+            "Barb and Carl are tied now; if a card asks for the player with the fewest Magik, "
+            "start a new roll-off from the Track") in notes
     refused(s, "roll", value=1, match="No die roll is expected now")
     do(s, "rolloff", kind="lsp")             # a new roll-off, for the new tie
     assert s.summary()["rolloff"]["waiting"] == ["Anna", "Barb", "Carl"]
@@ -122,7 +125,8 @@ def test_turn_order_by_the_lowest_score_follows_the_tie_it_is_rolled_for():
     do(s, "turn_order_roll", "Barb", value=1)
     do(s, "adjust_magik", "Anna", delta=-3)  # all three tied: all three roll, afresh
     assert s.state["harvest"]["order"]["rounds"] == []
-    assert "waiting for Anna, Barb and Carl" in s.prompt()["text"]
+    assert ("Turn order (Less Luck: the player with the fewest Magik starts; tied seats roll, "
+            "lowest roll starts): waiting for Anna, Barb and Carl") in s.prompt()["text"]
 
 
 def test_the_winning_brew_voids_a_rolloff_too_and_no_die_follows_the_game():

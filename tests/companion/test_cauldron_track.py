@@ -83,11 +83,11 @@ def test_lsp_and_hsp_with_roll_offs_for_ties():
     s = start(new(3))
     set_magik(s, "Anna", 9)
     assert s.summary()["hsp"] == "Anna" and s.summary()["lsp"] is None
-    refused(s, "rolloff", kind="hsp", match="No roll-off needed: Anna alone has the most")
+    refused(s, "rolloff", kind="hsp", match="No roll-off needed: Anna alone has the most Magik")
     do(s, "rolloff", kind="lsp")
-    assert "LSP roll-off (lowest roll): waiting for Barb and Carl" in s.prompt()["text"]
+    assert "Fewest-Magik roll-off (lowest roll): waiting for Barb and Carl" in s.prompt()["text"]
     assert s.prompt()["inputs"] == ["die"]
-    refused(s, "rolloff", kind="lsp", match="Finish the LSP roll-off first")
+    refused(s, "rolloff", kind="lsp", match="Finish the fewest-Magik roll-off first")
     step = s.handle_input(InputEvent("die", "d1", 2))
     assert step.command.do == "rolloff_roll" and step.command.player == "Barb"
     refused(s, "undo", match="Dice results cannot be undone")

@@ -27,6 +27,8 @@ FORBIDDEN = [
     re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b"),  # end_turn, spider_web, once_per_season
     re.compile(r"\b(rolloff|skip|undo|redo|lsp|hsp)\b"),  # lower case: ids, not LSP or Undo
     re.compile(r"\bseat\d"),
+    re.compile(r"\b(LSP|HSP|[Ll]owest [Ss]coring|[Hh]ighest [Ss]coring)\b"),  # the rulebook's
+    # abbreviations: the table reads "the fewest Magik" / "the most Magik"
     re.compile(r"\"[a-z]+\":|\{\""),  # JSON hints such as ("kind": "basic")
 ]
 
@@ -172,6 +174,8 @@ def test_the_check_itself_catches_such_words():
     said = ["end the turn with skip", "start one with rolloff", "use adjust_magik",
             "no spider_web", "say (\"kind\": \"basic\")", "seat2.pass"]
     assert all(offending(text) for text in said)
-    assert not offending("Anna's LSP roll-off: press End turn, or Undo (Spider Web)")
+    assert offending("Finish the LSP roll-off first") == ["LSP"]
+    assert offending("the Highest Scoring Player starts") == ["Highest Scoring"]
+    assert not offending("Anna's fewest-Magik roll-off: press End turn, or Undo (Spider Web)")
     assert set(COMMANDS) - {"begin", "omen", "roll", "gather", "steal", "brew", "buy", "pass",
                             "adjust"} == {c for c in COMMANDS if offending(c)}

@@ -58,6 +58,10 @@ MILESTONE_TEXT = {
     "rituals_of_power": "Rituals of Power",
     "the_breaking": "The Breaking",
 }
+#: Who a card or Less Luck asks for (``lsp`` / ``hsp`` in commands and state), in the table's
+#: words: the rulebook's "LSP" and "HSP" are abbreviations a player has to look up.
+SCORING_TEXT = {"lsp": "the player with the fewest Magik", "hsp": "the player with the most Magik"}
+ROLLOFF_TEXT = {"lsp": "fewest-Magik roll-off", "hsp": "most-Magik roll-off"}
 #: Unreadable in every public source: the table enters them from its board.
 MILESTONE_MIN, MILESTONE_MAX = START_MAGIK + 1, NOT_BY_BREWING_MAX
 

@@ -1,4 +1,4 @@
-"""Dice commands: turn order rolls, LSP/HSP roll-offs, the generic ``roll`` (the die the game
+"""Dice commands: turn order rolls, roll-offs for the fewest or most Magik, the generic ``roll`` (the die the game
 expects now) and ``correct_roll`` for a misread die. Every die event has undoable=False: undo
 never takes back a roll, a correction fixes a misread face explicitly."""
 
@@ -33,22 +33,22 @@ def turn_order_roll(state: State, cmd: Command, seat: int) -> list[Event]:
 
 
 def rolloff(state: State, cmd: Command) -> list[Event]:
-    """Start a roll-off for the LSP or HSP when several seats are tied. It belongs to that tie:
+    """Start a roll-off for the fewest or most Magik when several seats are tied. It belongs to that tie:
     once a Magik change ends or changes it, the roll-off is void (``flow``)."""
     if st.phase(state) == "over":
         raise RuleViolation(ck.over_text(state))
     if not state["begun"]:
-        raise RuleViolation("Roll-offs for the LSP or HSP happen during play, after setup")
+        raise RuleViolation("Roll-offs for the fewest or most Magik happen during play, after setup")
     kind = cmd.args["kind"]
     open_roll = state["rolloff"]
     if open_roll is not None and st.rolloff_waiting(state):
-        raise RuleViolation(f"Finish the {open_roll['rule'].upper()} roll-off first: waiting for "
+        raise RuleViolation(f"Finish the {d.ROLLOFF_TEXT[open_roll['rule']]} first: waiting for "
                             f"{_names(state, st.rolloff_waiting(state))}")
     tied, magik = st.tie(state, kind)
     most = "fewest" if kind == "lsp" else "most"
     if len(tied) == 1:
         raise RuleViolation(f"No roll-off needed: {st.name(state, tied[0])} alone has the {most} "
-                            f"Magik ({magik}) and is the {kind.upper()}")
+                            f"Magik ({magik})")
     want = "low" if kind == "lsp" else "high"
     return [Event("rolloff_opened", {"kind": kind, "contenders": tied, "want": want,
                                      "magik": magik})]
@@ -61,11 +61,11 @@ def rolloff_roll(state: State, cmd: Command, seat: int) -> list[Event]:
     if not waiting:
         roll = state["rolloff"]
         if roll is not None and roll.get("void"):
-            raise RuleViolation(f"The {roll['rule'].upper()} roll-off no longer counts: the tie "
-                                "it was for has changed; start a new one from the Track (LSP or "
-                                "HSP)")
-        raise RuleViolation("No roll-off is waiting for dice: start one from the Track (LSP or "
-                            "HSP)")
+            raise RuleViolation(f"The {d.ROLLOFF_TEXT[roll['rule']]} no longer counts: the tie it "
+                                "was for has changed; start a new one from the Track (Fewest "
+                                "Magik or Most Magik)")
+        raise RuleViolation("No roll-off is waiting for dice: start one from the Track (Fewest "
+                            "Magik or Most Magik)")
     if seat not in waiting:
         raise RuleViolation(f"{st.name(state, seat)} does not roll in this roll-off: only the tied "
                             f"seats roll; waiting for {_names(state, waiting)}")

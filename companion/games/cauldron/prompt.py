@@ -57,9 +57,9 @@ def _harvest_turn_text(state: State, seat: int) -> str:
 def _order_text(state: State) -> str:
     order = state["harvest"]["order"]
     winner, waiting, index = contest.settle(order)
-    rule = ("Less Luck: the Lowest Scoring Player starts; tied seats roll, lowest roll starts"
+    rule = (f"Less Luck: {d.SCORING_TEXT['lsp']} starts; tied seats roll, lowest roll starts"
             if order["rule"] == "lsp" else
-            "the Highest Scoring Player starts; tied seats roll, highest starts"
+            f"{d.SCORING_TEXT['hsp']} starts; tied seats roll, highest starts"
             if order["rule"] == "hsp" else "every player rolls a die, the highest starts")
     if index > 0:
         tied, value = contest.tied_at(order, index - 1)
@@ -115,9 +115,10 @@ def prompt(state: State) -> dict[str, Any]:
         inputs = [f"seat{seat + 1}.pass", "next"]
     waiting = st.rolloff_waiting(state)
     if waiting and current != "over":
-        kind = state["rolloff"]["rule"].upper()
+        kind = d.ROLLOFF_TEXT[state["rolloff"]["rule"]]
         how = "lowest" if state["rolloff"]["want"] == "low" else "highest"
-        text = f"{kind} roll-off ({how} roll): waiting for {_names(state, waiting)}. Then: {text}"
+        text = (f"{kind[:1].upper()}{kind[1:]} ({how} roll): waiting for "
+                f"{_names(state, waiting)}. Then: {text}")
         inputs = ["die"]
     return {"phase": current, "turn": st.name(state, seat), "seat": seat, "text": text,
             "inputs": inputs, "notes": notes}
@@ -142,9 +143,10 @@ def notes_of(state: State) -> list[str]:
     if roll and roll.get("void") and not state["over"]:
         tied, _ = st.tie(state, roll["rule"])
         if len(tied) > 1:
-            notes.append(f"The {roll['rule'].upper()} roll-off no longer counts (the tie it was "
+            notes.append(f"The {d.ROLLOFF_TEXT[roll['rule']]} no longer counts (the tie it was "
                          f"for has changed): {_names(state, tied)} are tied now; if a card asks "
-                         f"for the {roll['rule'].upper()}, start a new roll-off from the Track")
+                         f"for {d.SCORING_TEXT[roll['rule']]}, start a new roll-off from the "
+                         "Track")
     owed = [f"{p['name']}: {', '.join(d.KIND_TEXT[k] for k in p['owed'])}"
             for p in state["players"] if p["owed"]]
     if owed and state["begun"]:

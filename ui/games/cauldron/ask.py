@@ -1,40 +1,17 @@
-"""What the rulebook asks now, in one short line the whole table can read, and the rules' own
-words with our abbreviations spelt out.
+"""What the rulebook asks now, in one short line the whole table can read.
 
 The rules' prompt (``companion.games.cauldron.prompt``) is a full sentence for the record and
 for a screen reader; the table screen shows it under a short headline in large type, written
 here from the same state. Nothing here decides anything: it only reads ``state`` and
-``prompt``. The rules still say "LSP" and "HSP" in a few prompts and notes; ``plain_words``
-puts them in the table's words (the fewest / the most Magik) until the rules do it themselves.
+``prompt``; the rules' own text is already in the table's words (the fewest / the most Magik).
 """
 
 from __future__ import annotations
-
-import re
 
 from companion.games.cauldron import state as st
 
 DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}
 KIND = {"lsp": "fewest Magik", "hsp": "most Magik"}
-_WORDS = (
-    (r"\bLSP roll-off\b", "fewest-Magik roll-off"),
-    (r"\bHSP roll-off\b", "most-Magik roll-off"),
-    (r"\bthe Lowest Scoring Player\b", "the player with the fewest Magik"),
-    (r"\bthe Highest Scoring Player\b", "the player with the most Magik"),
-    (r"\bLowest Scoring Player\b", "player with the fewest Magik"),
-    (r"\bHighest Scoring Player\b", "player with the most Magik"),
-    (r"\bthe LSP\b", "the player with the fewest Magik"),
-    (r"\bthe HSP\b", "the player with the most Magik"),
-    (r"\bLSP\b", "fewest Magik"),
-    (r"\bHSP\b", "most Magik"),
-)
-
-
-def plain_words(text: str) -> str:
-    """The rules' text with LSP / HSP written out."""
-    for pattern, words in _WORDS:
-        text = re.sub(pattern, words, text)
-    return text
 
 
 def ask_now(state: dict, prompt: dict) -> str:

@@ -17,7 +17,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
-from ui.games.cauldron.ask import ask_now, plain_words
+from ui.games.cauldron.ask import ask_now
 from ui.games.cauldron.common import ingredient_colours, send, short
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
@@ -170,8 +170,8 @@ class CauldronScreen(Screen):
     def _banner(self, app, summary, prompt) -> None:
         seat, who = prompt["seat"], prompt["turn"]
         self.ask = ask_now(app.session.state, prompt)
-        self.turn_text = plain_words(prompt["text"])
-        self.notes = "\n".join(plain_words(note) for note in prompt["notes"])
+        self.turn_text = prompt["text"]
+        self.notes = "\n".join(prompt["notes"])
         if seat is None:
             self.turn_name = "Whole table"
             self.turn_fill, self.turn_ink = theme.SURFACE_HI, theme.INK

@@ -27,7 +27,6 @@ from ui.markup import plain
 from ui.games.cauldron.common import (
     ingredient_colours, recipe, send, short, why_not,
 )
-from ui.games.cauldron.ask import plain_words
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton
 
@@ -167,7 +166,7 @@ class CauldronTurnPanel(BoxLayout):
     def _blocked(self, box, reason: str) -> None:
         """An action that is not possible: the rules' reason, in large type."""
         self.heading = f"{self._building.capitalize()}: not possible now"
-        box.add_widget(_text(plain(plain_words(reason)), 24, theme.INK, valign="top"))
+        box.add_widget(_text(plain(reason), 24, theme.INK, valign="top"))
 
     def _build_gather(self, box) -> None:
         left = self.summary["ingredients_left"]
