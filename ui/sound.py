@@ -5,8 +5,8 @@ The GPIO buzzer only sounds where one is wired; most tables have a screen with a
 or the Pi's audio). The tones are made here (``wave``, no files shipped), written once into the
 user cache directory and played with Kivy's SoundLoader at the table's volume.
 
-Sound is a bonus: ``COMPANION_SOUND=0`` silences it (as it does Quest's own cues), and without
-an audio device (headless tests, a Pi without speakers) the first
+Sound is a bonus: ``COMPANION_SOUND=0`` silences it (every game's cues play here, Quest's
+included), and without an audio device (headless tests, a Pi without speakers) the first
 cue finds that out, says so once at info level, and every later cue does nothing.
 """
 
@@ -95,7 +95,7 @@ class ScreenSound:
     def play(self, kind: str, volume: int = 100) -> bool:
         """Play cue ``kind`` at ``volume`` percent; False when nothing sounded."""
         if self.broken or kind not in self.cues or volume <= 0 \
-                or os.environ.get("COMPANION_SOUND", "1") == "0":   # as Quest's own cues
+                or os.environ.get("COMPANION_SOUND", "1") == "0":
             return False
         try:
             sound = self._sounds.get(kind)

@@ -269,3 +269,39 @@ def test_the_game_over_is_cued_once_when_it_ends(app, table, monkeypatch):
     app.resume(game)                                   # a finished game opened: no cue
     assert cues.count("over") == 1
     app.go_home()
+
+
+def test_quest_s_cues_follow_the_sound_setting(app, table, tmp_path, monkeypatch):
+    """The wizard moving sounds Quest's own cue, through the table's setting: nothing at all
+    with sound off, at the chosen volume with it on."""
+    from kivy.core.audio import SoundLoader
+
+    from companion.core.model import Command
+
+    loaded: list[str] = []
+    sound = FakeSound()
+    monkeypatch.setattr(SoundLoader, "load", lambda path: loaded.append(path) or sound)
+    app.sound._sounds.clear()
+    app.sound.folder = tmp_path / "sounds"
+    tap(row_button(app, "sound", "Off"))
+    assert app.start_game({"game": "quest", "players": ["Mia", "Leo"],
+                           "needed": ["rotten_egg", "newt_eye", "bat_wing"]}) is None
+    frames()
+    assert app.send(Command("action_roll", args={"a": "hat", "b": 2}))
+    frames()
+    assert app.session.steps[-1].events[-1].type == "wizard_moved"
+    assert loaded == [] and sound.played == 0           # sound off: Quest is quiet too
+    app.go_home()
+    app.open_table_settings()
+    frames()
+    tap(row_button(app, "sound", "On"))
+    tap(row_button(app, "volume", "50%"))
+    played = sound.played
+    assert app.start_game({"game": "quest", "players": ["Mia", "Leo"],
+                           "needed": ["rotten_egg", "newt_eye", "bat_wing"]}) is None
+    frames()
+    assert app.send(Command("action_roll", args={"a": "hat", "b": 2}))
+    frames()
+    assert loaded[-1].rsplit("/", 1)[1].startswith("wizard-")
+    assert sound.played == played + 1 and sound.volume == 0.5
+    app.go_home()

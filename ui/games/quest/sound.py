@@ -1,23 +1,16 @@
-"""Short sound cues for Cauldron Quest, made at run time (``wave``, no files shipped): the wizard
-moving, a path blocked, a spell working, the team winning, the wizard winning.
+"""Cauldron Quest's own sound cues: the wizard moving, a path blocked, a spell working, the
+team winning, the wizard winning.
 
-Sound is a bonus: where there is no audio device (headless tests, a Pi without speakers) or
-``COMPANION_SOUND=0``, every call quietly does nothing.
+Only the tones and which step sounds which are Quest's. They play through the app's ``cue``
+(:mod:`ui.table_settings_app`, :class:`ui.sound.ScreenSound`) like every other game's cues, so
+the table's sound setting (on/off and volume) and ``COMPANION_SOUND=0`` govern them too; a
+module of its own that played files directly used to ignore the setting.
 """
 
 from __future__ import annotations
 
-import logging
-import math
-import os
-import struct
-import tempfile
-import wave
-from pathlib import Path
+from kivy.app import App
 
-log = logging.getLogger(__name__)
-
-RATE = 22050
 #: Each cue as (frequency Hz, seconds) notes.
 CUES = {
     "wizard": [(330, 0.12), (262, 0.12), (196, 0.22)],
@@ -29,8 +22,6 @@ CUES = {
 #: Which event sounds (the first that matches in a step wins).
 EVENT_CUES = (("game_won", "won"), ("game_lost", "lost"), ("path_blocked", "blocked"),
               ("wizard_moved", "wizard"))
-_sounds: dict[str, object] = {}
-_broken = False
 
 
 def cue_for(events) -> str | None:
@@ -44,40 +35,12 @@ def cue_for(events) -> str | None:
     return None
 
 
-def write_wav(path: Path, notes: list[tuple[float, float]]) -> None:
-    frames = bytearray()
-    for freq, seconds in notes:
-        n = int(RATE * seconds)
-        for i in range(n):
-            fade = min(1.0, i / 200, (n - i) / 400)
-            frames += struct.pack("<h", int(9000 * fade * math.sin(2 * math.pi * freq * i / RATE)))
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(bytes(frames))
-
-
 def play(cue: str | None) -> None:
-    """Play a cue if sound works here; never raises."""
-    global _broken
-    if cue is None or _broken or os.environ.get("COMPANION_SOUND", "1") == "0":
+    """Play a Quest cue through the app's ``cue`` (the table's sound setting and volume
+    apply); never raises."""
+    app = App.get_running_app()
+    if cue is None or app is None or not hasattr(app, "cue"):
         return
-    try:
-        if cue not in _sounds:
-            from kivy.core.audio import SoundLoader
-
-            folder = Path(tempfile.gettempdir()) / "companion-quest-sounds"
-            folder.mkdir(exist_ok=True)
-            path = folder / f"{cue}.wav"
-            if not path.exists():
-                write_wav(path, CUES[cue])
-            _sounds[cue] = SoundLoader.load(str(path))
-        sound = _sounds[cue]
-        if sound is None:
-            _broken = True
-            return
-        sound.play()
-    except Exception as problem:  # no audio provider or device: stay quiet
-        log.info("no sound: %s", problem)
-        _broken = True
+    if cue not in app.sound.cues:
+        app.sound.add_cues(CUES)
+    app.cue(cue)
