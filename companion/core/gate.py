@@ -20,6 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from companion.core import palette
 from companion.core.errors import RuleViolation, SetupError
 from companion.core.model import Command
 
@@ -337,6 +338,48 @@ class Either(Spec):
             except RuleViolation:
                 continue
         raise _fail(at, self.wants(state), value)
+
+
+def _seat_word(players: Any, i: int) -> str:
+    """How a refusal names seat ``i`` of a setup's players (a name or a record)."""
+    entry = players[i] if isinstance(players, (list, tuple)) and i < len(players) else None
+    name = entry.get("name") if isinstance(entry, dict) else entry
+    return f"players[{i}] ({shown(name)[1:-1]})" if isinstance(name, str) else f"players[{i}]"
+
+
+@dataclass(frozen=True)
+class SeatColours(Spec):
+    """A setup's seat colours: one per player, in seat order, each from the palette
+    (:mod:`companion.core.palette`; a name, an alias or its hex code, case aside), no two
+    seats the same. Comes back as the palette's names, or its hex codes with ``as_hex`` (a
+    game whose state has always kept the hex). A refusal names the field and the seat."""
+
+    as_hex: bool = False
+
+    def wants(self, state: State) -> str:
+        return "one colour per player from " + ", ".join(palette.NAMES)
+
+    def check(self, value: Any, at: str, state: State) -> list[str]:
+        if not isinstance(value, (list, tuple)):
+            raise _fail(at, self.wants(state), value)
+        players = state.get("players") if isinstance(state, dict) else None
+        seats = len(players) if isinstance(players, (list, tuple)) else len(value)
+        if len(value) != seats:
+            raise RuleViolation(f"{at}: one colour per player ({seats}), not {len(value)}")
+        picked: list[palette.Colour] = []
+        for i, given in enumerate(value):
+            colour = palette.find(given)
+            if colour is None:
+                raise RuleViolation(f"{at}[{i}]: {shown(given)} for {_seat_word(players, i)} "
+                                    f"is not a palette colour; choose one of "
+                                    f"{', '.join(palette.NAMES)}")
+            if colour in picked:
+                other = picked.index(colour)
+                raise RuleViolation(f"{at}[{i}]: {colour.name} for {_seat_word(players, i)} is "
+                                    f"already the colour of {_seat_word(players, other)}; "
+                                    "each seat needs its own")
+            picked.append(colour)
+        return [c.hex if self.as_hex else c.name for c in picked]
 
 
 PLAYER_NONE, PLAYER_OPTIONAL, PLAYER_REQUIRED = "none", "optional", "required"

@@ -67,6 +67,9 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
 - *Simple Game*: no Spells at all, not even added by hand.
 """
 
+from typing import Any
+
+from companion.core import palette
 from companion.core.engine import GameRules
 from companion.games.cauldron.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.cauldron.decide import decide
@@ -74,7 +77,18 @@ from companion.games.cauldron.evolve import evolve
 from companion.games.cauldron.flow import flow
 from companion.games.cauldron.log import describe
 from companion.games.cauldron.prompt import map_input, prompt, results, summary
-from companion.games.cauldron.state import setup
+from companion.games.cauldron.state import setup as _table_setup
+
+
+def setup(config: dict[str, Any]) -> dict[str, Any]:
+    """The state before the first command, each seat in the colour the table chose at setup
+    (``colours``, checked by the gate), so every screen draws a seat in its pieces' colour; a
+    setup without ``colours`` keeps the defaults it always had."""
+    state = _table_setup(config)
+    for player, name in zip(state["players"], config.get("colours") or ()):
+        player["colour"] = palette.find(name).hex
+    return state
+
 
 RULES = GameRules(
     name="cauldron",

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from companion.core import gate
 from companion.core.gate import (
     PLAYER_NONE, PLAYER_OPTIONAL, PLAYER_REQUIRED, Arg, Choice, Declared, Either, Flag, ListOf,
-    MapOf, Player, Record, Text, Whole,
+    MapOf, Player, Record, SeatColours, Text, Whole,
 )
 from companion.games.cauldron import data as d
 
@@ -126,6 +126,8 @@ SETUP_KEYS: dict[str, Arg] = {
     "characters": Arg(MapOf(Player(_setup_names), CHARACTER),
                       doc="player name to character"),
     "settings": Arg(SETTINGS),
+    "colours": Arg(SeatColours(), doc="one colour per player, in seat order, from the palette "
+                                      "(companion.core.palette), to match the pieces"),
 }
 
 

@@ -14,13 +14,13 @@ from typing import Any
 
 from companion.core.gate import (
     PLAYER_NONE, PLAYER_REQUIRED, Arg, Choice, Declared, Flag, ListOf, MapOf, Player, Record,
-    Text, Whole, clean_text, player_names,
+    SeatColours, Text, Whole, clean_text, player_names,
 )
 from companion.games.witchs_brew.roles import (
     COUNTERS, DROPS, MAX_POINTS, ROLES, STACK_SIZES, STACKS, START,
 )
 from companion.games.witchs_brew.state import (
-    COLOUR_NAMES, SEAT_COLOURS, VARIANT, box_supply, seat_names,
+    VARIANT, box_supply, seat_names,
 )
 
 State = dict[str, Any]
@@ -98,17 +98,15 @@ def _seats(config: State) -> int:
     return len(config["players"])
 
 
-#: A seat colour by its hex value or by its name ("sky blue").
-COLOUR = Choice(SEAT_COLOURS, aliases=dict(zip(COLOUR_NAMES, SEAT_COLOURS)))
-
 SETUP_KEYS: dict[str, Arg] = {
     "players": Arg(player_names(3, 6), required=True,
                    doc="names in clockwise seat order (3-5 players, 6 with the expansion)"),
     "starter": Arg(Player(_setup_names), doc="who begins the first set (default: the first)"),
     "variants": Arg(ListOf(Choice((VARIANT,)), most=1, unique=True),
                     doc="[\"excluded_roles\"] for 3 or 4 players"),
-    "colours": Arg(ListOf(COLOUR, least=3, most=6, unique=True),
-                   doc="one seat colour per player, in seat order"),
+    "colours": Arg(SeatColours(as_hex=True),
+                   doc="one seat colour per player, in seat order, from the palette "
+                       "(companion.core.palette; the state keeps its hex code)"),
     "supply": Arg(Record({
         "drops": Arg(Whole(lambda c: _seats(c) * START["red"], 200),
                      doc=f"drops of each colour in all (box: {box_supply()['red']})"),
