@@ -28,8 +28,8 @@ class HoldTimer:
     or with no timeout while nothing is armed. ``on_held`` runs on that thread, in deadline
     order and outside the lock (it may arm, cancel or close); an exception from it is logged.
 
-    ``clock`` is injectable (seconds, monotonic). The thread sleeps in real time: after moving
-    a hand-driven clock, call :meth:`recheck`.
+    ``clock`` is injectable (seconds, monotonic). The thread sleeps in real time, so with a
+    clock moved by hand give a long ``hold_s`` and call :meth:`fire_due` after moving it.
     """
 
     def __init__(self, hold_s: float, on_held: Callable[[str], object], *,
@@ -64,10 +64,20 @@ class HoldTimer:
         with self._cond:
             return self._deadlines.pop(key, None) is not None
 
-    def recheck(self) -> None:
-        """Make the thread look at the clock now rather than at its next deadline."""
+    def fire_due(self) -> list[str]:
+        """Call ``on_held`` for every key whose time has come, earliest first, on the calling
+        thread, and return those keys; each is disarmed first, so it is held once. The timer's
+        thread calls this at each deadline."""
         with self._cond:
-            self._cond.notify()
+            due = self._pop_due()
+        for key in due:
+            if self._closed:
+                break
+            try:
+                self._on_held(key)
+            except Exception:
+                log.exception("hold callback failed for %s", key)
+        return due
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -113,19 +123,14 @@ class HoldTimer:
     def _run(self) -> None:
         while True:
             with self._cond:
-                due = self._pop_due()
-                while not due and not self._closed:
-                    self._cond.wait(self._time_to_next())
-                    due = self._pop_due()
+                while not self._closed:
+                    wait_s = self._time_to_next()
+                    if wait_s == 0.0:
+                        break
+                    self._cond.wait(wait_s)   # None: no timeout, asleep until an edge
                 if self._closed:
                     return
-            for key in due:
-                if self._closed:
-                    return
-                try:
-                    self._on_held(key)
-                except Exception:
-                    log.exception("hold callback failed for %s", key)
+            self.fire_due()
 
     def _pop_due(self) -> list[str]:
         """The keys whose deadline has passed, earliest first, no longer armed (lock held)."""

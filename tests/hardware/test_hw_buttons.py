@@ -96,19 +96,99 @@ def test_hold_emits_press_then_hold_from_a_device_thread(factory):
     assert threads[1] != threading.get_ident()
 
 
-def test_short_press_is_not_a_hold(factory):
-    held = threading.Event()
+# Holds on a clock moved by hand: a long hold time keeps the board's own timer thread (which
+# sleeps in real time) out of the way, and ``holds.fire_due()`` sends what is due.
+LONG_HOLD_S = 60.0
+
+
+@pytest.fixture
+def slow_board(factory, clock):
     events = []
+    with SeatButtons(CONFIG.buttons, events.append, hold_s=LONG_HOLD_S, pin_factory=factory,
+                     clock=clock) as b:
+        b.events = events
+        yield b
 
-    def emit(event):
-        events.append(event)
-        if event.value == "hold":
-            held.set()
 
-    with SeatButtons({"undo": 5}, emit, hold_s=0.05, pin_factory=factory):
-        press(factory, 5)
-        assert not held.wait(timeout=0.3)
+def test_hold_is_sent_after_hold_s_not_before(slow_board, factory, clock):
+    factory.pin(5).drive_low()
+    clock.advance(LONG_HOLD_S - 0.001)
+    assert slow_board.holds.fire_due() == []
+    assert slow_board.events == [gpio("undo")]
+    clock.advance(0.001)
+    assert slow_board.holds.fire_due() == ["undo"]
+    assert slow_board.events == [gpio("undo"), gpio("undo", "hold")]
+    clock.advance(LONG_HOLD_S)               # still down: one hold per press, not repeated
+    assert slow_board.holds.fire_due() == []
+    factory.pin(5).drive_high()
+    assert slow_board.events == [gpio("undo"), gpio("undo", "hold")]
+
+
+def test_release_before_hold_s_is_no_hold(slow_board, factory, clock):
+    factory.pin(5).drive_low()
+    clock.advance(LONG_HOLD_S - 0.001)
+    factory.pin(5).drive_high()
+    assert slow_board.holds.pending == ()
+    clock.advance(LONG_HOLD_S)
+    assert slow_board.holds.fire_due() == []
+    assert slow_board.events == [gpio("undo")]
+
+
+def test_two_buttons_held_from_different_times_each_get_their_own_hold(slow_board, factory,
+                                                                       clock):
+    factory.pin(17).drive_low()                          # seat 1 at t
+    clock.advance(20)
+    factory.pin(24).drive_low()                          # seat 2 at t + 20
+    clock.advance(LONG_HOLD_S - 20)
+    assert slow_board.holds.fire_due() == ["seat1.claim"]
+    clock.advance(19.999)
+    assert slow_board.holds.fire_due() == []
+    clock.advance(0.001)
+    assert slow_board.holds.fire_due() == ["seat2.claim"]
+    assert slow_board.events == [gpio("seat1.claim"), gpio("seat2.claim"),
+                                 gpio("seat1.claim", "hold"), gpio("seat2.claim", "hold")]
+
+
+def test_a_bounce_on_the_press_restarts_the_hold_and_does_not_lose_it(slow_board, factory,
+                                                                      clock):
+    factory.pin(5).drive_low()
+    clock.advance(0.002)
+    factory.pin(5).drive_high()                          # chatter inside the 30 ms window
+    clock.advance(0.002)
+    factory.pin(5).drive_low()                           # ...and down for good
+    clock.advance(LONG_HOLD_S - 0.002)
+    assert slow_board.holds.fire_due() == []             # timed from the last edge
+    clock.advance(0.002)
+    assert slow_board.holds.fire_due() == ["undo"]
+    assert slow_board.events == [gpio("undo"), gpio("undo", "hold")]
+
+
+def test_close_while_a_hold_is_pending(factory, clock):
+    events = []
+    board = SeatButtons(CONFIG.buttons, events.append, hold_s=LONG_HOLD_S,
+                        pin_factory=factory, clock=clock)
+    factory.pin(5).drive_low()
+    assert board.holds.pending == ("undo",) and board.holds.running
+    board.close()                                        # wakes the sleeping timer at once
+    assert not board.holds.running and board.holds.pending == ()
+    clock.advance(2 * LONG_HOLD_S)
+    assert board.holds.fire_due() == []
     assert events == [gpio("undo")]
+
+
+def test_no_thread_per_button(factory):
+    def device_threads():
+        return {t for t in threading.enumerate() if t is not threading.current_thread()}
+
+    before = device_threads()
+    with SeatButtons.from_config(DEMO_CONFIG, [].append, pin_factory=factory) as board:
+        assert len(board.ids) == 20
+        assert device_threads() == before                # no thread until a press
+        press(factory, DEMO_CONFIG.buttons["undo"])
+        press(factory, DEMO_CONFIG.buttons["seat1.claim"])
+        started = device_threads() - before
+        assert [t.name for t in started] == ["button holds"]   # one for the whole board
+    assert device_threads() == before
 
 
 def test_close_stops_events_and_releases_pins(factory):

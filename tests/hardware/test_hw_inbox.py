@@ -81,8 +81,8 @@ def test_failing_wake_keeps_the_event(caplog):
 
 
 def test_gpio_threads_land_in_the_inbox(factory):
-    """A press driven from another thread (as lgpio calls back) and a hold fired by
-    gpiozero's own hold thread both arrive in the inbox and wake the main thread."""
+    """A press driven from another thread (as lgpio calls back) and a hold sent by the
+    board's hold timer thread both arrive in the inbox and wake the main thread."""
     woken = threading.Event()
     inbox = Inbox(wake=woken.set)
     with SeatButtons({"undo": 5}, inbox.put, hold_s=0.05, pin_factory=factory):
