@@ -144,7 +144,21 @@ def test_market_and_track_render(app):
     screen(app).show_track = True
     frames()
     both_sizes("cauldron_track_six_seats")
+    # the milestones by name on the track, where they are, and who used one
+    assert screen(app).track.legend_text == [
+        "12 Magik Overflow (Carl)", "30 Rituals of Power", "33 The Breaking", "35 wins"]
     screen(app).show_track = False
+
+
+def test_milestone_tags_keep_their_order_inside_the_row_and_never_overlap():
+    from ui.games.cauldron.track import spread
+
+    # three tags crowded at the end of a 700-wide row: pushed back left, in order
+    lefts = spread([600, 640, 690], [200, 160, 70], (0, 700), 6)
+    rights = [left + w for left, w in zip(lefts, [200, 160, 70])]
+    assert rights[-1] == 700 and all(r + 6 <= n for r, n in zip(rights, lefts[1:]))
+    # room enough: each centred on its anchor
+    assert spread([100, 400], [100, 100], (0, 700), 6) == [50, 350]
 
 
 def test_game_over_renders_the_podium(app):

@@ -34,7 +34,7 @@ PHASE_WORDS = {
 }
 #: the height of what the phase asks for, under the seats (dice and the market take the whole
 #: body: the faces and the offers are the large targets then)
-LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 172, "track": 64}
+LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 172, "track": 58}
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 

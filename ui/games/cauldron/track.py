@@ -1,6 +1,8 @@
 """The Magik track, 0 to 35: one lane per seat with its token (initial on the seat's colour),
 the two Magik zones shaded and named, the milestones the table entered marked on their numbers
-and named in the legend (who has the fewest and the most Magik: the buttons under it). Everything comes from ``summary``.
+and named on tags under the lanes, joined to their positions, so the table reads them from a
+metre without a key (who has the fewest and the most Magik: the buttons under it). Everything
+comes from ``summary``.
 
 It is drawn on the canvas (text as cached textures, not one Label per number): on a Pi a redraw
 stays cheap, and it redraws only when something it shows has changed."""
@@ -18,6 +20,7 @@ from companion.games.cauldron import data as d
 from ui import theme
 
 CELLS = d.WIN + 1  # 0..35
+TAG_FS, TAG_H = 18, 26  # the milestone tags under the lanes, in units: read from a metre
 ENTHUSIASM_BG = theme.rgba("#1F4D3A")
 ALCHEMY_BG = theme.rgba("#3E2F5C")
 WIN_BG = theme.rgba("#7A5A12")
@@ -92,14 +95,15 @@ class CauldronTrack(Widget):
         players = summary["players"]
         x0, y0 = self.pos
         w, h = self.size
-        name_w = 118 * u
+        zone_h, num_h = 22 * u, 20 * u     # 18-unit words, 16-unit numbers: the lanes get the rest
+        tags_h = TAG_H * u + 4 * u if self.legend else 0
+        lanes_top = y0 + h - zone_h - num_h
+        bottom = y0 + tags_h
+        lane_h = (lanes_top - bottom) / max(1, len(players))
+        name_fs = max(18 * u, min(22 * u, lane_h * 0.74))
+        name_w = _name_column(players, name_fs, u)
         cell = (w - name_w) / CELLS
         cx = x0 + name_w
-        zone_h, num_h = 24 * u, 24 * u
-        legend_h = 30 * u if self.legend else 0
-        lanes_top = y0 + h - zone_h - num_h
-        bottom = y0 + legend_h
-        lane_h = (lanes_top - bottom) / max(1, len(players))
         marks = {m["position"]: m["reached"] for m in summary["milestones"].values()
                  if m["position"] is not None}
         for first, last, colour in ((0, d.ENTHUSIASM_MAX, ENTHUSIASM_BG),
@@ -127,26 +131,26 @@ class CauldronTrack(Widget):
         text_at("Enthusiasm", 18 * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
         text_at("Advanced Alchemy", 18 * u, theme.INK, cx + d.ADVANCED_ALCHEMY * cell, top,
                 (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1) * cell, zone_h)
-        fs_num = min(15 * u, cell * 0.72)
+        fs_num = min(16 * u, cell * 0.84)
         for k in range(CELLS):
             ink = (theme.INK if marks[k] else theme.DARK_INK) if k in marks else (
                 theme.INK if k % 5 == 0 else theme.MUTED)
-            text_at(str(k), fs_num, ink, cx + k * cell, lanes_top, cell, num_h,
+            text_at(str(k), fs_num, ink, cx + k * cell - 2 * u, lanes_top, cell + 4 * u, num_h,
                     bold=k % 5 == 0 or k in marks)
         for i, p in enumerate(players):
             self._lane(i, p, summary, current, colours, x0, cx, cell,
-                       lanes_top - (i + 1) * lane_h, name_w, lane_h, u)
+                       lanes_top - (i + 1) * lane_h, name_w, lane_h, name_fs, u)
         if self.legend:
-            self._legend(summary, x0, y0, w, legend_h, u)
+            self._tags(summary, cx, cell, y0, bottom, u)
 
-    def _lane(self, i, p, summary, current, colours, x0, cx, cell, y, name_w, lane_h, u) -> None:
+    def _lane(self, i, p, summary, current, colours, x0, cx, cell, y, name_w, lane_h, fs,
+              u) -> None:
         hex_colour = colours[i] if i < len(colours) else "#FFFFFF"
-        fs = min(22 * u, lane_h * 0.66)
         text_at(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
                 name_w - 58 * u, lane_h, "left")
         text_at(str(p["magik"]), min(26 * u, lane_h * 0.74), theme.INK, x0 + name_w - 52 * u, y,
                 42 * u, lane_h, "right")
-        size = max(14 * u, min(lane_h - 2 * u, 40 * u))    # as large as the lane allows
+        size = max(14 * u, min(lane_h - 2 * u, 44 * u))    # as large as the lane allows
         position = max(0, min(d.WIN, p["magik"]))
         tx, ty = cx + (position + 0.5) * cell - size / 2, y + (lane_h - size) / 2
         Color(*theme.DARK_INK)
@@ -154,18 +158,59 @@ class CauldronTrack(Widget):
         won = summary.get("winner") == p["name"]
         Color(*(theme.ACCENT if won else theme.rgba(hex_colour)))
         Ellipse(pos=(tx, ty), size=(size, size))
-        text_at(p["name"][:1].upper(), size * 0.62, theme.ink_on(hex_colour), tx, ty, size, size)
+        text_at(p["name"][:1].upper(), size * 0.68, theme.ink_on(hex_colour), tx, ty, size, size)
 
-    def _legend(self, summary, x0, y0, w, legend_h, u) -> None:
-        parts = []
-        for key, m in summary["milestones"].items():
-            if m["position"] is None:
-                continue
-            mark = f"{m['position']} {d.MILESTONE_TEXT[key]}"
-            if m["reached"]:
-                mark += f" (used{': ' + m['by'] if m['by'] else ''})"
-            parts.append(mark)
-        parts.append("35 wins (by brewing)")   # the fewest / most Magik: the buttons below
-        self.legend_text = parts
-        text_at("   ".join(parts), 18 * u, theme.INK, x0 + 4 * u, y0, w - 8 * u, legend_h,
-                "left", bold=False)
+    def _tags(self, summary, cx, cell, y0, lanes_bottom, u) -> None:
+        """Each milestone's name on a tag under its position (and the 35 that wins), joined to
+        its line through the lanes; tags that would overlap are moved apart along the row, in
+        the longest words that fit (the fewest / most Magik: the buttons under it)."""
+        marks = sorted((m["position"], key, m) for key, m in summary["milestones"].items()
+                       if m["position"] is not None)
+        forms = []
+        for full in (True, False):
+            said = []
+            for position, key, m in marks:
+                name = d.MILESTONE_TEXT[key]
+                by = f"used: {m['by']}" if full and m["by"] else (m["by"] or "used")
+                said.append((position, f"{position} {name}" + (f" ({by})" if m["reached"] else ""),
+                             "used" if m["reached"] else "open"))
+            said.append((d.WIN, f"{d.WIN} wins" + (" (by brewing)" if full else ""), "win"))
+            forms.append(said)
+        fs, pad, gap = TAG_FS * u, 8 * u, 6 * u
+        row = (cx, cx + cell * CELLS)
+        for said in forms:
+            widths = [texture(text, fs).width + 2 * pad for _, text, _ in said]
+            if sum(widths) + gap * (len(widths) - 1) <= row[1] - row[0] or said is forms[-1]:
+                break
+        anchors = [cx + (position + 0.5) * cell for position, _, _ in said]
+        lefts = spread(anchors, widths, row, gap)
+        self.legend_text = [text for _, text, _ in said]
+        tag_y, tag_h = y0, TAG_H * u
+        for (position, text, kind), anchor, left, width in zip(said, anchors, lefts, widths):
+            fill, ink = {"open": (theme.ACCENT, theme.DARK_INK),
+                         "used": (theme.GREY_BTN, theme.INK),
+                         "win": (WIN_BG, theme.INK)}[kind]
+            Color(*fill)
+            Line(points=[anchor, lanes_bottom, min(max(anchor, left + pad), left + width - pad),
+                         tag_y + tag_h], width=1.2 * u)
+            Rectangle(pos=(left, tag_y), size=(width, tag_h))
+            text_at(text, fs, ink, left, tag_y, width, tag_h)
+
+
+def spread(anchors: list[float], widths: list[float], row: tuple[float, float],
+           gap: float) -> list[float]:
+    """Left edges for boxes centred as near their anchors as the row allows, in order, none
+    overlapping: pushed right past the one before, then back left from the row's end."""
+    lefts = [min(max(a - wd / 2, row[0]), row[1] - wd) for a, wd in zip(anchors, widths)]
+    for i in range(1, len(lefts)):
+        lefts[i] = max(lefts[i], lefts[i - 1] + widths[i - 1] + gap)
+    for i in range(len(lefts) - 1, -1, -1):
+        limit = row[1] if i == len(lefts) - 1 else lefts[i + 1] - gap
+        lefts[i] = min(lefts[i], limit - widths[i])
+    return [max(left, row[0]) for left in lefts]
+
+
+def _name_column(players, fs: float, u: float) -> float:
+    """Wide enough for the longest name at the lane's type (within 118 to 170 units)."""
+    longest = max((texture(p["name"], fs).width for p in players), default=0)
+    return max(118 * u, min(longest + 64 * u, 170 * u))
