@@ -5,8 +5,10 @@ nothing happens; twenty gpiozero ``Button`` hold threads did so about 200 times 
 scenario below opens its devices in this process, lets them settle, idles for ``--seconds`` and
 counts the context switches of the threads it started (``voluntary_ctxt_switches`` plus
 ``nonvoluntary_ctxt_switches`` in ``/proc/self/task/<tid>/status``; one switch is one wake-up).
-Buttons use gpiozero's mock pin factory (the lgpio driver is not available off a Pi). Prints
-figures; asserts nothing. Run: .venv/bin/python benchmarks/device_wakeups.py [--seconds 5]
+Buttons use gpiozero's mock pin factory; on a Pi, ``--factory lgpio`` opens the real pins
+instead (the scenarios that press a button need the mock pins and are left out; lgpio's own
+alert thread is counted). Prints figures; asserts nothing.
+Run: .venv/bin/python benchmarks/device_wakeups.py [--seconds 5] [--factory lgpio]
 """
 
 from __future__ import annotations
@@ -83,10 +85,17 @@ def measure(title: str, scenario: Scenario, seconds: float, settle: float,
 
 
 # -- scenarios ------------------------------------------------------------------------------
+def make_factory(kind: str):
+    if kind == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+        return LGPIOFactory()
+    return MockFactory()
+
+
 @contextlib.contextmanager
-def gpiozero_buttons() -> Iterator[object]:
+def gpiozero_buttons(kind: str) -> Iterator[object]:
     """The old board: one gpiozero Button with a hold time per input, as SeatButtons made."""
-    factory = MockFactory()
+    factory = make_factory(kind)
     buttons = [Button(pin, pull_up=True, bounce_time=0.03, hold_time=1.5, pin_factory=factory)
                for pin in DEMO_CONFIG.buttons.values()]
     for button in buttons:
@@ -96,14 +105,14 @@ def gpiozero_buttons() -> Iterator[object]:
     finally:
         for button in buttons:
             button.close()
-        factory.reset()
+        factory.close()
 
 
 @contextlib.contextmanager
-def seat_buttons(pressed_once: bool) -> Iterator[object]:
-    """The board now; ``pressed_once`` presses and releases a button first, so the hold
-    timer's thread has started and is asleep."""
-    factory = MockFactory()
+def seat_buttons(kind: str, pressed_once: bool = False) -> Iterator[object]:
+    """The board now; ``pressed_once`` presses and releases a button first (mock pins), so
+    the hold timer's thread has started and is asleep."""
+    factory = make_factory(kind)
     inbox = Inbox()
     try:
         with SeatButtons.from_config(DEMO_CONFIG, inbox.put, pin_factory=factory) as board:
@@ -113,7 +122,7 @@ def seat_buttons(pressed_once: bool) -> Iterator[object]:
                 pin.drive_high()
             yield board
     finally:
-        factory.reset()
+        factory.close()
 
 
 @contextlib.contextmanager
@@ -170,15 +179,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="idle window per scenario")
     parser.add_argument("--settle", type=float, default=1.0, help="time not measured first")
+    parser.add_argument("--factory", choices=("mock", "lgpio"), default="mock",
+                        help="pin factory for the buttons (lgpio: on a Pi, real pins)")
     args = parser.parse_args()
+    kind = args.factory
     n = len(DEMO_CONFIG.buttons)
     print(f"idle {args.seconds:g} s per scenario, after {args.settle:g} s to settle; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
     run = [
-        (f"before: {n} gpiozero Buttons with hold_time (mock)", gpiozero_buttons, ()),
-        (f"now: SeatButtons, {n} buttons, never pressed", lambda: seat_buttons(False), ()),
-        (f"now: SeatButtons, {n} buttons, pressed once", lambda: seat_buttons(True), ()),
-        (f"now: SeatButtons, {n} buttons, one held down", seat_buttons_held, ()),
+        (f"before: {n} gpiozero Buttons with hold_time ({kind})",
+         lambda: gpiozero_buttons(kind), ()),
+        (f"now: SeatButtons, {n} buttons, never pressed ({kind})",
+         lambda: seat_buttons(kind), ()),
+    ]
+    if kind == "mock":
+        run += [
+            (f"now: SeatButtons, {n} buttons, pressed once", lambda: seat_buttons(kind, True), ()),
+            (f"now: SeatButtons, {n} buttons, one held down", seat_buttons_held, ()),
+        ]
+    run += [
         ("dice reader on loop://", lambda: dice_on("loop://"), ()),
         ("dice reader on a pty tray (simulator not counted)", dice_on_pty, ("dicesim",)),
         ("dice reader on socket://", dice_on_socket, ("bench tcp tray",)),

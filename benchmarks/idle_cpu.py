@@ -1,77 +1,80 @@
-"""Idle CPU of the companion app against a bare Kivy app, measured in the same run.
+"""Figure 3: idle CPU, the app against a bare Kivy app, both started together.
 
-The app must sleep when nothing happens (no per-frame polling). Both programs are started
-headless (SDL_VIDEODRIVER=offscreen), left to settle, then their CPU time (user + system, from
-/proc) is read over the same window. Prints figures and the ratio; asserts nothing, since these
-machines are noisy. Run: .venv/bin/python benchmarks/idle_cpu.py [--seconds 10]
+The app must sleep when nothing happens. Home screen: the app (demo mode: mock buttons) next to
+benchmarks/bare/idle.py. A game screen: the app with a Witch's Brew game open, its 1 Hz turn
+clock running, next to benchmarks/bare/ticking.py (one label updated once a second). Each pair
+is started at the same time; once both have drawn (and the app opened its game) and settled,
+their CPU seconds (user + system, /proc/<pid>/stat) are read over the same window, with the
+frames each drew (Window on_flip, counted by benchmarks/probe.py) and how often their threads
+woke (context switches summed over /proc/<pid>/task). Which one is started first alternates.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
+import signal
 import time
-from pathlib import Path
 
-BARE = """
-from kivy.app import App
-from kivy.uix.label import Label
-class Bare(App):
-    def build(self):
-        return Label(text="bare")
-Bare().run()
-"""
+from benchmarks.common import (
+    Figure, app_argv, bare_argv, cpu_seconds, read_until, reap, spawn, wakeups,
+)
+from benchmarks.context import Context
+
+TITLE = "idle CPU: home screen vs bare idle; game screen (1 Hz clock) vs bare ticking"
+SETTLE = 1.5
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def measure(argv: list[str], settle: float, seconds: float, env: dict[str, str]) -> float:
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def pair(ctx: Context, app_args: list[str], app_ready: str, bare: str, first_app: bool,
+         window: float) -> dict[str, dict[str, float]]:
+    env = ctx.sandbox.env()
+    specs = [("app", app_argv(*app_args), app_ready), ("bare", bare_argv(bare), "first_frame")]
+    if not first_app:
+        specs.reverse()
+    procs = {name: (spawn(argv, env), time.monotonic(), ready) for name, argv, ready in specs}
     try:
-        time.sleep(settle)
-        if proc.poll() is not None:
-            raise SystemExit(f"{argv} exited early with status {proc.returncode}")
-        start = cpu_seconds(proc.pid)
-        time.sleep(seconds)
-        return cpu_seconds(proc.pid) - start
+        for proc, _, ready in procs.values():
+            read_until(proc, ready)
+        time.sleep(SETTLE)
+        before = {}
+        for name, (proc, _, _) in procs.items():
+            proc.send_signal(signal.SIGUSR1)
+            before[name] = (cpu_seconds(proc.pid), *wakeups(proc.pid))
+        time.sleep(window)
+        out = {}
+        for name, (proc, _, _) in procs.items():
+            threads, switches = wakeups(proc.pid)
+            out[name] = {"cpu": cpu_seconds(proc.pid) - before[name][0], "threads": threads,
+                         "wakeups": (switches - before[name][2]) / window}
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        for proc, _, _ in procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+    for name, (proc, started, _) in procs.items():
+        done = reap(proc, started, timeout=20)
+        if name in out:
+            out[name]["frames"] = done.report.get("frames", float("nan")) / window
+    return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=8.0, help="measuring window per run")
-    parser.add_argument("--settle", type=float, default=5.0, help="start-up time not measured")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each program")
-    args = parser.parse_args()
-    bare, app = [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "offscreen"),
-               "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": tmp,
-               "GPIOZERO_PIN_FACTORY": "mock"}
-        bare_app = Path(tmp) / "bare_app.py"  # Kivy's App looks for its source file
-        bare_app.write_text(BARE)
-        for _ in range(args.rounds):  # alternate, so both see the same machine noise
-            bare.append(measure([sys.executable, str(bare_app)], args.settle, args.seconds, env))
-            app.append(measure([sys.executable, "-m", "companion", "run", "--demo", "--db",
-                                str(Path(tmp) / "bench.sqlite3"), "--size", "800x480"],
-                               args.settle, args.seconds, env))
-    b, a = statistics.median(bare), statistics.median(app)
-    window = args.seconds
-    print(f"idle window {window:.1f} s, {args.rounds} alternating runs each, medians:")
-    print(f"bare Kivy app        {b:.3f} s CPU  ({100 * b / window:.2f} % of one core)  runs {bare}")
-    print(f"companion (demo)     {a:.3f} s CPU  ({100 * a / window:.2f} % of one core)  runs {app}")
-    print(f"ratio companion/bare {a / b:.2f}" if b > 0 else "ratio: the bare app used no CPU")
-
-
-if __name__ == "__main__":
-    main()
+def measure(ctx: Context) -> Figure:
+    fig = Figure("idle_cpu", TITLE)
+    window = ctx.pick(5.0, 10.0, 1.0)
+    rounds = ctx.pick(2, 4, 1)
+    db = ctx.sandbox.path("idle.sqlite3")
+    for label, app_args, ready, bare in (
+            ("home", ["--db", str(db)], "first_frame", "idle.py"),
+            ("game", ["--scenario", "game", "--db", str(db)], "game_started", "ticking.py")):
+        runs = [pair(ctx, app_args, ready, bare, i % 2 == 0, window) for i in range(rounds)]
+        a = [100 * r["app"]["cpu"] / window for r in runs]
+        b = [100 * r["bare"]["cpu"] / window for r in runs]
+        fig.add(f"{label}: app, % of one core", a, "%")
+        fig.add(f"{label}: bare {bare}, % of one core", b, "%")
+        fig.ratio(f"{label}: ratio app/bare", a, b)
+        fig.add(f"{label}: app frames drawn", [r["app"]["frames"] for r in runs], "/s")
+        fig.add(f"{label}: bare frames drawn", [r["bare"]["frames"] for r in runs], "/s")
+        fig.add(f"{label}: app thread wake-ups", [r["app"]["wakeups"] for r in runs], "/s",
+                note=f"{runs[-1]['app']['threads']} threads")
+        fig.add(f"{label}: bare thread wake-ups", [r["bare"]["wakeups"] for r in runs], "/s",
+                note=f"{runs[-1]['bare']['threads']} threads")
+    fig.notes.append(f"{window:.0f} s window after both drew and settled {SETTLE} s; CPU ticks "
+                     "are 10 ms, so short windows are coarse")
+    return fig

@@ -1,0 +1,129 @@
+"""Inside the app (run by benchmarks/probe.py): inputs put on the app's Inbox as a device thread
+puts them, and the time from the put to the first frame drawn after the game changed.
+
+Buttons: a Witch's Brew game played by a seeded table (tests/support/autoplay.py); the seats'
+answers (claim, so be it, pass) go in as seat button presses from a thread, as gpiozero's do,
+the other commands from the screen (``app.send``). Dice: a Cauldron Quest game
+(tests/companion/quest_autoplay.py), each die the game waits for read from the "tray"
+(source ``serial``). A put comes at a random point of the frame, so waiting for the next Clock
+tick is in the figure, as at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import threading
+import time
+from typing import Any, Callable, Iterator
+
+from benchmarks.probe import FRAME_TIMEOUT, WITCHS_BREW, Frames, report
+
+ANSWERS = ("claim", "so_be_it", "pass")
+
+
+def scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
+    def run(frames: Frames) -> None:
+        frames.run(steps(args))
+
+    return run
+
+
+def steps(args: argparse.Namespace) -> Iterator:
+    from kivy.app import App
+
+    from companion.core.model import InputEvent
+    from tests.companion import quest_autoplay
+    from tests.support import autoplay
+
+    app, rng = App.get_running_app(), random.Random(args.seed)
+    changed: dict[str, float] = {}
+    hooked: set[int] = set()
+    got: dict[str, list[float]] = {k: [] for k in (
+        "button_to_frame", "button_to_change", "change_to_frame", "touch_to_frame",
+        "touch_call", "die_to_frame", "die_to_change")}
+    missed = 0
+
+    def hook() -> None:
+        session = app.session
+        if session is not None and id(session) not in hooked:
+            hooked.add(id(session))
+            session.add_listener(lambda _s, _step: changed.__setitem__("t", time.perf_counter()))
+
+    def put_from_thread(event: InputEvent) -> dict[str, float]:
+        when: dict[str, float] = {}
+        delay = rng.uniform(0, 1 / 30)
+
+        def device() -> None:
+            time.sleep(delay)
+            when["put"] = time.perf_counter()
+            app.devices.inbox.put(event)
+
+        threading.Thread(target=device, daemon=True).start()
+        return when
+
+    def new_game(setup: dict[str, Any]) -> Iterator:
+        app.start_game(setup)
+        hook()
+        yield ("frame", lambda: True, FRAME_TIMEOUT)
+        yield ("sleep", 0.3)
+
+    yield from new_game(dict(WITCHS_BREW))
+    presses = 0
+    while presses < args.presses:
+        session = app.session
+        if session is None or session.over:
+            yield from new_game(dict(WITCHS_BREW))
+            continue
+        command = autoplay.next_command(session, rng)
+        prompt = session.prompt()
+        changed.clear()
+        if command.do in ANSWERS and prompt.get("phase") == "answer":
+            event = InputEvent("button", f"seat{prompt['seat'] + 1}.{command.do}", source="gpio")
+            when = put_from_thread(event)
+            drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+            presses += 1
+            if drawn is None or "put" not in when:
+                missed += 1
+                continue
+            got["button_to_frame"].append(drawn - when["put"])
+            got["button_to_change"].append(changed["t"] - when["put"])
+            got["change_to_frame"].append(drawn - changed["t"])
+        else:
+            start = time.perf_counter()
+            app.send(command)
+            called = time.perf_counter()
+            drawn = yield ("frame", lambda: True, FRAME_TIMEOUT)
+            if drawn is not None:
+                got["touch_to_frame"].append(drawn - start)
+                got["touch_call"].append(called - start)
+        yield ("sleep", rng.uniform(0.05, 0.1))
+
+    app.go_home()
+    quest = {"game": "quest", "players": list(quest_autoplay.PLAYERS),
+             "needed": list(quest_autoplay.NEEDED)}
+    yield from new_game(dict(quest))
+    dice = 0
+    while dice < args.dice:
+        session = app.session
+        if session is None or session.over:
+            yield from new_game(dict(quest))
+            continue
+        options = quest_autoplay.legal_commands(session.state, rng)
+        rolls = [o for o in options if isinstance(o, InputEvent) and o.kind == "die"]
+        changed.clear()
+        if rolls:
+            when = put_from_thread(rng.choice(rolls))
+            drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+            dice += 1
+            if drawn is None or "put" not in when:
+                missed += 1
+                continue
+            got["die_to_frame"].append(drawn - when["put"])
+            got["die_to_change"].append(changed["t"] - when["put"])
+        else:
+            app.send(quest_autoplay.random_command(session.state, rng))
+            yield ("frame", lambda: True, FRAME_TIMEOUT)
+        yield ("sleep", rng.uniform(0.05, 0.1))
+    report(**got, missed=missed)
+    app.stop()

@@ -1,0 +1,248 @@
+"""The process the benchmarks time: the companion app, or a bare Kivy script, with hooks.
+
+The app has no "exit after the first frame" or "say when a frame is drawn", and the benchmarks
+must not change ``ui/`` to get them, so this wrapper adds them from outside with Clock
+callbacks and Window events only: it imports ``ui.app`` (or runs a script in
+``benchmarks/bare/`` unchanged), schedules a callback for the first tick, binds ``on_flip``
+there, and reports on stdout as ``BENCH {json}`` lines (benchmarks/common.py reads them).
+
+    python -m benchmarks.probe app [--exit] [--scenario NAME] [--db PATH] ...
+    python -m benchmarks.probe bare benchmarks/bare/hello.py
+
+Every child reports ``first_frame``: seconds from its spawn (``BENCH_T0``, the parent's
+monotonic clock) to the first frame drawn after the app started. SIGUSR1 then SIGTERM count the
+frames drawn between them (``frames``), for the idle figures. The app runs as ``companion run
+--demo --size 800x480`` does (ui/command.py), on the database ``--db``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import runpy
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+T0 = float(os.environ.get("BENCH_T0", time.monotonic()))
+WITCHS_BREW = {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Dora", "Emil"]}
+FRAME_TIMEOUT = 5.0
+
+
+def report(**values: Any) -> None:
+    print("BENCH " + json.dumps(values), flush=True)
+
+
+def vm_hwm_mib() -> float:
+    """This process's peak resident memory so far (VmHWM), in MiB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Frames:
+    """Counts the frames drawn (Window on_flip) and runs a scenario written as a generator:
+    it yields ``("frame", when, timeout)`` to wait for the first frame drawn once ``when()``
+    holds (it gets that frame's perf_counter time, or None after ``timeout`` seconds), or
+    ``("sleep", seconds)``."""
+
+    def __init__(self) -> None:
+        from kivy.core.window import Window
+
+        self.count = 0
+        self.marked = 0
+        self._waiting: tuple[Callable[[], bool], float] | None = None
+        self._scenario: Iterator | None = None
+        Window.bind(on_flip=self._on_flip)
+        signal.signal(signal.SIGUSR1, lambda *_: setattr(self, "marked", self.count))
+        signal.signal(signal.SIGTERM, self._on_term)
+
+    def _on_term(self, *_args) -> None:
+        report(frames=self.count - self.marked, vm_hwm_mib=vm_hwm_mib())
+        os._exit(0)
+
+    def _on_flip(self, *_args) -> None:
+        now = time.perf_counter()
+        self.count += 1
+        if self._waiting is not None and self._waiting[0]():
+            self._waiting = None
+            self._resume(now)
+
+    def run(self, scenario: Iterator) -> None:
+        """Start ``scenario`` now: its first wait is in place before the next frame."""
+        self._scenario = scenario
+        self._resume(None, at_once=True)
+
+    def _resume(self, value: Any, at_once: bool = False) -> None:
+        from kivy.clock import Clock
+
+        def step(_dt: float) -> None:
+            try:
+                what = self._scenario.send(value)
+            except StopIteration:
+                return
+            if what[0] == "sleep":
+                self._resume_later(what[1])
+            else:
+                _, when, timeout = what
+                waiting = (when, time.perf_counter())
+                self._waiting = waiting
+                Clock.schedule_once(lambda _dt: self._expire(waiting), timeout)
+
+        if at_once:
+            step(0.0)
+        else:
+            Clock.schedule_once(step)
+
+    def _resume_later(self, seconds: float) -> None:
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: self._resume(None), seconds)
+
+    def _expire(self, waiting) -> None:
+        if self._waiting is waiting:
+            self._waiting = None
+            self._resume(None)
+
+
+def after_first_frame(then: Callable[["Frames"], None]) -> None:
+    """On the first tick (after the app's on_start), wait for the next frame: the first one
+    drawn by the running app. It is reported inside its on_flip (a bare script may stop its
+    app in the same dispatch, and no Clock callback would run after that); then ``then``."""
+    from kivy.clock import Clock
+
+    def first_tick(_dt: float) -> None:
+        from kivy.core.window import Window   # not before: a bare script sets its Config first
+
+        def first_flip(*_args) -> None:
+            Window.unbind(on_flip=first_flip)
+            report(first_frame=time.monotonic() - T0, first_frame_cpu=time.process_time(),
+                   first_frame_hwm_mib=vm_hwm_mib())
+            Clock.schedule_once(lambda _dt: then(frames))
+
+        frames = Frames()
+        Window.bind(on_flip=first_flip)
+
+    Clock.schedule_once(first_tick)
+
+
+# -- scenarios (the app) ---------------------------------------------------------------------
+def stop(_frames: Frames) -> None:
+    from kivy.app import App
+
+    App.get_running_app().stop()
+
+
+def start_game(_frames: Frames) -> None:
+    """A Witch's Brew game on its table screen, its 1 Hz turn clock running; then idle."""
+    from kivy.app import App
+
+    problem = App.get_running_app().start_game(dict(WITCHS_BREW))
+    report(game_started=problem is None, problem=problem)
+
+
+def play(args: argparse.Namespace) -> Callable[[Frames], None]:
+    """A game opened and ``--commands`` commands played from the screen, a frame after each;
+    then the peak memory, and exit."""
+
+    def scenario(frames: Frames) -> None:
+        from kivy.app import App
+
+        from tests.support import autoplay
+
+        app, rng = App.get_running_app(), random.Random(args.seed)
+
+        def steps() -> Iterator:
+            app.start_game(dict(WITCHS_BREW))
+            yield ("frame", lambda: True, FRAME_TIMEOUT)
+            for _ in range(args.commands):
+                if app.session is None or app.session.over:
+                    app.start_game(dict(WITCHS_BREW))
+                else:
+                    app.send(autoplay.next_command(app.session, rng))
+                yield ("frame", lambda: True, FRAME_TIMEOUT)
+            report(play_hwm_mib=vm_hwm_mib(), commands=args.commands)
+            app.stop()
+
+        frames.run(steps())
+
+    return scenario
+
+
+def history(args: argparse.Namespace) -> Callable[[Frames], None]:
+    """Back to home from a game, ``--rounds`` times: seconds from ``go_home`` to the next frame."""
+
+    def scenario(frames: Frames) -> None:
+        from kivy.app import App
+
+        app = App.get_running_app()
+
+        def steps() -> Iterator:
+            to_frame, in_call = [], []
+            for _ in range(args.rounds):
+                app.resume(args.resume_id)
+                yield ("frame", lambda: True, FRAME_TIMEOUT)
+                yield ("sleep", 0.15)
+                start = time.perf_counter()
+                app.go_home()
+                called = time.perf_counter()
+                drawn = yield ("frame", lambda: True, FRAME_TIMEOUT)
+                if drawn is not None:
+                    to_frame.append(drawn - start)
+                    in_call.append(called - start)
+                yield ("sleep", 0.15)
+            report(home_to_frame=to_frame, home_call=in_call)
+            app.stop()
+
+        frames.run(steps())
+
+    return scenario
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["app", "bare"])
+    parser.add_argument("script", nargs="?", help="bare: the Kivy script to run")
+    parser.add_argument("--exit", action="store_true", help="exit after the first frame")
+    parser.add_argument("--scenario", choices=["idle", "game", "play", "latency", "history"],
+                        default="idle")
+    parser.add_argument("--db", help="app: the game database")
+    parser.add_argument("--commands", type=int, default=10, help="play: commands played")
+    parser.add_argument("--presses", type=int, default=30, help="latency: buttons pressed")
+    parser.add_argument("--dice", type=int, default=20, help="latency: dice read")
+    parser.add_argument("--rounds", type=int, default=5, help="history: trips back home")
+    parser.add_argument("--resume-id", type=int, help="history: the unfinished game to open")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.what == "bare":
+        after_first_frame(lambda _frames: None)   # the script exits by itself, or is stopped
+        sys.argv = [args.script]
+        runpy.run_path(args.script, run_name="__main__")
+        return
+    from ui.command import configure_kivy
+
+    configure_kivy((800, 480), False)
+    from ui.app import CompanionApp
+
+    then: Callable[[Frames], None] = {"idle": lambda _f: None, "game": start_game,
+                                      "play": play(args), "history": history(args)}.get(
+        args.scenario) or latency(args)
+    after_first_frame(stop if args.exit else then)
+    CompanionApp(db_path=args.db, demo=True).run()
+
+
+def latency(args: argparse.Namespace) -> Callable[[Frames], None]:
+    from benchmarks.latency_probe import scenario
+
+    return scenario(args)
+
+
+if __name__ == "__main__":
+    threading.current_thread().name = "probe-main"
+    main()
