@@ -87,7 +87,10 @@ def measure(title: str, scenario: Scenario, seconds: float, settle: float,
 # -- scenarios ------------------------------------------------------------------------------
 def make_factory(kind: str):
     if kind == "lgpio":
-        from gpiozero.pins.lgpio import LGPIOFactory
+        try:
+            from gpiozero.pins.lgpio import LGPIOFactory
+        except ImportError as exc:
+            raise SystemExit(f"--factory lgpio needs the lgpio module, on a Pi: {exc}")
         return LGPIOFactory()
     return MockFactory()
 
