@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     chosen = args.only or names
     info = machine()
-    print(f"benchmarks ({'quick' if args.quick else 'full'}) {info['date']} on {info['cpu']}, "
+    print(f"benchmarks ({'tiny' if args.tiny else 'quick' if args.quick else 'full'}) {info['date']} on {info['cpu']}, "
           f"{info['cores']} cores, {info['machine']}, Python {info['python']}, Kivy "
           f"{info['kivy']}, commit {info['commit']}, load {info['load']}", flush=True)
     sandbox = Sandbox()

@@ -1,0 +1,67 @@
+"""Figure 4: input to the next frame showing it, and the rules + commit part alone.
+
+In the app (benchmarks/latency_probe.py, run by benchmarks/probe.py): seat button presses and
+die reads put on the app's Inbox from a thread, as the devices put them, timed from the put to
+the first frame drawn after the game changed (Window on_flip); commands from the screen
+(``app.send``) from the call to the next frame. Alone: ``Session.execute`` of the same kind of
+commands with a real ``Store`` on a disk file (rules, gate, flow and one SQLite transaction with
+synchronous=FULL), and without a store (rules only). Medians and p99.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from benchmarks import logs
+from benchmarks.common import Figure, app_argv, run
+from benchmarks.context import Context
+
+TITLE = "input (button or die) -> next frame, and the rules + commit part alone"
+
+
+def execute_times(store, count: int) -> list[float]:
+    """Seconds per ``Session.execute`` over autoplayed Witch's Brew games (new game at each end)."""
+    from companion.core import Session
+    from companion.games import get_rules
+    from tests.support import autoplay
+
+    rules, rng, out, session = get_rules("witchs_brew"), random.Random(7), [], None
+    while len(out) < count:
+        if session is None or session.over:
+            session = (store.new_game(rules, dict(logs.SETUP)) if store is not None
+                       else Session(rules, dict(logs.SETUP)))
+        command = autoplay.next_command(session, rng)
+        start = time.perf_counter()
+        session.execute(command, "gpio")
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def measure(ctx: Context) -> Figure:
+    from companion.store import Store
+
+    fig = Figure("latency", TITLE)
+    presses, dice = ctx.pick(25, 120, 3), ctx.pick(10, 60, 2)
+    db = ctx.sandbox.path("latency.sqlite3")
+    done = run(app_argv("--scenario", "latency", "--presses", str(presses), "--dice", str(dice),
+                        "--db", str(db)), ctx.sandbox.env(), timeout=300)
+    got = done.report
+    fig.add("button -> frame showing it", got["button_to_frame"], p99=True)
+    fig.add("  of which put -> game changed", got["button_to_change"], p99=True,
+            note="drain on the next tick, rules, commit, the app's refresh")
+    fig.add("  of which changed -> frame", got["change_to_frame"], p99=True,
+            note="layout, text, GL, flip")
+    fig.add("die (tray) -> frame showing it", got["die_to_frame"], p99=True)
+    fig.add("  of which put -> game changed", got["die_to_change"], p99=True)
+    fig.add("command from the screen -> frame", got["touch_to_frame"], p99=True)
+    fig.add("  of which app.send (synchronous)", got["touch_call"], p99=True)
+    if got.get("missed"):
+        fig.notes.append(f"{got['missed']} inputs drew no frame within 5 s (refused or lost)")
+    count = ctx.pick(300, 1000, 20)
+    with Store(ctx.sandbox.path("execute.sqlite3")) as store:
+        fig.add("Session.execute, Store on disk (rules + commit)", execute_times(store, count),
+                p99=True)
+    fig.add("Session.execute, no store (rules only)", execute_times(None, count), p99=True)
+    fig.notes.append("maxfps 30: one frame is 33 ms, and a put waits for the next Clock tick")
+    return fig
