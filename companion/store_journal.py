@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterator
 
-from companion.core.engine import DONE, Results, Step
+from companion.core.engine import DONE, Results, Standing, Step
 from companion.core.errors import NotSaved, RuleViolation
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.store_open import advice
@@ -124,7 +124,8 @@ class GameJournal:
         self.store = store
         self.game_id = game_id
 
-    def append(self, step: Step, dropped: list[int], results: Results) -> None:
+    def append(self, step: Step, dropped: list[int], standing: Standing) -> None:
+        results = standing.results
         _refuse_unstorable(
             (step.command.to_dict(), step.command.do),
             *[(e.data, e.type) for e in step.events],
@@ -147,7 +148,8 @@ class GameJournal:
             conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
             _settle(conn, self.game_id, results, now)
 
-    def set_status(self, n: int, status: str, results: Results) -> None:
+    def set_status(self, n: int, status: str, standing: Standing) -> None:
+        results = standing.results
         _refuse_unstorable((results, "results"))
         conn = self.store.conn
         now = _now()

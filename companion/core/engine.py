@@ -6,6 +6,14 @@ is asked now (``prompt``). A :class:`Session` folds a game's log of steps: one s
 command, holding the command's events and the automatic ones that followed. Undo marks the last
 step "undone", redo marks it "done" again, a new command after undo marks the redo branch
 "dropped". Nothing is ever deleted, and the state is always the fold of the "done" steps.
+
+The fold is never redone from the start while playing: the session keeps the state after each
+of the last few done steps and after every :data:`CHECKPOINT_EVERY`-th one, so undo costs at
+most that many steps' fold however long the game, and redo one step's. The same checkpoints go
+to the journal (the store keeps them beside the steps), so a resume folds only the steps after
+the latest one. A checkpoint is the state after one step ``n``; it holds while ``n`` is done,
+because undo only ever takes back the last done step: the done steps before ``n`` are then the
+ones that were done when ``n`` was played.
 """
 
 from __future__ import annotations
@@ -23,6 +31,11 @@ State = dict[str, Any]
 FLOW_LIMIT = 200
 
 DONE, UNDONE, DROPPED = "done", "undone", "dropped"
+
+#: A checkpoint every this many done steps (kept in memory and by the journal), and the states
+#: after this many of the latest done steps besides: undo folds at most CHECKPOINT_EVERY steps.
+CHECKPOINT_EVERY = 32
+KEEP_RECENT = 8
 
 
 def plain_words(command: Command, events: Sequence[Event], names: Sequence[str],
@@ -122,15 +135,26 @@ class Step:
 Results = list[dict[str, Any]] | None
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where a change leaves the game, for the journal to keep in the same transaction as the
+    change: ``results`` when the game is over afterwards (None when it is not: an undo past the
+    end reopens it); ``summary`` (``GameRules.summary``) so lists of games need no fold;
+    ``checkpoint`` (step n, the state after it) every CHECKPOINT_EVERY done steps."""
+
+    results: Results
+    summary: dict[str, Any]
+    checkpoint: tuple[int, State] | None = None
+
+
 class Journal(Protocol):
     """Where a session writes its log durably before it shows a result (the store). Each call
-    is one transaction together with what it does to the game's end: ``results`` when the game
-    is over afterwards, None when it is not (an undo past the end reopens it). A kill between
-    two writes can then never leave a finished game "running"."""
+    is one transaction together with the game's :class:`Standing` afterwards. A kill between
+    two writes can then never leave a finished game "running" or its summary behind."""
 
-    def append(self, step: Step, dropped: list[int], results: Results) -> None: ...
+    def append(self, step: Step, dropped: list[int], standing: Standing) -> None: ...
 
-    def set_status(self, n: int, status: str, results: Results) -> None: ...
+    def set_status(self, n: int, status: str, standing: Standing) -> None: ...
 
 
 Listener = Callable[["Session", "Step | None"], None]
@@ -147,14 +171,22 @@ class Session:
         *,
         journal: Journal | None = None,
         game_id: int | None = None,
+        checkpoint: tuple[int, State] | None = None,
     ) -> None:
+        """``checkpoint``: the state after step n as the journal kept it (see the module
+        docstring); used when step n is done, so only the steps after it are folded."""
         self.rules = rules
         self.setup, self.initial = rules.start(setup)
         self.steps: list[Step] = list(steps)
         self.journal = journal
         self.game_id = game_id
         self._listeners: list[Listener] = []
-        self._state = self._fold()
+        self._by_n: dict[int, int] = {}     # step n -> its index in self.steps
+        self._done: list[Step] = []         # the done steps, oldest first
+        self._redo: list[Step] = []         # the undone steps after them, oldest first
+        self._after: dict[int, State] = {}  # step n -> the state after it (checkpoints)
+        self._index()
+        self._state = self._resume(checkpoint)
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -172,7 +204,7 @@ class Session:
         return self.rules.summary(self._state)
 
     def done_steps(self) -> list[Step]:
-        return [s for s in self.steps if s.status == DONE]
+        return list(self._done)
 
     @property
     def can_undo(self) -> bool:
@@ -225,12 +257,20 @@ class Session:
         if command.do == "redo":
             return self.redo()
         command, events, state = self.rules.accept(self._state, command)
-        step = Step(n=len(self.steps) + 1, command=command, events=tuple(events), source=source)
-        dropped = [s.n for s in self.steps if s.status == UNDONE]
+        n = max(self._by_n, default=0) + 1
+        step = Step(n=n, command=command, events=tuple(events), source=source)
+        undone = self._redo
+        dropped = [s.n for s in undone]
         if self.journal is not None:
-            self.journal.append(step, dropped, self._results(state))
-        self.steps = [replace(s, status=DROPPED) if s.n in dropped else s for s in self.steps]
+            self.journal.append(step, dropped, self._standing(state, step, len(self._done) + 1))
+        for old in undone:
+            self.steps[self._by_n[old.n]] = replace(old, status=DROPPED)
+            self._after.pop(old.n, None)
+        self._by_n[n] = len(self.steps)
         self.steps.append(step)
+        self._done.append(step)
+        self._redo = []
+        self._keep(step, state)
         self._state = state
         self._notify(step)
         return step
@@ -263,31 +303,93 @@ class Session:
     # -- internals -----------------------------------------------------------------------
     def _mark(self, step: Step, status: str) -> Step:
         marked = replace(step, status=status)
-        steps = [marked if s.n == step.n else s for s in self.steps]
-        state = self._fold(steps)
+        if status == UNDONE:   # the last done step: the state after the one before it
+            done = self._done[:-1]
+            state = self._state_after(done)
+        else:                  # redo: the first undone step, folded onto the state now
+            done = self._done + [marked]
+            state = self.rules.fold(self._state, list(step.events))
         if self.journal is not None:
-            self.journal.set_status(step.n, status, self._results(state))
-        self.steps = steps
+            self.journal.set_status(step.n, status,
+                                    self._standing(state, marked if status == DONE else None,
+                                                   len(done)))
+        self.steps[self._by_n[step.n]] = marked
+        self._done = done
+        if status == DONE:
+            self._redo = self._redo[1:]
+            self._keep(marked, state)
+        else:
+            self._redo = [marked] + self._redo
         self._state = state
         self._notify(marked)
         return marked
 
-    def _fold(self, steps: list[Step] | None = None) -> State:
-        state = self.initial
-        for step in self.steps if steps is None else steps:
+    def _index(self) -> None:
+        for i, step in enumerate(self.steps):
+            if step.n in self._by_n:
+                raise ValueError(f"Step {step.n} appears twice in the log")
+            self._by_n[step.n] = i
             if step.status == DONE:
-                state = self.rules.fold(state, list(step.events))
+                self._done.append(step)
+            elif step.status == UNDONE:
+                self._redo.append(step)
+
+    def _resume(self, checkpoint: tuple[int, State] | None) -> State:
+        """The state after the done steps: from the checkpoint when its step is done, so only
+        the steps after it are folded; from the setup otherwise."""
+        start, state = 0, self.initial
+        if checkpoint is not None:
+            n, kept = checkpoint
+            at = next((i for i in range(len(self._done) - 1, -1, -1)
+                       if self._done[i].n == n), None)
+            if at is not None:
+                start, state = at + 1, kept
+                self._after[n] = kept
+        for i in range(start, len(self._done)):
+            state = self.rules.fold(state, list(self._done[i].events))
+            self._keep(self._done[i], state, position=i + 1)
         return state
+
+    def _state_after(self, done: list[Step]) -> State:
+        """The state after the done steps ``done`` (a prefix of today's): from the nearest kept
+        state before their end, folding at most CHECKPOINT_EVERY steps."""
+        start, state = 0, self.initial
+        for i in range(len(done) - 1, -1, -1):
+            kept = self._after.get(done[i].n)
+            if kept is not None:
+                start, state = i + 1, kept
+                break
+        for i in range(start, len(done)):
+            state = self.rules.fold(state, list(done[i].events))
+            self._keep(done[i], state, position=i + 1)
+        return state
+
+    def _keep(self, step: Step, state: State, position: int | None = None) -> None:
+        """Remember the state after ``step`` (at ``position`` among the done steps, the last
+        by default): always for the latest, kept for every CHECKPOINT_EVERY-th, and the
+        latest KEEP_RECENT besides."""
+        position = len(self._done) if position is None else position
+        self._after[step.n] = state
+        old = position - KEEP_RECENT
+        if old > 0 and old % CHECKPOINT_EVERY and old <= len(self._done):
+            self._after.pop(self._done[old - 1].n, None)
+
+    def _standing(self, state: State, step: Step | None, position: int) -> Standing:
+        """The standing after ``step`` was played or put back at ``position`` among the done
+        steps (None after an undo: the checkpoint of the step now last was kept already)."""
+        checkpoint = None
+        if step is not None and position % CHECKPOINT_EVERY == 0:
+            checkpoint = (step.n, state)
+        return Standing(self._results(state), self.rules.summary(state), checkpoint)
 
     def _results(self, state: State) -> Results:
         return self.rules.results(state) if self.rules.is_over(state) else None
 
     def _last_done(self) -> Step | None:
-        done = self.done_steps()
-        return done[-1] if done else None
+        return self._done[-1] if self._done else None
 
     def _first_undone(self) -> Step | None:
-        return next((s for s in self.steps if s.status == UNDONE), None)
+        return self._redo[0] if self._redo else None
 
     def _notify(self, step: Step | None) -> None:
         for listener in list(self._listeners):

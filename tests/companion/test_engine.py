@@ -97,11 +97,11 @@ class FakeJournal:
     def __init__(self) -> None:
         self.calls: list[tuple] = []
 
-    def append(self, step: Step, dropped: list[int], results=None) -> None:
+    def append(self, step: Step, dropped: list[int], standing=None) -> None:
         self.calls.append(("append", step.n, step.command.do, step.command.args.get("n"),
                            list(dropped), step.status))
 
-    def set_status(self, n: int, status: str, results=None) -> None:
+    def set_status(self, n: int, status: str, standing=None) -> None:
         self.calls.append(("set_status", n, status))
 
 
@@ -284,7 +284,7 @@ def test_journal_receives_appends_and_status_changes_in_order():
 
 def test_journal_failure_leaves_the_session_unchanged():
     class Broken(FakeJournal):
-        def append(self, step, dropped, results=None):
+        def append(self, step, dropped, standing=None):
             raise OSError("disk full")
 
     s = Session(TINY, {}, journal=Broken())

@@ -20,6 +20,7 @@ from companion.core import (Command, Event, GameRules, RuleViolation, Session, S
 from companion.core.gate import PLAYER_REQUIRED, Arg, Declared, Spec, Whole, player_names
 from companion.games import get_rules
 from companion.store import GameJournal, Store, unstorable
+from companion.core.engine import Standing
 from tests.support.autoplay import play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -391,12 +392,12 @@ def test_the_journal_refuses_a_command_or_event_it_cannot_keep(tally):
     store, session = tally
     journal = GameJournal(store, session.game_id)
     big = Step(1, Command("add", "Ann", {"n": 2**64}), ())
-    _unchanged(store, session, lambda: journal.append(big, [], None),
+    _unchanged(store, session, lambda: journal.append(big, [], Standing(None, {})),
                r"^add\.n is a 65-bit number.*nothing was recorded$")
     odd = Step(1, Command("add", "Ann", {"n": 1}), (Event("added", {"note": "\ud800"}),))
-    _unchanged(store, session, lambda: journal.append(odd, [], None),
+    _unchanged(store, session, lambda: journal.append(odd, [], Standing(None, {})),
                r"^added\.note holds a broken character")
-    _unchanged(store, session, lambda: journal.set_status(1, "undone", [{"score": -2**63 - 1}]),
+    _unchanged(store, session, lambda: journal.set_status(1, "undone", Standing([{"score": -2**63 - 1}], {})),
                r"^results\[0\]\.score is a 64-bit number")
 
 
