@@ -41,14 +41,19 @@ class SeatButtons:
     ``bounce_s`` as well as the driver's ``bounce_time``, because not every pin driver honours
     the latter. A hold is timed from the last press edge (a bounce restarts it, it does not
     lose it) and cancelled by the release edge; it is sent only if the button is still down.
+
+    ``hold_timer`` makes the board's :class:`HoldTimer` from ``(hold_s, on_held, clock=)``;
+    tests on a clock moved by hand pass ``partial(HoldTimer, threaded=False)`` and call
+    ``board.holds.fire_due()``.
     """
 
     def __init__(self, buttons: Mapping[str, int], emit: Emit, *, pull_up: bool = True,
                  bounce_s: float = 0.030, hold_s: float = 1.5, pin_factory=None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 hold_timer: Callable[..., HoldTimer] = HoldTimer) -> None:
         self._emit = emit
         self._debouncer = Debouncer(bounce_s, clock)
-        self._holds = HoldTimer(hold_s, self._held, clock=clock)
+        self._holds = hold_timer(hold_s, self._held, clock=clock)
         self._closed = False
         self._buttons: dict[str, DigitalInputDevice] = {}
         try:
@@ -61,9 +66,11 @@ class SeatButtons:
 
     @classmethod
     def from_config(cls, config: HardwareConfig, emit: Emit, *, pin_factory=None,
-                    clock: Callable[[], float] = time.monotonic) -> "SeatButtons":
+                    clock: Callable[[], float] = time.monotonic,
+                    hold_timer: Callable[..., HoldTimer] = HoldTimer) -> "SeatButtons":
         return cls(config.buttons, emit, pull_up=config.pull_up, bounce_s=config.bounce_s,
-                   hold_s=config.hold_s, pin_factory=pin_factory, clock=clock)
+                   hold_s=config.hold_s, pin_factory=pin_factory, clock=clock,
+                   hold_timer=hold_timer)
 
     def _open(self, input_id: str, pin: int, pull_up: bool, bounce_s: float,
               pin_factory) -> DigitalInputDevice:

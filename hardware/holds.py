@@ -28,18 +28,20 @@ class HoldTimer:
     or with no timeout while nothing is armed. ``on_held`` runs on that thread, in deadline
     order and outside the lock (it may arm, cancel or close); an exception from it is logged.
 
-    ``clock`` is injectable (seconds, monotonic). The thread sleeps in real time, so with a
-    clock moved by hand give a long ``hold_s`` and call :meth:`fire_due` after moving it.
+    ``clock`` is injectable (seconds, monotonic). The thread sleeps in real time, so a clock
+    moved by hand goes with ``threaded=False``: no thread, and the owner calls
+    :meth:`fire_due` after moving the clock.
     """
 
     def __init__(self, hold_s: float, on_held: Callable[[str], object], *,
-                 clock: Callable[[], float] = time.monotonic,
+                 clock: Callable[[], float] = time.monotonic, threaded: bool = True,
                  name: str = "button holds") -> None:
         if not hold_s >= 0:
             raise ValueError(f"hold_s must be >= 0 s, got {hold_s!r}")
         self.hold_s = float(hold_s)
         self._on_held = on_held
         self._clock = clock
+        self._threaded = threaded
         self._name = name
         self._deadlines: dict[str, float] = {}
         self._cond = threading.Condition()
@@ -53,7 +55,7 @@ class HoldTimer:
             if self._closed:
                 return
             self._deadlines[key] = self._clock() + self.hold_s
-            if self._thread is None:
+            if self._thread is None and self._threaded:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
             self._cond.notify()
@@ -98,9 +100,9 @@ class HoldTimer:
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self, timeout: float = JOIN_S) -> None:
-        """Drop every pending hold and end the thread; once this returns ``on_held`` is not
-        running and will not be called (unless ``close`` is called from ``on_held`` itself).
-        Safe to call twice."""
+        """Drop every pending hold and end the thread, waiting for a hold it is sending: once
+        this returns, the thread calls ``on_held`` no more (when called from ``on_held`` on
+        that thread, it ends as soon as ``on_held`` returns). Safe to call twice."""
         with self._cond:
             self._closed = True
             self._deadlines.clear()

@@ -1,5 +1,6 @@
 import logging
 import threading
+from functools import partial
 
 import pytest
 from gpiozero import Button
@@ -8,6 +9,7 @@ from companion.core.model import InputEvent
 from hardware.buttons import SeatButtons
 from hardware.config import DEMO_CONFIG, parse_config
 from hardware.errors import HardwareError
+from hardware.holds import HoldTimer
 
 CONFIG = parse_config({
     "buttons": {"undo": 5, "redo": 6},
@@ -96,16 +98,17 @@ def test_hold_emits_press_then_hold_from_a_device_thread(factory):
     assert threads[1] != threading.get_ident()
 
 
-# Holds on a clock moved by hand: a long hold time keeps the board's own timer thread (which
-# sleeps in real time) out of the way, and ``holds.fire_due()`` sends what is due.
+# Holds on a clock moved by hand: the board's hold timer runs without its thread (which sleeps
+# in real time), and ``holds.fire_due()`` sends what is due after each move.
 LONG_HOLD_S = 60.0
+BY_HAND = partial(HoldTimer, threaded=False)
 
 
 @pytest.fixture
 def slow_board(factory, clock):
     events = []
     with SeatButtons(CONFIG.buttons, events.append, hold_s=LONG_HOLD_S, pin_factory=factory,
-                     clock=clock) as b:
+                     clock=clock, hold_timer=BY_HAND) as b:
         b.events = events
         yield b
 

@@ -1,8 +1,9 @@
 """HoldTimer: holds timed from the press and release edges by one sleeping thread.
 
-Timing is checked on a clock moved by hand (``FakeClock``) with ``fire_due``; the hold time is
-long (60 s) so the timer's own thread, which sleeps in real time, never fires during a test.
-The thread itself is checked with a real clock and a short hold, waiting for the outcome.
+Timing is checked on a clock moved by hand (``FakeClock``) on a timer without its thread
+(``threaded=False``), calling ``fire_due`` after each move. The thread is checked on its own:
+with a fake clock that does not move (so it sleeps on), or with the real clock and a short
+hold, waiting for the outcome.
 """
 
 import logging
@@ -34,7 +35,7 @@ def held():
 
 @pytest.fixture
 def timer(held, clock):
-    with HoldTimer(HOLD_S, held, clock=clock) as t:
+    with HoldTimer(HOLD_S, held, clock=clock, threaded=False) as t:
         yield t
 
 
@@ -90,6 +91,11 @@ def test_arming_again_restarts_the_time(timer, held, clock):
     assert timer.fire_due() == ["undo"]
 
 
+def test_no_thread_when_the_owner_drives_it(timer):
+    timer.arm("undo")
+    assert not timer.running and timer.pending == ("undo",)
+
+
 def test_the_thread_starts_at_the_first_press_and_sleeps_on(held, clock):
     with HoldTimer(HOLD_S, held, clock=clock) as timer:
         assert not timer.running
@@ -123,7 +129,7 @@ def test_close_while_a_hold_is_pending(held, clock):
     timer.close()                            # twice is fine
 
 
-def test_close_from_inside_the_callback_does_not_deadlock(clock):
+def test_close_from_inside_the_callback_stops_the_holds_due_after_it(clock):
     timer = None
     seen = []
 
@@ -131,13 +137,26 @@ def test_close_from_inside_the_callback_does_not_deadlock(clock):
         seen.append(key)
         timer.close()
 
-    timer = HoldTimer(HOLD_S, on_held, clock=clock)
+    timer = HoldTimer(HOLD_S, on_held, clock=clock, threaded=False)
     timer.arm("a")
     timer.arm("b")
     clock.advance(2 * HOLD_S)
     assert timer.fire_due() == ["a", "b"]
     assert seen == ["a"]                     # closed after the first: "b" is not sent
     assert timer.closed
+
+
+def test_close_from_the_timers_own_thread_ends_it(wait_until):
+    closed_on = []
+
+    def on_held(key):
+        timer.close()                        # would join itself: must not
+        closed_on.append(threading.get_ident())
+
+    timer = HoldTimer(0.01, on_held)
+    timer.arm("undo")
+    assert wait_until(lambda: closed_on and not timer.running, timeout=5)
+    assert closed_on[0] != threading.get_ident() and timer.closed
 
 
 def test_a_failing_callback_is_logged_and_the_next_still_fires(clock, caplog):
@@ -148,7 +167,7 @@ def test_a_failing_callback_is_logged_and_the_next_still_fires(clock, caplog):
         if key == "a":
             raise RuntimeError("ui gone")
 
-    with HoldTimer(HOLD_S, on_held, clock=clock) as timer:
+    with HoldTimer(HOLD_S, on_held, clock=clock, threaded=False) as timer:
         timer.arm("a")
         timer.arm("b")
         clock.advance(HOLD_S)
