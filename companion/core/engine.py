@@ -185,6 +185,7 @@ class Session:
         self._done: list[Step] = []         # the done steps, oldest first
         self._redo: list[Step] = []         # the undone steps after them, oldest first
         self._after: dict[int, State] = {}  # step n -> the state after it (checkpoints)
+        self._last_n = 0                    # the highest step number so far
         self._index()
         self._state = self._resume(checkpoint)
 
@@ -257,7 +258,7 @@ class Session:
         if command.do == "redo":
             return self.redo()
         command, events, state = self.rules.accept(self._state, command)
-        n = max(self._by_n, default=0) + 1
+        n = self._last_n + 1
         step = Step(n=n, command=command, events=tuple(events), source=source)
         undone = self._redo
         dropped = [s.n for s in undone]
@@ -267,6 +268,7 @@ class Session:
             self.steps[self._by_n[old.n]] = replace(old, status=DROPPED)
             self._after.pop(old.n, None)
         self._by_n[n] = len(self.steps)
+        self._last_n = n
         self.steps.append(step)
         self._done.append(step)
         self._redo = []
@@ -329,6 +331,7 @@ class Session:
             if step.n in self._by_n:
                 raise ValueError(f"Step {step.n} appears twice in the log")
             self._by_n[step.n] = i
+            self._last_n = max(self._last_n, step.n)
             if step.status == DONE:
                 self._done.append(step)
             elif step.status == UNDONE:
