@@ -95,7 +95,8 @@ def shown(value: float, unit: str) -> str:
     return f"{value:,.1f} {unit}"
 
 
-def print_figure(figure: Figure, out=sys.stdout) -> None:
+def print_figure(figure: Figure, out=None) -> None:
+    out = out or sys.stdout
     out.write(f"\n== {figure.name}: {figure.title}  ({figure.seconds:.0f} s)\n")
     width = max([len(r.label) for r in figure.rows] + [20])
     for row in figure.rows:
