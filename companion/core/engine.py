@@ -207,6 +207,11 @@ class Session:
     def done_steps(self) -> list[Step]:
         return list(self._done)
 
+    def done_steps_view(self) -> "Sequence[Step]":
+        """The done steps without a copy, for readers that run after every change (the log in
+        words): never to be changed by the caller."""
+        return self._done
+
     @property
     def can_undo(self) -> bool:
         last = self._last_done()

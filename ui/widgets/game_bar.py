@@ -22,6 +22,7 @@ from kivy.uix.modalview import ModalView
 
 from companion.core.engine import DONE
 from companion.core.errors import CompanionError
+from companion.core.narrator import Narrator
 from ui.table_clock import TableClock, clock_words
 from ui.widgets.common import Box
 
@@ -126,8 +127,8 @@ class GameBarApp(EventDispatcher):
     def init_game_bar(self) -> None:
         self.clock: TableClock | None = None
         self._log: list[str] = []
-        self._log_memo: dict = {}
-        self._log_last = 0
+        self._log_ends: list[int] = []   # len(self._log) after each told step
+        self._narrator: Narrator | None = None
         self._announce = ""
         self._clear_undo = Clock.create_trigger(lambda *_: setattr(self, "undo_words", ""),
                                                 UNDO_SECONDS)
@@ -139,7 +140,7 @@ class GameBarApp(EventDispatcher):
         kept = self.store.clocks(session.game_id) if session.game_id is not None else None
         self.clock = TableClock.from_dict(kept, len(session.names), time.monotonic())
         self.paused = self.clock.paused
-        self._log, self._log_last = [], 0
+        self._log, self._log_ends, self._narrator = [], [], Narrator(session)
 
     def keep_clocks(self) -> None:
         session, clock = self.session, self.clock
@@ -158,7 +159,8 @@ class GameBarApp(EventDispatcher):
         if self._announce and step is not None and (step.status == DONE) == (
                 self._announce == "Redone"):
             said = (self._log[-1] if step.status == DONE and self._log
-                    else log_line(step.n, session.words(step)[0], step.source))
+                    else log_line(step.n, self._narrator_of(session).words(step)[0],
+                                  step.source))
             self.undo_words = f"{self._announce}: {said}"
             self._clear_undo.cancel()
             self._clear_undo()
@@ -167,23 +169,21 @@ class GameBarApp(EventDispatcher):
             self.keep_clocks()
         self.show_clocks()
 
+    def _narrator_of(self, session) -> Narrator:
+        if self._narrator is None or self._narrator.session is not session:
+            self._log, self._log_ends, self._narrator = [], [], Narrator(session)
+        return self._narrator
+
     def _log_step(self, session, step) -> None:
-        steps = session.steps
-        last_done = session.done_steps()[-2:-1]
-        if (step is not None and step.status == DONE and step.n == len(steps)
-                and self._log_last == (last_done[0].n if last_done else 0) and self._log):
-            lines = session.rules.describe(step.command, step.events, session.names,
-                                           self._log_memo)
-            self._log += [log_line(step.n, line, step.source) for line in lines]
-            self._log_last = step.n
-        else:
-            self._log_memo = {"setup": session.setup}
-            self._log, self._log_last = [], 0
-            for done in session.done_steps():
-                lines = session.rules.describe(done.command, done.events, session.names,
-                                               self._log_memo)
-                self._log += [log_line(done.n, line, done.source) for line in lines]
-                self._log_last = done.n
+        """The log in words after a change: the lines of the steps still done are kept, those
+        of an undone step taken off, a new step's added (the narrator tells only those)."""
+        kept, added = self._narrator_of(session).sync()
+        if kept < len(self._log_ends):
+            del self._log[self._log_ends[kept - 1] if kept else 0:]
+            del self._log_ends[kept:]
+        for told, lines in added:
+            self._log += [log_line(told.n, line, told.source) for line in lines]
+            self._log_ends.append(len(self._log))
         self.log_tail = "\n".join(self._log[-2:]) or "Nothing played yet"
 
     def show_clocks(self) -> None:
