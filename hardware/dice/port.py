@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import socket
 from typing import Callable
 
 import serial
@@ -22,7 +23,7 @@ from .urls import check_tray_url
 # The reader's logger: one name for everything the dice reader logs, however it is split.
 log = logging.getLogger(__package__ + ".reader")
 
-POLL_S = 0.1          # read timeout for backends that cannot cancel a read (socket://)
+POLL_S = 0.1          # read timeout for a backend whose read can be neither cancelled nor woken
 
 
 def open_port(url: str, baudrate: int) -> serial.SerialBase:
@@ -65,10 +66,11 @@ class DiceProtocol(LineReader):
     def connection_made(self, transport: ReaderThread) -> None:
         super().connection_made(transport)
         port = transport.serial
-        # ReaderThread sets a 1 s read timeout where a read cannot be cancelled; shorten it so
-        # close() stays prompt on socket:// too.
+        # ReaderThread sets a 1 s read timeout where a read cannot be cancelled (socket://).
+        # A socket's read is woken by shutting the socket down (DiceReaderThread.stop), so it
+        # needs no timeout, and an idle tray wakes nothing; any other such backend polls.
         if not hasattr(port, "cancel_read"):
-            port.timeout = POLL_S
+            port.timeout = None if _socket_of(port) is not None else POLL_S
         if self._on_made is not None:
             self._on_made(self)
 
@@ -96,6 +98,18 @@ class DiceReaderThread(ReaderThread):
     (pyserial/pyserial#401). Here any exception out of the loop becomes ``connection_lost(exc)``.
     """
 
+    def stop(self) -> None:
+        """Stop reading: a socket:// read has no ``cancel_read``, so shut the socket down to
+        end it at once (the supervisor still closes the port)."""
+        self.alive = False
+        sock = _socket_of(self.serial)
+        if sock is not None and not hasattr(self.serial, "cancel_read"):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:   # gone already: the read has ended or is ending
+                pass
+        super().stop()
+
     def run(self) -> None:
         try:
             super().run()
@@ -105,6 +119,12 @@ class DiceReaderThread(ReaderThread):
             log.debug("reader loop ended by %r", exc)
             if protocol is not None:
                 protocol.connection_lost(exc)
+
+
+def _socket_of(port: serial.SerialBase) -> socket.socket | None:
+    """The socket under a socket:// port (pySerial keeps it in ``_socket``), or None."""
+    sock = getattr(port, "_socket", None)
+    return sock if isinstance(sock, socket.socket) else None
 
 
 _ERRNO_REASONS = {

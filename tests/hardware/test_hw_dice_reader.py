@@ -228,7 +228,29 @@ def test_bad_backoff_is_refused(rec):
         DiceReader("loop://", rec.emit, backoff=(0, 1))
 
 
-# -- socket:// (no cancel_read: the reader polls) --------------------------------------------
+# -- socket:// (no cancel_read: stop shuts the socket down to end the read) -----------------
+def test_a_silent_socket_tray_is_read_without_polling_and_close_ends_the_read(rec):
+    server = socket.create_server(("127.0.0.1", 0))
+    conns = []
+    acceptor = threading.Thread(target=lambda: conns.append(server.accept()[0]), daemon=True)
+    acceptor.start()
+    reader = DiceReader(f"socket://127.0.0.1:{server.getsockname()[1]}", rec.emit,
+                        on_status=rec.status, backoff=FAST, ask_greeting=False)
+    try:
+        rec.wait_state(DiceStatus.CONNECTED)
+        with reader._lock:
+            thread = reader._thread
+        assert thread.serial.timeout is None     # the read sleeps until a byte or close()
+        reader.close()
+        assert not thread.is_alive() and not reader._supervisor.is_alive()
+    finally:
+        reader.close()
+        acceptor.join(3)
+        for c in conns:
+            c.close()
+        server.close()
+
+
 def test_socket_reconnects_after_the_server_drops(rec):
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
