@@ -44,6 +44,9 @@ def measure(ctx: Context) -> Figure:
     fig.add("app: start + first frame + exit (wall)", [r.wall for r in app])
     fig.add("bare hello: start + first frame + exit", [r.wall for r in bare])
     fig.ratio("ratio app/bare, start+frame+exit", [r.wall for r in app], [r.wall for r in bare])
+    fig.add("app: whole-process CPU (start to exit)", [r.cpu for r in app])
+    fig.add("bare hello: whole-process CPU", [r.cpu for r in bare])
+    fig.ratio("ratio app/bare, whole-process CPU", [r.cpu for r in app], [r.cpu for r in bare])
     fig.notes.append("CPU is steadier than wall time on a shared machine; the app runs as "
                      "`companion run --demo --size 800x480` (maxfps 30), without the CLI's "
                      "argument parsing")
