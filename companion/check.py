@@ -8,7 +8,8 @@ game is folded step by step from its raw rows, so each problem is named with its
 ``--repair`` never deletes anything a player entered: the steps from the first bad one on are
 marked "dropped" (kept in the file, out of the fold), so the game resumes at its last good state;
 a game whose setup this companion cannot play is marked "abandoned" (kept in history, no longer
-offered for resume). A damaged file is only reported: copying it aside is the store's job.
+offered for resume). A repair also drops the game's checkpoints from the first bad step on and
+sets its line for the lists from the fold of what is left, in the same transaction. A damaged file is only reported: copying it aside is the store's job.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from companion.core.engine import DONE, DROPPED, UNDONE
 from companion.core.gate import shown
 from companion.core.model import Command, Event
 from companion.games import get_rules
+from companion.store_schema import dumps
 
 STATUSES = (DONE, UNDONE, DROPPED)
 
@@ -69,17 +71,33 @@ def _event(type_: Any, data: Any, automatic: Any, undoable: Any, *, folded: bool
     return Event(type_, loaded, bool(automatic), bool(undoable))
 
 
+@dataclass(frozen=True)
+class Folded:
+    """A game folded from its raw rows: its first problem (None if it plays), and the state
+    after its done steps before that problem (None when its setup cannot be played)."""
+
+    problem: Problem | None
+    rules: Any = None
+    state: Any = None
+    done: int = 0
+
+
 def check_game(conn: sqlite3.Connection, game_id: int) -> Problem | None:
     """The first problem of one game, folding it from its raw rows, or None if it plays."""
+    return fold_rows(conn, game_id).problem
+
+
+def fold_rows(conn: sqlite3.Connection, game_id: int) -> Folded:
+    """One game folded step by step from its raw rows, up to its first problem."""
     game, raw_setup = conn.execute("SELECT game, setup FROM games WHERE id = ?",
                                    (game_id,)).fetchone()
     try:
         rules = get_rules(game)
         _, state = rules.start(json.loads(raw_setup))
     except Exception as problem:  # whatever a bad row holds: this check must name it, not die
-        return Problem(game_id, None, f"its setup cannot be played ({_why(problem)})")
+        return Folded(Problem(game_id, None, f"its setup cannot be played ({_why(problem)})"))
     events = _events(conn, game_id)
-    expected = 1
+    expected, done = 1, 0
     for n, command, status in conn.execute(
             "SELECT n, command, status FROM steps WHERE game_id = ? ORDER BY n", (game_id,)):
         try:
@@ -96,10 +114,28 @@ def check_game(conn: sqlite3.Connection, game_id: int) -> Problem | None:
             Command.from_dict(loaded)
             folded = [_event(*row, folded=status == DONE) for row in events.get(n, [])]
             if status == DONE:  # undone and dropped steps are read, never folded
-                state = rules.fold(state, folded)
+                state, done = rules.fold(state, folded), done + 1
         except Exception as problem:  # a malformed row or events today's rules reject
-            return Problem(game_id, n, f"it cannot be read ({_why(problem)})")
-    return None
+            return Folded(Problem(game_id, n, f"it cannot be read ({_why(problem)})"), rules,
+                          state, done)
+    return Folded(None, rules, state, done)
+
+
+def summarize(conn: sqlite3.Connection, game_id: int) -> Folded:
+    """Inside a transaction: a game's line for the lists (summary, done steps, damage) set from
+    a fold of its rows; for a file from before summaries, and after a repair. A damaged game's
+    summary is where it stood before its first bad step."""
+    folded = fold_rows(conn, game_id)
+    summary = None
+    if folded.rules is not None:
+        try:
+            summary = dumps(folded.rules.summary(folded.state))
+        except Exception:  # noqa: BLE001 - a state the rules cannot sum up: no line, not a crash
+            summary = None
+    conn.execute("UPDATE games SET summary = ?, done_steps = ?, damaged = ? WHERE id = ?",
+                 (summary, folded.done, str(folded.problem) if folded.problem else None,
+                  game_id))
+    return folded
 
 
 def check(conn: sqlite3.Connection) -> list[Problem]:
@@ -159,6 +195,10 @@ def repair(conn: sqlite3.Connection, problems: list[Problem]) -> list[str]:
                 count = conn.execute(
                     "UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n >= ? "
                     "AND status != 'dropped'", (problem.game_id, problem.step)).rowcount
+                # a state after a set-aside step must never be resumed from
+                conn.execute("DELETE FROM checkpoints WHERE game_id = ? AND n >= ?",
+                             (problem.game_id, problem.step))
+                summarize(conn, problem.game_id)
                 done.append(f"game #{problem.game_id}: {count} step(s) from step {problem.step} "
                             "on kept but left out; it resumes at its last good state")
             conn.execute("COMMIT")

@@ -1,6 +1,7 @@
 """SQLite storage: every game, its players, its log of steps and events, its results.
 
-One file in the user data directory. WAL journal and ``synchronous=FULL``: a step is one
+One file in the user data directory. Lists of games read one row per game, its line (summary,
+done steps, damage) kept in the same transaction as each step, never a game's log. WAL journal and ``synchronous=FULL``: a step is one
 transaction, committed before the screen shows its result, so a power cut cannot lose it. The
 step that ends a game is written in the same transaction as the results it finishes (and an
 undo past the end with the reopening), so a game is never "running" with its end in its log.
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from companion.core.engine import DROPPED, GameRules, Session, Step
+from companion.core.engine import CHECKPOINT_EVERY, DROPPED, GameRules, Session, Step
 from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN
 from companion.core.model import Command, Event
@@ -27,9 +28,9 @@ from companion.store_open import (
     WriterLock, connect_reader, open_writer, refuse_odd_path,
 )
 from companion.store_journal import (  # noqa: F401 (GameJournal, unstorable: the store's API)
-    GameJournal, _now, _saving, _settle, _Tx, unstorable,
+    GameJournal, _now, _saving, _settle, _Tx, keep_checkpoint, rules_version, unstorable,
 )
-from companion.store_schema import has_column, read_clocks, write_clocks
+from companion.store_schema import dumps, has_column, read_clocks, write_clocks
 
 if TYPE_CHECKING:
     from companion.check import Problem
@@ -59,6 +60,11 @@ class GameInfo:
     updated_at: str
     steps: int
     results: list[dict[str, Any]]
+    #: The rules' summary after the latest change (None for an old game never opened since
+    #: summaries were kept, or one whose setup cannot be played), and what keeps the game from
+    #: folding when a fold found it (None otherwise): its line without a fold.
+    summary: dict[str, Any] | None = None
+    damaged: str | None = None
 
 
 class Store:
@@ -73,6 +79,7 @@ class Store:
         self.readonly = readonly
         self.notice: str | None = None
         self._lock: WriterLock | None = None
+        self._damaged: dict[int, str] = {}  # game -> what a failed open found, this run
         if readonly:
             self.conn = connect_reader(self.path)
             return
@@ -115,8 +122,9 @@ class Store:
         now = _now()
         with _saving("Not saved, so the game was not started"), _Tx(self.conn):
             cur = self.conn.execute(
-                "INSERT INTO games (game, setup, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                (rules.name, json.dumps(setup), now, now))
+                "INSERT INTO games (game, setup, created_at, updated_at, summary) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (rules.name, dumps(setup), now, now, dumps(rules.summary(initial))))
             game_id = int(cur.lastrowid)
             self.conn.executemany("INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
                                   [(game_id, i, name) for i, name in enumerate(names)])
@@ -128,40 +136,70 @@ class Store:
 
         game, setup = self._game_row(game_id)
         rules = get_rules(game)
+        checkpoint = self._checkpoint(game_id)
         try:
             steps = list(self.steps(game_id))
             session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
-                              game_id=game_id)
+                              game_id=game_id, checkpoint=checkpoint)
         except CompanionError:
             raise
         except Exception:  # a malformed row, or events today's rules reject: name it, never crash
             from companion.check import check_game
 
             found = check_game(self.conn, game_id)
+            # its line says so from now on (the home screen's damaged card); kept in memory,
+            # since a failed open changes nothing in the file
+            self._damaged[game_id] = str(found) if found else "it cannot be opened"
             raise StoreError(f"Game #{game_id} cannot be read"
                              f"{f' from step {found.step} on' if found and found.step else ''}: "
                              "companion check --repair sets the bad steps aside (nothing is "
                              "deleted) and the game resumes at its last good state") from None
-        self._reconcile(session)
+        self._damaged.pop(game_id, None)
+        self._reconcile(session, checkpoint)
         return session
 
-    def _reconcile(self, session: Session) -> None:
-        """A game stored by an older companion, which wrote a game's results in a second
-        transaction, may have been killed in between: 'running' with its end in its log. Its
-        status and results are set right, once, from the fold."""
+    def _checkpoint(self, game_id: int) -> tuple[int, Any] | None:
+        """The latest kept state whose step is done, made by these rules (``rules_version``),
+        or None: then the session folds from the start."""
+        if not has_column(self.conn, "checkpoints", "state"):  # a reader's file from before
+            return None
+        row = self.conn.execute(
+            "SELECT c.n, c.state FROM checkpoints c JOIN steps s ON s.game_id = c.game_id "
+            "AND s.n = c.n WHERE c.game_id = ? AND s.status = 'done' AND c.version = ? "
+            "ORDER BY c.n DESC LIMIT 1", (game_id, rules_version())).fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
+
+    def _reconcile(self, session: Session, checkpoint: tuple[int, Any] | None) -> None:
+        """What an older companion left behind is set right, once, from the fold: a game it
+        killed between the step and the results (written then in a second transaction) is
+        'running' with its end in its log; a game from before summaries has no line for the
+        lists; a game without a checkpoint these rules made (older rules, or none yet) gets
+        one at its latest done step, so the next resume folds nothing."""
         if self.readonly:  # a reader changes nothing; the session is right from its fold
             return
         game_id = session.game_id
-        status = self.conn.execute("SELECT status FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()[0]
+        status, summary, done, damaged = self.conn.execute(
+            "SELECT status, summary, done_steps, damaged FROM games WHERE id = ?",
+            (game_id,)).fetchone()
         kept = self.conn.execute("SELECT count(*) FROM results WHERE game_id = ?",
                                  (game_id,)).fetchone()[0] > 0
         over = session.over
-        if (status == "finished") == over and kept == over:
+        ended = (status == "finished") == over and kept == over
+        line = dumps(session.summary())
+        done_steps = session.done_steps()
+        last = done_steps[-1].n if done_steps else None
+        stale = checkpoint is None and len(done_steps) >= CHECKPOINT_EVERY
+        if (ended and summary == line and done == len(done_steps) and damaged is None
+                and not stale):
             return
-        results = session.rules.results(session.state) if over else None
         with _saving("Not saved, so the game was not set right"), _Tx(self.conn):
-            _settle(self.conn, game_id, results, _now())
+            self.conn.execute("UPDATE games SET summary = ?, done_steps = ?, damaged = NULL "
+                              "WHERE id = ?", (line, len(done_steps), game_id))
+            if stale:
+                keep_checkpoint(self.conn, game_id, last, session.state)
+            if not ended:
+                results = session.rules.results(session.state) if over else None
+                _settle(self.conn, game_id, results, _now())
 
     # -- a game whose log does not fold ---------------------------------------------------
     def damage(self, game_id: int) -> "Problem | None":
@@ -186,6 +224,7 @@ class Store:
         from companion.check import repair
 
         problem = self.damage(game_id)
+        self._damaged.pop(game_id, None)
         with _saving("Not saved, so nothing was repaired"):
             return repair(self.conn, [problem]) if problem else []
 
@@ -247,23 +286,57 @@ class Store:
         with _saving("Not saved, so the clocks were not kept"), _Tx(self.conn):
             write_clocks(self.conn, game_id, data, _now())
 
-    def games(self, status: str | None = None) -> list[GameInfo]:
-        """Games newest first, optionally only 'running' or 'finished' ones."""
-        query = "SELECT id, game, status, created_at, updated_at FROM games"
+    def games(self, status: str | None = None, limit: int = -1,
+              offset: int = 0) -> list[GameInfo]:
+        """Games newest first, optionally only 'running' or 'finished' ones, and only
+        ``limit`` of them from ``offset``: each game's line as kept (never its log, never a
+        fold), read in three statements per 500 games."""
+        query = f"SELECT id, game, status, created_at, updated_at, {self._line} FROM games"
         args: tuple[Any, ...] = ()
         if status:
             query += " WHERE status = ?"
             args = (status,)
-        out = []
-        for gid, game, st, created, updated in self.conn.execute(query + " ORDER BY id DESC", args):
-            players = [r[0] for r in self.conn.execute(
-                "SELECT name FROM players WHERE game_id = ? ORDER BY seat", (gid,))]
-            steps = self.conn.execute("SELECT count(*) FROM steps WHERE game_id = ? AND "
-                                      "status = 'done'", (gid,)).fetchone()[0]
-            results = [json.loads(r[0]) for r in self.conn.execute(
-                "SELECT detail FROM results WHERE game_id = ? ORDER BY seat", (gid,))]
-            out.append(GameInfo(gid, game, players, st, created, updated, steps, results))
-        return out
+        rows = self.conn.execute(query + " ORDER BY id DESC LIMIT ? OFFSET ?",
+                                 (*args, limit, offset)).fetchall()
+        if not rows:
+            return []
+        players: dict[int, list[str]] = {}
+        results: dict[int, list[dict[str, Any]]] = {}
+        ids = [row[0] for row in rows]
+        for at in range(0, len(ids), 500):  # well under SQLite's limit on parameters
+            chunk = ids[at:at + 500]
+            marks = ",".join("?" * len(chunk))
+            for gid, name in self.conn.execute(
+                    f"SELECT game_id, name FROM players WHERE game_id IN ({marks}) "
+                    "ORDER BY game_id, seat", chunk):
+                players.setdefault(gid, []).append(name)
+            for gid, detail in self.conn.execute(
+                    f"SELECT game_id, detail FROM results WHERE game_id IN ({marks}) "
+                    "ORDER BY game_id, seat", chunk):
+                results.setdefault(gid, []).append(json.loads(detail))
+        return [GameInfo(gid, game, players.get(gid, []), st, created, updated, done,
+                         results.get(gid, []), json.loads(summary) if summary else None,
+                         damaged or self._damaged.get(gid))
+                for gid, game, st, created, updated, summary, done, damaged in rows]
+
+    @property
+    def _line(self) -> str:
+        """The columns of a game's line; a reader's file from before version 3 has none, so
+        its games are listed with their step count read from the log."""
+        if has_column(self.conn, "games", "done_steps"):
+            return "summary, done_steps, damaged"
+        return ("NULL, (SELECT count(*) FROM steps WHERE steps.game_id = games.id AND "
+                "steps.status = 'done'), NULL")
 
     def unfinished(self) -> list[GameInfo]:
         return self.games("running")
+
+    def history(self, limit: int, offset: int = 0) -> list[GameInfo]:
+        """Finished games newest first, a page at a time (the home screen's list)."""
+        return self.games("finished", limit, offset)
+
+    def count(self, status: str | None = None) -> int:
+        if status:
+            return self.conn.execute("SELECT count(*) FROM games WHERE status = ?",
+                                     (status,)).fetchone()[0]
+        return self.conn.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -1,23 +1,32 @@
 """Writing while playing: one transaction per step, and what the card refuses said in words.
 
 ``GameJournal`` is the store's side of ``companion.core.engine.Journal``: each call is ONE
-committed transaction holding the step (or its new status) and what it does to the game's end,
-so a cut between two writes can never leave a finished game "running". ``_saving`` turns what
+committed transaction holding the step (or its new status), what it does to the game's end, its
+line for the lists (summary, done steps) and its checkpoint when it made one, so a cut between
+two writes can never leave a finished game "running" or its line behind its log. ``_saving`` turns what
 SQLite refuses while playing (full, read-only, locked, failing) into ``NotSaved`` in players'
 words; ``unstorable`` refuses, before anything is written, a value the file cannot keep."""
 
 from __future__ import annotations
 
-import json
+import hashlib
 import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
+
+from companion import __version__
 
 from companion.core.engine import DONE, Results, Standing, Step
 from companion.core.errors import NotSaved, RuleViolation
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.store_open import advice
+from companion.store_schema import dumps
+
+#: Checkpoints kept per game (the latest ones; see keep_checkpoint).
+KEEP_CHECKPOINTS = 4
 
 if TYPE_CHECKING:
     from companion.store import Store
@@ -98,7 +107,7 @@ def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) 
     conn.executemany(
         "INSERT INTO results (game_id, seat, name, score, winner, detail) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, r["seat"], r["name"], r["score"], int(r["winner"]), json.dumps(r))
+        [(game_id, r["seat"], r["name"], r["score"], int(r["winner"]), dumps(r))
          for r in results])
     conn.execute("UPDATE games SET status = 'finished', finished_at = COALESCE(finished_at, ?), "
                  "updated_at = ? WHERE id = ?", (now, now, game_id))
@@ -136,17 +145,18 @@ class GameJournal:
             if dropped:
                 conn.executemany("UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n = ?",
                                  [(self.game_id, n) for n in dropped])
+                conn.executemany("DELETE FROM checkpoints WHERE game_id = ? AND n = ?",
+                                 [(self.game_id, n) for n in dropped])
             conn.execute("INSERT INTO steps (game_id, n, command, status, created_at, source) "
                          "VALUES (?, ?, ?, ?, ?, ?)", (self.game_id, step.n,
-                                                       json.dumps(step.command.to_dict()), DONE,
+                                                       dumps(step.command.to_dict()), DONE,
                                                        now, step.source))
             conn.executemany(
                 "INSERT INTO events (game_id, step, seq, type, data, automatic, undoable) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(self.game_id, step.n, i, e.type, json.dumps(e.data), int(e.automatic),
+                [(self.game_id, step.n, i, e.type, dumps(e.data), int(e.automatic),
                   int(e.undoable)) for i, e in enumerate(step.events)])
-            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
-            _settle(conn, self.game_id, results, now)
+            self._stand(conn, standing, 1, now)
 
     def set_status(self, n: int, status: str, standing: Standing) -> None:
         results = standing.results
@@ -156,8 +166,41 @@ class GameJournal:
         with _saving(), _Tx(conn):
             conn.execute("UPDATE steps SET status = ? WHERE game_id = ? AND n = ?",
                          (status, self.game_id, n))
-            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, self.game_id))
-            _settle(conn, self.game_id, results, now)
+            self._stand(conn, standing, 1 if status == DONE else -1, now)
+
+    def _stand(self, conn: sqlite3.Connection, standing: Standing, done: int, now: str) -> None:
+        """Inside the change's transaction: the game's line for the lists (its summary, its
+        done steps one more or one fewer), its checkpoint when the change made one, and its
+        end. A change is only ever written to a game that folds, so its damage is none."""
+        conn.execute("UPDATE games SET updated_at = ?, summary = ?, done_steps = done_steps + ?, "
+                     "damaged = NULL WHERE id = ?",
+                     (now, dumps(standing.summary), done, self.game_id))
+        if standing.checkpoint is not None:
+            keep_checkpoint(conn, self.game_id, *standing.checkpoint)
+        _settle(conn, self.game_id, standing.results, now)
+
+
+def keep_checkpoint(conn: sqlite3.Connection, game_id: int, n: int, state: Any) -> None:
+    """The state after step n, with the version that folded it; only the latest
+    KEEP_CHECKPOINTS of a game are kept (a resume needs the latest whose step is done; an undo
+    further back than those only costs that resume a fold from the start)."""
+    conn.execute("INSERT OR REPLACE INTO checkpoints (game_id, n, state, version) "
+                 "VALUES (?, ?, ?, ?)", (game_id, n, dumps(state), rules_version()))
+    conn.execute("DELETE FROM checkpoints WHERE game_id = ? AND n < (SELECT min(n) FROM "
+                 "(SELECT n FROM checkpoints WHERE game_id = ? ORDER BY n DESC LIMIT ?))",
+                 (game_id, game_id, KEEP_CHECKPOINTS))
+
+
+@lru_cache(maxsize=1)
+def rules_version() -> str:
+    """The companion's version and a digest of the rules' source (companion/core and
+    companion/games): a checkpoint made by other rules (an update that fixed one) is never
+    resumed from, even when the version number was not raised."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted([*root.glob("core/*.py"), *root.glob("games/**/*.py")]):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
 
 
 def _refuse_unstorable(*parts: tuple[Any, str]) -> None:

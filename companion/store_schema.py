@@ -5,7 +5,15 @@ Version 1: games, players, steps, events, results. Version 2: each step says whe
 came from (``steps.source``: "gpio" button, "serial" tray, "keyboard", "touch"; NULL for the
 rows written before, whose source nobody knows), and ``clocks`` keeps a game's chess clock
 (time per seat, the game's length, paused or not) so a resumed game's clocks go on where they
-stood. A migration runs inside the writer's opening transaction: all of it or nothing.
+stood. Version 3: each game row keeps its line for the lists (``summary``: the rules' summary
+after its latest change, ``done_steps``, and ``damaged``: what keeps it from folding, once a
+fold found it), written in the same transaction as every step, undo and redo, so the home screen
+and the history read one row per game and never a log; ``checkpoints`` keeps the state after
+every 32nd done step, with the companion (and rules) version that made it, so a resume folds
+only the steps after it. A new file keeps its steps and events WITHOUT ROWID (the table is its
+primary key: no second copy of the key in an index, about a tenth of the file); an older file
+keeps its tables as they are. A migration runs inside the writer's opening transaction: all of
+it or nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from typing import Any
 
 #: PRAGMA application_id marks the file as ours ("TCMP").
 APPLICATION_ID = 0x54434D50
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE games (
@@ -26,8 +34,12 @@ CREATE TABLE games (
     status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'abandoned')),
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    finished_at TEXT
+    finished_at TEXT,
+    summary TEXT,
+    done_steps INTEGER NOT NULL DEFAULT 0,
+    damaged TEXT
 );
+CREATE INDEX games_by_status ON games (status, id);
 CREATE TABLE players (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
@@ -42,7 +54,7 @@ CREATE TABLE steps (
     created_at TEXT NOT NULL,
     source TEXT,
     PRIMARY KEY (game_id, n)
-);
+) WITHOUT ROWID;
 CREATE TABLE events (
     game_id INTEGER NOT NULL,
     step INTEGER NOT NULL,
@@ -53,7 +65,7 @@ CREATE TABLE events (
     undoable INTEGER NOT NULL,
     PRIMARY KEY (game_id, step, seq),
     FOREIGN KEY (game_id, step) REFERENCES steps(game_id, n)
-);
+) WITHOUT ROWID;
 CREATE TABLE results (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
@@ -70,12 +82,36 @@ CREATE TABLE clocks (
 );
 """
 
+CHECKPOINTS = """CREATE TABLE checkpoints (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    version TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+) WITHOUT ROWID"""
+
+SCHEMA += CHECKPOINTS + ";\n"
+
 #: What each version adds to the one before it.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: ("ALTER TABLE steps ADD COLUMN source TEXT",
         "CREATE TABLE clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id), "
         "data TEXT NOT NULL, updated_at TEXT NOT NULL)"),
+    3: ("ALTER TABLE games ADD COLUMN summary TEXT",
+        "ALTER TABLE games ADD COLUMN done_steps INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN damaged TEXT",
+        "CREATE INDEX games_by_status ON games (status, id)",
+        CHECKPOINTS,
+        "UPDATE games SET done_steps = (SELECT count(*) FROM steps WHERE steps.game_id = "
+        "games.id AND steps.status = 'done')"),
 }
+
+#: JSON as the file keeps it: no spaces after separators (json.loads reads both ways).
+COMPACT = (",", ":")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=COMPACT)
 
 
 def migrate(conn: sqlite3.Connection) -> int:
@@ -87,7 +123,21 @@ def migrate(conn: sqlite3.Connection) -> int:
             conn.execute(statement)
     if found < SCHEMA_VERSION:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    if 0 < found < 3:
+        fill_summaries(conn)
     return found
+
+
+def fill_summaries(conn: sqlite3.Connection) -> None:
+    """A file from before version 3 has no summaries: each running game (the ones the home
+    screen offers with where they stand) is folded once, here, in the opening transaction.
+    Finished and abandoned games show their results, players and step count, which the file
+    already holds; their summary is kept the next time one is opened (Store.open_session)."""
+    from companion.check import summarize
+
+    for (game_id,) in conn.execute("SELECT id FROM games WHERE status = 'running' "
+                                   "AND summary IS NULL").fetchall():
+        summarize(conn, game_id)
 
 
 def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
@@ -108,4 +158,4 @@ def write_clocks(conn: sqlite3.Connection, game_id: int, data: dict[str, Any], n
     the game), never a write per tick."""
     conn.execute("INSERT INTO clocks (game_id, data, updated_at) VALUES (?, ?, ?) "
                  "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
-                 "updated_at = excluded.updated_at", (game_id, json.dumps(data), now))
+                 "updated_at = excluded.updated_at", (game_id, dumps(data), now))

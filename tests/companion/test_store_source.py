@@ -50,6 +50,10 @@ def test_each_step_keeps_its_source_across_a_restart(tmp_path):
 def _as_schema_1(db) -> None:
     """The file as the companion before schema 2 wrote it: no source column, no clocks."""
     raw = sqlite3.connect(db)
+    for column in ("summary", "done_steps", "damaged"):   # nor the lines of schema 3
+        raw.execute(f"ALTER TABLE games DROP COLUMN {column}")
+    raw.execute("DROP INDEX games_by_status")
+    raw.execute("DROP TABLE checkpoints")
     raw.execute("ALTER TABLE steps DROP COLUMN source")
     raw.execute("DROP TABLE clocks")
     raw.execute("PRAGMA user_version = 1")
@@ -70,7 +74,7 @@ def test_a_schema_1_database_opens_migrated_and_keeps_every_row(tmp_path):
     assert _version(db) == 1
     with Store(db) as store:
         assert store.notice is None
-        assert _version(db) == SCHEMA_VERSION == 2
+        assert _version(db) == SCHEMA_VERSION == 3
         session = store.open_session(game_id)
         assert session.state == before and len(session.steps) == 3
         assert [s.source for s in session.steps] == [None, None, None]
