@@ -1,4 +1,5 @@
-"""The table's own settings, kept per device: sound, rotation, dimming, and the turn limit.
+"""The table's own settings, kept per device: sound, text size, rotation, dimming, and the turn
+limit.
 
 They belong to the screen beside the board, not to a game, so they live in a small JSON file in
 the user config directory (beside ``hardware.toml``; ``$COMPANION_SETTINGS`` names another file,
@@ -29,18 +30,25 @@ SETTINGS_ENV = "COMPANION_SETTINGS"
 VOLUMES = (25, 50, 75, 100)               # the screen's choices; the file may hold any 0-100
 ROTATIONS = (0, 180)
 DIM_MINUTES = (0, 2, 5, 10, 20)           # 0: never dim
+#: text size -> how much larger than normal every font is drawn (layouts keep their sizes)
+TEXT_SIZES = {"normal": 1.0, "large": 1.15}
 
 
 @dataclass(frozen=True)
 class TableSettings:
     """What the settings screen changes. ``volume`` in percent; ``rotation`` in degrees (180:
     turned for the players on the far side); ``dim_minutes`` without input before the screen
-    dims (0: never)."""
+    dims (0: never); ``text_size`` "normal" or "large" (:data:`TEXT_SIZES`)."""
 
     sound: bool = True
     volume: int = 75
     rotation: int = 0
     dim_minutes: int = 0
+    text_size: str = "normal"
+
+    @property
+    def font_factor(self) -> float:
+        return TEXT_SIZES.get(self.text_size, 1.0)
 
 
 DEFAULTS = TableSettings()
@@ -58,6 +66,8 @@ RULES = {
     "rotation": (lambda v: _whole(v) and v in ROTATIONS, "0 or 180"),
     "dim_minutes": (lambda v: _whole(v) and v in DIM_MINUTES,
                     "one of " + ", ".join(map(str, DIM_MINUTES)) + " (0: never)"),
+    "text_size": (lambda v: isinstance(v, str) and v in TEXT_SIZES,
+                  " or ".join(f'"{size}"' for size in TEXT_SIZES)),
 }
 
 

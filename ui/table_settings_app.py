@@ -1,5 +1,10 @@
 """The app's side of the table settings: open the screen, load and apply the settings file,
-the far-side flip, the cues (GPIO buzzer and screen sound) and the turn limit.
+the far-side flip, the text size, the cues (GPIO buzzer and screen sound) and the turn limit.
+
+Text size: every font is drawn at ``app.fu`` (font units) times its size, where ``fu`` is the
+layout unit ``app.u`` times the table's text size (1.0 normal, 1.15 large). The shared widgets
+(Txt, FlatButton, Chip, Stepper) use ``fu``; the boxes keep ``u``, so Large makes text larger
+without moving a layout, and the layout check says where a text no longer fits.
 
 A mixin of ``CompanionApp`` (as ``GameBarApp`` is), so ``ui/app.py`` keeps the one flow of
 inputs and sessions; the settings themselves are ``ui/table_settings.py`` (no Kivy there)."""
@@ -10,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from kivy.core.window import Window
+from kivy.properties import AliasProperty, NumericProperty
 
 from ui import table_settings as table
 
@@ -19,7 +25,17 @@ BUZZER_CUES = frozenset({"turn", "refused", "time"})
 
 class TableSettingsApp:
     """Needs from the app: ``devices``, ``sound``, ``dimmer``, ``table_settings``,
-    ``settings_problem``, ``leave_session``, ``dismiss_refusal`` and ``show``."""
+    ``settings_problem``, ``leave_session``, ``dismiss_refusal``, ``show`` and the layout unit
+    ``u``."""
+
+    #: how much larger than normal the table wants its text (the ``text_size`` setting)
+    font_factor = NumericProperty(1.0)
+
+    def _get_fu(self) -> float:
+        return self.u * self.font_factor
+
+    #: one font unit in pixels: ``font_size: app.fu * 20`` is 20 units at the table's text size
+    fu = AliasProperty(_get_fu, None, bind=("u", "font_factor"))
 
     def open_table_settings(self) -> None:
         self.leave_session()
@@ -44,6 +60,7 @@ class TableSettingsApp:
 
     def _apply_table_settings(self, settings: table.TableSettings) -> None:
         self.table_settings = settings
+        self.font_factor = settings.font_factor
         Window.rotation = settings.rotation
         self.dimmer.set_minutes(settings.dim_minutes)
 

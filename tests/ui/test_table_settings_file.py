@@ -22,8 +22,10 @@ def write(path, data) -> None:
 
 def test_a_good_file_is_read_whole(tmp_path):
     path = tmp_path / "settings.json"
-    write(path, {"sound": False, "volume": 50, "rotation": 180, "dim_minutes": 10})
-    assert load_settings(path) == (TableSettings(False, 50, 180, 10), "")
+    write(path, {"sound": False, "volume": 50, "rotation": 180, "dim_minutes": 10,
+                 "text_size": "large"})
+    assert load_settings(path) == (TableSettings(False, 50, 180, 10, "large"), "")
+    assert load_settings(path)[0].font_factor == table.TEXT_SIZES["large"] > 1
 
 
 def test_a_missing_file_gives_the_defaults_without_a_word(tmp_path):
@@ -42,10 +44,12 @@ def test_the_path_comes_from_the_environment(tmp_path, monkeypatch):
     ("sound", "yes"), ("sound", 1), ("volume", 101), ("volume", -1), ("volume", 50.5),
     ("volume", True), ("volume", "loud"), ("rotation", 90), ("rotation", "180"),
     ("dim_minutes", 3), ("dim_minutes", None), ("dim_minutes", [5]),
+    ("text_size", "huge"), ("text_size", "Large"), ("text_size", 1.15), ("text_size", None),
 ])
 def test_each_bad_field_takes_its_default_and_is_named(tmp_path, field, bad):
     path = tmp_path / "settings.json"
-    good = {"sound": False, "volume": 50, "rotation": 180, "dim_minutes": 10}
+    good = {"sound": False, "volume": 50, "rotation": 180, "dim_minutes": 10,
+            "text_size": "large"}
     write(path, {**good, field: bad})
     before = path.read_bytes()
     settings, problem = load_settings(path)
@@ -59,10 +63,10 @@ def test_each_bad_field_takes_its_default_and_is_named(tmp_path, field, bad):
 
 def test_an_unknown_key_is_named_and_the_rest_kept(tmp_path):
     path = tmp_path / "settings.json"
-    write(path, {"volume": 25, "text_size": "huge"})
+    write(path, {"volume": 25, "font": "huge"})
     settings, problem = load_settings(path)
     assert settings == TableSettings(volume=25)
-    assert "unknown setting 'text_size' ignored" in problem
+    assert "unknown setting 'font' ignored" in problem
 
 
 @pytest.mark.parametrize("text, words", [
@@ -115,7 +119,8 @@ def test_deeply_nested_json_is_refused_not_a_crash(tmp_path):
 
 def test_save_is_atomic_owner_only_and_reads_back(tmp_path, monkeypatch):
     path = tmp_path / "deeper" / "settings.json"
-    wanted = TableSettings(sound=False, volume=25, rotation=180, dim_minutes=5)
+    wanted = TableSettings(sound=False, volume=25, rotation=180, dim_minutes=5,
+                           text_size="large")
     save_settings(wanted, path)
     assert load_settings(path) == (wanted, "")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -1,6 +1,6 @@
 """The Settings screen: how this table's screen behaves, changed with one tap each.
 
-Sound and its volume, the screen turned for the far side, dimming when nobody touches it, and
+Sound and its volume, the text size (Large draws every font 15% larger), the screen turned for the far side, dimming when nobody touches it, and
 the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
 "Apply" button); the file and its checks are in :mod:`ui.table_settings`. A settings file that
 was bad when read is named here until a change rewrites it.
@@ -26,6 +26,7 @@ from ui.widgets.common import Box, FlatButton
 #: (value, words) for each row's buttons
 VOLUME_CHOICES = tuple((v, f"{v}%") for v in table.VOLUMES)
 DIM_CHOICES = tuple((m, f"{m} min" if m else "Never") for m in table.DIM_MINUTES)
+TEXT_SIZE_CHOICES = tuple((size, size.capitalize()) for size in table.TEXT_SIZES)
 TURN_LIMIT_CHOICES = ((0, "Never"), (30, "30 s"), (60, "1 min"), (90, "90 s"), (120, "2 min"),
                       (180, "3 min"), (300, "5 min"))
 
@@ -79,6 +80,7 @@ class TableSettingsScreen(Screen):
 
     sound = BooleanProperty(True)
     volume = NumericProperty(75)
+    text_size = StringProperty(table.DEFAULTS.text_size)
     flipped = BooleanProperty(False)
     dim_minutes = NumericProperty(0)
     turn_limit = NumericProperty(0)
@@ -96,7 +98,7 @@ class TableSettingsScreen(Screen):
     def refresh(self) -> None:
         """The controls from what the table runs on now."""
         now = self.app.table_settings
-        self.sound, self.volume = now.sound, now.volume
+        self.sound, self.volume, self.text_size = now.sound, now.volume, now.text_size
         self.flipped, self.dim_minutes = now.rotation == 180, now.dim_minutes
         self.turn_limit = self.app.turn_limit
 
@@ -124,6 +126,10 @@ class TableSettingsScreen(Screen):
         why = self.app.sound.broken
         self.say(f"No sound from this screen: {why}." if why else
                  "That is the turn cue.", "bad" if why else "info")
+
+    def set_text_size(self, size: str) -> None:
+        self._change("Large text on every screen." if size == "large" else "Normal text.",
+                     text_size=size)
 
     def set_flipped(self, flipped: bool) -> None:
         if flipped != self.flipped:

@@ -1,16 +1,31 @@
 """Small building blocks: flat buttons big enough for a thumb, chips that name their colour,
-steppers for counts. No game knowledge here."""
+steppers for counts, and the seat-colour picker every setup screen uses. No game knowledge here.
+
+Large text (the table's text size setting, ``app.font_factor``) reaches every Txt, button, chip
+and stepper, where the words still fit: each of them (:class:`GrowsWhereItFits`) draws its text
+at the larger size when, measured at that size, it is neither shortened nor cut in the box the
+layout gives it, and at the normal size otherwise. So Large never clips a word a layout made
+room for at the normal size, and never moves a layout."""
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+from typing import Callable, Mapping
+
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 
+from companion.core import palette
 from ui import theme
 
 
@@ -39,7 +54,65 @@ class SeatBox(Box):
         return super().on_touch_down(touch)
 
 
-class Txt(Label):
+MARKUP_TAG = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
+
+
+@lru_cache(maxsize=4096)
+def _needs(markup: bool, text: str, font_size: float, font_name: str, bold: bool,
+           width: float | None, halign: str) -> tuple[float, float]:
+    """The size ``text`` needs at ``width`` (None: on one line), without shortening; the same
+    words at the same size are measured once."""
+    core = (MarkupLabel if markup else CoreLabel)(
+        text=text, font_size=font_size, font_name=font_name, bold=bold,
+        text_size=(width, None), halign=halign)
+    core.refresh()
+    return tuple(core.texture.size) if core.texture else (0.0, 0.0)
+
+
+class GrowsWhereItFits:
+    """Large text where it fits. ``large`` is the table's text size factor (bound in kv to
+    ``app.font_factor``); ``grow`` is what this label draws at: ``large`` when its words,
+    measured at that size, fit its box, else 1. Fonts are ``app.u * fs * grow``."""
+
+    large = NumericProperty(1.0)
+    grow = NumericProperty(1.0)
+
+    def __init__(self, **kwargs) -> None:
+        self._refit_soon = Clock.create_trigger(self._refit, 0)
+        super().__init__(**kwargs)
+        for name in ("text", "size", "text_size", "fs", "large", "title", "caption",
+                     "caption_fs", "font_name", "bold"):
+            if name in self.properties():
+                self.fbind(name, self._refit_soon)
+
+    def text_at(self, scale: float) -> str:
+        """The text as drawn at ``scale`` (a button's caption size is in its markup)."""
+        return self.text
+
+    def _refit(self, *_args) -> None:
+        if self.large <= 1.0:
+            self.grow = 1.0
+            return
+        self.grow = self.large if self._fits(self.large) else 1.0
+
+    def _fits(self, scale: float) -> bool:
+        app = App.get_running_app()
+        text = self.text_at(scale)
+        width, height = self.text_size
+        if not text.strip() or width is None or app is None:
+            return True
+        size = app.u * self.fs * scale
+        args = (bool(self.markup), text, size, self.font_name, bool(self.bold))
+        if self.shorten and "\n" not in text and _needs(*args, None, self.halign)[0] >= width - 1:
+            return False                   # it would be shortened with "..."
+        words = set((MARKUP_TAG.sub("", text) if self.markup else text).split())
+        if any(_needs(False, word, size, self.font_name, bool(self.bold), None, "left")[0]
+               >= width - 1 for word in words):
+            return False                   # a word would be broken across two lines
+        return height is None or _needs(*args, width, self.halign)[1] <= height
+
+
+class Txt(GrowsWhereItFits, Label):
     """A label that wraps or shortens inside its own box (Kivy labels do neither by default)."""
 
     bg = ColorProperty((0, 0, 0, 0))
@@ -47,7 +120,16 @@ class Txt(Label):
     fs = NumericProperty(18)
 
 
-class FlatButton(ButtonBehavior, Label):
+def button_text(title: str, caption: str, caption_px: float) -> str:
+    """A button's words: the title, and the caption as a second line at ``caption_px``."""
+    from ui.markup import plain
+
+    if not caption:
+        return plain(title)
+    return f"{plain(title)}\n[size={round(caption_px)}]{plain(caption)}[/size]"
+
+
+class FlatButton(GrowsWhereItFits, ButtonBehavior, Label):
     """A big flat button. ``caption`` is a second, smaller line (the demo key, a hint), drawn at
     ``caption_fs`` units: 16 at least (nothing smaller is read from across the table); a screen
     where the caption matters raises it to 18."""
@@ -61,8 +143,12 @@ class FlatButton(ButtonBehavior, Label):
     radius = NumericProperty(8)
     fs = NumericProperty(20)
 
+    def text_at(self, scale: float) -> str:
+        app = App.get_running_app()
+        return button_text(self.title, self.caption, app.u * scale * max(16, self.caption_fs))
 
-class Chip(Label):
+
+class Chip(GrowsWhereItFits, Label):
     """A small filled label such as "Red 2": colour plus a word, never colour alone."""
 
     fill = ColorProperty(theme.SURFACE_HI)
@@ -106,3 +192,40 @@ def counter_chip_colours(counter: str) -> tuple[tuple, tuple]:
     """(fill, ink) for a drop or counter chip."""
     hex_colour = theme.COUNTER_COLOURS[counter]
     return theme.rgba(hex_colour), theme.ink_on(hex_colour)
+
+
+class ColourSwatch(FlatButton):
+    """A palette colour as a big button with its name on it, outlined so that black and white
+    show on any background."""
+
+
+class ColourPicker(ModalView):
+    """The palette for one seat: every colour as a large named swatch. ``taken`` maps a colour's
+    name to the seat that has it ("Carl (seat 3)"): tapping one says whose it is and changes
+    nothing; a free one calls ``chosen(name)`` and closes."""
+
+    title = StringProperty("")
+    message = StringProperty("")
+
+    def __init__(self, who: str, current: str, taken: Mapping[str, str],
+                 chosen: Callable[[str], None], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.title, self.taken, self.chosen = f"Colour for {who}", dict(taken), chosen
+        for colour in palette.PALETTE:
+            owner = self.taken.get(colour.name)
+            swatch = ColourSwatch(
+                title=colour.name, fill=theme.rgba(colour.hex), ink=theme.ink_on(colour.hex),
+                caption="now" if colour.name == current else (owner or ""),
+                selected=colour.name == current)
+            swatch.colour_name = colour.name
+            swatch.bind(on_release=lambda _b, c=colour.name: self.pick(c))
+            self.ids.grid.add_widget(swatch)
+
+    def pick(self, name: str) -> None:
+        owner = self.taken.get(name)
+        if owner:
+            self.message = (f"{name} is already the colour of {owner}: choose another, or "
+                            f"give {owner} another colour first.")
+            return
+        self.chosen(name)
+        self.dismiss()
