@@ -26,6 +26,13 @@ def ink_on(hex_colour: str) -> tuple[float, float, float, float]:
     return DARK_INK if (0.299 * r + 0.587 * g + 0.114 * b) > 0.55 else INK
 
 
+def edge(hex_colour: str) -> tuple[float, float, float, float]:
+    """A seat's colour where it edges a panel on the dark table: its own, or white for a
+    near-black seat (whose own edge would vanish)."""
+    r, g, b, _ = rgba(hex_colour)
+    return rgba(hex_colour) if (0.299 * r + 0.587 * g + 0.114 * b) > 0.2 else INK
+
+
 BG = rgba("#101318")
 SURFACE = rgba("#1C2128")
 SURFACE_HI = rgba("#262D36")

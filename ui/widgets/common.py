@@ -229,3 +229,40 @@ class ColourPicker(ModalView):
             return
         self.chosen(name)
         self.dismiss()
+
+
+# -- a setup screen's seat colours: rows with ``seat``, ``colour`` (a palette name) and the
+# ids ``colour`` (the button that shows it) and ``name`` (the seat's name field) -------------
+def seat_word(row) -> str:
+    """A seat as the colour picker names it: "Carl (seat 3)"."""
+    name = row.ids.name.text.strip()
+    return f"{name} (seat {row.seat + 1})" if name else f"seat {row.seat + 1}"
+
+
+def paint(row) -> None:
+    """The seat's colour button: its fill, and its name (never the colour alone)."""
+    colour = palette.find(row.colour) or palette.PALETTE[row.seat]
+    row.ids.colour.fill = theme.rgba(colour.hex)
+    row.ids.colour.ink = theme.ink_on(colour.hex)
+    row.ids.colour.title = colour.name
+
+
+def pick_colour(rows, row, recheck) -> None:
+    """The palette for ``row``; the colours of the other seats in play are refused there."""
+    taken = {r.colour: seat_word(r) for r in rows if r is not row}
+
+    def chosen(name: str) -> None:
+        row.colour = name
+        paint(row)
+        recheck()
+
+    ColourPicker(seat_word(row), row.colour, taken, chosen).open()
+
+
+def distinct_colours(rows, chosen=None) -> None:
+    """Give the rows ``chosen`` colours (names or hex, e.g. a stored setup's), else keep
+    theirs; a seat whose colour an earlier seat has takes the first free one."""
+    given = [r.colour for r in rows] if chosen is None else list(chosen)
+    for row, colour in zip(rows, palette.seat_colours(given, len(rows))):
+        row.colour = colour.name
+        paint(row)

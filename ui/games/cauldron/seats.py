@@ -21,6 +21,9 @@ class CauldronSeatCard(SeatBox):
     magik = NumericProperty(0)
     colour = ColorProperty(theme.INK)
     colour_ink = ColorProperty(theme.DARK_INK)
+    #: the seat's colour where it edges the card: its own, or white for a near-black seat
+    #: (chosen at setup to match its pieces; a black edge would vanish on the dark table)
+    edge = ColorProperty(theme.INK)
     status = StringProperty("")
     zone = StringProperty("")
     character = StringProperty("")
@@ -34,6 +37,7 @@ class CauldronSeatCard(SeatBox):
              compact: bool) -> None:
         self.seat, self.player, self.magik = seat, player["name"], player["magik"]
         self.colour, self.colour_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
+        self.edge = theme.edge(hex_colour)
         self.current, self.compact = current, compact
         self.character = CHARACTER_NAMES.get(player["character"] or "", "")
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")

@@ -1,5 +1,5 @@
-"""Cauldron setup in three panels: the seats (clockwise: name, colour, character, the ability as
-the card reads); the variants and where the Magik Track prints its three milestones; the table
+"""Cauldron setup in three panels: the seats (clockwise: name, the colour of the seat's pieces
+from the palette, character, the ability as the card reads); the variants and where the Magik Track prints its three milestones; the table
 rules where tables differ (who opens the Market, Quick Game milestones, the Fields in the box,
 and per seat: an ability once per season, the most Cellars its card allows).
 
@@ -20,14 +20,16 @@ from kivy.uix.screenmanager import Screen
 from companion.core.errors import CompanionError
 from companion.games.cauldron import RULES
 from companion.games.cauldron import data as d
-from companion.games.cauldron.state import SEAT_COLOURS
+from companion.core import palette
 from ui import theme
 from ui.keyboard import keyboard_lift
-from ui.games.cauldron.common import CHARACTER_NAMES, colour_name, ingredient_colours, short
+from ui.games.cauldron.common import CHARACTER_NAMES, ingredient_colours, short
 from ui.games.cauldron.entries import CauldronCount
 from ui.games.cauldron.potion import earlier_catalogue
 from ui.games.cauldron.setup_check import setup_problems
-from ui.widgets.common import Chip, FlatButton, Stepper, Txt
+from ui.widgets.common import (
+    Chip, FlatButton, Stepper, Txt, distinct_colours, paint, pick_colour,
+)
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
@@ -49,6 +51,7 @@ class CauldronSetupRow(BoxLayout):
     character = StringProperty("")
     once = BooleanProperty(False)       # the ability is once per season (its card says so)
     max_cellars = NumericProperty(d.MAX_CELLARS)
+    colour = StringProperty("")         # the palette name of this seat's pieces
 
 
 class FieldSupplyPicker(ModalView):
@@ -140,10 +143,8 @@ class CauldronSetupScreen(Screen):
     def on_kv_post(self, _base):
         self.rows = []
         for seat in range(MAX_SEATS):
-            row = CauldronSetupRow(seat=seat)
-            row.ids.colour.fill = theme.rgba(SEAT_COLOURS[seat])
-            row.ids.colour.ink = theme.ink_on(SEAT_COLOURS[seat])
-            row.ids.colour.text = f"{seat + 1}  {colour_name(SEAT_COLOURS[seat]).capitalize()}"
+            row = CauldronSetupRow(seat=seat, colour=palette.PALETTE[seat].name)
+            paint(row)
             for field in (row.ids.name, row.ids.ability):
                 field.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
             row.ids.name.bind(text=self._recheck)
@@ -200,6 +201,7 @@ class CauldronSetupScreen(Screen):
             row.ids.ability.cursor = (0, 0)
             row.once = bool(p.get("once_per_season", False))
             row.max_cellars = p.get("max_cellars", d.MAX_CELLARS)
+        distinct_colours(self.rows, (last or {}).get("colours") or ())
         for key, stepper in self.steppers.items():
             stepper.value = milestones.get(key, DEFAULT_MILESTONES[key])
         settings = {**d.DEFAULT_SETTINGS, **((last or {}).get("settings") or {})}
@@ -245,7 +247,11 @@ class CauldronSetupScreen(Screen):
         self._place()
         self._recheck()
 
+    def pick_colour(self, row) -> None:
+        pick_colour(self.rows[: self.count], row, self._recheck)
+
     def _place(self) -> None:
+        distinct_colours(self.rows[: self.count])
         box = self.ids.seats
         box.clear_widgets()
         for row in self.rows[: self.count]:
@@ -275,7 +281,7 @@ class CauldronSetupScreen(Screen):
         u = App.get_running_app().u
         for row in self.rows[: self.count]:
             line = BoxLayout(size_hint_y=None, height=u * 52, spacing=u * 6)
-            hex_colour = SEAT_COLOURS[row.seat]
+            hex_colour = (palette.find(row.colour) or palette.PALETTE[row.seat]).hex
             line.add_widget(Chip(text=row.ids.name.text.strip() or f"Seat {row.seat + 1}",
                                  fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
                                  size_hint_x=None, width=u * 100))
@@ -328,7 +334,8 @@ class CauldronSetupScreen(Screen):
         return {"game": RULES.name, "players": players,
                 "variants": [v for v in d.VARIANTS if v in self.variants],
                 "milestones": {k: int(s.value) for k, s in self.steppers.items()},
-                "settings": settings}
+                "settings": settings,
+                "colours": [row.colour for row in self.rows[: self.count]]}
 
     def start(self) -> None:
         problem = App.get_running_app().start_game(self.setup())

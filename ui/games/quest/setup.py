@@ -6,7 +6,12 @@ The names are checked here as they are typed, in people's words beside the row t
 (empty, the same name twice, too long), and each line goes as soon as the row is fixed. The
 rules still validate the whole setup; what they refuse about a seat ("Seat 2: ...") is shown on
 that row, anything else under the start button until something changes. A result screen's
-"Play again" fills the screen in with ``prefill``."""
+"Play again" fills the screen in with ``prefill``.
+
+No seat colours here, unlike Witch's Brew and Cauldron: Cauldron Quest is played as one team
+with shared pieces (the six bottles, the wizard, the obstacles), so no player has pieces for a
+colour to match, and a colour per child would be one more step before a children's game starts
+while telling the table nothing the names do not."""
 
 from __future__ import annotations
 

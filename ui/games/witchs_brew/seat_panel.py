@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 
+from companion.core import palette
 from ui import theme
 from ui.widgets.common import SeatBox
 
@@ -27,6 +28,9 @@ class SeatPanel(SeatBox):
     colour = ColorProperty(theme.INK)
     colour_ink = ColorProperty(theme.DARK_INK)
     colour_name = StringProperty("")
+    #: the seat's colour where it edges the panel: its own, or white for a near-black seat
+    #: (a black seat's border would vanish on the dark table)
+    edge = ColorProperty(theme.INK)
     red = NumericProperty(0)
     white = NumericProperty(0)
     green = NumericProperty(0)
@@ -51,7 +55,9 @@ class SeatPanel(SeatBox):
         self.player = player["name"]
         self.colour = theme.rgba(colour_hex)
         self.colour_ink = theme.ink_on(colour_hex)
-        self.colour_name = colour_name
+        self.edge = theme.edge(colour_hex)
+        known = palette.find(colour_hex)         # the palette's name, as chosen at setup
+        self.colour_name = known.name if known is not None else colour_name
         for counter in ("red", "white", "green", "gold", "vials", "score", "cards_left"):
             setattr(self, counter, player[counter])
         self.potions = len(player["potions"])

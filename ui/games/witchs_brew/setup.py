@@ -1,4 +1,9 @@
-"""Setup: who sits where (clockwise), who starts, and the variant.
+"""Setup: who sits where (clockwise), in which colour, who starts, and the variant.
+
+Each seat's colour matches its pieces: a tap on the seat's colour opens the palette
+(:class:`ui.widgets.common.ColourPicker`, :mod:`companion.core.palette`); a colour another seat
+has is refused there, naming that seat. The colours go into the setup (``colours``), so a
+resume and "Play again" show them as chosen.
 
 Names default to the last game's table, else "Player 1"...; "Play again" fills in the finished
 game's seats instead (``prefill``). The rules validate the setup: a SetupError about one seat
@@ -16,11 +21,13 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.core import palette
 from companion.core.errors import SetupError
 from companion.games.witchs_brew import RULES
-from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS, VARIANT
+from companion.games.witchs_brew.state import VARIANT
 from ui import theme
 from ui.keyboard import keyboard_lift
+from ui.widgets.common import distinct_colours, paint, pick_colour
 
 MIN_SEATS, MAX_SEATS = RULES.players
 
@@ -52,6 +59,7 @@ class SeatRow(BoxLayout):
     seat = NumericProperty(0)
     starts = BooleanProperty(False)
     error = StringProperty("")
+    colour = StringProperty("")        # the palette name of this seat's pieces
 
 
 class SetupScreen(Screen):
@@ -64,10 +72,8 @@ class SetupScreen(Screen):
     def on_kv_post(self, _base):
         self.rows = []
         for seat in range(MAX_SEATS):
-            row = SeatRow(seat=seat)
-            row.ids.colour.fill = theme.rgba(SEAT_COLOURS[seat])
-            row.ids.colour.ink = theme.ink_on(SEAT_COLOURS[seat])
-            row.ids.colour.text = f"{seat + 1}  {COLOUR_NAMES[seat]}"
+            row = SeatRow(seat=seat, colour=palette.PALETTE[seat].name)
+            paint(row)
             row.ids.name.text = f"Player {seat + 1}"
             row.ids.name.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
             row.ids.name.bind(text=self._recheck)
@@ -90,6 +96,7 @@ class SetupScreen(Screen):
         self.variant = False
         for seat, row in enumerate(self.rows):
             row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        distinct_colours(self.rows, ())
         self.starter = 0
         self._place()
 
@@ -100,6 +107,7 @@ class SetupScreen(Screen):
         self.count = max(MIN_SEATS, len(names))
         for seat, row in enumerate(self.rows):
             row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        distinct_colours(self.rows, setup.get("colours") or ())
         starter = setup.get("starter")
         self.starter = names.index(starter) if starter in names else 0
         self.variant = VARIANT in setup.get("variants", []) and self.count in (3, 4)
@@ -122,7 +130,11 @@ class SetupScreen(Screen):
         self._place()
         self._recheck()
 
+    def pick_colour(self, row) -> None:
+        pick_colour(self.rows[: self.count], row, self._recheck)
+
     def _place(self) -> None:
+        distinct_colours(self.rows[: self.count])
         box = self.ids.seats
         box.clear_widgets()
         for row in self.rows[: self.count]:
@@ -134,7 +146,8 @@ class SetupScreen(Screen):
 
     def setup(self) -> dict:
         names = self.names()
-        setup = {"game": RULES.name, "players": names, "starter": names[self.starter]}
+        setup = {"game": RULES.name, "players": names, "starter": names[self.starter],
+                 "colours": [row.colour for row in self.rows[: self.count]]}
         if self.variant:
             setup["variants"] = [VARIANT]
         return setup
