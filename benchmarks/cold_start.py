@@ -23,7 +23,7 @@ def cold_runs(ctx: Context) -> tuple[list, list]:
         app = lambda: run(app_argv("--exit", "--db", db), env)  # noqa: E731
         bare = lambda: run(bare_argv("hello.py"), env)  # noqa: E731
         app(), bare()   # warm-up, not counted
-        return alternate(ctx.pick(4, 8, 1), app, bare)
+        return alternate(ctx.pick(3, 8, 1), app, bare)
 
     return ctx.memo("cold_runs", make)
 

@@ -245,7 +245,21 @@ def parse_report(text: str) -> dict[str, Any]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a running process (all its threads), from /proc."""
+    """User + system CPU of a running process, all its threads: the scheduler's own sum
+    (``se.sum_exec_runtime`` in /proc/<pid>/task/*/sched, microseconds) where the kernel
+    shows it, else /proc/<pid>/stat's utime + stime (10 ms ticks, coarse for short windows)."""
+    total, found = 0.0, False
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            text = (task / "sched").read_text()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("se.sum_exec_runtime"):
+                total += float(line.split(":")[1]) / 1000
+                found = True
+    if found:
+        return total
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 

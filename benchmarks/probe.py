@@ -221,9 +221,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.what == "bare":
-        after_first_frame(lambda _frames: None)   # the script exits by itself, or is stopped
+        # Loaded, not run as __main__: its Config is set before anything here imports Kivy's
+        # Clock (which reads maxfps once, on import); then its App is run as its main would.
         sys.argv = [args.script]
-        runpy.run_path(args.script, run_name="__main__")
+        names = runpy.run_path(args.script, run_name="bare_script")
+        from kivy.app import App
+
+        apps = [v for v in names.values() if isinstance(v, type) and issubclass(v, App)
+                and v.__module__ == "bare_script"]
+        after_first_frame(lambda _frames: None)   # the script exits by itself, or is stopped
+        apps[0]().run()
         return
     from ui.command import configure_kivy
 
