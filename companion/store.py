@@ -41,6 +41,19 @@ if TYPE_CHECKING:
 SET_ASIDE = Command("set_aside")
 
 
+def _loads_all(rows: list[tuple[Any, ...]], at: int) -> list[Any]:
+    """The JSON texts in column ``at`` of ``rows`` (each row's last column: SQLite's
+    ``json_valid`` of it), parsed. When SQLite found every one well-formed, each is exactly one
+    JSON value, so they are parsed in one call as one array (a long game's resume is mostly
+    this parsing); otherwise one by one, so a malformed row fails as it always did."""
+    texts = [row[at] for row in rows]
+    if texts and all(row[-1] == 1 for row in rows):
+        values = json.loads("[" + ",".join(texts) + "]")
+        if len(values) == len(texts):
+            return values
+    return [json.loads(text) for text in texts]
+
+
 def default_path() -> Path:
     """The database in the user data directory (platformdirs), or $COMPANION_DB."""
     if os.environ.get("COMPANION_DB"):
@@ -261,22 +274,31 @@ class Store:
 
     def steps(self, game_id: int, before: int = INT64_MAX) -> Iterator[Step]:
         """The stored steps in order; ``before`` stops at a step (a damaged game's last good
-        state is the fold of the steps before its first bad one)."""
+        state is the fold of the steps before its first bad one). A dropped step's rows are
+        never parsed (see SET_ASIDE)."""
+        rows = self.conn.execute(
+            "SELECT e.step, e.type, e.data, e.automatic, e.undoable, json_valid(e.data) "
+            "FROM events e JOIN steps s ON s.game_id = e.game_id AND s.n = e.step "
+            "WHERE e.game_id = ? AND e.step < ? AND s.status != 'dropped' "
+            "ORDER BY e.step, e.seq", (game_id, before)).fetchall()
         events: dict[int, list[Event]] = {}
-        for step, type_, data, automatic, undoable in self.conn.execute(
-                "SELECT step, type, data, automatic, undoable FROM events WHERE game_id = ? "
-                "AND step < ? ORDER BY step, seq", (game_id, before)):
-            events.setdefault(step, []).append(
-                Event(type_, json.loads(data), bool(automatic), bool(undoable)))
+        for (step, type_, _, automatic, undoable, _), data in zip(rows, _loads_all(rows, 2)):
+            events.setdefault(step, []).append(Event(type_, data, bool(automatic),
+                                                     bool(undoable)))
         source = "source" if has_column(self.conn, "steps", "source") else "NULL"  # a reader's old file
-        for n, command, status, came in self.conn.execute(
-                f"SELECT n, command, status, {source} FROM steps WHERE game_id = ? AND n < ? "
-                "ORDER BY n", (game_id, before)):
+        rows = self.conn.execute(
+            f"SELECT n, command, status, {source}, json_valid(command) FROM steps "
+            "WHERE game_id = ? AND n < ? ORDER BY n", (game_id, before)).fetchall()
+        commands = iter(_loads_all([r for r in rows if r[2] != DROPPED], 1))
+        for n, _, status, came, _ in rows:
             if status == DROPPED:  # out of the game for good: only its number counts
                 yield Step(n, SET_ASIDE, (), status)
                 continue
-            yield Step(n, Command.from_dict(json.loads(command)), tuple(events.get(n, ())), status,
-                       came)
+            loaded = next(commands)
+            if not isinstance(loaded, dict):
+                raise ValueError(f"step {n}: its command is not a command")
+            yield Step(n, Command(loaded.pop("do"), loaded.pop("player", None), loaded),
+                       tuple(events.get(n, ())), status, came)
 
     def clocks(self, game_id: int) -> dict[str, Any] | None:
         """A game's chess clock as last kept (ui/table_clock.py says what it holds), or None."""
@@ -286,12 +308,15 @@ class Store:
         with _saving("Not saved, so the clocks were not kept"), _Tx(self.conn):
             write_clocks(self.conn, game_id, data, _now())
 
-    def games(self, status: str | None = None, limit: int = -1,
-              offset: int = 0) -> list[GameInfo]:
+    def games(self, status: str | None = None, limit: int = -1, offset: int = 0, *,
+              summaries: bool = False) -> list[GameInfo]:
         """Games newest first, optionally only 'running' or 'finished' ones, and only
         ``limit`` of them from ``offset``: each game's line as kept (never its log, never a
-        fold), read in three statements per 500 games."""
-        query = f"SELECT id, game, status, created_at, updated_at, {self._line} FROM games"
+        fold), read in three statements per 500 games. With ``summaries=True`` each game's
+        summary too (a finished game's line needs its results, not where it stood, and a
+        summary can be 10 KB)."""
+        line = self._line if summaries else self._line.replace("summary", "NULL", 1)
+        query = f"SELECT id, game, status, created_at, updated_at, {line} FROM games"
         args: tuple[Any, ...] = ()
         if status:
             query += " WHERE status = ?"
@@ -329,10 +354,12 @@ class Store:
                 "steps.status = 'done'), NULL")
 
     def unfinished(self) -> list[GameInfo]:
-        return self.games("running")
+        """Running games newest first, with where each stands (its summary)."""
+        return self.games("running", summaries=True)
 
     def history(self, limit: int, offset: int = 0) -> list[GameInfo]:
-        """Finished games newest first, a page at a time (the home screen's list)."""
+        """Finished games newest first, a page at a time (the home screen's list): results,
+        players and when, without their summaries."""
         return self.games("finished", limit, offset)
 
     def count(self, status: str | None = None) -> int:

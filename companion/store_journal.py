@@ -25,8 +25,9 @@ from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.store_open import advice
 from companion.store_schema import dumps
 
-#: Checkpoints kept per game (the latest ones; see keep_checkpoint).
-KEEP_CHECKPOINTS = 4
+#: Checkpoints kept per running game (the latest ones; see keep_checkpoint); a finished game
+#: keeps its latest one only.
+KEEP_CHECKPOINTS = 2
 
 if TYPE_CHECKING:
     from companion.store import Store
@@ -177,18 +178,25 @@ class GameJournal:
                      (now, dumps(standing.summary), done, self.game_id))
         if standing.checkpoint is not None:
             keep_checkpoint(conn, self.game_id, *standing.checkpoint)
+        if standing.results is not None:  # over: one is enough to undo the end and go on
+            _prune(conn, self.game_id, 1)
         _settle(conn, self.game_id, standing.results, now)
 
 
 def keep_checkpoint(conn: sqlite3.Connection, game_id: int, n: int, state: Any) -> None:
     """The state after step n, with the version that folded it; only the latest
-    KEEP_CHECKPOINTS of a game are kept (a resume needs the latest whose step is done; an undo
-    further back than those only costs that resume a fold from the start)."""
+    KEEP_CHECKPOINTS of a game are kept (a resume needs the latest whose step is done; after an
+    undo further back than those, the next resume folds from the start once and keeps a new
+    one: Store._reconcile)."""
     conn.execute("INSERT OR REPLACE INTO checkpoints (game_id, n, state, version) "
                  "VALUES (?, ?, ?, ?)", (game_id, n, dumps(state), rules_version()))
+    _prune(conn, game_id, KEEP_CHECKPOINTS)
+
+
+def _prune(conn: sqlite3.Connection, game_id: int, keep: int) -> None:
     conn.execute("DELETE FROM checkpoints WHERE game_id = ? AND n < (SELECT min(n) FROM "
                  "(SELECT n FROM checkpoints WHERE game_id = ? ORDER BY n DESC LIMIT ?))",
-                 (game_id, game_id, KEEP_CHECKPOINTS))
+                 (game_id, game_id, keep))
 
 
 @lru_cache(maxsize=1)
