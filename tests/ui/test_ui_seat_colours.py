@@ -132,3 +132,15 @@ def test_an_old_game_without_colours_shows_the_defaults(app):
     frames()
     setup = app.screens.get_screen("cauldron_setup")
     assert [r.colour for r in setup.rows[:2]] == ["Orange", "Sky blue"]
+
+
+def test_a_colour_the_rules_refuse_is_said_at_the_seat_it_concerns():
+    from ui.games.cauldron.setup_check import setup_problems
+
+    players = [{"name": "Anna"}, {"name": "Barb"}, {"name": "Carl"}]
+    assert setup_problems({"game": "cauldron", "players": players,
+                           "colours": ["Orange", "Blue", "orange"]}) == (
+        {2: "Orange for Carl is already the colour of Anna; each seat needs its own"}, "")
+    seats, general = setup_problems({"game": "cauldron", "players": players,
+                                     "colours": ["Orange", "Mauve", "Blue"]})
+    assert general == "" and seats[1].startswith("'Mauve' for Barb is not a palette colour")

@@ -128,7 +128,8 @@ class TableSettingsScreen(Screen):
                  "That is the turn cue.", "bad" if why else "info")
 
     def set_text_size(self, size: str) -> None:
-        self._change("Large text on every screen." if size == "large" else "Normal text.",
+        self._change("Large text, on every screen wherever the words still fit."
+                     if size == "large" else "Normal text.",
                      text_size=size)
 
     def set_flipped(self, flipped: bool) -> None:

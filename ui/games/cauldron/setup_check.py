@@ -16,6 +16,8 @@ from companion.games.cauldron import data as d
 
 _SEAT = re.compile(r"^players\[(\d+)\](?:\.[\w.]+)?:\s*")
 _CHARACTER = re.compile(r"^characters\.([^:]+):\s*")
+_COLOUR = re.compile(r"^colours\[(\d+)\]:\s*")
+_SEAT_IN_WORDS = re.compile(r"players\[\d+\] \(([^)]*)\)")
 _PART = re.compile(r"^[\w.\[\]]+:\s*")
 
 
@@ -37,6 +39,9 @@ def setup_problems(setup: dict) -> tuple[dict[int, str], str]:
     seat = _SEAT.match(message)
     if seat and int(seat.group(1)) < len(names):
         return {int(seat.group(1)): people_words(message)}, ""
+    colour = _COLOUR.match(message)
+    if colour and int(colour.group(1)) < len(names):      # "Orange for players[2] (Carl) ..."
+        return {int(colour.group(1)): _SEAT_IN_WORDS.sub(r"\1", people_words(message))}, ""
     character = _CHARACTER.match(message)
     if character and character.group(1).strip() in names:
         return {names.index(character.group(1).strip()): people_words(message)}, ""
