@@ -12,7 +12,7 @@ from kivy.uix.floatlayout import FloatLayout
 
 from ui.games import GAMES
 from ui.screens import hardware_settings, home, table_settings  # noqa: F401 (kv screens)
-from ui.widgets import common, game_bar  # noqa: F401 (registers the shared widgets)
+from ui.widgets import common, game_bar, still  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
 
 # Importing a game's modules registers its screen and widget classes for the kv files.
