@@ -5,16 +5,18 @@ die reads put on the app's Inbox from a thread, as the devices put them, timed f
 the first frame drawn after the game changed (Window on_flip); commands from the screen
 (``app.send``) from the call to the next frame. Alone: ``Session.execute`` of the same kind of
 commands with a real ``Store`` on a disk file (rules, gate, flow and one SQLite transaction with
-synchronous=FULL), and without a store (rules only). Medians and p99.
+synchronous=FULL), and without a store (rules only). The yardstick: a bare Kivy window
+(benchmarks/bare/idle.py) whose label a thread changes through the Clock. Medians and p99.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 from benchmarks import logs
-from benchmarks.common import Figure, app_argv, run
+from benchmarks.common import Figure, app_argv, bare_argv, run
 from benchmarks.context import Context
 
 TITLE = "input (button or die) -> next frame, and the rules + commit part alone"
@@ -46,12 +48,19 @@ def measure(ctx: Context) -> Figure:
     db = ctx.sandbox.path("latency.sqlite3")
     done = run(app_argv("--scenario", "latency", "--presses", str(presses), "--dice", str(dice),
                         "--db", str(db)), ctx.sandbox.env(), timeout=300)
+    bare = run(bare_argv("idle.py", "--scenario", "latency", "--presses", str(presses)),
+               ctx.sandbox.env(), timeout=120).report
     got = done.report
     fig.add("button -> frame showing it", got["button_to_frame"], p99=True)
     fig.add("  of which put -> game changed", got["button_to_change"], p99=True,
             note="drain on the next tick, rules, commit, the app's refresh")
     fig.add("  of which changed -> frame", got["change_to_frame"], p99=True,
             note="layout, text, GL, flip")
+    fig.add("bare idle.py: thread -> label -> frame", bare["bare_to_frame"], p99=True,
+            note="Clock.schedule_once from a thread, one label's text")
+    fig.add("  of which put -> label changed", bare["bare_to_change"], p99=True)
+    fig.add("ratio of medians, button/bare", [statistics.median(got["button_to_frame"])
+                                              / statistics.median(bare["bare_to_frame"])], "x")
     fig.add("die (tray) -> frame showing it", got["die_to_frame"], p99=True)
     fig.add("  of which put -> game changed", got["die_to_change"], p99=True)
     fig.add("command from the screen -> frame", got["touch_to_frame"], p99=True)

@@ -29,6 +29,48 @@ def scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
     return run
 
 
+def bare_scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
+    """The least Kivy can do: a thread hands a value to the main thread (``Clock``, as the
+    Inbox's wake-up does), a label shows it, and the next frame is drawn. For a bare script
+    whose root is a Label (benchmarks/bare/idle.py)."""
+
+    def run(frames: Frames) -> None:
+        from kivy.app import App
+        from kivy.clock import Clock
+
+        app, rng = App.get_running_app(), random.Random(args.seed)
+        changed: dict[str, float] = {}
+
+        def show(value: int) -> None:
+            app.root.text = str(value)
+            changed["t"] = time.perf_counter()
+
+        def steps() -> Iterator:
+            got: dict[str, list[float]] = {"bare_to_frame": [], "bare_to_change": []}
+            for i in range(args.presses):
+                changed.clear()
+                when: dict[str, float] = {}
+                delay = rng.uniform(0, 1 / 30)
+
+                def device(i: int = i) -> None:
+                    time.sleep(delay)
+                    when["put"] = time.perf_counter()
+                    Clock.schedule_once(lambda _dt: show(i))
+
+                threading.Thread(target=device, daemon=True).start()
+                drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+                if drawn is not None and "put" in when:
+                    got["bare_to_frame"].append(drawn - when["put"])
+                    got["bare_to_change"].append(changed["t"] - when["put"])
+                yield ("sleep", rng.uniform(0.05, 0.1))
+            report(**got)
+            app.stop()
+
+        frames.run(steps())
+
+    return run
+
+
 def steps(args: argparse.Namespace) -> Iterator:
     from kivy.app import App
 

@@ -7,7 +7,7 @@ callbacks and Window events only: it imports ``ui.app`` (or runs a script in
 there, and reports on stdout as ``BENCH {json}`` lines (benchmarks/common.py reads them).
 
     python -m benchmarks.probe app [--exit] [--scenario NAME] [--db PATH] ...
-    python -m benchmarks.probe bare benchmarks/bare/hello.py
+    python -m benchmarks.probe bare benchmarks/bare/hello.py [--scenario latency]
 
 Every child reports ``first_frame``: seconds from its spawn (``BENCH_T0``, the parent's
 monotonic clock) to the first frame drawn after the app started. SIGUSR1 then SIGTERM count the
@@ -229,7 +229,12 @@ def main() -> None:
 
         apps = [v for v in names.values() if isinstance(v, type) and issubclass(v, App)
                 and v.__module__ == "bare_script"]
-        after_first_frame(lambda _frames: None)   # the script exits by itself, or is stopped
+        if args.scenario == "latency":
+            from benchmarks.latency_probe import bare_scenario
+
+            after_first_frame(bare_scenario(args))
+        else:
+            after_first_frame(lambda _frames: None)   # it exits by itself, or is stopped
         apps[0]().run()
         return
     from ui.command import configure_kivy
