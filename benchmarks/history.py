@@ -71,6 +71,7 @@ def measure(ctx: Context) -> Figure:
     for n in sizes:
         if n != base:
             fig.ratio(f"{n} vs {base} finished: ratio back to home", home[n], home[base])
+            fig.ratio(f"{n} vs {base} finished: ratio start-up", startup[n], startup[base])
     for n in sizes:
         if n:
             total = size_mib(copies[n]) - size_mib(copies[base])
