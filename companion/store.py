@@ -154,15 +154,11 @@ class Store:
             steps = list(self.steps(game_id))
             session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
                               game_id=game_id, checkpoint=checkpoint)
-        except CompanionError:
+        except CompanionError:  # a setup today's rules refuse: the line says so too
+            self._found_damaged(game_id)
             raise
         except Exception:  # a malformed row, or events today's rules reject: name it, never crash
-            from companion.check import check_game
-
-            found = check_game(self.conn, game_id)
-            # its line says so from now on (the home screen's damaged card); kept in memory,
-            # since a failed open changes nothing in the file
-            self._damaged[game_id] = str(found) if found else "it cannot be opened"
+            found = self._found_damaged(game_id)
             raise StoreError(f"Game #{game_id} cannot be read"
                              f"{f' from step {found.step} on' if found and found.step else ''}: "
                              "companion check --repair sets the bad steps aside (nothing is "
@@ -170,6 +166,17 @@ class Store:
         self._damaged.pop(game_id, None)
         self._reconcile(session, checkpoint)
         return session
+
+    def _found_damaged(self, game_id: int) -> "Problem | None":
+        """What keeps a game that failed to open from folding; its line says so from now on
+        (the home screen's damaged card). Kept in memory: a failed open changes nothing in the
+        file, and the next run finds it again when the game is resumed."""
+        from companion.check import check_game
+
+        found = check_game(self.conn, game_id)
+        if found is not None:
+            self._damaged[game_id] = str(found)
+        return found
 
     def _checkpoint(self, game_id: int) -> tuple[int, Any] | None:
         """The latest kept state whose step is done, made by these rules (``rules_version``),
@@ -353,9 +360,9 @@ class Store:
         return ("NULL, (SELECT count(*) FROM steps WHERE steps.game_id = games.id AND "
                 "steps.status = 'done'), NULL")
 
-    def unfinished(self) -> list[GameInfo]:
-        """Running games newest first, with where each stands (its summary)."""
-        return self.games("running", summaries=True)
+    def unfinished(self, limit: int = -1) -> list[GameInfo]:
+        """Running games newest first (the latest ``limit``), with where each stands."""
+        return self.games("running", limit, summaries=True)
 
     def history(self, limit: int, offset: int = 0) -> list[GameInfo]:
         """Finished games newest first, a page at a time (the home screen's list): results,

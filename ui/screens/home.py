@@ -1,7 +1,14 @@
 """Home: start a game, pick up an unfinished one, look back at finished ones.
 
 An unfinished game is offered first and plainly (players, set and round, when it was last
-played), because after a power cut that is what the table wants."""
+played), because after a power cut that is what the table wants.
+
+Nothing here grows with the games ever played: each game's line (where it stands, its players,
+results and step count) is one row the store keeps with every step, so no game's log is read or
+folded to show it. The finished games are a RecycleView (a widget per row on screen, not per
+game) filled a page at a time as the list is scrolled to its end. A game whose log does not
+fold is found when it is resumed (its line then says so, and its card shows what repair would
+keep); finding it sooner would mean folding every unfinished game at each visit."""
 
 from __future__ import annotations
 
@@ -12,14 +19,17 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.core.errors import CompanionError
 from companion.games import all_games
 from ui import theme
 from ui.games import GAMES
 from ui.markup import plain
-from ui.widgets.common import Box, FlatButton, Txt
+from ui.widgets.common import Box, FlatButton, Txt, _needs
 
 MAX_RESUME = 3
+#: Finished games read at a time; the next page when the list is scrolled to its end.
+PAGE = 20
+#: A finished game's row: its first line's font and height, its scores' font, the gap below.
+HEAD_FS, SCORES_FS, ROW_GAP = 18, 18, 6
 
 
 def when(iso: str) -> str:
@@ -68,19 +78,56 @@ class HomeScreen(Screen):
         if app.store is None:
             return
         titles = {name: rules.title for name, rules in all_games().items()}
+        self._titles = titles
         self._new_game_buttons(app)
         self.ids.resume.clear_widgets()
-        unfinished = app.store.unfinished()[:MAX_RESUME]
+        unfinished = app.store.unfinished(MAX_RESUME)
         for info in unfinished:
             self.ids.resume.add_widget(self._resume_card(app, info, titles))
         self.ids.resume_title.opacity = 1 if unfinished else 0
-        self.ids.history.clear_widgets()
-        finished = app.store.games("finished")
-        for info in finished:
-            self.ids.history.add_widget(self._history_row(info, titles))
-        if not finished:
-            self.ids.history.add_widget(Txt(text="No finished games yet.", ink=theme.MUTED,
-                                            size_hint_y=None, height=app.u * 40))
+        self._finished: list = []
+        self._more = True
+        self._width = None
+        self.ids.history.data = []
+        self.load_more()
+        self.ids.history_empty.text = "" if self._finished else "No finished games yet."
+        self.ids.history.scroll_y = 1
+
+    # -- finished games: a page at a time ----------------------------------------------------
+    def load_more(self) -> None:
+        """The next page of finished games onto the end of the list; where the list is
+        scrolled stays where it was."""
+        app = App.get_running_app()
+        if not self._more or app.store is None:
+            return
+        page = app.store.history(PAGE, len(self._finished))
+        self._more = len(page) == PAGE
+        if not page:
+            return
+        rv = self.ids.history
+        above = (1 - rv.scroll_y) * max(0, rv.children[0].height - rv.height) if rv.children else 0
+        self._finished += page
+        self._fill(rv.width)
+        content = sum(row["height"] for row in rv.data) + app.u * 4 * (len(rv.data) - 1)
+        if content > rv.height:
+            rv.scroll_y = 1 - above / (content - rv.height)
+
+    def history_scrolled(self, rv) -> None:
+        """The list scrolled to its end: the next page, if there is one."""
+        if self._more and rv.scroll_y <= 0.02 and rv.data and rv.children \
+                and rv.children[0].height > rv.height:
+            self.load_more()
+
+    def history_resized(self, rv) -> None:
+        if getattr(self, "_finished", None) and rv.width != self._width:
+            self._fill(rv.width)
+
+    def _fill(self, width: float) -> None:
+        """The rows of the games read so far, each as tall as its lines at ``width``."""
+        self._width = width
+        titles = getattr(self, "_titles", {})
+        self.ids.history.data = [self._history_row(info, titles, width)
+                                 for info in self._finished]
 
     def _new_game_buttons(self, app) -> None:
         """One big button per game the app can play; they share the column's top."""
@@ -97,12 +144,11 @@ class HomeScreen(Screen):
     def _resume_card(self, app, info, titles) -> Box:
         u = app.u
         title = titles.get(info.game, info.game)
-        where = f"{info.steps} steps"
-        if info.game in GAMES:
-            try:
-                where = GAMES[info.game].where(app.store.open_session(info.id).summary())
-            except CompanionError as problem:  # a log that does not fold: shown, never a crash
-                return self._damaged_card(app, info, title, problem)
+        if info.damaged:   # a log that did not fold when resumed: shown, never a crash
+            return self._damaged_card(app, info, title, info.damaged)
+        where = f"{info.steps} step{'' if info.steps == 1 else 's'}"
+        if info.game in GAMES and info.summary is not None:
+            where = GAMES[info.game].where(info.summary)
         card = card_box(theme.ACCENT, 2)
         card.add_widget(wrapped(f"{title}  -  {where}", 20, theme.ACCENT, bold=True))
         card.add_widget(wrapped(", ".join(info.players), 20))
@@ -114,7 +160,7 @@ class HomeScreen(Screen):
         drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
         go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=24,
                         size_hint_x=None, width=u * 124)
-        go.bind(on_release=lambda *_: app.resume(info.id))
+        go.bind(on_release=lambda *_: self._resume(app, info.id))
         row.add_widget(drop)
         row.add_widget(go)
         card.add_widget(row)
@@ -122,7 +168,13 @@ class HomeScreen(Screen):
         card.resume_button = go
         return card
 
-    def _damaged_card(self, app, info, title: str, problem: CompanionError) -> Box:
+    def _resume(self, app, game_id: int) -> None:
+        """Resume; a game that does not open stays here, its card now saying why."""
+        app.resume(game_id)
+        if app.session is None or app.session.game_id != game_id:
+            self.refresh()
+
+    def _damaged_card(self, app, info, title: str, problem: str) -> Box:
         """A game whose stored log does not fold: where it breaks, how it stood before, its
         log saved as stored, and a repair that keeps every row (two taps, like abandon)."""
         u = app.u
@@ -172,17 +224,19 @@ class HomeScreen(Screen):
             return
         app.abandon(game_id)
 
-    def _history_row(self, info, titles) -> BoxLayout:
+    @staticmethod
+    def _history_row(info, titles, width: float) -> dict:
+        """A finished game's row for the RecycleView: when and what, then the scores (the
+        winner first and bold), as tall as their lines at ``width`` (six seats wrap onto a
+        third line rather than being cut)."""
         u = App.get_running_app().u
-        row = BoxLayout(orientation="vertical", size_hint_y=None, padding=(0, 0, 0, u * 6))
-        row.bind(minimum_height=row.setter("height"))
-        row.add_widget(Txt(text=f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}",
-                           fs=16, ink=theme.MUTED, size_hint_y=None, height=u * 24))
+        head = f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}"
         ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
         scores = "   ".join(
             (f"[b][color=#FFC24B]{plain(r['name'])} {r['score']} (won)[/color][/b]"
              if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
-        line = wrapped(scores, 18)   # six seats wrap onto a third line rather than being cut
-        line.markup = True
-        row.add_widget(line)
-        return row
+        width = max(width, u * 40)
+        head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
+        scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
+        return {"head": head, "scores": scores, "head_h": head_h, "game_id": info.id,
+                "height": head_h + scores_h + u * ROW_GAP}
