@@ -1,10 +1,14 @@
 """The table overrides every automatic value, by taps: a misread die fixed (turn order, a steal)
 and refused when too late; a Field type marked as run out of the box, then refused with its
-rule; a seat's pool, Spells and the board corrected by hand, and an empty correction refused.
+rule (every type in view at once, no scrolling); a seat's pool, Spells and the board corrected by
+hand, and an empty correction refused.
 Screenshots of each new control at 800x480 and 1280x720 (cauldron_fix_die_*,
 cauldron_field_runout_*, cauldron_seat_adjust_*)."""
 
 from __future__ import annotations
+
+from kivy.app import App
+from kivy.uix.scrollview import ScrollView
 
 from companion.core.model import Command
 from test_ui_cauldron_screens import FOUR, deal, start
@@ -60,7 +64,7 @@ def test_fix_a_turn_order_die_then_too_late_is_refused(app):
     assert s.state["harvest"]["order"]["rounds"][0]["1"] == 6
     # Barb gathers: the first turn has begun, the turn order dice can no longer change.
     tap_title("Gather")
-    tap_title("Web")
+    tap_title("Spider Web")
     assert not turn.can_fix and turn.ids.fix.opacity == 0
     tap_title("Track")
     tap_title("Fix a die")
@@ -129,59 +133,70 @@ def to_market(app):
 
 
 def field_cells(market):
+    """The Field choice's buttons that mark a type run out (after "None in box?")."""
+    if not market.marking:
+        tap_title("None in box?", market)
     return {w.run_out: w for w in market.walk() if isinstance(getattr(w, "run_out", None), str)}
 
 
-def tap_in_view(widget):
-    """Scroll the Field choice to the widget (a player would), then tap it."""
-    from kivy.uix.scrollview import ScrollView
-
-    holder = widget.parent
-    while holder is not None and not isinstance(holder, ScrollView):
-        holder = holder.parent
-    if holder is not None:
-        holder.scroll_to(widget, padding=0, animate=False)
-        frames()
-    tap(widget)
+def in_view(widget, market):
+    """Every target of the Field choice is inside the market panel: nothing to scroll to."""
+    x, y = widget.to_window(*widget.pos)
+    mx, my = market.to_window(*market.pos)
+    assert mx <= x and x + widget.width <= mx + market.width
+    assert my <= y and y + widget.height <= my + market.height
+    assert widget.width >= 48 * App.get_running_app().u <= widget.height
 
 
 def test_mark_a_field_type_run_out_then_it_is_refused_with_its_rule(app):
     s = to_market(app)
     market = table(app).market
     tap_title("Field", market)
+    assert not [w for w in market.walk() if isinstance(w, ScrollView)]
+    buttons = {w.kind: w for w in market.walk() if isinstance(getattr(w, "kind", None), str)}
+    assert [b.title for b in buttons.values()] == [
+        "Spider Web", "Frog Legs", "Poisonous Mushroom", "Blood Crystal", "Snake Skin",
+        "Dragon Egg", "Mandrake Root"]
+    for b in buttons.values():
+        in_view(b, market)
     toggles = field_cells(market)
     assert set(toggles) == {"spider_web", "frog_legs", "poisonous_mushroom", "blood_crystal",
                             "snake_skin", "dragon_egg", "mandrake_root"}
-    tap_in_view(toggles["mandrake_root"])        # none left in the box
+    tap(toggles["mandrake_root"])                # none left in the box
     assert s.state["fields_exhausted"] == ["mandrake_root"]
     toggles = field_cells(market)
-    assert toggles["mandrake_root"].title == "Run out" and toggles["mandrake_root"].selected
+    assert toggles["mandrake_root"].caption == "run out" and toggles["mandrake_root"].selected
+    tap_title("Done marking", market)
     rule = "No Mandrake Root Field is left in the box: that type can no longer be bought"
     assert any(rule in t for t in texts(market))
     (root,) = [w for w in market.walk() if getattr(w, "kind", None) == "mandrake_root"]
     assert root.caption == "none left"
     before, steps = app.summary, len(s.done_steps())
-    tap_in_view(root)                            # refused with the rule, nothing changes
+    tap(root)                                    # refused with the rule, nothing changes
     assert app.refusal == rule
     assert app.summary == before and len(s.done_steps()) == steps
     app.dismiss_refusal()
-    tap_in_view(field_cells(market)["mandrake_root"])  # tapped again: the mark comes off
+    tap(field_cells(market)["mandrake_root"])    # tapped again: the mark comes off
     assert s.state["fields_exhausted"] == []
-    tap_in_view(field_cells(market)["mandrake_root"])
-    tap_in_view(field_cells(market)["dragon_egg"])
+    tap(field_cells(market)["mandrake_root"])
+    tap(field_cells(market)["dragon_egg"])
     assert s.state["fields_exhausted"] == ["mandrake_root", "dragon_egg"]
-    tap_in_view(field_cells(market)["mandrake_root"])  # not the last thing done: refused
+    tap(field_cells(market)["mandrake_root"])    # not the last thing done: refused
     assert "Mandrake Root Fields are already marked as run out" in app.refusal
     app.dismiss_refusal()
+    both_sizes("cauldron_field_runout_marking", before=lambda: _field_choice(app, marking=True))
     both_sizes("cauldron_field_runout", before=lambda: _field_choice(app))
-    tap_in_view(button("Web", market))           # another type is still bought
+    tap(button("Spider Web", market))            # another type is still bought
     assert app.summary["fields"]["spider_web"] == 6 and app.prompt["turn"] == "Carl"
 
 
-def _field_choice(app):
+def _field_choice(app, marking=False):
     market = table(app).market
-    if not field_cells(market):
+    if market.pending is None:
         tap_title("Field", market)
+    if market.marking != marking:
+        market.mark_mode(marking)
+        frames()
 
 
 def test_correct_a_seats_pool_spells_and_the_board_by_hand(app):

@@ -58,7 +58,7 @@ def enter_card(app, who: str, name: str, parts: list[str]) -> None:
 def test_setup_fill_dice_gather_end_turn_by_taps(app):
     new_table(app)
     assert app.prompt["phase"] == "setup" and table(app).mode == "phase"
-    enter_card(app, "Anna", "Oil of Earthquakes", ["Web", "Web", "Web"])
+    enter_card(app, "Anna", "Oil of Earthquakes", ["Spider Web", "Spider Web", "Spider Web"])
     (dialog,) = dialogs()                        # Anna still has a Basic Potion to enter
     assert [p["name"] for p in app.summary["players"][0]["potions"]] == ["Oil of Earthquakes"]
     assert app.summary["players"][0]["owed"] == ["basic"]
@@ -82,7 +82,7 @@ def test_setup_fill_dice_gather_end_turn_by_taps(app):
     assert app.prompt["turn"] == "Anna" and table(app).mode == "turn"
     assert app.summary["turn_order"] == ["Anna", "Barb", "Carl"]
     tap_title("Gather")                          # the Action's choices over the seats
-    tap_title("Web")                             # one Ingredient: the Witch may take two
+    tap_title("Spider Web")                      # one Ingredient: the Witch may take two
     assert app.summary["players"][0]["pool"] == {"spider_web": 1}
     assert app.summary["action"] == "gather"
     assert "Anna gathered" in app.prompt["text"]
@@ -106,8 +106,8 @@ def test_witch_takes_two_a_steal_rolls_and_a_refused_tap_changes_nothing(app):
     frames()
     tap_title("Gather")
     tap_title("Take two")                        # Little Helpers
-    tap_title("Frog")
-    tap_title("Mushroom")
+    tap_title("Frog Legs")
+    tap_title("Poisonous Mushroom")
     assert app.summary["players"][0]["pool"] == {"frog_legs": 1, "poisonous_mushroom": 1}
     tap_title("End turn")
     # Barb has not acted: ending the turn is refused, explained, and changes nothing.
@@ -118,9 +118,9 @@ def test_witch_takes_two_a_steal_rolls_and_a_refused_tap_changes_nothing(app):
     app.dismiss_refusal()
     tap_title("Steal")
     tap_title("Anna")
-    tap_title("Frog")                            # Anna's Frog Legs; now the die
+    tap_title("Frog Legs")                       # Anna's Frog Legs; now the die
     assert table(app).mode == "dice"
-    assert "Barb steals Frog from Anna" in table(app).dice.heading
+    assert "Barb steals Frog Legs from Anna" in table(app).dice.heading
     tap_title("5")
     assert app.summary["players"][1]["pool"] == {"frog_legs": 1}
     assert app.summary["steal"]["success"] and table(app).mode == "turn"
@@ -161,7 +161,7 @@ def test_market_purchase_and_a_refused_one_with_its_rule(app):
     assert app.summary == before and len(app.session.done_steps()) == steps
     app.dismiss_refusal()
     tap_title("Field", market)                   # which Field? its Ingredient comes with it
-    tap_title("Root", market)
+    tap_title("Mandrake Root", market)
     barb = app.summary["players"][1]
     assert barb["magik"] == 7 - 3 and barb["pool"] == {"mandrake_root": 1}
     assert app.summary["fields"]["mandrake_root"] == 1

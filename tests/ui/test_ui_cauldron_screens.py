@@ -119,6 +119,13 @@ def test_table_phases_render(app):
     assert screen(app).mode == "dice"
     both_sizes("cauldron_dice_steal")
     both_sizes("cauldron_seat_entry", before=lambda: screen(app).open_seat(0))
+    # the seat card says "Web 2"; its dialog, one tap away, names the pool whole
+    assert "[b]Web[/b][/color] 2" in screen(app).seats.cards()[0].pool
+    screen(app).open_seat(0)
+    frames()
+    (seat,) = dialogs()
+    assert seat.subtitle.endswith("\nPool: 2 Spider Web")
+    seat.dismiss()
 
 
 def test_market_and_track_render(app):
@@ -226,7 +233,7 @@ def test_quick_game_milestones_spells_cellars_and_closing_render(app):
     frames()
     screen(app).turn_panel.choose("cellar")
     content = screen(app).turn_panel.choices.ids.content
-    assert "Egg" in [b.title for b in content.walk() if hasattr(b, "title")]
+    assert "Dragon Egg" in [b.title for b in content.walk() if hasattr(b, "title")]
     both_sizes("cauldron_turn_cellar")
     screen(app).turn_panel.choose("spell")
     both_sizes("cauldron_turn_spell")

@@ -92,7 +92,7 @@ def test_a_potion_cards_magik_follows_its_kind(app):
     dialog.set_kind("easy")
     assert dialog.ids.yield_.value == 3
     dialog.ids.potion_name.text = "Oil of Earthquakes"
-    for part in ("Web", "Frog"):
+    for part in ("Spider Web", "Frog Legs"):
         tap_title(part, dialog)
     tap_title("Enter the card", dialog)
     potion = s.state["players"][0]["potions"][0]

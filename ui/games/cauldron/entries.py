@@ -16,8 +16,10 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.markup import plain
-from ui.games.cauldron.common import CHARACTER_NAMES, ingredient_colours, recipe, short
-from ui.widgets.common import FlatButton, StepWithin, Stepper, Txt
+from ui.games.cauldron.common import (
+    CHARACTER_NAMES, holds_words, ingredient_colours, name, recipe,
+)
+from ui.widgets.common import Chip, FlatButton, StepWithin, Stepper, Txt
 
 SOURCES = ("spell", "omen", "milestone", "ability", "correction")
 
@@ -77,9 +79,12 @@ class CauldronOmenDialog(_Entry):
         for kind in d.INGREDIENTS:
             if summary["fields"][kind]:
                 fill, ink = ingredient_colours(kind)
-                s = Stepper(label=short(kind), value=0, minimum=-summary["fields"][kind],
+                s = Stepper(label=name(kind), value=0, minimum=-summary["fields"][kind],
                             maximum=20, note=f"{summary['fields'][kind]} Fields", fill=fill,
                             ink=ink, height=u * 48)
+                for chip in s.walk(restrict=True):
+                    if isinstance(chip, Chip):   # the whole name, on two lines if need be
+                        chip.shorten = False
                 self.produce[kind] = s
                 self.ids.produce.add_widget(s)
         names = [p["name"] for p in summary["players"]]
@@ -141,6 +146,9 @@ class CauldronSeatDialog(_Entry):
         self.subtitle = p["ability"] or "No ability text entered"
         if p["once_per_season"]:
             self.subtitle += "  (once per season" + (": used)" if p["ability_used"] else ")")
+        holds = holds_words(p)
+        if holds:   # the seat card says "Web 2": here the whole names
+            self.subtitle += "\n" + holds
         self.ids.delta.value = 0
         self._sources()
         self._potions()

@@ -1,8 +1,8 @@
 """The Market Season for the seat whose turn it is: every purchase with its price for that seat
 and, for what it cannot buy, the rule that forbids it (both from ``summary["market"]``); then buy
-or pass. A Field asks which type, and there each type can be marked as run out of the box (the
-rules then refuse it, and the screen shows why); a full Spell hand asks which Spell to discard
-first."""
+or pass. A Field asks which type (every type in view at once, by its whole name), and there a
+type can be marked as run out of the box (the rules then refuse it, and the screen shows why); a
+full Spell hand asks which Spell to discard first."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, send, short
+from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, name, send
 from ui.widgets.common import Box, FlatButton, Txt
 
 REASON_INK = theme.rgba("#F4A093")
@@ -43,6 +42,7 @@ class CauldronMarketPanel(BoxLayout):
         super().__init__(**kwargs)
         self.offers: list[dict] = []
         self.pending: dict | None = None   # the offer waiting for a choice (field type, discard)
+        self.marking = False               # the Field choice marks types run out of the box
         self._key = None
 
     def show(self, summary: dict, prompt: dict) -> None:
@@ -59,7 +59,7 @@ class CauldronMarketPanel(BoxLayout):
         self.pass_title = "Pass" if left == limit else "Done"
         key = (summary["season_number"], seat, left)
         if key != self._key:
-            self._key, self.pending = key, None
+            self._key, self.pending, self.marking = key, None, False
             self.ids.discount.value = 0
         self.offers = market["offers"]
         if self.pending is not None:  # the choice stays open, with the rules' new answers
@@ -131,48 +131,56 @@ class CauldronMarketPanel(BoxLayout):
             CauldronPotionDialog.open_for(buyer)
 
     def _fields(self, box, u: float) -> None:
-        """Each type: buy it, or mark it run out of the box (``fields_exhausted``). A type that
+        """Each type one large button, all in view at once (no scrolling at 800x480): buy it, or,
+        after "None in box?", mark it run out of the box (``fields_exhausted``). A type that
         cannot be bought is still tappable: the rules then say why."""
         offer = self.pending
         summary = App.get_running_app().summary
-        self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
-                                            if offer.get("bonus_ingredient") else
-                                            "(no bonus Ingredient at 25 or more)"))
-        # rows of a fixed height, scrolled where the window is short: every target stays large
-        scroll = ScrollView(do_scroll_x=False, bar_width=u * 6)
-        grid = GridLayout(cols=4, spacing=u * 6, size_hint_y=None, row_force_default=True,
-                          row_default_height=u * 110, padding=(0, 0, u * 8, 0))
-        grid.bind(minimum_height=grid.setter("height"))
-        scroll.add_widget(grid)
-        for kind in d.INGREDIENTS:
-            problem = offer["fields"][kind]
-            marked = kind in summary["fields_exhausted"]
-            fill, ink = ingredient_colours(kind) if not problem else (theme.SURFACE, theme.MUTED)
-            cell = BoxLayout(orientation="vertical", spacing=u * 3)
-            b = FlatButton(title=short(kind), fill=fill, ink=ink, fs=22, caption_fs=18,
-                           caption="none left" if problem else "buy")
-            b.kind = kind
-            b.bind(on_release=lambda _b, k=kind: self._buy({"item": "field", "field": k}))
-            cell.add_widget(b)
-            toggle = FlatButton(title="Run out" if marked else "None in box?", fs=18,
-                                selected=marked, disabled=bool(problem) and not marked,
-                                fill=theme.BAD if marked else theme.GREY_BTN,
-                                size_hint_y=None, height=u * 48)
-            toggle.run_out = kind
-            toggle.bind(on_release=lambda _b, k=kind: self.run_out(k))
-            cell.add_widget(toggle)
-            grid.add_widget(cell)
-        grid.add_widget(self._cancel())
+        if self.marking:
+            self.heading = "Which type has no Field left in the box? (a marked one: tap to unmark)"
+        else:
+            self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
+                                                if offer.get("bonus_ingredient") else
+                                                "(no bonus Ingredient at 25 or more)"))
         out = [k for k in d.INGREDIENTS if offer["fields"][k]]
-        if out:
-            also = ", ".join(short(k) for k in out[1:])
+        if out and not self.marking:
+            also = ", ".join(name(k) for k in out[1:])
             rule = Label(text=offer["fields"][out[0]] + (f" (so are: {also})" if also else ""),
                          font_size=u * 18, color=REASON_INK, halign="left", valign="middle",
                          size_hint_y=None)
             rule.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                       texture_size=lambda w, ts: setattr(w, "height", ts[1]))
             box.add_widget(rule)
-        box.add_widget(scroll)
+        grid = GridLayout(cols=5, spacing=u * 6)      # 7 types, the mark, Cancel: two rows
+        for kind in d.INGREDIENTS:
+            grid.add_widget(self._field_button(kind, offer["fields"][kind],
+                                               kind in summary["fields_exhausted"]))
+        mark = FlatButton(title="Done marking" if self.marking else "None in box?", fs=20,
+                          caption="" if self.marking else "mark a type",
+                          caption_fs=18, selected=self.marking, fill=theme.GREY_BTN)
+        mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))
+        grid.add_widget(mark)
+        grid.add_widget(self._cancel())
+        box.add_widget(grid)
+
+    def _field_button(self, kind: str, problem: str | None, marked: bool) -> FlatButton:
+        if self.marking:
+            fill, ink = (theme.BAD, theme.INK) if marked else ingredient_colours(kind)
+            b = FlatButton(title=name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
+                           caption="run out" if marked else "mark it", selected=marked)
+            b.run_out = kind
+            b.bind(on_release=lambda _b: self.run_out(kind))
+            return b
+        fill, ink = ingredient_colours(kind) if not problem else (theme.SURFACE, theme.MUTED)
+        b = FlatButton(title=name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
+                       caption="none left" if problem else "buy")
+        b.kind = kind
+        b.bind(on_release=lambda _b: self._buy({"item": "field", "field": kind}))
+        return b
+
+    def mark_mode(self, on: bool) -> None:
+        self.marking = on
+        self.build()
 
     def run_out(self, kind: str) -> None:
         """Mark a type as run out of the box; tapped again, the mark comes off if it was the
@@ -209,7 +217,7 @@ class CauldronMarketPanel(BoxLayout):
         return b
 
     def cancel(self) -> None:
-        self.pending = None
+        self.pending, self.marking = None, False
         self.build()
 
     def pass_turn(self) -> None:

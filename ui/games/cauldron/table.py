@@ -18,7 +18,7 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
 from ui.games.cauldron.ask import ask_now
-from ui.games.cauldron.common import ingredient_colours, send, short
+from ui.games.cauldron.common import ingredient_colours, name, send
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
 from ui.games.cauldron.potion import earlier_catalogue
@@ -80,8 +80,8 @@ class CauldronPhasePanel(BoxLayout):
             for kind in d.INGREDIENTS:
                 if board[kind]:
                     fill, ink = ingredient_colours(kind)
-                    box.add_widget(Chip(text=f"{board[kind]} {short(kind)}", fill=fill, ink=ink,
-                                        fs=24))
+                    box.add_widget(Chip(text=f"{board[kind]} {name(kind)}", fill=fill, ink=ink,
+                                        fs=24, shorten=False))   # wraps: the name stays whole
             box.add_widget(self._go("Board filled", "turn order next",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
@@ -135,6 +135,7 @@ class CauldronScreen(Screen):
     turn_ink = ColorProperty(theme.INK)
     mode = StringProperty("")
     show_track = BooleanProperty(False)
+    headline_only = BooleanProperty(False)   # the banner's headline only: the body needs the room
     owed = NumericProperty(0)
     lower_height = NumericProperty(120)
 
@@ -192,6 +193,7 @@ class CauldronScreen(Screen):
 
     def _body(self, app, summary, prompt) -> None:
         mode = self.mode = self.mode_for(prompt)
+        self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice))
         self.lower_height = app.u * LOWER[mode]
         lower = {"turn": self.turn_panel, "dice": self.nothing, "market": self.nothing,
                  "phase": self.phase_panel, "track": self.tools}[mode]

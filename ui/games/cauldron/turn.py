@@ -25,12 +25,13 @@ from companion.games.cauldron import potions as pt
 from ui import theme
 from ui.markup import plain
 from ui.games.cauldron.common import (
-    ingredient_colours, recipe, send, short, why_not,
+    ingredient_colours, name, recipe, send, why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton
 
 ACTIONS = ("gather", "steal", "brew", "spell", "cellar")
+INGREDIENT_ROW = 74   # units: a whole name on two lines ("Poisonous Mushroom") and its count
 
 
 def _text(text: str, fs: float = 18, ink=theme.INK, grow: bool = False, **kw) -> Label:
@@ -146,18 +147,19 @@ class CauldronTurnPanel(BoxLayout):
         if all(w.size_hint_y is None for w in box.children):
             box.add_widget(Widget())  # the choices at the top, the slack below
 
-    def _grid(self, box, cols: int = 4) -> GridLayout:
+    def _grid(self, box, cols: int = 4, row: float = 64) -> GridLayout:
+        """``row``: 74 units for Ingredients, whose whole names may take two lines."""
         u = App.get_running_app().u
         grid = GridLayout(cols=cols, spacing=u * 6, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
-        grid.row_default_height = u * 64
+        grid.row_default_height = u * row
         grid.row_force_default = True
         box.add_widget(grid)
         return grid
 
     def _ingredient_button(self, kind: str, caption: str, on_tap, selected=False) -> FlatButton:
         fill, ink = ingredient_colours(kind)
-        b = FlatButton(title=short(kind), caption=caption, fill=fill, ink=ink, fs=22,
+        b = FlatButton(title=name(kind), caption=caption, fill=fill, ink=ink, fs=20,
                        selected=selected)
         b.kind = kind
         b.bind(on_release=lambda *_: on_tap(kind))
@@ -180,7 +182,7 @@ class CauldronTurnPanel(BoxLayout):
                             "Gather one Ingredient from the board")
         else:
             self.heading = "Gather: tap the Ingredient taken from the board"
-        grid = self._grid(box)
+        grid = self._grid(box, row=INGREDIENT_ROW)
         for k in d.INGREDIENTS:
             if left[k]:
                 taken = self.picked.count(k)
@@ -227,7 +229,7 @@ class CauldronTurnPanel(BoxLayout):
             return
         self.heading = f"Steal from {self.target}: which Ingredient?"
         pool = next(p for p in self.summary["players"] if p["name"] == self.target)["pool"]
-        grid = self._grid(box)
+        grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
                 grid.add_widget(self._ingredient_button(kind, f"{self.target} has {pool[kind]}",
@@ -302,7 +304,7 @@ class CauldronTurnPanel(BoxLayout):
         for part in potion["ingredients"] + self.picked:
             if part != d.ANY and pool.get(part):
                 pool[part] -= 1
-        grid = self._grid(box)
+        grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
                 grid.add_widget(self._ingredient_button(kind, f"spare {pool[kind]}", self._pay_any))
@@ -351,7 +353,7 @@ class CauldronTurnPanel(BoxLayout):
             return self._blocked(box, f"{self.who} has no Cellar: buy one in the Market Season")
         free = cellars.count(None)
         pool = self.player["pool"]
-        grid = self._grid(box)
+        grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind) and free:
                 grid.add_widget(self._ingredient_button(
