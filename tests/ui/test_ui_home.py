@@ -1,11 +1,17 @@
 """The home screen as a table sees it: empty on a new card, with a game of each kind to resume
-and a few finished ones, with a notice. Every state is shot at 800x480 and 1280x720 and goes
-through the layout check; the buttons a player needs are there and big enough."""
+and a few finished ones, with a notice, with 500 finished games (a page of lines read, a
+screenful of rows built; figures, not timed asserts), and a game whose log does not fold.
+Every state is shot at 800x480 and 1280x720 and goes through the layout check; the buttons a
+player needs are there and big enough."""
 
 from __future__ import annotations
 
+import time
+
 from companion.core.model import Command
-from ui_helpers import both_sizes, button, frames, play_out, tap, texts
+from tests.support.figures import report
+from ui.screens.home import PAGE
+from ui_helpers import both_sizes, button, frames, play_out, shot, tap, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 
@@ -80,3 +86,63 @@ def test_home_with_a_notice_and_a_hardware_problem(app):
     both_sizes("home_notice_and_problem")
     app.notice = ""
     app.hardware_problem = ""
+
+
+# -- many games: the home screen reads a page of lines, never a log -------------------------
+def _to_frame(app) -> tuple[float, float]:
+    """(ms) the home screen's refresh, and from "back to home" to the next frame drawn."""
+    start = time.perf_counter()
+    app.screens.get_screen("home").refresh()
+    refreshed = time.perf_counter()
+    frames(1)
+    return (refreshed - start) * 1000, (time.perf_counter() - start) * 1000
+
+
+def test_home_with_500_finished_games_reads_a_page_and_builds_a_screenful(app):
+    from tests.companion.test_store_summary import clone_games, play_stored, statements
+
+    store = app.store
+    finished = [play_stored(store, game).game_id for game in ("witchs_brew", "cauldron", "quest")]
+    for game in ("cauldron", "quest"):
+        play_stored(store, game, seed=5, until=40)
+    screen = home(app)
+    rv = screen.ids.history
+    for total in (3, 50, 500):
+        more = total - store.count("finished")
+        for i, game_id in enumerate(finished):
+            clone_games(store, game_id, more // 3 + (i < more % 3))
+        home(app)
+        said = statements(store, screen.refresh)
+        assert said and not [s for s in said if " steps" in s or "events" in s], said
+        times = sorted(_to_frame(app) for _ in range(5))
+        report("home with history", f"{total} finished games: refresh {times[2][0]:.1f} ms, "
+                                    f"back to home -> next frame {times[2][1]:.1f} ms; "
+                                    f"{len(said)} SQL statements")
+    assert len(rv.data) == PAGE and len(rv.children[0].children) < PAGE  # a screenful of rows
+    assert len(screen.ids.resume.children) == 2 and "Cauldron  -  Market Season 1" not in texts()
+    both_sizes("home_500_finished_games")
+    rv.scroll_y = 0                                   # to the end of the list: the next page
+    frames()
+    assert len(rv.data) == 2 * PAGE and 0 < rv.scroll_y < 1
+    rv.scroll_y = 0
+    frames()
+    assert len(rv.data) == 3 * PAGE
+    shot("home_500_finished_games_scrolled")
+
+
+def test_a_game_that_does_not_fold_is_shown_damaged_once_resumed(app):
+    assert app.start_game({"game": "witchs_brew", "players": ["Dora", "Emil", "Finn"]}) is None
+    bad = app.session.game_id
+    app.session.execute(Command("play_role", "Dora", {"role": "witch"}))
+    app.session.execute(Command("claim", "Emil"))
+    app.store.conn.execute("UPDATE events SET data = '[]' WHERE game_id = ? AND step = 2", (bad,))
+    screen = home(app)
+    [card] = screen.ids.resume.children                 # listed from its line: not folded
+    tap(card.resume_button)
+    assert app.screens.current == "home" and app.notice.startswith(f"Game #{bad} cannot be read")
+    frames()
+    assert "Witch's Brew  -  damaged from step 2" in texts(app.root)
+    [card] = screen.ids.resume.children
+    assert hasattr(card, "repair_button") and not hasattr(card, "resume_button")
+    both_sizes("home_damaged_once_resumed")
+    app.notice = ""

@@ -79,7 +79,8 @@ class HomeScreen(Screen):
             return
         titles = {name: rules.title for name, rules in all_games().items()}
         self._titles = titles
-        self._new_game_buttons(app)
+        if not self.ids.new_games.children:   # the same buttons every time: built once
+            self._new_game_buttons(app)
         self.ids.resume.clear_widgets()
         unfinished = app.store.unfinished(MAX_RESUME)
         for info in unfinished:
