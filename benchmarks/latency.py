@@ -44,7 +44,7 @@ def measure(ctx: Context) -> Figure:
     from companion.store import Store
 
     fig = Figure("latency", TITLE)
-    presses, dice = ctx.pick(20, 120, 3), ctx.pick(8, 60, 2)
+    presses, dice = ctx.pick(16, 120, 3), ctx.pick(6, 60, 2)
     db = ctx.sandbox.path("latency.sqlite3")
     done = run(app_argv("--scenario", "latency", "--presses", str(presses), "--dice", str(dice),
                         "--db", str(db)), ctx.sandbox.env(), timeout=300)
