@@ -42,8 +42,7 @@ HERE = Path(__file__).parent
 KV_FILES = [
     "widgets/common.kv", "root.kv", "screens/home.kv", "widgets/hw_fields.kv",
     "screens/hardware_settings.kv", "screens/table_settings.kv", "widgets/game_bar.kv",
-    *(kv for game in GAMES.values() for kv in game.kv_files()),
-]
+]  # a game's own kv files load when its screens are first shown (ui/root.py)
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
