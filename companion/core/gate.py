@@ -365,7 +365,7 @@ class SeatColours(Spec):
         players = state.get("players") if isinstance(state, dict) else None
         seats = len(players) if isinstance(players, (list, tuple)) else len(value)
         if len(value) != seats:
-            raise RuleViolation(f"{at}: one colour per player ({seats}), not {len(value)}")
+            raise RuleViolation(f"{at}: give one colour per player ({seats}), not {len(value)}")
         picked: list[palette.Colour] = []
         for i, given in enumerate(value):
             colour = palette.find(given)

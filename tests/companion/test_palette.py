@@ -81,7 +81,7 @@ def test_a_colour_is_optional(rules, players) -> None:
                                      "palette colour; choose one of Orange, Sky blue"),
     (["Orange", "Blue", "orange"], "colours[2]: Orange for players[2] (Carl) is already the "
                                    "colour of players[0] (Anna); each seat needs its own"),
-    (["Orange", "Blue"], "colours: one colour per player (3), not 2"),
+    (["Orange", "Blue"], "colours: give one colour per player (3), not 2"),
     ("Orange", "colours: one colour per player from Orange"),
     ([None, "Blue", "Yellow"], "colours[0]: None for players[0] (Anna) is not a palette colour"),
 ])
