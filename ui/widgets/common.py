@@ -84,6 +84,7 @@ class GrowsWhereItFits:
                      "caption_fs", "font_name", "bold"):
             if name in self.properties():
                 self.fbind(name, self._refit_soon)
+        self._refit_soon()
 
     def text_at(self, scale: float) -> str:
         """The text as drawn at ``scale`` (a button's caption size is in its markup)."""
