@@ -283,20 +283,21 @@ class Store:
         """The stored steps in order; ``before`` stops at a step (a damaged game's last good
         state is the fold of the steps before its first bad one). A dropped step's rows are
         never parsed (see SET_ASIDE)."""
-        rows = self.conn.execute(
-            "SELECT e.step, e.type, e.data, e.automatic, e.undoable, json_valid(e.data) "
-            "FROM events e JOIN steps s ON s.game_id = e.game_id AND s.n = e.step "
-            "WHERE e.game_id = ? AND e.step < ? AND s.status != 'dropped' "
-            "ORDER BY e.step, e.seq", (game_id, before)).fetchall()
-        events: dict[int, list[Event]] = {}
-        for (step, type_, _, automatic, undoable, _), data in zip(rows, _loads_all(rows, 2)):
-            events.setdefault(step, []).append(Event(type_, data, bool(automatic),
-                                                     bool(undoable)))
         source = "source" if has_column(self.conn, "steps", "source") else "NULL"  # a reader's old file
         rows = self.conn.execute(
             f"SELECT n, command, status, {source}, json_valid(command) FROM steps "
             "WHERE game_id = ? AND n < ? ORDER BY n", (game_id, before)).fetchall()
-        commands = iter(_loads_all([r for r in rows if r[2] != DROPPED], 1))
+        dropped = {row[0] for row in rows if row[2] == DROPPED}
+        found = self.conn.execute(
+            "SELECT step, type, data, automatic, undoable, json_valid(data) FROM events "
+            "WHERE game_id = ? AND step < ? ORDER BY step, seq", (game_id, before)).fetchall()
+        if dropped:
+            found = [row for row in found if row[0] not in dropped]
+        events: dict[int, list[Event]] = {}
+        for (step, type_, _, automatic, undoable, _), data in zip(found, _loads_all(found, 2)):
+            events.setdefault(step, []).append(Event(type_, data, bool(automatic),
+                                                     bool(undoable)))
+        commands = iter(_loads_all([row for row in rows if row[2] != DROPPED], 1))
         for n, _, status, came, _ in rows:
             if status == DROPPED:  # out of the game for good: only its number counts
                 yield Step(n, SET_ASIDE, (), status)
