@@ -86,3 +86,15 @@ def test_quest_table_with_large_text(app, large):
                            "needed": ["rotten_egg", "newt_eye", "bat_wing"]}) is None
     frames()
     both_sizes("quest_table_large_text")
+
+
+def test_the_setup_screens_with_large_text(app, large):
+    app.new_game("witchs_brew")
+    frames()
+    both_sizes("witchs_brew_setup_large_text")
+    app.new_game("cauldron")
+    frames()
+    both_sizes("cauldron_setup_large_text")
+    app.new_game("quest")
+    frames()
+    both_sizes("quest_setup_large_text")
