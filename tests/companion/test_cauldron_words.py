@@ -179,3 +179,18 @@ def test_the_check_itself_catches_such_words():
     assert not offending("Anna's fewest-Magik roll-off: press End turn, or Undo (Spider Web)")
     assert set(COMMANDS) - {"begin", "omen", "roll", "gather", "steal", "brew", "buy", "pass",
                             "adjust"} == {c for c in COMMANDS if offending(c)}
+
+
+def test_a_correction_in_the_log_says_what_was_corrected():
+    from companion.core.model import Event
+    from companion.games.cauldron.log import describe
+
+    def said(**data):
+        return describe(Command("adjust"), [Event("adjusted", data)], ["Anna", "Barb"], {})
+
+    assert said(seat=1, pool={"spider_web": 1}, spells={}, board={"spider_web": -1},
+                fields={}) == ["Corrected Barb's pool, the board"]
+    assert said(seat=0, pool={}, spells={"basic": 1}, board={}, fields={}) == \
+        ["Corrected Anna's Spells"]
+    assert said(board={"frog_legs": 2}, fields={"frog_legs": 1}) == \
+        ["Corrected the board, the Fields"]

@@ -139,7 +139,12 @@ def test_market_and_track_render(app):
     left = s.state["ingredients_left"]
     s.execute(Command("adjust", args={"board": {k: (1 if k == "spider_web" else 0) - v
                                                 for k, v in left.items() if v}}))
+    frames()
+    assert screen(app).mode == "turn" and len(screen(app).seats.cards()) == 6
+    both_sizes("cauldron_turn_six_seats")          # six seats: who acts, what now, each seat
     s.execute(Command("gather", "Anna", {"ingredient": "spider_web"}))
+    frames()
+    both_sizes("cauldron_turn_six_seats_gathered")
     s.execute(Command("end_turn", "Anna"))
     frames()
     assert app.prompt["phase"] == "market"

@@ -1,6 +1,6 @@
-"""Dice commands: turn order rolls, roll-offs for the fewest or most Magik, the generic ``roll`` (the die the game
-expects now) and ``correct_roll`` for a misread die. Every die event has undoable=False: undo
-never takes back a roll, a correction fixes a misread face explicitly."""
+"""Dice commands: turn order rolls, roll-offs for the fewest or most Magik, the generic ``roll``
+(the die the game expects now) and ``correct_roll`` for a misread die. Every die event has
+undoable=False: undo never takes back a roll, a correction fixes a misread face explicitly."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ def turn_order_roll(state: State, cmd: Command, seat: int) -> list[Event]:
 
 
 def rolloff(state: State, cmd: Command) -> list[Event]:
-    """Start a roll-off for the fewest or most Magik when several seats are tied. It belongs to that tie:
-    once a Magik change ends or changes it, the roll-off is void (``flow``)."""
+    """Start a roll-off for the fewest or most Magik when several seats are tied. It belongs to
+    that tie: once a Magik change ends or changes it, the roll-off is void (``flow``)."""
     if st.phase(state) == "over":
         raise RuleViolation(ck.over_text(state))
     if not state["begun"]:

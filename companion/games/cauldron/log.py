@@ -26,6 +26,15 @@ def _things(keys: Any) -> str:
     return ", ".join(_thing(k) for k in keys) if keys else "nothing"
 
 
+def _adjusted(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    """'Corrected Anna's pool and Spells, the board' (what changed, not a seat that did not)."""
+    mine = [words for key, words in (("pool", "pool"), ("spells", "Spells")) if e.get(key)]
+    parts = [f"{who(e.get('seat'))}'s " + " and ".join(mine)] if mine else []
+    parts += [words for key, words in (("board", "the board"), ("fields", "the Fields"))
+              if e.get(key)]
+    return "Corrected " + (", ".join(parts) if parts else "by hand")
+
+
 def _magik(n: Any) -> str:
     return f"{n:+d} Magik" if isinstance(n, int) else "Magik"
 
@@ -96,7 +105,7 @@ WORDS: dict[str, Words] = {
     "ability_used": lambda e, who: (f"{who(e.get('seat'))} used the character's ability"
                                     + (f": {e['note']}" if e.get("note") else "")),
     "magik_adjusted": lambda e, who: f"Magik for {who(e.get('seat'))}: {_magik(e.get('applied', e.get('delta')))}",
-    "adjusted": lambda e, who: f"Corrected for {who(e.get('seat'))}",
+    "adjusted": _adjusted,
     "fields_exhausted": lambda e, who: f"No {_thing(e.get('ingredient'))} fields left in the box",
     "turn_order_opened": _turn_order,
     "turn_order_rolled": lambda e, who: f"{who(e.get('seat'))} rolled {e.get('value')} for turn order",

@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
-from ui.games.cauldron.common import ingredient_colours, name
+from ui.games.cauldron.common import ingredient_colours, ingredient_name
 from ui.games.cauldron.entries import CauldronCount, _Entry
 from ui.widgets.common import Chip
 
@@ -41,7 +41,7 @@ class CauldronAdjustDialog(_Entry):
         for kind in d.INGREDIENTS:
             line = BoxLayout(size_hint_y=None, height=u * 48, spacing=u * 14)
             fill, ink = ingredient_colours(kind)
-            line.add_widget(Chip(text=name(kind), fill=fill, ink=ink, size_hint_x=None,
+            line.add_widget(Chip(text=ingredient_name(kind), fill=fill, ink=ink, size_hint_x=None,
                                  width=u * 112, shorten=False))   # whole, on two lines
             for part in PARTS:
                 n = have[part].get(kind, 0)
@@ -53,7 +53,7 @@ class CauldronAdjustDialog(_Entry):
         for kind in d.SPELL_KINDS:
             count = self.ids[f"spell_{kind}"]
             count.value = count.was = p["spell_hand"][kind]
-        cells = [name(c) if c else "empty" for c in p["cellars"]]
+        cells = [ingredient_name(c) if c else "empty" for c in p["cellars"]]
         self.ids.cellars.text = ((f"{len(cells)} of at most {self.max_cellars()}: "
                                   + ", ".join(cells)) if cells else "No Cellar") + (
             ".\nCellar Ingredients move on the seat's own turn; Cellars come from the Market")

@@ -2,8 +2,9 @@
 
 Ingredients are shown by their whole names (``name``) and a colour each; the word is always
 shown, the colour only helps. The short words (``short``) are left only where a seat card is too
-narrow for the whole name, and the seat's own dialog, one tap away, names them whole. ``why_not`` asks the rules (a dry run of ``decide`` on the current state) so a button can
-say beforehand what a tap would be told: the screens never re-implement a rule.
+narrow for the whole name, and the seat's own dialog, one tap away, names them whole.
+``why_not`` asks the rules (a dry run of ``decide`` on the current state) so a button can say
+beforehand what a tap would be told: the screens never re-implement a rule.
 """
 
 from __future__ import annotations
@@ -44,15 +45,15 @@ def short(kind: str) -> str:
     return SHORT.get(kind, d.label(kind))
 
 
-def name(kind: str) -> str:
+def ingredient_name(kind: str) -> str:
     """The whole name as the box prints it: 'Spider Web', 'Poisonous Mushroom', 'Any'."""
     return "Any" if kind == d.ANY else d.label(kind)
 
 
 def counts_words(counts: dict[str, int]) -> str:
     """{'spider_web': 2, 'any': 1} -> '2 Spider Web, 1 Any' (whole names, zeros left out)."""
-    parts = [f"{n} {name(k)}" for k in (*d.INGREDIENTS, d.ANY) if (n := counts.get(k, 0))]
-    return ", ".join(parts)
+    return ", ".join(f"{counts[k]} {ingredient_name(k)}" for k in (*d.INGREDIENTS, d.ANY)
+                     if counts.get(k))
 
 
 def holds_words(player: dict[str, Any]) -> str:
@@ -62,7 +63,8 @@ def holds_words(player: dict[str, Any]) -> str:
     if any(player["pool"].values()):
         parts.append("Pool: " + counts_words(player["pool"]))
     if player["cellars"]:
-        parts.append("Cellars: " + ", ".join(name(c) if c else "empty" for c in player["cellars"]))
+        parts.append("Cellars: " + ", ".join(ingredient_name(c) if c else "empty"
+                                             for c in player["cellars"]))
     return "; ".join(parts)
 
 
@@ -94,8 +96,8 @@ def counts_markup(counts: dict[str, int], size: int | None = None) -> str:
 def recipe(potion: dict[str, Any]) -> str:
     """'2 Spider Web, Dragon Egg' for a potion's ingredients: whole names, each once."""
     ingredients = list(potion["ingredients"])
-    return ", ".join(f"{ingredients.count(k)} {name(k)}" if ingredients.count(k) > 1 else name(k)
-                     for k in dict.fromkeys(ingredients))
+    return ", ".join((f"{ingredients.count(k)} " if ingredients.count(k) > 1 else "")
+                     + ingredient_name(k) for k in dict.fromkeys(ingredients))
 
 
 def why_not(command: Command) -> str | None:

@@ -21,7 +21,7 @@ from companion.games.cauldron import state as st
 from companion.games.cauldron.dice import expected_roll
 from ui import theme
 from ui.games.cauldron.ask import KIND
-from ui.games.cauldron.common import name, why_not
+from ui.games.cauldron.common import ingredient_name, why_not
 from ui.games.cauldron.entries import _Entry
 from ui.widgets.common import FlatButton, Txt
 
@@ -181,7 +181,7 @@ class CauldronDicePanel(BoxLayout):
         self.waiting = waiting
         if kind == "steal":
             steal = summary["steal"]
-            self.heading = (f"{prompt['turn']} steals {name(steal['ingredient'])} from "
+            self.heading = (f"{prompt['turn']} steals {ingredient_name(steal['ingredient'])} from "
                             f"{steal['target']}: roll, 4 or more succeeds")
             self.rolled = ""
         elif kind == "rolloff":

@@ -17,7 +17,7 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.markup import plain
 from ui.games.cauldron.common import (
-    CHARACTER_NAMES, holds_words, ingredient_colours, name, recipe,
+    CHARACTER_NAMES, holds_words, ingredient_colours, ingredient_name, recipe,
 )
 from ui.widgets.common import Chip, FlatButton, StepWithin, Stepper, Txt
 
@@ -79,7 +79,7 @@ class CauldronOmenDialog(_Entry):
         for kind in d.INGREDIENTS:
             if summary["fields"][kind]:
                 fill, ink = ingredient_colours(kind)
-                s = Stepper(label=name(kind), value=0, minimum=-summary["fields"][kind],
+                s = Stepper(label=ingredient_name(kind), value=0, minimum=-summary["fields"][kind],
                             maximum=20, note=f"{summary['fields'][kind]} Fields", fill=fill,
                             ink=ink, height=u * 48)
                 for chip in s.walk(restrict=True):

@@ -16,7 +16,7 @@ from kivy.uix.label import Label
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, name, send
+from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, ingredient_name, send
 from ui.widgets.common import Box, FlatButton, Txt
 
 REASON_INK = theme.rgba("#F4A093")
@@ -144,7 +144,7 @@ class CauldronMarketPanel(BoxLayout):
                                                 "(no bonus Ingredient at 25 or more)"))
         out = [k for k in d.INGREDIENTS if offer["fields"][k]]
         if out and not self.marking:
-            also = ", ".join(name(k) for k in out[1:])
+            also = ", ".join(ingredient_name(k) for k in out[1:])
             rule = Label(text=offer["fields"][out[0]] + (f" (so are: {also})" if also else ""),
                          font_size=u * 18, color=REASON_INK, halign="left", valign="middle",
                          size_hint_y=None)
@@ -166,13 +166,13 @@ class CauldronMarketPanel(BoxLayout):
     def _field_button(self, kind: str, problem: str | None, marked: bool) -> FlatButton:
         if self.marking:
             fill, ink = (theme.BAD, theme.INK) if marked else ingredient_colours(kind)
-            b = FlatButton(title=name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
+            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
                            caption="run out" if marked else "mark it", selected=marked)
             b.run_out = kind
             b.bind(on_release=lambda _b: self.run_out(kind))
             return b
         fill, ink = ingredient_colours(kind) if not problem else (theme.SURFACE, theme.MUTED)
-        b = FlatButton(title=name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
+        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
                        caption="none left" if problem else "buy")
         b.kind = kind
         b.bind(on_release=lambda _b: self._buy({"item": "field", "field": kind}))

@@ -15,7 +15,7 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.core.errors import CompanionError
 from ui import theme
-from ui.games.cauldron.common import name
+from ui.games.cauldron.common import ingredient_name
 from ui.widgets.common import FlatButton
 
 _by_game: dict[tuple, tuple[tuple, list[dict]]] = {}
@@ -62,7 +62,7 @@ def omen_catalogue(app) -> list[dict]:
 
 def omen_words(omen: dict) -> str:
     """'Frost: one fewer Frog Legs' with what it changes: 'Fields: Frog Legs -1; fewest Magik starts'."""
-    parts = [f"{name(k)} {v:+d}" for k, v in omen["produce"].items() if v]
+    parts = [f"{ingredient_name(k)} {v:+d}" for k, v in omen["produce"].items() if v]
     said = ("Fields: " + ", ".join(parts)) if parts else ""
     if omen.get("first"):
         said += ("; " if said else "") + ("fewest" if omen["first"] == "lsp" else "most") + \

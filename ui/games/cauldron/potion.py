@@ -14,7 +14,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from ui import theme
-from ui.games.cauldron.common import KIND_SHORT, ingredient_colours, name, recipe
+from ui.games.cauldron.common import KIND_SHORT, ingredient_colours, ingredient_name, recipe
 from ui.widgets.common import FlatButton
 
 MAX_INGREDIENTS = 10
@@ -157,7 +157,7 @@ class CauldronPotionDialog(ModalView):
         grid.clear_widgets()
         for kind in (*d.INGREDIENTS, d.ANY):
             fill, ink = ingredient_colours(kind)
-            b = FlatButton(title=name(kind), fill=fill, ink=ink, fs=20)
+            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20)
             b.bind(on_release=lambda _b, k=kind: self.add_part(k))
             grid.add_widget(b)
 

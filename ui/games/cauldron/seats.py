@@ -16,6 +16,9 @@ from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, counts_markup,
 from ui.widgets.common import SeatBox
 
 
+NARROW = 5   # seats from which a card is too narrow for the character beside the zone
+
+
 class CauldronSeatCard(SeatBox):
     player = StringProperty("")
     magik = NumericProperty(0)
@@ -34,22 +37,24 @@ class CauldronSeatCard(SeatBox):
     compact = BooleanProperty(False)
 
     def show(self, seat: int, player: dict, hex_colour: str, status: str, current: bool,
-             compact: bool) -> None:
+             compact: bool, narrow: bool = False) -> None:
+        """``narrow`` (five or six seats): the zone without the character, no "No Cellar", Spells
+        and Potions on two lines, so every card fits its height; the seat's dialog has it all."""
         self.seat, self.player, self.magik = seat, player["name"], player["magik"]
         self.colour, self.colour_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         self.edge = theme.edge(hex_colour)
         self.current, self.compact = current, compact
-        self.character = CHARACTER_NAMES.get(player["character"] or "", "")
+        self.character = "" if narrow else CHARACTER_NAMES.get(player["character"] or "", "")
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
         self.status = status
         self.pool = counts_markup(player["pool"]) or "[color=#A9B3BF]Pool empty[/color]"
         cells = [short(c) if c else "empty" for c in player["cellars"]]
-        self.cellars = ("Cellar: " + ", ".join(cells)) if cells else "No Cellar"
+        self.cellars = ("Cellar: " + ", ".join(cells)) if cells else ("" if narrow else "No Cellar")
         owed = len(player["owed"])
         potions = f"Potions {len(player['potions']) + owed}"
         if owed:
             potions += f" ({owed} new)"
-        self.holds = f"Spells {player['spells']}   {potions}"
+        self.holds = f"Spells {player['spells']}" + ("\n" if narrow else "   ") + potions
 
 
 class CauldronSeatRow(BoxLayout):
@@ -65,7 +70,8 @@ class CauldronSeatRow(BoxLayout):
                 self.add_widget(CauldronSeatCard(opener=opener))
         for seat, (card, player) in enumerate(zip(reversed(self.children), players)):
             card.show(seat, player, app.session.state["players"][seat]["colour"],
-                      statuses[seat], prompt.get("seat") == seat, compact)
+                      statuses[seat], prompt.get("seat") == seat, compact,
+                      narrow=len(players) >= NARROW)
 
     def cards(self) -> list[CauldronSeatCard]:
         return list(reversed(self.children))

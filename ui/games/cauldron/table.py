@@ -18,7 +18,7 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
 from ui.games.cauldron.ask import ask_now
-from ui.games.cauldron.common import ingredient_colours, name, send
+from ui.games.cauldron.common import ingredient_colours, ingredient_name, send
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
 from ui.games.cauldron.potion import earlier_catalogue
@@ -80,8 +80,9 @@ class CauldronPhasePanel(BoxLayout):
             for kind in d.INGREDIENTS:
                 if board[kind]:
                     fill, ink = ingredient_colours(kind)
-                    box.add_widget(Chip(text=f"{board[kind]} {name(kind)}", fill=fill, ink=ink,
-                                        fs=24, shorten=False))   # wraps: the name stays whole
+                    box.add_widget(Chip(text=f"{board[kind]} {ingredient_name(kind)}",
+                                        fill=fill, ink=ink, fs=24,
+                                        shorten=False))   # wraps: the name stays whole
             box.add_widget(self._go("Board filled", "turn order next",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
@@ -149,7 +150,7 @@ class CauldronScreen(Screen):
         self.tools = CauldronTrackTools()
         self.nothing = Widget()           # under the market: it takes the whole body
         app = App.get_running_app()
-        app.bind(revision=self.refresh, u=self.refresh)
+        app.bind(u=self.refresh)   # the app refreshes it on every change of its game
         self.bind(show_track=self.refresh)
         self.turn_panel.bind(choice=self.refresh)
 

@@ -25,7 +25,7 @@ from companion.games.cauldron import potions as pt
 from ui import theme
 from ui.markup import plain
 from ui.games.cauldron.common import (
-    ingredient_colours, name, recipe, send, why_not,
+    ingredient_colours, ingredient_name, recipe, send, why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton
@@ -159,7 +159,7 @@ class CauldronTurnPanel(BoxLayout):
 
     def _ingredient_button(self, kind: str, caption: str, on_tap, selected=False) -> FlatButton:
         fill, ink = ingredient_colours(kind)
-        b = FlatButton(title=name(kind), caption=caption, fill=fill, ink=ink, fs=20,
+        b = FlatButton(title=ingredient_name(kind), caption=caption, fill=fill, ink=ink, fs=20,
                        selected=selected)
         b.kind = kind
         b.bind(on_release=lambda *_: on_tap(kind))
