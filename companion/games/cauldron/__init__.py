@@ -44,8 +44,9 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
   with ``discard``) before buying. Non-Instant Spells only on your own Harvest turn, Instant
   ones at any moment of the Harvest; Magik Dome (``dome: true``) stops Spells for the season.
 - *Steal*: a steal that succeeds after an Instant Spell emptied the target's pool takes nothing.
-- *Less Luck turn order*: "lowest score goes first" uses the LSP definition: tied seats roll,
-  the lowest roll starts. An Omen may also name who starts (``first``: a name, "lsp", "hsp").
+- *Less Luck turn order*: "lowest score goes first" uses the rulebook's definition of the
+  player with the fewest Magik (its "LSP"): tied seats roll, the lowest roll starts. An Omen may
+  also name who starts (``first``: a name, "lsp" for the fewest Magik, "hsp" for the most).
   In the first Harvest everyone is tied on the starting Magik, so every seat rolls.
 - *Variants* combine freely; Simple + Quick deals no Advanced Spell. Less Luck's "draw two,
   keep one" and "replace Omens about turn order rolls" are reminders in the prompt only.
@@ -58,12 +59,12 @@ where tables differ it is a setting (``settings`` in the setup). The decisions:
 - *Dice*: turn order, roll-off and steal dice are inputs and cannot be undone; ``correct_roll``
   fixes a misread die: a turn order roll until the first turn has begun (only tied seats'
   later rolls are kept), the current turn's steal roll, the latest roll-off's rolls.
-- *Ties*: LSP/HSP ties are settled with ``rolloff``. A roll-off belongs to the tie it was
-  opened for (the same seats at the same Magik): a Magik change that ends or changes it voids it
-  (``flow``); a void roll-off takes no die and names no LSP/HSP, even if the same tie comes back;
-  a new tie needs a new roll-off. Turn order by the LSP/HSP still being rolled opens again among
-  the seats tied now. A game has one Grand Infuser, the others are placed by Magik (ties share a
-  place).
+- *Ties*: ties for the fewest or the most Magik are settled with ``rolloff``. A roll-off
+  belongs to the tie it was opened for (the same seats at the same Magik): a Magik change that
+  ends or changes it voids it (``flow``); a void roll-off takes no die and names nobody, even if
+  the same tie comes back; a new tie needs a new roll-off. Turn order by the fewest or most Magik
+  still being rolled opens again among the seats tied now. A game has one Grand Infuser, the
+  others are placed by Magik (ties share a place).
 - *Simple Game*: no Spells at all, not even added by hand.
 """
 

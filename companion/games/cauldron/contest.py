@@ -1,6 +1,6 @@
 """Roll contests: turn order ("every seat rolls, highest starts, only tied seats re-roll") and
-the LSP/HSP roll-offs. A contest keeps every round's dice; who won is derived from them, so
-correcting a misread die re-derives the outcome instead of patching it."""
+the roll-offs for the fewest or most Magik. A contest keeps every round's dice; who won is
+derived from them, so correcting a misread die re-derives the outcome instead of patching it."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ Contest = dict[str, Any]
 def new(contenders: list[int], want: str, rule: str, first: int | None = None,
         magik: int | None = None) -> Contest:
     """``want`` "high" (highest roll wins) or "low"; ``first`` settles it without dice;
-    ``magik``: the Magik the contenders were tied at (a roll-off for the LSP or HSP belongs to
-    that tie)."""
+    ``magik``: the Magik the contenders were tied at (a roll-off for the fewest or most Magik
+    belongs to that tie)."""
     return {"rule": rule, "contenders": list(contenders), "want": want, "rounds": [],
             "first": first, "magik": magik}
 

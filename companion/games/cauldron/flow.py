@@ -19,8 +19,9 @@ def _nearest_first(state: State, seats: list[int]) -> list[int]:
 
 
 def turn_order_contest(state: State) -> dict:
-    """Phase 3 as the Omen and variants say: a seat named by the Omen starts; the LSP or HSP
-    starts (tied seats roll, lowest/highest roll); or every seat rolls and the highest starts."""
+    """Phase 3 as the Omen and variants say: a seat named by the Omen starts; the seat with
+    the fewest or most Magik starts (tied seats roll, lowest/highest roll); or every seat rolls
+    and the highest starts."""
     first = (state["harvest"]["omen"] or {}).get("first")
     if isinstance(first, int):
         return contest.new([first], "high", "omen", first)
@@ -51,7 +52,7 @@ def _milestone(state: State) -> Event | None:
 def _outlived_ties(state: State) -> Event | None:
     """A roll-off belongs to the tie it was opened for: a Magik change that ends or changes the
     tie makes it void (it takes no more dice; a new tie needs a new roll-off). Turn order by
-    the LSP or HSP, still being rolled, opens again among the seats tied now."""
+    the fewest or most Magik, still being rolled, opens again among the seats tied now."""
     roll = state["rolloff"]
     if st.outlived(state, roll):
         return Event("rolloff_voided", {"kind": roll["rule"], "contenders": roll["contenders"]})

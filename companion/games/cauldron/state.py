@@ -1,7 +1,8 @@
 """Cauldron state: its setup, and the questions every other module asks of it.
 
 The state is plain JSON data (no int dict keys: seats are list positions or strings). What can
-be derived (phase, whose turn, who starts, LSP/HSP, costs) is derived and never stored.
+be derived (phase, whose turn, who starts, who has the fewest and most Magik, costs) is derived
+and never stored.
 """
 
 from __future__ import annotations
@@ -253,8 +254,8 @@ def highest(state: State) -> list[int]:
 
 
 def scoring_player(state: State, kind: str) -> int | None:
-    """The LSP or HSP: the only seat with the fewest/most Magik, or the winner of a roll-off
-    held among exactly the seats tied now; None while a tie is undecided."""
+    """Who has the fewest ("lsp") or most ("hsp") Magik: the only seat with them, or the winner
+    of a roll-off held among exactly the seats tied now; None while a tie is undecided."""
     tied = lowest(state) if kind == "lsp" else highest(state)
     if len(tied) == 1:
         return tied[0]
