@@ -67,6 +67,13 @@ def card_box(border, border_w: float) -> Box:
 
 
 class HomeScreen(Screen):
+    def __init__(self, **kwargs) -> None:
+        self._finished: list = []   # the finished games read so far, newest first
+        self._more = False          # another page may follow them
+        self._width: float | None = None
+        self._titles: dict[str, str] = {}
+        super().__init__(**kwargs)
+
     def on_kv_post(self, _base):
         App.get_running_app().bind(u=lambda *_: self.refresh())
 
@@ -86,9 +93,7 @@ class HomeScreen(Screen):
         for info in unfinished:
             self.ids.resume.add_widget(self._resume_card(app, info, titles))
         self.ids.resume_title.opacity = 1 if unfinished else 0
-        self._finished: list = []
-        self._more = True
-        self._width = None
+        self._finished, self._more, self._width = [], True, None
         self.ids.history.data = []
         self.load_more()
         self.ids.history_empty.text = "" if self._finished else "No finished games yet."
@@ -120,14 +125,13 @@ class HomeScreen(Screen):
             self.load_more()
 
     def history_resized(self, rv) -> None:
-        if getattr(self, "_finished", None) and rv.width != self._width:
+        if self._finished and rv.width != self._width:
             self._fill(rv.width)
 
     def _fill(self, width: float) -> None:
         """The rows of the games read so far, each as tall as its lines at ``width``."""
         self._width = width
-        titles = getattr(self, "_titles", {})
-        self.ids.history.data = [self._history_row(info, titles, width)
+        self.ids.history.data = [self._history_row(info, self._titles, width)
                                  for info in self._finished]
 
     def _new_game_buttons(self, app) -> None:
