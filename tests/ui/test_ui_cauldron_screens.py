@@ -162,6 +162,23 @@ def test_market_and_track_render(app):
     screen(app).show_track = False
 
 
+def test_six_lanes_with_long_names_draw_every_name_whole(app):
+    from ui.games.cauldron import track
+
+    players = [{"name": n} for n in ("Maximiliane", "Bartholomew", "Carl", "Dorothea",
+                                     "Emmanuelle", "Fitzgerald")]
+    start(app, players)
+    track.SHORTENED.clear()
+    track._textures.clear()
+    screen(app).show_track = True
+    frames()
+    both_sizes("cauldron_track_long_names")
+    assert screen(app).mode == "track"
+    assert not track.SHORTENED & {p["name"] for p in players}
+    assert not track.SHORTENED & set(screen(app).track.legend_text)
+    screen(app).show_track = False
+
+
 def test_milestone_tags_keep_their_order_inside_the_row_and_never_overlap():
     from ui.games.cauldron.track import spread
 

@@ -25,6 +25,8 @@ ENTHUSIASM_BG = theme.rgba("#1F4D3A")
 ALCHEMY_BG = theme.rgba("#3E2F5C")
 WIN_BG = theme.rgba("#7A5A12")
 _textures: dict[tuple, object] = {}
+#: Texts drawn shortened (an ellipsis) since the last ``clear()``: a test checks names never are.
+SHORTENED: set[str] = set()
 
 
 def texture(text: str, size: float, bold: bool = True, width: float | None = None):
@@ -37,6 +39,7 @@ def texture(text: str, size: float, bold: bool = True, width: float | None = Non
         label = CoreLabel(text=text, font_size=size, bold=bold, color=(1, 1, 1, 1))
         label.refresh()
         if width and label.texture.width > width:
+            SHORTENED.add(text)
             label = CoreLabel(text=text, font_size=size, bold=bold, color=(1, 1, 1, 1),
                               text_size=(width, None), shorten=True, shorten_from="right",
                               max_lines=1)
@@ -101,7 +104,9 @@ class CauldronTrack(Widget):
         bottom = y0 + tags_h
         lane_h = (lanes_top - bottom) / max(1, len(players))
         name_fs = max(18 * u, min(22 * u, lane_h * 0.74))
-        name_w = _name_column(players, name_fs, u)
+        name_w, longest = _name_column(players, name_fs, u)
+        if longest > name_w - 64 * u:    # a long name: smaller type (18 at least), not "Chris..."
+            name_fs = max(18 * u, name_fs * (name_w - 64 * u) / longest)
         cell = (w - name_w) / CELLS
         cx = x0 + name_w
         marks = {m["position"]: m["reached"] for m in summary["milestones"].values()
@@ -131,11 +136,13 @@ class CauldronTrack(Widget):
         text_at("Enthusiasm", 18 * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
         text_at("Advanced Alchemy", 18 * u, theme.INK, cx + d.ADVANCED_ALCHEMY * cell, top,
                 (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1) * cell, zone_h)
-        fs_num = min(16 * u, cell * 0.84)
+        every = cell >= 21 * u      # room for each number at 16 units; else the fives and marks
         for k in range(CELLS):
+            if not (every or k % 5 == 0 or k in marks or k == d.WIN):
+                continue
             ink = (theme.INK if marks[k] else theme.DARK_INK) if k in marks else (
                 theme.INK if k % 5 == 0 else theme.MUTED)
-            text_at(str(k), fs_num, ink, cx + k * cell - 2 * u, lanes_top, cell + 4 * u, num_h,
+            text_at(str(k), 16 * u, ink, cx + k * cell - 3 * u, lanes_top, cell + 6 * u, num_h,
                     bold=k % 5 == 0 or k in marks)
         for i, p in enumerate(players):
             self._lane(i, p, summary, current, colours, x0, cx, cell,
@@ -210,7 +217,8 @@ def spread(anchors: list[float], widths: list[float], row: tuple[float, float],
     return [max(left, row[0]) for left in lefts]
 
 
-def _name_column(players, fs: float, u: float) -> float:
-    """Wide enough for the longest name at the lane's type (within 118 to 170 units)."""
+def _name_column(players, fs: float, u: float) -> tuple[float, float]:
+    """Wide enough for the longest name at the lane's type (within 118 to 170 units), and that
+    name's width."""
     longest = max((texture(p["name"], fs).width for p in players), default=0)
-    return max(118 * u, min(longest + 64 * u, 170 * u))
+    return max(118 * u, min(longest + 64 * u, 170 * u)), longest
