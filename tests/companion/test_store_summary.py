@@ -100,6 +100,19 @@ def test_the_line_is_the_rules_summary_after_every_step_undo_and_redo(tmp_path, 
         assert full_fold(store, session.game_id).summary() == line(store, session.game_id)[0]
         [info] = store.games("finished", summaries=True)
         assert info.summary == session.summary() and info.steps == len(session.done_steps())
+        report("storage per finished game", storage(store, game, len(session.steps)))
+
+
+def storage(store: Store, game: str, steps: int) -> str:
+    """What one finished game keeps, in bytes of payload (what its rows hold)."""
+    q = store.conn.execute
+    log = q("SELECT (SELECT sum(length(command) + length(created_at) + ifnull(length(source), 0))"
+            " FROM steps) + (SELECT sum(length(type) + length(data)) FROM events)").fetchone()[0]
+    kept = q("SELECT count(*), ifnull(sum(length(state)), 0) FROM checkpoints").fetchone()
+    summary = q("SELECT length(summary) FROM games").fetchone()[0]
+    return (f"{game}: {steps} steps; log {log / 1024:.1f} KiB ({log / steps:.0f} B a step); "
+            f"{kept[0]} checkpoint(s) {kept[1] / 1024:.1f} KiB; summary {summary / 1024:.1f} "
+            "KiB (payload, before SQLite's pages)")
 
 
 @pytest.mark.parametrize("game", sorted(TITLES))
