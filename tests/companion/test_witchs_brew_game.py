@@ -332,7 +332,8 @@ def test_variant_refused_for_five_or_six_players(wb, n):
     ({"players": ["Anna", "Barb", 3]}, "players[2]: text of at most 40 characters, not 3"),
     ({"players": ["Anna", "Barb", "Carl"], "variants": ["expansion"]},
      "variants[0]: one of excluded_roles, not 'expansion'"),
-    ({"players": ["Anna", "Barb", "Carl"], "colours": ["#E69F00"]}, "colours: a list of 3 to 6"),
+    ({"players": ["Anna", "Barb", "Carl"], "colours": ["#E69F00"]},
+     "colours: give one colour per player (3), not 1"),
     ({"players": ["Anna", "Barb", "Carl"], "colours": ["orange", "blue", "green", "yellow"]},
      "colours: give one colour per player (3), not 4"),
 ])
