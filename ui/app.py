@@ -39,10 +39,8 @@ from ui.table_settings_app import TableSettingsApp
 from ui.widgets.game_bar import GameBarApp
 
 HERE = Path(__file__).parent
-KV_FILES = [
-    "widgets/common.kv", "root.kv", "screens/home.kv", "widgets/hw_fields.kv",
-    "screens/hardware_settings.kv", "screens/table_settings.kv", "widgets/game_bar.kv",
-]  # a game's own kv files load when its screens are first shown (ui/root.py)
+KV_FILES = ["widgets/common.kv", "root.kv", "screens/home.kv", "widgets/game_bar.kv"]
+# the games' and the settings screens' kv files load when first shown (ui/root.py)
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
@@ -264,7 +262,8 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self._on_change(session, None)
 
     def _on_change(self, session, step) -> None:
-        """Every change, from any input, ends here: refresh what the screens bind to."""
+        """Every change, from any input, ends here: what the screens bind to, then the game's
+        screen that shows. ``revision`` counts the changes (a press is one per change)."""
         if session is not self.session:
             return
         self.summary = session.summary()
@@ -286,11 +285,13 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         if session.over:
             self._stop_timer()
             self.keep_clocks()
-            self.show(game.result_screen)
-        else:
-            if not self.paused:
-                self._start_timer()
-            self.show(game.table_screen)
+        elif not self.paused:
+            self._start_timer()
+        # Only the screen of the game in play that shows now is refreshed (loaded the first
+        # time): no other game's screens hear of the change.
+        shown = game.result_screen if session.over else game.table_screen
+        self.screens.get_screen(shown).refresh()
+        self.show(shown)
 
     # -- commands and inputs -------------------------------------------------------------
     def send(self, command: Command) -> bool:

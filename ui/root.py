@@ -3,11 +3,13 @@ press is explained on whatever screen the table is looking at, and below them th
 (only under a game's table screen) and the dice strip.
 
 A game's screens, kv rules and widget classes are loaded when one of its screens is first asked
-for (:class:`GameScreens`), and stay: the home screen's first frame waits for none of them."""
+for (:class:`GameScreens`), and stay; so are the two settings screens. The home screen's first
+frame waits for none of them."""
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from kivy.app import App
@@ -16,45 +18,65 @@ from kivy.lang import Builder
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import ScreenManager
 
-from ui.games import GAMES, GameUI
-from ui.screens import hardware_settings, home, table_settings  # noqa: F401 (kv screens)
+from ui.games import GAMES
+from ui.screens import home  # noqa: F401 (kv screens)
 from ui.widgets import common, game_bar, still  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
 
 HERE = Path(__file__).parent
-#: screen name -> the game it belongs to
-GAME_OF_SCREEN = {name: game for game in GAMES.values() for name in game.screens}
 
 
-def load_game(game: GameUI) -> None:
-    """A game's widget classes (importing its modules registers them) and kv rules, once."""
-    if game.name in _LOADED:
-        return
-    for module in game.module_names():
-        importlib.import_module(module)
-    for kv in game.kv_files():
-        Builder.load_file(str(HERE / kv))
-    _LOADED.add(game.name)
+@dataclass(frozen=True)
+class Bundle:
+    """Screens that load together: their modules (importing them registers their widget
+    classes), their kv files (relative to ui/, in order), and screen name -> class."""
+
+    name: str
+    modules: tuple[str, ...]
+    kv: tuple[str, ...]
+    screens: dict[str, str]
 
 
+BUNDLES = (
+    Bundle("hardware_settings", ("ui.screens.hardware_settings",),
+           ("widgets/hw_fields.kv", "screens/hardware_settings.kv"),
+           {"hardware_settings": "HardwareSettingsScreen"}),
+    Bundle("table_settings", ("ui.screens.table_settings",), ("screens/table_settings.kv",),
+           {"table_settings": "TableSettingsScreen"}),
+    *(Bundle(game.name, tuple(game.module_names()), tuple(game.kv_files()), game.screens)
+      for game in GAMES.values()),
+)
+#: screen name -> the bundle it loads with
+BUNDLE_OF_SCREEN = {name: bundle for bundle in BUNDLES for name in bundle.screens}
 _LOADED: set[str] = set()
 
 
+def load(bundle: Bundle) -> None:
+    """A bundle's widget classes and kv rules, once per process."""
+    if bundle.name in _LOADED:
+        return
+    for module in bundle.modules:
+        importlib.import_module(module)
+    for kv in bundle.kv:
+        Builder.load_file(str(HERE / kv))
+    _LOADED.add(bundle.name)
+
+
 class GameScreens(ScreenManager):
-    """The screen manager. Asked for a game's screen it does not hold yet (to show it, or by
-    ``get_screen``), it loads that game and adds all its screens first."""
+    """The screen manager. Asked for a screen it does not hold yet (to show it, or by
+    ``get_screen``), it loads that screen's bundle and adds all its screens first."""
 
     def get_screen(self, name):
-        game = GAME_OF_SCREEN.get(name)
-        if game is not None and name not in self.screen_names:
-            load_game(game)
-            for screen, cls in game.screens.items():
+        bundle = BUNDLE_OF_SCREEN.get(name)
+        if bundle is not None and name not in self.screen_names:
+            load(bundle)
+            for screen, cls in bundle.screens.items():
                 if screen not in self.screen_names:
                     self.add_widget(Factory.get(cls)(name=screen))
         return super().get_screen(name)
 
     def has_screen(self, name):
-        return name in GAME_OF_SCREEN or super().has_screen(name)
+        return name in BUNDLE_OF_SCREEN or super().has_screen(name)
 
 
 class Root(FloatLayout):

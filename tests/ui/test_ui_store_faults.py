@@ -56,6 +56,9 @@ def test_a_game_whose_log_does_not_fold_is_shown_damaged_and_the_others_play(app
     app.store.conn.execute("UPDATE events SET data = '[]' WHERE game_id = ? AND step = 2", (bad,))
     app.open_store(tmp_path / "companion.sqlite3")  # the next start: it must not fail
     frames()
+    [card] = find(lambda w: getattr(w, "game_id", None) == bad)
+    card.resume_button.dispatch("on_release")   # found when resumed: its card then says so
+    frames()
     shot("home_damaged_game")
     resize(1280, 720)
     shot("home_damaged_game")
@@ -92,6 +95,8 @@ def test_a_game_whose_setup_cannot_be_played_offers_its_log_and_no_repair(app, t
     bad = app.session.game_id
     app.store.conn.execute("UPDATE games SET setup = '{\"players\": []}' WHERE id = ?", (bad,))
     app.open_store(tmp_path / "companion.sqlite3")
+    frames()
+    find(lambda w: getattr(w, "game_id", None) == bad)[0].resume_button.dispatch("on_release")
     frames()
     assert "Witch's Brew  -  its setup cannot be played" in texts(app.root)
     [card] = find(lambda w: getattr(w, "game_id", None) == bad)

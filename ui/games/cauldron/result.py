@@ -59,7 +59,7 @@ class CauldronResultScreen(Screen):
     length = StringProperty("")
 
     def on_kv_post(self, _base):
-        App.get_running_app().bind(revision=self.refresh, u=self.refresh)
+        App.get_running_app().bind(u=self.refresh)   # the app refreshes it on a change
 
     def on_pre_enter(self, *_args):
         self.refresh()

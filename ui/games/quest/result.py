@@ -103,9 +103,6 @@ class QuestResultScreen(Screen):
     length = StringProperty("")
     team = StringProperty("")
 
-    def on_kv_post(self, _base):
-        App.get_running_app().bind(revision=self.refresh)
-
     def on_pre_enter(self, *_args):
         self.refresh()
 

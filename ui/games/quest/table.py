@@ -87,7 +87,6 @@ class QuestScreen(Screen):
                        "announce": AnnouncePanel(), "magic": MagicPanel(),
                        "ingredient": IngredientPanel()}
         self.ids.board.on_pick = self.pick
-        App.get_running_app().bind(revision=self.refresh)
 
     def on_pre_enter(self, *_args):
         self.refresh()

@@ -70,7 +70,7 @@ class ResultScreen(Screen):
 
     def on_kv_post(self, _base):
         app = App.get_running_app()
-        app.bind(revision=self.refresh, u=self.refresh)
+        app.bind(u=self.refresh)   # the app refreshes it on a change
 
     def on_pre_enter(self, *_args):
         self.refresh()

@@ -103,7 +103,6 @@ class WitchsBrewScreen(Screen):
         self.play_panel = PlayPanel()
         self.resolve_panel = ResolvePanel()
         self.reveal_panel = RevealPanel()
-        App.get_running_app().bind(revision=self.refresh)
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
