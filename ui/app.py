@@ -68,6 +68,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
 
     title = "Table companion"
     u = NumericProperty(1.0)
+    portrait = BooleanProperty(False)     # taller than wide: the screens' portrait arrangements
     session = ObjectProperty(None, allownone=True)
     summary = ObjectProperty({})
     prompt = ObjectProperty({})
@@ -144,6 +145,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.screens.current = name
 
     def _on_window_size(self, _window, size) -> None:
+        self.portrait = theme.is_portrait(*size)
         self.u = theme.unit(*size)
 
     # -- store and sessions --------------------------------------------------------------

@@ -1,12 +1,16 @@
 """Colours and sizes in one place, so every screen reads the same from across the table.
 
 Sizes are in "units": one unit is one pixel on the 800x480 Pi display and grows with the window
-(``CompanionApp.u``), so the layout that fits 800x480 fits 1280x720 as well, only larger.
+(``CompanionApp.u``), so the layout that fits 800x480 fits 1280x720 as well, only larger. A window
+taller than wide (the 720x1280 Touch Display 2) is measured against the same panel turned, 480x800,
+and the screens arrange themselves for it (``CompanionApp.portrait``): at 720x1280 a unit is 1.5
+pixels, as on a landscape 1280x720, instead of 0.9 with two thirds of the screen empty.
 """
 
 from __future__ import annotations
 
 BASE_SIZE = (800, 480)
+PORTRAIT_BASE_SIZE = (BASE_SIZE[1], BASE_SIZE[0])
 
 
 def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -15,9 +19,16 @@ def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, floa
     return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
 
 
+def is_portrait(width: float, height: float) -> bool:
+    """A window taller than wide gets the portrait arrangements."""
+    return height > width
+
+
 def unit(width: float, height: float) -> float:
-    """Pixels per unit for a window size: the base layout scaled to fit, never below 0.6."""
-    return max(0.6, min(width / BASE_SIZE[0], height / BASE_SIZE[1]))
+    """Pixels per unit for a window size: the base layout (800x480, or 480x800 for a portrait
+    window) scaled to fit, never below 0.6."""
+    base_w, base_h = PORTRAIT_BASE_SIZE if is_portrait(width, height) else BASE_SIZE
+    return max(0.6, min(width / base_w, height / base_h))
 
 
 def ink_on(hex_colour: str) -> tuple[float, float, float, float]:
