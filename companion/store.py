@@ -152,8 +152,10 @@ class Store:
         checkpoint = self._checkpoint(game_id)
         try:
             steps = list(self.steps(game_id))
+            kept = [] if checkpoint is None else [
+                *self._earlier_checkpoints(game_id, checkpoint[0]), checkpoint]
             session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
-                              game_id=game_id, checkpoint=checkpoint)
+                              game_id=game_id, checkpoint=kept)
         except CompanionError:  # a setup today's rules refuse: the line says so too
             self._found_damaged(game_id)
             raise
@@ -188,6 +190,15 @@ class Store:
             "AND s.n = c.n WHERE c.game_id = ? AND s.status = 'done' AND c.version = ? "
             "ORDER BY c.n DESC LIMIT 1", (game_id, rules_version())).fetchone()
         return None if row is None else (row[0], json.loads(row[1]))
+
+    def _earlier_checkpoints(self, game_id: int, before: int) -> list[tuple[int, Any]]:
+        """The other kept states of these rules before the latest: an undo past the latest
+        folds from the nearest of them, not from the start."""
+        rows = self.conn.execute(
+            "SELECT c.n, c.state FROM checkpoints c JOIN steps s ON s.game_id = c.game_id "
+            "AND s.n = c.n WHERE c.game_id = ? AND s.status = 'done' AND c.version = ? "
+            "AND c.n < ?", (game_id, rules_version(), before)).fetchall()
+        return [(n, json.loads(state)) for n, state in rows]
 
     def _reconcile(self, session: Session, checkpoint: tuple[int, Any] | None) -> None:
         """What an older companion left behind is set right, once, from the fold: a game it

@@ -171,10 +171,11 @@ class Session:
         *,
         journal: Journal | None = None,
         game_id: int | None = None,
-        checkpoint: tuple[int, State] | None = None,
+        checkpoint: tuple[int, State] | Sequence[tuple[int, State]] | None = None,
     ) -> None:
         """``checkpoint``: the state after step n as the journal kept it (see the module
-        docstring); used when step n is done, so only the steps after it are folded."""
+        docstring), or several; the latest whose step is done is folded on from, the others
+        serve undo further back."""
         self.rules = rules
         self.setup, self.initial = rules.start(setup)
         self.steps: list[Step] = list(steps)
@@ -346,13 +347,12 @@ class Session:
         """The state after the done steps: from the checkpoint when its step is done, so only
         the steps after it are folded; from the setup otherwise."""
         start, state = 0, self.initial
-        if checkpoint is not None:
-            n, kept = checkpoint
-            at = next((i for i in range(len(self._done) - 1, -1, -1)
-                       if self._done[i].n == n), None)
-            if at is not None:
-                start, state = at + 1, kept
-                self._after[n] = kept
+        kept = [checkpoint] if isinstance(checkpoint, tuple) else list(checkpoint or ())
+        position = {step.n: i for i, step in enumerate(self._done)}
+        for n, after in sorted(kept, key=lambda c: c[0]):
+            if n in position:
+                self._after[n] = after
+                start, state = position[n] + 1, after
         for i in range(start, len(self._done)):
             state = self.rules.fold(state, list(self._done[i].events))
             self._keep(self._done[i], state, position=i + 1)

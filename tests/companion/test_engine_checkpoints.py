@@ -152,3 +152,20 @@ def test_any_play_agrees_with_a_full_fold_and_with_every_resume(moves):
             again.redo()
             s2 = Session(TINY, {}, list(again.steps))
             assert again.state == s2.state
+
+
+def test_a_resume_with_the_earlier_checkpoints_undoes_past_the_latest_cheaply():
+    journal = Recorder()
+    s = Session(TINY, {}, journal=journal)
+    for _ in range(10 * CHECKPOINT_EVERY + 5):
+        add(s)
+    latest_two = sorted(journal.checkpoints.items())[-2:]
+    rules, folded = counting()
+    again = Session(rules, {}, list(s.steps), checkpoint=latest_two)
+    assert again.state == s.state and folded[0] == 5
+    costs = []
+    for _ in range(CHECKPOINT_EVERY + 10):       # past the latest checkpoint
+        folded[0] = 0
+        again.undo()
+        costs.append(folded[0])
+    assert max(costs) <= CHECKPOINT_EVERY and again.state == full_fold(again)
