@@ -30,6 +30,7 @@ from companion.games import get_rules
 from companion.store import Store, default_path
 from ui import theme
 from ui import table_settings as table
+from ui import service
 from ui.devices import TableDevices
 from ui.dimmer import Dimmer
 from ui.games import GAMES
@@ -128,6 +129,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         if self.settings_problem:
             self.notice = f"{self.notice} {self.settings_problem}".strip()
         self.devices.start()
+        service.attach(self)  # systemd: READY=1 on the first frame, the watchdog, STOPPING=1
 
     def on_stop(self) -> None:
         self.devices.stop()

@@ -58,6 +58,9 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     configure_kivy(args.size, args.fullscreen)
     from ui.app import CompanionApp
+    from ui.service import stop_on_sigterm
 
-    CompanionApp(db_path=args.db, demo=args.demo, hardware_path=args.hardware).run()
+    app = CompanionApp(db_path=args.db, demo=args.demo, hardware_path=args.hardware)
+    stop_on_sigterm(app)  # systemctl stop: on_stop closes the store, the game resumes
+    app.run()
     return 0
