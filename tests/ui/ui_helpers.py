@@ -53,6 +53,36 @@ def shot(name: str) -> Path:
     return target
 
 
+def tall_shot(name: str) -> Path:
+    """``shot()`` for the portrait 720x1280 window. The test window's GL surface is made
+    1280x720 (tests/ui/conftest.py) and does not grow, so the window is drawn into an offscreen
+    buffer of its own size instead of read back from the screen; the layout check is the same."""
+    from kivy.core.image import Image as CoreImage
+    from kivy.graphics import ClearBuffers, ClearColor, Fbo
+
+    SHOTS.mkdir(exist_ok=True)
+    frames(3)
+    w, h = Window.size
+    looked_at(f"{name}_{w}x{h}")
+    fbo = Fbo(size=(w, h), with_stencilbuffer=True)
+    with fbo:
+        ClearColor(*Window.clearcolor)
+        ClearBuffers()
+    drawn = [(Window.canvas.indexof(c.canvas), c.canvas) for c in reversed(Window.children)]
+    for _index, canvas in drawn:
+        Window.canvas.remove(canvas)
+        fbo.add(canvas)
+    try:
+        fbo.draw()
+    finally:
+        for index, canvas in sorted(drawn, key=lambda pair: pair[0]):
+            fbo.remove(canvas)
+            Window.canvas.insert(index, canvas)
+    target = SHOTS / f"{name}_{w}x{h}.png"
+    CoreImage(fbo.texture).save(str(target), flipped=True)
+    return target
+
+
 def walk(root: Widget | None = None) -> Iterator[Widget]:
     """Every widget under the window (dialogs included), depth first."""
     stack = [root] if root is not None else list(Window.children)
