@@ -1,8 +1,11 @@
 """Dice commands: turn order rolls, roll-offs for the fewest or most Magik, the generic ``roll``
 (the die the game expects now) and ``correct_roll`` for a misread die. Every die event has
-undoable=False: undo never takes back a roll, a correction fixes a misread face explicitly."""
+undoable=False: undo never takes back a roll, a correction fixes a misread face explicitly;
+``fixable`` says of a log entry's die whether the same rule lets it be fixed now."""
 
 from __future__ import annotations
+
+from typing import Iterable
 
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
@@ -148,22 +151,31 @@ def _round(state: State, number: int | None, roll_contest: dict, seat: int) -> i
     return index
 
 
+def correction_refusal(state: State, kind: str | None, seat: int) -> str | None:
+    """Why no die of ``seat``'s (of roll ``kind``, or of any roll) can be corrected now, or
+    None when one can: the rule of ``correct_roll`` and of a log entry's Fix (``fixable``)."""
+    if st.phase(state) == "over":
+        return ck.over_text(state)
+    candidates = _candidates(state, seat)
+    if candidates and (kind is None or kind in candidates):
+        return None
+    what = ROLL_WORDS[kind] if kind else "die"
+    late = ("; that roll-off no longer counts (the tie it was for has changed)"
+            if kind == "rolloff" and (state["rolloff"] or {}).get("void") else "")
+    return (f"No {what} roll of {st.name(state, seat)}'s can be corrected now: a turn order "
+            "roll until the first turn begins, a steal roll during that turn, a roll-off roll "
+            f"until the next roll-off{late}")
+
+
 def correct_roll(state: State, cmd: Command, seat: int) -> list[Event]:
     """Fix a misread die: a turn order roll (until the first turn has begun), the current
     turn's steal roll, or a roll-off roll (the latest roll-off)."""
-    if st.phase(state) == "over":
-        raise RuleViolation(ck.over_text(state))
-    value = cmd.args["value"]
-    who = st.name(state, seat)
-    candidates = _candidates(state, seat)
     kind = cmd.args.get("roll")
-    if not candidates or (kind is not None and kind not in candidates):
-        what = ROLL_WORDS[kind] if kind else "die"
-        late = ("; that roll-off no longer counts (the tie it was for has changed)"
-                if kind == "rolloff" and (state["rolloff"] or {}).get("void") else "")
-        raise RuleViolation(f"No {what} roll of {who}'s can be corrected now: a turn order roll "
-                            "until the first turn begins, a steal roll during that turn, a "
-                            f"roll-off roll until the next roll-off{late}")
+    reason = correction_refusal(state, kind, seat)
+    if reason is not None:
+        raise RuleViolation(reason)
+    value = cmd.args["value"]
+    candidates = _candidates(state, seat)
     if kind is None:  # the latest die thrown, if it can still be corrected
         kind = state["last_die"] if state["last_die"] in candidates else candidates[0]
     if kind == "steal":
@@ -191,3 +203,64 @@ def _steal_correction(state: State, seat: int, value: int) -> Event:
     return Event("roll_corrected", {"kind": "steal", "seat": seat, "old": pending["roll"],
                                     "value": value, "success": success, "taken": taken,
                                     "was_taken": pending["taken"]}, undoable=False)
+
+
+# -- a log entry's die ----------------------------------------------------------------------
+#: The events that are a die thrown, by the roll they belong to.
+DIE_EVENTS = {"turn_order_rolled": "turn_order", "rolloff_rolled": "rolloff", "stole": "steal"}
+#: Later events that close a roll: a new turn order, a new roll-off, the end of the turn.
+CLOSED_BY = {"turn_order": ("turn_order_opened", "That turn order is settled: a new one was "
+                            "rolled since"),
+             "rolloff": ("rolloff_opened", "That roll-off is over: a new roll-off began since"),
+             "steal": ("turn_ended", "That turn is over: a steal's die can be fixed only during "
+                       "the turn")}
+
+
+def step_die(events: Iterable[Event]) -> tuple[str, int, int] | None:
+    """The die a log step holds, (roll, seat, face), a correction's true face included; None
+    for a step without a die."""
+    found = None
+    for e in events:
+        if e.type in DIE_EVENTS:
+            found = (DIE_EVENTS[e.type], e.data["seat"],
+                     e.data["roll"] if e.type == "stole" else e.data["value"])
+        elif e.type == "roll_corrected":
+            found = (e.data["kind"], e.data["seat"], e.data["value"])
+    return found
+
+
+def die_step(events: Iterable[Event]) -> bool:
+    return step_die(events) is not None
+
+
+def _face_now(state: State, kind: str, seat: int) -> int:
+    if kind == "steal":
+        return state["harvest"]["steal"]["roll"]
+    roll_contest = state["rolloff"] if kind == "rolloff" else state["harvest"]["order"]
+    return roll_contest["rounds"][contest.last_round_of(roll_contest, seat)][str(seat)]
+
+
+def fixable(state: State, events: Iterable[Event], later: Iterable[Event]) -> str | None:
+    """Whether the die a log entry holds can be fixed now (what the Fix die dialog does: a
+    seat's latest die of a roll): None, or why not in the table's words. ``events``: that
+    step's events; ``later``: the events of the done steps after it, in any order."""
+    die = step_die(events)
+    if die is None:
+        return "This entry is not a roll of the dice: nothing here to fix"
+    kind, seat, face = die
+    who, words = st.name(state, seat), ROLL_WORDS[kind]
+    closer, closed = CLOSED_BY[kind]
+    for e in later:
+        if e.type == closer:
+            return closed
+        other = step_die((e,))
+        if other is not None and other[:2] == (kind, seat):
+            return (f"Only the latest {words} die of {who}'s can be fixed: it was rolled again "
+                    "or fixed since (fix it from that entry)")
+    reason = correction_refusal(state, kind, seat)
+    if reason is not None:
+        return reason
+    if _face_now(state, kind, seat) != face:
+        return (f"{who}'s {words} die of this entry no longer counts: a fix of another die "
+                "settled the roll before it")
+    return None

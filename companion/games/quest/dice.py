@@ -1,6 +1,7 @@
 """The dice of Cauldron Quest as commands: the action dice, the magic dice (announced spell, up
 to three rolls, the dice kept in between), a die read one at a time from the tray or a touch,
-and fixing the latest roll when a die was misread.
+and fixing the latest roll when a die was misread (``fixable`` says it of a log entry's roll,
+with the same rule as ``correct_roll``).
 
 Dice kept between magic rolls keep their values: the rulebook's example rolls 2, 5, 4 and then
 "leave[s] the dice showing 2 and 4 where they are and roll[s] only the die that shows 5". Once
@@ -13,7 +14,7 @@ and the misread may have been the kept die's.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
@@ -113,12 +114,45 @@ def read_die(state: State, cmd: Command) -> list[Event]:
     return [Event("die_read", {"die": die, "value": value, "keep": keep}, undoable=False)]
 
 
+#: The events that are a whole roll of the dice (read from the tray or entered) or its fix.
+ROLL_EVENTS = ("action_rolled", "magic_rolled", "roll_corrected")
+#: A step with one of these is a die step in the log (a single die read alone included).
+DIE_EVENTS = (*ROLL_EVENTS, "die_read")
+
+
+def die_step(events: Iterable[Event]) -> bool:
+    return any(e.type in DIE_EVENTS for e in events)
+
+
+def latest_roll_fixable(state: State) -> str | None:
+    """None when the latest roll can still be fixed, else why not (the rule of correct_roll)."""
+    if state["correctable"] is None:
+        return ("Only the latest roll can be fixed, before the team acts on it (press Undo on "
+                "what was done since, then fix it)")
+    return None
+
+
+def fixable(state: State, events: Iterable[Event], later: Iterable[Event]) -> str | None:
+    """Whether the roll a log entry holds can be fixed now: None, or why not in the table's
+    words. ``events``: that step's events; ``later``: the events of the done steps after it
+    (in any order). Only the latest roll can be fixed, before the team acts on it."""
+    events = list(events)
+    if not die_step(events):
+        return "This entry is not a roll of the dice: nothing here to fix"
+    if not any(e.type in ROLL_EVENTS for e in events):
+        return ("This is one die of a roll read die by die: fix the roll from the entry where "
+                "its last die came in")
+    if any(e.type in ROLL_EVENTS for e in later):
+        return ("Only the latest roll can be fixed, before the team acts on it: the dice have "
+                "been rolled again since")
+    return latest_roll_fixable(state)
+
+
 def correct_roll(state: State, cmd: Command) -> list[Event]:
-    last = state["correctable"]
-    if last is None:
-        raise RuleViolation("No roll to fix: only the latest roll can be fixed, before the team "
-                            "acts on it (press Undo on what was done since, then Fix dice)")
-    args = cmd.args
+    reason = latest_roll_fixable(state)
+    if reason is not None:
+        raise RuleViolation(f"No roll to fix: {reason[0].lower()}{reason[1:]}")
+    last, args = state["correctable"], cmd.args
     if last["kind"] == "action":
         if "dice" in args:
             raise RuleViolation("dice: the latest roll was the action dice; give a and/or b")
