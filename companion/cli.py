@@ -196,6 +196,11 @@ def _replay(args: argparse.Namespace, lines: list[str], store: Any) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.script import export_lines
 
+    if args.all:
+        return _history("export_all")(args)
+    if args.format or args.since or args.include_unfinished:
+        raise Unusable("--format, --since and --include-unfinished go with --all (every game); "
+                       "--log exports one game as a table script")
     with _database(args.db, create=False) as store:
         if store is None:
             raise Unusable(f"There is no game number {args.log}: no game was ever stored "
@@ -218,6 +223,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:  # a terminal that cannot show every name: the same JSON, with \\u escapes
         sys.stdout.write("\n".join(json.dumps(json.loads(line)) for line in lines) + "\n")
     return EXIT_DONE
+
+
+def _history(name: str) -> Callable[[argparse.Namespace], int]:
+    """A command of companion/history/commands.py (stats, backup, restore, export --all),
+    imported when it runs."""
+    def run(args: argparse.Namespace) -> int:
+        from companion.history import commands
+
+        return getattr(commands, name)(args)
+    return run
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -282,18 +297,49 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p.add_argument("--db", help="also store the game in this database")
     handlers["replay"] = cmd_replay
 
-    p = sub.add_parser("export", help="write a stored game as a table script")
-    p.add_argument("--log", type=int, required=True, metavar="GAME_ID", help="the game's number")
+    p = sub.add_parser("export", help="write a stored game as a table script, or every game "
+                                      "(--all) as csv, json or jsonl")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--log", type=int, metavar="GAME_ID", help="the game's number")
+    which.add_argument("--all", action="store_true",
+                       help="every finished game: players, scores, winners, length, setup")
     p.add_argument("--db", help="the database (default: the user data directory)")
-    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.add_argument("-o", "--output", "--out", help="write to this file instead of standard output")
     p.add_argument("--raw", action="store_true",
                    help="the game's rows exactly as stored (also for a game that does not fold)")
+    p.add_argument("--format", choices=("csv", "json", "jsonl"),
+                   help="with --all: csv (a row per seat), json (a list) or jsonl (default: a "
+                        "game a line)")
+    p.add_argument("--since", metavar="DATE",
+                   help="with --all: games started on or after this local date (2026-11-01)")
+    p.add_argument("--include-unfinished", action="store_true",
+                   help="with --all: running and abandoned games too")
     handlers["export"] = cmd_export
 
     p = sub.add_parser("history", help="list stored games with their results")
     p.add_argument("--db", help="the database (default: the user data directory)")
     p.add_argument("--json", action="store_true", help="as JSON")
     handlers["history"] = cmd_history
+
+    p = sub.add_parser("stats", help="wins, win rate, scores, length and streaks per player "
+                                     "and per game")
+    p.add_argument("--player", metavar="NAME", help="only the games this player sat in")
+    p.add_argument("--game", metavar="TITLE", help="only this game (its title or name)")
+    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    handlers["stats"] = _history("stats")
+
+    p = sub.add_parser("backup", help="copy the database to FILE (works while the app runs)")
+    p.add_argument("file", metavar="FILE", help="the backup file to write")
+    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    handlers["backup"] = _history("backup")
+
+    p = sub.add_parser("restore", help="make a backup the game database (the current one is "
+                                       "kept aside)")
+    p.add_argument("file", metavar="FILE", help="a backup written by companion backup")
+    p.add_argument("--db", help="the database (default: the user data directory)")
+    handlers["restore"] = _history("restore")
 
     p = sub.add_parser("check", help="check the database and that every stored game plays")
     p.add_argument("--db", help="the database (default: the user data directory)")

@@ -1,0 +1,210 @@
+"""``companion backup`` and ``companion restore``: the whole game database copied out to a file
+and back, with SQLite's online backup API (never a file copy: a copy of a WAL database taken
+while the app writes can miss what its -wal holds, or catch a page half written).
+
+A backup reads through a read-only connection and takes no lock, so it works while the app
+plays; the copy is made under a temporary name beside the target, checked (``quick_check``, our
+application id) and only then given its name, readable by its owner only. A restore checks the
+file first (ours, not from a newer companion, sound) and says why it refuses; it takes the
+writer's lock (so it refuses while the app runs, naming its pid, and no app can start in the
+middle), keeps the current database aside under a dated name (never deleted), and puts the
+restored copy in place with one rename. An older schema is brought up to date when the
+companion next opens the file, as for any older file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from companion.core.errors import StoreError
+from companion.store_open import (
+    APPLICATION_ID, SCHEMA_VERSION, WriterLock, connect_reader, primary_code, refuse_odd_path,
+)
+
+
+@dataclass(frozen=True)
+class Copied:
+    """What a backup or restore wrote: where, how many games, the file's schema version."""
+
+    path: str
+    games: int
+    schema: int
+    #: restore only: where the database that was in place now is (None: there was none).
+    aside: str | None = None
+
+
+def _why_not_ours(conn: sqlite3.Connection) -> tuple[str | None, int, int]:
+    """(why this is not a sound companion database or None, its schema, its games)."""
+    try:
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id != APPLICATION_ID:
+            if not tables:
+                return "it is an empty file or database, not a companion database", 0, 0
+            return (f"it is not a companion database (its application id is 0x{app_id:08X}; "
+                    f"a companion database has 0x{APPLICATION_ID:08X})"), 0, 0
+        schema = conn.execute("PRAGMA user_version").fetchone()[0]
+        if schema > SCHEMA_VERSION:
+            return (f"it was written by a newer companion (schema {schema}; this one reads up "
+                    f"to schema {SCHEMA_VERSION}): update the companion first"), schema, 0
+        found = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if found != "ok":
+            return f"it fails SQLite's integrity check ({found})", schema, 0
+        games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error as problem:
+        if primary_code(problem) == sqlite3.SQLITE_NOTADB:
+            return "it is not a database at all (SQLite does not recognise the file)", 0, 0
+        return f"it cannot be read as a companion database ({problem})", 0, 0
+    return None, schema, games
+
+
+def _open_source(path: str) -> sqlite3.Connection:
+    """A read-only connection to a file to restore; it writes nothing beside it (a file on
+    a write-protected stick is read as one that cannot change)."""
+    uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as problem:
+        if primary_code(problem) in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY):
+            conn.close()
+            return sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    return conn
+
+
+def _fsync(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _copy(source: sqlite3.Connection, temp: str, label: str) -> tuple[int, int]:
+    """The source's pages into a new owner-only ``temp`` (one file, no -wal), on the card and
+    checked before returning (schema, games); StoreError naming ``label`` if the copy fails
+    its check."""
+    os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+    target = sqlite3.connect(temp, isolation_level=None)
+    try:
+        source.backup(target)  # every page in one step: one consistent snapshot
+        target.execute("PRAGMA journal_mode = DELETE")  # self-contained: no -wal beside it
+        why, schema, games = _why_not_ours(target)
+    finally:
+        target.close()
+    if why:
+        raise StoreError(f"The copy {label} failed its check: {why}; it was not kept")
+    os.chmod(temp, 0o600)
+    _fsync(temp)
+    return schema, games
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def backup(database: str, target: str, *, force: bool = False) -> Copied:
+    """The database, as it stands now, into ``target``; StoreError (nothing written) if the
+    target exists without ``force``, or the database cannot be read."""
+    if os.path.abspath(target) == os.path.abspath(database):
+        raise StoreError(f"{target} is the game database itself: give another file")
+    if refuse_odd_path(target) and not force:
+        raise StoreError(f"{target} already exists: give --force to replace it (nothing was "
+                         "written)")
+    source = connect_reader(database)  # read-only, no lock: the app may be playing
+    temp = f"{target}.partial-{os.getpid()}"
+    try:
+        schema, games = _copy(source, temp, target)
+        os.replace(temp, target)
+        _fsync(str(Path(target).parent))
+    except BaseException:  # no half-made copy is left behind
+        _remove(temp)
+        raise
+    finally:
+        source.close()
+    return Copied(target, games, schema)
+
+
+def check_restorable(source: str) -> tuple[int, int]:
+    """(schema, games) of a file to restore; StoreError saying why it is refused."""
+    if not refuse_odd_path(source):
+        raise StoreError(f"{source}: no such file; nothing was restored")
+    try:
+        conn = _open_source(source)
+    except sqlite3.Error as problem:
+        raise StoreError(f"{source} cannot be restored: it cannot be opened ({problem}); "
+                         "nothing was changed") from None
+    try:
+        why, schema, games = _why_not_ours(conn)
+    finally:
+        conn.close()
+    if why:
+        raise StoreError(f"{source} cannot be restored: {why}; nothing was changed")
+    return schema, games
+
+
+def _aside_name(database: str) -> str:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    aside, n = f"{database}.before-restore-{stamp}", 1
+    while os.path.lexists(aside) or os.path.lexists(aside + "-wal"):
+        n += 1
+        aside = f"{database}.before-restore-{stamp}-{n}"
+    return aside
+
+
+def _keep_aside(database: str) -> str:
+    """The current database's steps all in its main file (a checkpoint), then a second name
+    for that file, dated; a -wal a damaged file leaves goes with it under the same name."""
+    try:
+        conn = sqlite3.connect(database, isolation_level=None)
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()  # the last connection to close removes an emptied -wal
+    except sqlite3.Error:
+        pass  # a damaged current file keeps its -wal beside its new name below
+    aside = _aside_name(database)
+    try:
+        os.link(database, aside)  # the database keeps its name until the restored one takes it
+    except OSError:
+        os.rename(database, aside)  # a file system without hard links; the lock is held
+    if os.path.exists(database + "-wal"):
+        os.rename(database + "-wal", aside + "-wal")
+    _remove(database + "-shm")
+    return aside
+
+
+def restore(database: str, source: str) -> Copied:
+    """``source`` becomes the game database; the one in place is kept aside. StoreError, with
+    nothing changed, if the file is refused or the app is running."""
+    if os.path.abspath(source) == os.path.abspath(database):
+        raise StoreError(f"{source} is the game database itself: nothing to restore")
+    check_restorable(source)
+    refuse_odd_path(database)
+    Path(database).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        lock = WriterLock.take(database)
+    except StoreError as problem:
+        raise StoreError(f"{problem}; nothing was restored") from None
+    temp = f"{database}.restoring-{os.getpid()}"
+    try:
+        conn = _open_source(source)
+        try:
+            schema, games = _copy(conn, temp, source)
+        finally:
+            conn.close()
+        aside = _keep_aside(database) if os.path.exists(database) else None
+        os.replace(temp, database)
+        _fsync(str(Path(database).parent))
+    finally:
+        _remove(temp)
+        lock.release()
+    return Copied(database, games, schema, aside)

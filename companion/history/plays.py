@@ -1,0 +1,150 @@
+"""Every stored game as one record (a *play*): title, when, how long, who sat where with what
+score, who won, and how it was set up, read in four statements from the rows each game keeps
+for the lists, never from its log.
+
+A game's length is its table clock's game time (paused time and time the app was closed do not
+count) when the app kept one, else the time from its start to its end as stored. Times are
+stored in UTC; a play gives them in local time, as the table lived them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import date, datetime, time, timezone
+from typing import Any
+
+from companion.core.errors import CompanionError
+from companion.store_schema import has_column
+
+#: Setup keys that are the seats themselves (or the game's name), not how the game was set up.
+NOT_SETUP = frozenset({"game", "players", "colours", "characters"})
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    #: None while a game has no results (running or abandoned).
+    score: int | None
+    winner: bool
+    #: What the game's own ``results`` keep beside the score (Cauldron: place, character,
+    #: brews; Witch's Brew: tiebreak), as stored.
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Play:
+    id: int
+    game: str
+    title: str
+    status: str
+    #: Local time, ISO 8601 with the offset.
+    started: str
+    finished: str | None
+    #: Minutes, one decimal; None for a game that has neither a clock nor an end.
+    minutes: float | None
+    seats: tuple[Seat, ...]
+    variants: tuple[str, ...]
+    #: The rest of the setup as stored (settings, milestones, starter...), without the seats.
+    setup: dict[str, Any]
+
+    @property
+    def winners(self) -> list[str]:
+        return [s.name for s in self.seats if s.winner]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The play as JSON keeps it (the json and jsonl exports, ``stats --json``'s input)."""
+        return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
+                "started": self.started, "finished": self.finished,
+                "length_minutes": self.minutes,
+                "players": [{"seat": s.seat, "name": s.name, "score": s.score,
+                             "winner": s.winner, **_extra(s.detail)} for s in self.seats],
+                "winners": self.winners, "variants": list(self.variants), "setup": self.setup}
+
+
+def _extra(detail: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in detail.items() if k not in ("seat", "name", "score", "winner")}
+
+
+def local_iso(stored: str | None) -> str | None:
+    """A stored UTC time as local ISO 8601 with its offset."""
+    if stored is None:
+        return None
+    moment = datetime.fromisoformat(stored)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().isoformat(timespec="seconds")
+
+
+def since_bound(text: str) -> str:
+    """``--since``: a local date (2026-11-01: from its midnight) or a local date and time, as
+    the stored UTC text to compare with; CompanionError naming the field for anything else."""
+    try:
+        if len(text.strip()) == 10:
+            moment = datetime.combine(date.fromisoformat(text.strip()), time())
+        else:
+            moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise CompanionError(f"--since: {text!r} is not a date (write it as 2026-11-01, or "
+                             "2026-11-01T18:30 for a time too)") from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # a local time, as the table lives it
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def _minutes(created: str, finished: str | None, clock: float | None) -> float | None:
+    if clock is not None:
+        return round(clock / 60, 1)
+    if finished is None:
+        return None
+    spent = datetime.fromisoformat(finished) - datetime.fromisoformat(created)
+    return round(max(0.0, spent.total_seconds()) / 60, 1)
+
+
+def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
+               unfinished: bool = False) -> list[Play]:
+    """The finished games (with ``unfinished`` the running and abandoned ones too), oldest
+    first; ``since``: only games started at or after this stored (UTC) time (since_bound)."""
+    from companion.games import all_games
+
+    titles = {name: rules.title for name, rules in all_games().items()}
+    where = ["1 = 1" if unfinished else "status = 'finished'"]
+    args: list[Any] = []
+    if since is not None:
+        where.append("created_at >= ?")
+        args.append(since)
+    condition = " AND ".join(where)
+    rows = conn.execute(f"SELECT id, game, status, setup, created_at, finished_at FROM games "
+                        f"WHERE {condition} ORDER BY id", args).fetchall()
+    if not rows:
+        return []
+    scope = f"game_id IN (SELECT id FROM games WHERE {condition})"
+    results: dict[int, list[Seat]] = {}
+    for gid, seat, name, score, winner, detail in conn.execute(
+            f"SELECT game_id, seat, name, score, winner, detail FROM results WHERE {scope} "
+            "ORDER BY game_id, seat", args):
+        results.setdefault(gid, []).append(Seat(seat, name, score, bool(winner),
+                                                json.loads(detail)))
+    names: dict[int, list[Seat]] = {}
+    for gid, seat, name in conn.execute(f"SELECT game_id, seat, name FROM players WHERE "
+                                        f"{scope} ORDER BY game_id, seat", args):
+        names.setdefault(gid, []).append(Seat(seat, name, None, False, {}))
+    clocks: dict[int, float] = {}
+    if has_column(conn, "clocks", "data"):  # a file from before clocks has none
+        for gid, seconds in conn.execute(
+                f"SELECT game_id, json_extract(data, '$.game') FROM clocks WHERE {scope} "
+                "AND json_valid(data)", args):
+            if isinstance(seconds, (int, float)) and seconds > 0:
+                clocks[gid] = float(seconds)
+    plays = []
+    for gid, game, status, setup_text, created, finished in rows:
+        setup = json.loads(setup_text)
+        plays.append(Play(
+            gid, game, titles.get(game, game), status, local_iso(created) or created,
+            local_iso(finished), _minutes(created, finished, clocks.get(gid)),
+            tuple(results.get(gid) or names.get(gid, [])),
+            tuple(str(v) for v in setup.get("variants") or ()),
+            {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"}))
+    return plays

@@ -1,0 +1,241 @@
+"""The figures players ask for first: per player and per title, games, wins, win rate, average
+and best score, average length and the longest run of wins; per title what its results keep
+beside the score (Cauldron: the characters that win, brews per seat; Witch's Brew: shared wins
+and wins decided by the tie-break; Cauldron Quest: how often the team wins).
+
+Counted in plain Python over the plays (companion.history.plays: four SQL statements over the
+rows kept for the lists), never a fold. A player is a name as typed at setup (profiles come
+later). Cauldron Quest is cooperative and keeps no points, so it has no score figures; the team
+wins or loses together, so each seat of a won game counts a win.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Sequence
+
+from companion.core.errors import CompanionError
+from companion.history.plays import Play
+
+#: Titles whose scores are points a player makes (the others keep 0 for everyone).
+SCORED = frozenset({"witchs_brew", "cauldron"})
+
+
+@dataclass(frozen=True)
+class Figures:
+    games: int
+    wins: int
+    win_rate: float | None
+    #: None where scores mean nothing: across titles, or for a title without points.
+    average_score: float | None
+    best_score: int | None
+    average_minutes: float | None
+    longest_streak: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    overall: Figures
+    #: game name -> the player's figures at that title
+    titles: dict[str, Figures]
+
+
+@dataclass(frozen=True)
+class TitleStats:
+    game: str
+    title: str
+    #: Scores over every seat of every game (winners and losers alike).
+    figures: Figures
+    #: What this title's results keep beside the score, counted (see the module docstring).
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stats:
+    games: int
+    players: tuple[PlayerStats, ...]
+    titles: tuple[TitleStats, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"games": self.games,
+                "players": [{"name": p.name, "overall": asdict(p.overall),
+                             "titles": {g: asdict(f) for g, f in p.titles.items()}}
+                            for p in self.players],
+                "titles": [{"game": t.game, "title": t.title, **asdict(t.figures),
+                            "extra": t.extra} for t in self.titles]}
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 1) if values else None
+
+
+def longest_streak(won: Iterable[bool]) -> int:
+    """The longest run of wins in a row, in the order given."""
+    best = run = 0
+    for w in won:
+        run = run + 1 if w else 0
+        best = max(best, run)
+    return best
+
+
+def _order(play: Play) -> tuple[str, int]:
+    """Streaks run in the order games ended (a game started earlier may end later)."""
+    return (play.finished or play.started, play.id)
+
+
+def figures(entries: Sequence[tuple[Play, bool, int | None]], scored: bool) -> Figures:
+    """Figures over (play, won, score) entries, already in the order the games ended."""
+    wins = sum(1 for _, won, _ in entries if won)
+    scores = [s for _, _, s in entries if s is not None] if scored else []
+    minutes = [p.minutes for p, _, _ in entries if p.minutes is not None]
+    return Figures(len(entries), wins, _rate(wins, len(entries)), _mean(scores),
+                   max(scores) if scores else None, _mean(minutes),
+                   longest_streak(won for _, won, _ in entries))
+
+
+def find_game(plays_or_titles: dict[str, str], wanted: str) -> str:
+    """``--game``: a game's name or title, any case; CompanionError naming the choices."""
+    key = wanted.strip().casefold()
+    for name, title in plays_or_titles.items():
+        if key in (name.casefold(), title.casefold()):
+            return name
+    choices = ", ".join(f"{t} ({n})" for n, t in plays_or_titles.items())
+    raise CompanionError(f"--game: there is no game {wanted!r}; the games are {choices}")
+
+
+def find_player(plays: Sequence[Play], wanted: str) -> str:
+    """``--player``: a name as typed at setup, or the one name that matches it in any case."""
+    names = sorted({s.name for p in plays for s in p.seats})
+    if wanted in names:
+        return wanted
+    same = [n for n in names if n.casefold() == wanted.strip().casefold()]
+    if len(same) == 1:
+        return same[0]
+    shown = ", ".join(names[:20]) + (" ..." if len(names) > 20 else "")
+    raise CompanionError(f"--player: nobody named {wanted!r} played these games"
+                         + (f"; the players are {shown}" if names else " (there are none)"))
+
+
+def _extra(game: str, plays: Sequence[Play]) -> dict[str, Any]:
+    seats = [s for p in plays for s in p.seats]
+    winners = [s for s in seats if s.winner]
+    if game == "cauldron":
+        characters: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for s in seats:
+            if "character" in s.detail:
+                counted = characters[str(s.detail["character"])]
+                counted[0] += 1
+                counted[1] += int(s.winner)
+        brews = [s.detail["brews"] for s in seats if isinstance(s.detail.get("brews"), int)]
+        return {"average_winning_magik": _mean([s.score for s in winners
+                                                if s.score is not None]),
+                "average_brews": _mean(brews),
+                "characters": {c: {"seats": n, "wins": w, "win_rate": _rate(w, n)}
+                               for c, (n, w) in sorted(characters.items())}}
+    if game == "witchs_brew":
+        shared = tiebreak = 0
+        for p in plays:
+            scores = [s.score for s in p.seats if s.score is not None]
+            won = [s for s in p.seats if s.winner]
+            shared += len(won) > 1
+            top = max(scores) if scores else None
+            tiebreak += sum(1 for s in p.seats if s.score == top) > len(won) >= 1
+        return {"average_winning_score": _mean([s.score for s in winners
+                                                if s.score is not None]),
+                "shared_wins": shared, "decided_by_tiebreak": tiebreak}
+    if game == "quest":
+        won = sum(1 for p in plays if p.winners)
+        return {"team_wins": won, "team_win_rate": _rate(won, len(plays)),
+                "average_players": _mean([len(p.seats) for p in plays])}
+    return {}
+
+
+def compute(plays: Sequence[Play], *, player: str | None = None,
+            game: str | None = None) -> Stats:
+    """The figures over finished plays; ``game`` keeps one title's games, ``player`` the games
+    that player sat in (and only that player's figures)."""
+    chosen = sorted((p for p in plays if p.status == "finished"
+                     and (game is None or p.game == game)
+                     and (player is None or any(s.name == player for s in p.seats))),
+                    key=_order)
+    by_player: dict[str, list[tuple[Play, bool, int | None]]] = defaultdict(list)
+    by_title: dict[str, list[Play]] = defaultdict(list)
+    for p in chosen:
+        by_title[p.game].append(p)
+        for s in p.seats:
+            by_player[s.name].append((p, s.winner, s.score))
+    people = []
+    for name, entries in by_player.items():
+        if player is not None and name != player:
+            continue
+        titles: dict[str, list[tuple[Play, bool, int | None]]] = defaultdict(list)
+        for entry in entries:
+            titles[entry[0].game].append(entry)
+        people.append(PlayerStats(name, figures(entries, scored=False),
+                                  {g: figures(e, scored=g in SCORED)
+                                   for g, e in sorted(titles.items())}))
+    people.sort(key=lambda p: (-p.overall.games, p.name))
+    titles = []
+    for name, games in sorted(by_title.items()):
+        entries = [(p, bool(p.winners), s.score) for p in games for s in p.seats]
+        whole = figures(entries, scored=name in SCORED)
+        per_game = figures([(p, bool(p.winners), None) for p in games], scored=False)
+        titles.append(TitleStats(name, games[0].title, Figures(
+            len(games), per_game.wins, per_game.win_rate, whole.average_score,
+            whole.best_score, per_game.average_minutes, per_game.longest_streak),
+            _extra(name, games)))
+    return Stats(len(chosen), tuple(people), tuple(titles))
+
+
+# -- as the command line says it --------------------------------------------------------------
+_EXTRA_WORDS = {"average_winning_magik": "Magik of the winner on average",
+                "average_brews": "brews per seat on average",
+                "average_winning_score": "winning score on average",
+                "shared_wins": "shared wins", "decided_by_tiebreak": "decided by the tie-break",
+                "team_wins": "won by the team", "team_win_rate": "team win rate",
+                "average_players": "players on average"}
+
+
+def _rate_words(rate: float | None) -> str:
+    return "" if rate is None else f" ({rate:.0%})"
+
+
+def _figure_words(f: Figures, *, streak: bool = True) -> str:
+    parts = [f"{f.games} game{'s' * (f.games != 1)}"]
+    if streak:
+        parts[0] += f", {f.wins} won{_rate_words(f.win_rate)}"
+    if f.average_score is not None:
+        parts.append(f"score {f.average_score:g} on average, best {f.best_score}")
+    if f.average_minutes is not None:
+        parts.append(f"{f.average_minutes:g} min on average")
+    if streak:
+        parts.append(f"longest streak {f.longest_streak}")
+    return ", ".join(parts)
+
+
+def lines(stats: Stats, titles: dict[str, str]) -> list[str]:
+    """The figures as ``companion stats`` prints them: players, then titles."""
+    if not stats.games:
+        return ["No finished games yet."]
+    out = [f"{stats.games} finished game{'s' * (stats.games != 1)}", "", "Players"]
+    for p in stats.players:
+        out.append(f"  {p.name}: {_figure_words(p.overall)}")
+        for game, f in p.titles.items():
+            out.append(f"    {titles.get(game, game)}: {_figure_words(f)}")
+    out += ["", "Games"]
+    for t in stats.titles:
+        out.append(f"  {t.title}: {_figure_words(t.figures, streak=False)}")
+        for key, value in t.extra.items():
+            if key == "characters":
+                shown = ", ".join(f"{c} {v['wins']}/{v['seats']}" for c, v in value.items())
+                out.append(f"    wins by character: {shown or 'none'}")
+            elif value is not None:
+                shown = f"{value:.0%}" if key.endswith("rate") else f"{value:g}"
+                out.append(f"    {_EXTRA_WORDS.get(key, key)}: {shown}")
+    return out
