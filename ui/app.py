@@ -128,6 +128,12 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.open_store(self.db_path)
         if self.settings_problem:
             self.notice = f"{self.notice} {self.settings_problem}".strip()
+        # The devices (gpiozero, pyserial and their threads) start once the home screen has
+        # drawn: the first frame waits for none of them, and touch works from the first.
+        Window.bind(on_flip=self._start_devices)
+
+    def _start_devices(self, *_args) -> None:
+        Window.unbind(on_flip=self._start_devices)
         self.devices.start()
         service.attach(self)  # systemd: READY=1 on the first frame, the watchdog, STOPPING=1
 

@@ -44,7 +44,8 @@ def main(db: str, hardware: str) -> int:
     from ui.app import CompanionApp
 
     app = CompanionApp(db_path=db, hardware_path=hardware)
-    app._run_prepare()                      # build, on_start: store and hardware
+    app._run_prepare()                      # build, on_start: the store
+    EventLoop.idle()                        # the first frame: the hardware starts after it
     report: dict = {"hardware_problem": app.hardware_problem,
                     "buttons": list(app.devices.buttons.ids) if app.devices.buttons else []}
     try:
