@@ -134,6 +134,9 @@ class Sandbox:
 
     def env(self, **extra: str) -> dict[str, str]:
         env = dict(os.environ)
+        # An installed app and Kivy itself run from compiled bytecode; a machine that sets
+        # PYTHONDONTWRITEBYTECODE would time the app's own sources compiled on every start.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.update({
             "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "offscreen"),
             "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": str(self.root / "kivy"),
