@@ -209,8 +209,8 @@ def _steal_correction(state: State, seat: int, value: int) -> Event:
 #: The events that are a die thrown, by the roll they belong to.
 DIE_EVENTS = {"turn_order_rolled": "turn_order", "rolloff_rolled": "rolloff", "stole": "steal"}
 #: Later events that close a roll: a new turn order, a new roll-off, the end of the turn.
-CLOSED_BY = {"turn_order": ("turn_order_opened", "That turn order is settled: a new one was "
-                            "rolled since"),
+CLOSED_BY = {"turn_order": ("turn_order_opened", "That turn order is over: a new one has "
+                            "begun since"),
              "rolloff": ("rolloff_opened", "That roll-off is over: a new roll-off began since"),
              "steal": ("turn_ended", "That turn is over: a steal's die can be fixed only during "
                        "the turn")}
