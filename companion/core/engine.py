@@ -299,7 +299,8 @@ class Session:
             raise RuleViolation("Nothing to undo: no command has been played yet")
         if not last.undoable:
             raise RuleViolation("Dice results cannot be undone; correct a misread die instead "
-                                "(the Fix button beside the dice)")
+                                "(Fix on its entry in the log, or the Fix button beside the "
+                                "dice)")
         return self._mark(last, UNDONE)
 
     def redo(self) -> Step:
