@@ -53,8 +53,10 @@ def _why_not_ours(conn: sqlite3.Connection) -> tuple[str | None, int, int]:
             return (f"it was written by a newer companion (schema {schema}; this one reads up "
                     f"to schema {SCHEMA_VERSION}): update the companion first"), schema, 0
         found = conn.execute("PRAGMA quick_check").fetchone()[0]
-        if found != "ok":
-            return f"it fails SQLite's integrity check ({found})", schema, 0
+        if found != "ok":  # its first finding, without SQLite's "*** in database main ***"
+            first = [line for line in found.splitlines() if not line.startswith("***")]
+            return (f"it fails SQLite's integrity check ({(first or [found])[0].strip()}, "
+                    "...)"), schema, 0
         games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
     except sqlite3.Error as problem:
         if primary_code(problem) == sqlite3.SQLITE_NOTADB:

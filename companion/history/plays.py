@@ -103,6 +103,19 @@ def _minutes(created: str, finished: str | None, clock: float | None) -> float |
     return round(max(0.0, spent.total_seconds()) / 60, 1)
 
 
+def _details(rows: list[tuple[Any, ...]]) -> list[Any]:
+    """The results' detail JSON (each row's last column), parsed in one call as one array when
+    that reads back one value per row (the store writes them compact), else one by one."""
+    texts = [row[-1] for row in rows]
+    try:
+        values = json.loads("[" + ",".join(texts) + "]")
+        if isinstance(values, list) and len(values) == len(texts):
+            return values
+    except ValueError:
+        pass
+    return [json.loads(text) for text in texts]
+
+
 def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
                unfinished: bool = False) -> list[Play]:
     """The finished games (with ``unfinished`` the running and abandoned ones too), oldest
@@ -121,15 +134,15 @@ def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
     if not rows:
         return []
     scope = f"game_id IN (SELECT id FROM games WHERE {condition})"
+    found = conn.execute(f"SELECT game_id, seat, name, score, winner, detail FROM results "
+                         f"WHERE {scope} ORDER BY game_id, seat", args).fetchall()
     results: dict[int, list[Seat]] = {}
-    for gid, seat, name, score, winner, detail in conn.execute(
-            f"SELECT game_id, seat, name, score, winner, detail FROM results WHERE {scope} "
-            "ORDER BY game_id, seat", args):
-        results.setdefault(gid, []).append(Seat(seat, name, score, bool(winner),
-                                                json.loads(detail)))
-    names: dict[int, list[Seat]] = {}
-    for gid, seat, name in conn.execute(f"SELECT game_id, seat, name FROM players WHERE "
-                                        f"{scope} ORDER BY game_id, seat", args):
+    for (gid, seat, name, score, winner, _), detail in zip(found, _details(found)):
+        results.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail))
+    names: dict[int, list[Seat]] = {}  # the seats of games without results (not finished)
+    for gid, seat, name in conn.execute(
+            f"SELECT game_id, seat, name FROM players WHERE game_id IN (SELECT id FROM games "
+            f"WHERE {condition} AND status != 'finished') ORDER BY game_id, seat", args):
         names.setdefault(gid, []).append(Seat(seat, name, None, False, {}))
     clocks: dict[int, float] = {}
     if has_column(conn, "clocks", "data"):  # a file from before clocks has none

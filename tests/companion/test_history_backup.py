@@ -249,7 +249,7 @@ def _damaged(path: Path, stored: Path) -> None:
               f"reads up to schema {SCHEMA_VERSION}): update the companion first"),
     ("garbage", "it is not a database at all"),
     ("empty", "it is an empty file or database, not a companion database"),
-    ("damaged", "cannot be restored: it "),
+    ("damaged", "cannot be restored: it fails SQLite's integrity check (On tree page "),
     ("missing", "no such file; nothing was restored"),
 ])
 def test_restore_refuses_what_is_not_a_sound_companion_database(stored, db, tmp_path, capsys,
