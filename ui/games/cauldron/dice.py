@@ -5,8 +5,9 @@ A die reader sends its face as an input; here the table taps the face it rolled 
 the companion roll ("Roll for us": ``random.SystemRandom`` in the UI, never in the rules). The
 face goes in as the same input a die reader sends, or as the ``roll`` command for another
 waiting seat. Dice cannot be undone: a misread die is fixed with ``correct_roll`` in the Fix die
-dialog (turn order until the first turn begins, the current steal, the latest roll-off); the
-rules say when it is too late, and the dialog shows their words before the tap."""
+dialog (turn order until the first turn begins, the current steal, the latest roll-off), opened
+from the dice panel or from a die's entry in the log (``open_fix``); the rules say when it is too
+late, and the dialog shows their words before the tap."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command, InputEvent
 from companion.games.cauldron import state as st
-from companion.games.cauldron.dice import expected_roll
+from companion.games.cauldron.dice import expected_roll, step_die
 from ui import theme
 from ui.games.cauldron.ask import KIND
 from ui.games.cauldron.common import ingredient_name, why_not
@@ -88,16 +89,19 @@ class CauldronFixDieDialog(_Entry):
     fix_title = StringProperty("")
     face = NumericProperty(0)
 
-    def __init__(self, **kwargs):
+    def __init__(self, kind: str | None = None, seat: str | None = None, **kwargs):
+        """``kind`` and ``seat``: the roll and the seat's name to show first (a die's entry
+        in the log); else the latest die thrown."""
         super().__init__(**kwargs)
         state = self.app.session.state
         self.dice = recorded_dice(state)
         self.order = {p["name"]: i for i, p in enumerate(state["players"])}
         self.title = "Fix a misread die"
         self.subtitle = "Dice cannot be undone: correct the face here, the rules redo the rest"
-        last = state["last_die"]
+        last = kind if kind in self.dice else state["last_die"]
         self.kind = last if last in self.dice else next(iter(self.dice), "")
-        self.seat = list(self.dice[self.kind])[-1] if self.kind else ""
+        faces = self.dice.get(self.kind, {})
+        self.seat = seat if seat in faces else (list(faces)[-1] if faces else "")
         self.build()
 
     def pick_kind(self, kind: str) -> None:
@@ -154,6 +158,14 @@ class CauldronFixDieDialog(_Entry):
         if self.kind and self.face:
             self._send(Command("correct_roll", self.seat, {"roll": self.kind,
                                                            "value": int(self.face)}))
+
+
+def open_fix(events) -> None:
+    """From a die's entry in the log (the rules said it can be fixed now): the Fix die dialog
+    on that roll and seat."""
+    state = App.get_running_app().session.state
+    kind, seat, _face = step_die(events)
+    CauldronFixDieDialog(kind=kind, seat=st.name(state, seat)).open()
 
 
 class CauldronDicePanel(BoxLayout):

@@ -1,5 +1,5 @@
 """Two Cauldron Quest dialogs: fixing a misread roll (the latest one, before the team acts on
-it) and using the spell-breaking token. They only collect the choice; the rules judge the
+it; from the Fix dice button or the roll's entry in the log) and using the spell-breaking token. They only collect the choice; the rules judge the
 command, and a refusal is shown inside the dialog, which stays open."""
 
 from __future__ import annotations
@@ -99,6 +99,12 @@ class FixDiceDialog(QuestDialog):
 
     def save(self) -> None:
         self.send(Command("correct_roll", args=self.chosen()))
+
+
+def open_fix(events: Any) -> None:
+    """From a roll's entry in the log (the rules said it is the latest roll, still fixable):
+    the same dialog as the Fix dice button."""
+    FixDiceDialog().open()
 
 
 class TokenDialog(QuestDialog):
