@@ -20,6 +20,12 @@ from ui.widgets.common import Box, Chip, Txt
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
 COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 150}
+#: The same columns on a portrait screen (480 units wide): the name keeps what is left.
+PORTRAIT_COLUMNS = {"place": 30, "potions": 80, "vials": 56, "score": 70, "tiebreak": 64}
+
+
+def columns(portrait: bool) -> dict[str, int]:
+    return PORTRAIT_COLUMNS if portrait else COLUMNS
 
 
 def ranked(results: list[dict]) -> list[list[dict]]:
@@ -70,7 +76,7 @@ class ResultScreen(Screen):
 
     def on_kv_post(self, _base):
         app = App.get_running_app()
-        app.bind(u=self.refresh)   # the app refreshes it on a change
+        app.bind(u=self.refresh, portrait=self.refresh)   # the app refreshes it on a change
 
     def on_pre_enter(self, *_args):
         self.refresh()
@@ -95,15 +101,15 @@ class ResultScreen(Screen):
 
     def _row(self, app, place: int, result: dict, player: dict) -> BoxLayout:
         """One seat: place, name in its colour, potion points + vials = points, drops + gold."""
-        u = app.u
+        u, widths = app.u, columns(app.portrait)
         winner = result["winner"]
-        row = Box(spacing=u * 8, padding=(u * 6, 0),
+        row = Box(spacing=u * (6 if app.portrait else 8), padding=(u * 6, 0),
                   bg=theme.SURFACE_HI if winner else theme.SURFACE, radius=8)
         ink = theme.ACCENT if winner else theme.INK
         potions = sum(p["points"] for p in player["potions"])
         count = len(player["potions"])
         row.add_widget(Txt(text=str(place), fs=26, bold=True, ink=ink, halign="center",
-                           size_hint_x=None, width=u * COLUMNS["place"]))
+                           size_hint_x=None, width=u * widths["place"]))
         row.add_widget(Chip(text=result["name"], fill=theme.rgba(player["colour"]),
                             ink=theme.ink_on(player["colour"]), fs=24))
         cells = (("potions", f"{potions} ({count})", 22), ("vials", f"+ {player['vials']}", 22),
@@ -111,6 +117,6 @@ class ResultScreen(Screen):
                  ("tiebreak", str(result["tiebreak"]), 22))
         for key, text, fs in cells:
             row.add_widget(Txt(text=text, fs=fs, bold=key == "score", ink=ink, halign="center",
-                               size_hint_x=None, width=u * COLUMNS[key]))
+                               size_hint_x=None, width=u * widths[key]))
         row.seat_name = result["name"]
         return row
