@@ -121,6 +121,9 @@ def backup(database: str, target: str, *, force: bool = False) -> Copied:
     if refuse_odd_path(target) and not force:
         raise StoreError(f"{target} already exists: give --force to replace it (nothing was "
                          "written)")
+    if os.path.lexists(target + "-wal"):  # SQLite would replay that -wal into the copy
+        raise StoreError(f"{target} is a database in use (its -wal is beside it): give another "
+                         "file (nothing was written)")
     source = connect_reader(database)  # read-only, no lock: the app may be playing
     temp = f"{target}.partial-{os.getpid()}"
     try:

@@ -46,7 +46,8 @@ class PlayerStats:
 class TitleStats:
     game: str
     title: str
-    #: Scores over every seat of every game (winners and losers alike).
+    #: Per game: wins are the games somebody won (for Cauldron Quest, the team), the streak
+    #: the longest run of those; scores over every seat (winners and losers alike).
     figures: Figures
     #: What this title's results keep beside the score, counted (see the module docstring).
     extra: dict[str, Any] = field(default_factory=dict)

@@ -112,9 +112,12 @@ def test_a_backup_refuses_to_overwrite_unless_forced(db, tmp_path, capsys):
     (["{tmp}/b.sqlite3", "--db", "{tmp}/nowhere.sqlite3"], "no such file"),
     (["{tmp}/missing/b.sqlite3", "--db", "{db}"], "cannot be written"),
     (["{db}", "--db", "{db}"], "is the game database itself"),
+    (["{tmp}/live.sqlite3", "--db", "{db}", "--force"], "is a database in use (its -wal is "),
 ])
 def test_a_backup_that_cannot_be_made_says_why_and_leaves_nothing(db, tmp_path, capsys, args,
                                                                   words):
+    (tmp_path / "live.sqlite3").write_bytes(b"a database another program has open")
+    (tmp_path / "live.sqlite3-wal").write_bytes(b"its log")
     before = listing(tmp_path)
     filled = [a.format(tmp=tmp_path, db=db) for a in args]
     assert main(["backup", *filled]) == 2
