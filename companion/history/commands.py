@@ -67,7 +67,9 @@ def stats(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(figures.as_dict())
     else:
-        for line in lines(figures, titles):
+        chosen = " ".join(([f"of {titles[game]}"] if game else [])
+                          + ([f"with {player}"] if player else []))
+        for line in lines(figures, titles, chosen):
             _say(line)
     return EXIT_DONE
 

@@ -100,13 +100,13 @@ def figures(entries: Sequence[tuple[Play, bool, int | None]], scored: bool) -> F
                    longest_streak(won for _, won, _ in entries))
 
 
-def find_game(plays_or_titles: dict[str, str], wanted: str) -> str:
+def find_game(titles: dict[str, str], wanted: str) -> str:
     """``--game``: a game's name or title, any case; CompanionError naming the choices."""
     key = wanted.strip().casefold()
-    for name, title in plays_or_titles.items():
+    for name, title in titles.items():
         if key in (name.casefold(), title.casefold()):
             return name
-    choices = ", ".join(f"{t} ({n})" for n, t in plays_or_titles.items())
+    choices = ", ".join(f"{t} ({n})" for n, t in titles.items())
     raise CompanionError(f"--game: there is no game {wanted!r}; the games are {choices}")
 
 
@@ -220,10 +220,11 @@ def _figure_words(f: Figures, *, streak: bool = True) -> str:
     return ", ".join(parts)
 
 
-def lines(stats: Stats, titles: dict[str, str]) -> list[str]:
-    """The figures as ``companion stats`` prints them: players, then titles."""
+def lines(stats: Stats, titles: dict[str, str], chosen: str = "") -> list[str]:
+    """The figures as ``companion stats`` prints them: players, then titles; ``chosen`` says
+    which games were asked for (``--game``, ``--player``) when none match."""
     if not stats.games:
-        return ["No finished games yet."]
+        return [f"No finished games {chosen}." if chosen else "No finished games yet."]
     out = [f"{stats.games} finished game{'s' * (stats.games != 1)}", "", "Players"]
     for p in stats.players:
         out.append(f"  {p.name}: {_figure_words(p.overall)}")

@@ -75,7 +75,7 @@ def _setup(game: str, rng: random.Random) -> dict[str, Any]:
         variants = ["excluded_roles"] if len(names) < 5 and rng.random() < 0.3 else []
         return {"players": names, "variants": variants}
     if game == "cauldron":
-        seats = rng.sample(range(6), rng.randint(2, 3))
+        seats = rng.sample(range(5), rng.randint(2, 3))  # Fynn never plays Cauldron
         variants = ["quick"] if rng.random() < 0.5 else []
         return {"players": [{"name": NAMES[i], "character": CHARACTERS[i]} for i in seats],
                 "variants": variants, "milestones": dict(cauldron_autoplay.MILESTONES)}
@@ -291,6 +291,18 @@ def test_stats_names_an_unknown_player_or_title(history, capsys, args, words):
     path, _ = history
     assert main(["stats", "--db", str(path), *args]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_stats_say_when_no_game_matches(history, tmp_path, monkeypatch):
+    path, played = history
+    never = "Fynn"
+    assert any(never in p.names for p in played)
+    assert not any(never in p.names for p in played if p.game == "cauldron")
+    assert cli("stats", "--db", str(path), "--game", "cauldron", "--player", never) == (
+        0, f"No finished games of Cauldron with {never}.\n")
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "none.sqlite3"))
+    assert cli("stats") == (0, "No finished games yet.\n")
+    assert json.loads(cli("stats", "--json")[1]) == {"games": 0, "players": [], "titles": []}
 
 
 # -- export --all ----------------------------------------------------------------------------
