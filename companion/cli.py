@@ -308,8 +308,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p.add_argument("--raw", action="store_true",
                    help="the game's rows exactly as stored (also for a game that does not fold)")
     p.add_argument("--format", choices=("csv", "json", "jsonl"),
-                   help="with --all: csv (a row per seat), json (a list) or jsonl (default: a "
-                        "game a line)")
+                   help="with --all: csv (a row per seat), json (a list) or jsonl (one game "
+                        "a line, the default)")
     p.add_argument("--since", metavar="DATE",
                    help="with --all: games started on or after this local date (2026-11-01)")
     p.add_argument("--include-unfinished", action="store_true",

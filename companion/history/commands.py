@@ -16,9 +16,11 @@ from companion.cli import (
 )
 from companion.core.errors import CompanionError, StoreError
 from companion.games import all_games
+from companion.history.backup import backup as copy_out, restore as copy_in
 from companion.history.export_all import render
 from companion.history.plays import read_plays, since_bound
 from companion.history.stats import compute, find_game, find_player, lines
+from companion.store import default_path
 from companion.store_open import SCHEMA_VERSION
 
 
@@ -75,15 +77,11 @@ def stats(args: argparse.Namespace) -> int:
 
 
 def _database_path(args: argparse.Namespace) -> str:
-    from companion.store import default_path
-
     return args.db or str(default_path())
 
 
 def backup(args: argparse.Namespace) -> int:
     """The database copied with SQLite's online backup API, while the app may be playing."""
-    from companion.history.backup import backup as copy_out
-
     database = _database_path(args)
     if args.db is None and not os.path.lexists(database):
         raise Unusable(f"{_label(database)}: no such file (no game was ever stored there); "
@@ -102,8 +100,6 @@ def backup(args: argparse.Namespace) -> int:
 
 def restore(args: argparse.Namespace) -> int:
     """A backup becomes the game database; the one in place is kept aside, dated."""
-    from companion.history.backup import restore as copy_in
-
     database = _database_path(args)
     try:
         copied = copy_in(database, args.file)
