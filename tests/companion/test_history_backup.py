@@ -204,6 +204,29 @@ def test_backup_then_restore_gives_back_the_same_history(stored, db, tmp_path):
         session.execute(autoplay.next_command(session, random.Random(2)))
 
 
+def test_restore_keeps_aside_what_the_current_databases_wal_still_holds(stored, db, tmp_path):
+    """Steps still in the current database's -wal (another connection keeps it open, so it is
+    not folded back on close) are in the copy kept aside, not lost and not replayed into the
+    restored file."""
+    with Store(db) as store:
+        session = store.open_session(store.unfinished()[0].id)
+        game = session.game_id
+    raw = sqlite3.connect(db, isolation_level=None)
+    raw.execute("PRAGMA wal_autocheckpoint = 0")
+    raw.execute("UPDATE games SET summary = NULL, done_steps = 999 WHERE id = ?", (game,))
+    assert os.path.getsize(str(db) + "-wal") > 0
+    try:
+        assert cli("restore", str(stored), "--db", str(db))[0] == 0
+    finally:
+        raw.close()
+    assert history_of(db) == history_of(stored)
+    aside, = (p for p in db.parent.iterdir()
+              if ".before-restore-" in p.name and not p.name.endswith("-wal"))
+    with Store(aside, readonly=True) as kept:
+        assert kept.conn.execute("SELECT done_steps FROM games WHERE id = ?",
+                                 (game,)).fetchone()[0] == 999
+
+
 def test_restore_into_a_new_place_needs_nothing_there(stored, tmp_path):
     fresh = tmp_path / "new" / "companion.sqlite3"
     assert cli("restore", str(stored), "--db", str(fresh))[0] == 0
