@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from companion.core.errors import CompanionError
@@ -85,9 +86,10 @@ def longest_streak(won: Iterable[bool]) -> int:
     return best
 
 
-def _order(play: Play) -> tuple[str, int]:
-    """Streaks run in the order games ended (a game started earlier may end later)."""
-    return (play.finished or play.started, play.id)
+def _order(play: Play) -> tuple[datetime, int]:
+    """Streaks run in the order games ended (a game started earlier may end later); compared
+    as moments, since local times on either side of a clock change do not sort as text."""
+    return (datetime.fromisoformat(play.finished or play.started), play.id)
 
 
 def figures(entries: Sequence[tuple[Play, bool, int | None]], scored: bool) -> Figures:

@@ -179,8 +179,8 @@ def test_backups_taken_while_the_writer_plays_each_hold_a_consistent_moment(db, 
             assert len(resumed.done_steps()) == counts[-1]
     assert counts == sorted(counts) and counts[-1] <= final
     report("history", f"backup while a writer plays: {len(copies)} backups during a game of "
-                      f"{final} steps, holding {counts[0]} to {counts[-1]} steps ({len(set(counts))} "
-                      "different moments), each whole")
+                      f"{final} steps, holding {counts[0]} to {counts[-1]} steps "
+                      f"({len(set(counts))} different moments), each whole")
 
 
 # -- restore ---------------------------------------------------------------------------------

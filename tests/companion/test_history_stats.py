@@ -305,6 +305,22 @@ def test_stats_say_when_no_game_matches(history, tmp_path, monkeypatch):
     assert json.loads(cli("stats", "--json")[1]) == {"games": 0, "players": [], "titles": []}
 
 
+def test_a_streak_follows_the_moments_games_ended_across_a_clock_change():
+    """On the night clocks go back, 02:10+01:00 comes after 02:30+02:00: as text it would not,
+    and Anna's won-lost-won would read as two wins in a row."""
+    from companion.history.plays import Play, Seat
+
+    def play(n: int, ended: str, won: bool) -> Play:
+        return Play(n, "witchs_brew", "Witch's Brew", "finished", ended, ended, 30.0,
+                    (Seat(0, "Anna", 5, won, {}), Seat(1, "Barb", 4, not won, {})), (), {})
+
+    plays = [play(1, "2026-10-25T02:30:00+02:00", True),
+             play(2, "2026-10-25T02:10:00+01:00", False),
+             play(3, "2026-10-25T03:00:00+01:00", True)]
+    anna = compute(plays, player="Anna").players[0]
+    assert (anna.overall.wins, anna.overall.longest_streak) == (2, 1)
+
+
 # -- export --all ----------------------------------------------------------------------------
 def local(moment: datetime | None) -> str | None:
     return None if moment is None else moment.astimezone().isoformat(timespec="seconds")
