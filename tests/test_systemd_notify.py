@@ -117,7 +117,8 @@ def _until(sock: socket.socket, proc: subprocess.Popen, last: bytes) -> list[byt
             return got
     proc.kill()
     proc.wait()
-    pytest.fail(f"no {last!r} after {got}; exit {proc.returncode}: {proc.log.read_text()[-3000:]}")
+    pytest.fail(f"no {last!r} after {len(got)} datagrams, the last {got[-5:]}; "
+                f"exit {proc.returncode}: {proc.log.read_text()[-3000:]}")
 
 
 def _start(tmp_path: Path, script: str, env: dict[str, str], *args: str) -> subprocess.Popen:
@@ -204,8 +205,12 @@ def test_without_watchdog_usec_the_app_schedules_no_pings(systemd, tmp_path):
 
 
 # ``companion run`` itself, the game of a stored table resumed on start (as a player would).
+# SDL's own SIGTERM handler turns the signal into a window close request; the window here
+# refuses close requests (as a kiosk guarding against Alt+F4 would), so what stops the app is
+# the app's own handler (ui/service.py), whatever the window provider does.
 RUN_APP = textwrap.dedent("""
     import sys
+    from kivy.core.window import Window
     from ui import systemd_notify
     from ui.app import CompanionApp
 
@@ -213,6 +218,7 @@ RUN_APP = textwrap.dedent("""
 
     def on_start(self):
         started(self)
+        Window.bind(on_request_close=lambda *args, **kwargs: True)
         self.resume(int(sys.argv[2]))
         systemd_notify.notify(f"X_PLAYING={self.session.game_id}")
 
