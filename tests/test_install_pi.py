@@ -1,0 +1,166 @@
+"""scripts/install-pi and scripts/uninstall-pi in a throw-away root: the user, the code, the
+config and the units land in the prefix (its etc/passwd, ``systemctl --root``), the host's /etc
+and users are never changed, and an uninstall keeps the games.
+
+The host's /etc/passwd and /etc/group are hashed before and after every run that writes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTALL = ROOT / "scripts" / "install-pi"
+UNINSTALL = ROOT / "scripts" / "uninstall-pi"
+HOST_FILES = [Path("/etc/passwd"), Path("/etc/group"), Path("/etc/shadow")]
+
+
+def _host() -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in HOST_FILES if os.access(p, os.R_OK)}
+
+
+def _run(script: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.fixture
+def prefix(tmp_path):
+    """A root with the accounts of a fresh Raspberry Pi OS, but no gpio group."""
+    root = tmp_path / "root"
+    (root / "etc").mkdir(parents=True)
+    (root / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n"
+                                         "pi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
+    (root / "etc" / "group").write_text("root:x:0:\nsudo:x:27:pi\nvideo:x:44:pi\n"
+                                        "render:x:105:pi\ninput:x:106:pi\ndialout:x:20:pi\n"
+                                        "audio:x:29:pi\npi:x:1000:\n")
+    for name in ("shadow", "gshadow"):
+        (root / "etc" / name).write_text("")
+        (root / "etc" / name).chmod(0o600)
+    return root
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else b"dir"
+            for p in root.rglob("*")}
+
+
+def test_a_dry_run_prints_the_whole_plan_and_changes_nothing(prefix):
+    before, host = _tree(prefix), _host()
+    done = _run(INSTALL, "--prefix", str(prefix), "--dry-run", "--hardware",
+                str(ROOT / "pyproject.toml"))
+    assert done.returncode == 0, done.stderr
+    plan = done.stdout
+    assert f"groupadd --prefix {prefix} --system gpio" in plan       # the one missing group
+    assert plan.count("groupadd") == 1                                # the others exist
+    assert (f"useradd --prefix {prefix} --system --user-group --no-create-home "
+            "--home-dir /var/lib/table-companion --shell /usr/sbin/nologin") in plan
+    assert "sudo" not in plan and "usermod" not in plan  # no admin rights for the user
+    assert f"python3 -m venv {prefix}/opt/table-companion/.venv" in plan
+    assert "-m pip install" in plan and "table-companion\\[pi\\]" in plan
+    assert f"install -m 0600 -o companion -g companion {ROOT / 'pyproject.toml'}" in plan
+    assert f"systemctl --root={prefix} enable table-companion.service" in plan
+    assert "apt-get install" not in plan  # a prefix never installs packages on the host
+    assert "nothing was changed" in plan
+    assert _tree(prefix) == before and _host() == host
+
+
+def test_the_real_plan_installs_packages_and_reloads_systemd():
+    """Without --prefix (dry run: it only reads the host's /etc)."""
+    done = _run(INSTALL, "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert "apt-get install -y --no-install-recommends python3-venv" in done.stdout
+    assert "libmtdev1" in done.stdout
+    assert "systemctl daemon-reload" in done.stdout
+    assert "systemctl enable table-companion.service" in done.stdout
+    assert "--prefix" not in done.stdout and "--root" not in done.stdout
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--user", "root"], "--user root"), (["--user", "pi"], "--user pi"),
+    (["--user", "Bad Name"], "--user Bad Name"), (["--prefix", "relative/dir"], "--prefix"),
+    (["--hardware", "/nonexistent.toml"], "--hardware /nonexistent.toml"),
+    (["--frobnicate"], "unknown option --frobnicate"),
+])
+def test_bad_options_are_refused_by_name_and_change_nothing(prefix, args, field):
+    before = _tree(prefix)
+    for script in (INSTALL, UNINSTALL):
+        if script == UNINSTALL and args[0] == "--hardware":
+            continue
+        done = _run(script, "--prefix", str(prefix), "--dry-run", *args)
+        assert done.returncode == 2
+        assert field in done.stderr
+    assert _tree(prefix) == before
+
+
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("useradd") is None or shutil.which("systemctl") is None,
+    reason="a real install in a prefix needs root (useradd --prefix, chown) and systemctl")
+
+
+def _entry(root: Path, table: str, name: str) -> list[str] | None:
+    for line in (root / "etc" / table).read_text().splitlines():
+        if line.split(":")[0] == name:
+            return line.split(":")
+    return None
+
+
+@needs_root
+def test_install_in_a_prefix_then_uninstall_keeps_the_games(prefix, tmp_path):
+    host = _host()
+    hardware = tmp_path / "table.toml"
+    hardware.write_text("[buttons]\nundo = 5\n")
+    done = _run(INSTALL, "--prefix", str(prefix), "--no-packages", "--user", "tablekiosk",
+                "--hardware", str(hardware))
+    assert done.returncode == 0, done.stderr
+    assert _host() == host
+
+    user = _entry(prefix, "passwd", "tablekiosk")
+    assert user is not None and user[6] == "/usr/sbin/nologin"
+    assert "tablekiosk" not in _entry(prefix, "group", "sudo")[3]
+    assert _entry(prefix, "group", "gpio") is not None
+    uid = int(user[2])
+
+    app = prefix / "opt" / "table-companion"
+    assert (app / "ui" / "service.py").is_file() and not (app / ".git").exists()
+    for path in [app, *app.rglob("*")]:
+        info = path.lstat()
+        assert info.st_uid == 0 and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH), path
+
+    config = prefix / "etc" / "table-companion"
+    assert config.stat().st_uid == uid and stat.S_IMODE(config.stat().st_mode) == 0o700
+    kept = config / "hardware.toml"
+    assert kept.read_text() == hardware.read_text() and stat.S_IMODE(kept.stat().st_mode) == 0o600
+
+    units = prefix / "etc" / "systemd" / "system"
+    unit = (units / "table-companion.service").read_text()
+    assert "\nUser=tablekiosk\n" in unit and "\nGroup=tablekiosk\n" in unit
+    assert "sudo -u tablekiosk " in (units / "table-companion-failed.service").read_text()
+    assert (units / "multi-user.target.wants" / "table-companion.service").is_symlink()
+
+    # again: the user and the table's own config are kept, not made twice or replaced
+    hardware.write_text("[buttons]\nundo = 6\n")
+    done = _run(INSTALL, "--prefix", str(prefix), "--no-packages", "--user", "tablekiosk",
+                "--hardware", str(hardware))
+    assert done.returncode == 0, done.stderr
+    assert (prefix / "etc" / "passwd").read_text().count("tablekiosk:") == 1
+    assert kept.read_text() == "[buttons]\nundo = 5\n"
+
+    games = prefix / "var" / "lib" / "table-companion" / "companion.sqlite3"
+    games.write_bytes(b"the games")
+    done = _run(UNINSTALL, "--prefix", str(prefix), "--user", "tablekiosk")
+    assert done.returncode == 0, done.stderr
+    assert not app.exists()
+    assert not (units / "table-companion.service").exists()
+    assert not (units / "multi-user.target.wants" / "table-companion.service").exists()
+    assert _entry(prefix, "passwd", "tablekiosk") is None
+    assert games.read_bytes() == b"the games" and kept.is_file()
+    assert "kept the games" in done.stdout
+    assert _host() == host
