@@ -101,26 +101,37 @@ def test_quest_an_older_roll_is_refused_in_words_and_the_latest_is_fixable() -> 
 
 
 # -- Cauldron -------------------------------------------------------------------------------
+def cauldron_fix(session: Session, kind: str, seat: int) -> list | None:
+    """The events of the first correction of that die (to any face) the rules accept now, or
+    None: a face may be refused on its own (a stolen Ingredient already spent), not every one."""
+    who = cst.name(session.state, seat)
+    for value in range(1, 7):
+        answer = accepted(session, Command("correct_roll", who, {"roll": kind, "value": value}))
+        if answer is not None:
+            return answer
+    return None
+
+
 def check_cauldron(session: Session) -> int:
     state, fixed = session.state, 0
     for _, events, later in entries(session, cauldron_dice.die_step):
         later = list(later)
         kind, seat, face = cauldron_dice.step_die(events)
         reason = cauldron_dice.fixable(state, events, later)
-        fix = Command("correct_roll", cst.name(state, seat), {"roll": kind, "value": face % 6 + 1})
-        answer = accepted(session, fix)
+        superseded = any(e.type == cauldron_dice.CLOSED_BY[kind][0]
+                         or (cauldron_dice.step_die((e,)) or ())[:2] == (kind, seat)
+                         for e in later)
+        if superseded:      # a later die of that seat's, a new roll: not this entry's to fix
+            assert reason is not None
+            continue
+        answer = cauldron_fix(session, kind, seat)
         if reason is None:
             assert answer is not None, f"fixable said yes to {kind} of seat {seat}; refused"
             assert answer[0].data["old"] == face        # it changes that entry's die
             fixed += 1
-            continue
-        if answer is None:
-            continue
-        superseded = any(cauldron_dice.step_die((e,)) is not None
-                         and cauldron_dice.step_die((e,))[:2] == (kind, seat)
-                         or e.type == cauldron_dice.CLOSED_BY[kind][0] for e in later)
-        assert superseded or answer[0].data["old"] != face or "no longer counts" in reason, (
-            f"fixable refused an entry correct_roll accepts: {reason}")
+        else:
+            assert answer is None or (answer[0].data["old"] != face
+                                      and "no longer counts" in reason), reason
     return fixed
 
 
@@ -145,3 +156,28 @@ def test_cauldron_fixable_says_what_correct_roll_does(seed: int, players: int) -
             item = cauldron.next_command(session, rng)
         try_step(session, item)
         fixed += check_cauldron(session)
+
+
+def cauldron_reasons(session: Session) -> list[str | None]:
+    """Each die entry's answer, oldest first."""
+    found = [cauldron_dice.fixable(session.state, events, later)
+             for _, events, later in entries(session, cauldron_dice.die_step)]
+    return found[::-1]
+
+
+def test_cauldron_a_steal_die_is_fixed_from_its_entry_during_the_turn_only() -> None:
+    s = cauldron.start(cauldron.new(2))               # Anna 6, Barb 1: Anna starts
+    cauldron.pool(s, "Barb", frog_legs=1)
+    assert cauldron_reasons(s) == [None, None]        # turn order: the first turn has not begun
+    cauldron.do(s, "steal", "Anna", target="Barb", ingredient="frog_legs", roll=2)
+    order = ("No turn order roll of {}'s can be corrected now: a turn order roll until the first "
+             "turn begins, a steal roll during that turn, a roll-off roll until the next roll-off")
+    assert cauldron_reasons(s) == [order.format("Anna"), order.format("Barb"), None]
+    cauldron.do(s, "correct_roll", "Anna", value=5)
+    assert cauldron_reasons(s)[2:] == [
+        "Only the latest steal die of Anna's can be fixed: it was rolled again or fixed since "
+        "(fix it from that entry)", None]
+    cauldron.do(s, "end_turn", "Anna")
+    assert cauldron_reasons(s)[3] == ("That turn is over: a steal's die can be fixed only "
+                                      "during the turn")
+    cauldron.refused(s, "correct_roll", "Anna", value=6, match="can be corrected now")
