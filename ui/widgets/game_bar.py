@@ -148,7 +148,9 @@ class GameLog(ModalView):
         fixes = dice_fix(app.session.rules.name) if app.session is not None else None
         steps = app.log_steps()
         index = next((i for i, step in enumerate(steps) if step.n == n), None)
-        if fixes is None or index is None:
+        if fixes is None:
+            return
+        if index is None:
             self.refusal = "That entry is no longer in the game: it was undone"
             return
         rules, open_fix = fixes
