@@ -366,3 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Unusable as problem:
         _say(f"companion {args.command}: {_one_line(problem)}", sys.stderr)
         return EXIT_UNUSABLE
+    except BrokenPipeError:
+        # The reader went away (`companion stats | head`): nothing of ours failed. Further
+        # writes (and the interpreter's last flush) go nowhere instead of raising again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_DONE

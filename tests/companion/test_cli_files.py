@@ -257,3 +257,17 @@ def test_python_dash_m_never_shows_a_traceback(files):
     assert run.returncode == 0 and run.stderr == b"" and run.stdout.isascii()
     out = json.loads(run.stdout)
     assert out["players"][0]["name"] == "Zoë" and out["rejected"][0]["line"] == 2
+
+
+def test_a_reader_that_goes_away_is_no_traceback(tmp_path):
+    """`companion history | head -1`: the pipe closes before the listing is written."""
+    db = tmp_path / "c.sqlite3"
+    with Store(db) as store:
+        for _ in range(40):
+            store.new_game(get_rules("witchs_brew"), {"players": ["Anna", "Barb", "Carl"]})
+    child = subprocess.Popen([sys.executable, "-m", "companion", "history", "--db", str(db)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    child.stdout.close()                       # the reader is gone before the first line
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 0 and b"Traceback" not in err, err.decode()
