@@ -13,6 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
@@ -59,7 +60,7 @@ class CauldronResultScreen(Screen):
     length = StringProperty("")
 
     def on_kv_post(self, _base):
-        App.get_running_app().bind(u=self.refresh)   # the app refreshes it on a change
+        App.get_running_app().bind(u=self.refresh, portrait=self.refresh)   # the app refreshes it on a change
 
     def on_pre_enter(self, *_args):
         self.refresh()
@@ -75,7 +76,8 @@ class CauldronResultScreen(Screen):
         box = self.ids.standings
         box.clear_widgets()
         rows = [r for place in places(summary["podium"]) for r in place]
-        row_h = max(app.u * 48, min(app.u * 76, (box.height - app.u * 6 * len(rows))
+        tallest = 132 if app.portrait else 76    # portrait: the breakdown under the name
+        row_h = max(app.u * 48, min(app.u * tallest, (box.height - app.u * 6 * len(rows))
                                     / max(1, len(rows))))
         for r in rows:
             box.add_widget(self._row(app, r, summary, colours[r["seat"]], row_h))
@@ -95,6 +97,12 @@ class CauldronResultScreen(Screen):
         first = r["winner"]
         row = Box(size_hint_y=None, height=row_h, spacing=u * 10, padding=(u * 10, u * 4),
                   bg=theme.SURFACE_HI if first else theme.SURFACE)
+        card = row
+        if app.portrait:   # the place, name and Magik on a line, the breakdown under them
+            row.orientation, row.spacing = "vertical", u * 2
+            line = BoxLayout(size_hint_y=None, height=u * 44, spacing=u * 10)
+            row.add_widget(line)
+            row = line
         row.add_widget(_label(ORDINAL.get(r["place"], f"{r['place']}th"), 28, u, width=u * 64,
                               ink=theme.ACCENT if first else theme.INK))
         character = CHARACTER_NAMES.get(summary["players"][r["seat"]]["character"] or "", "")
@@ -105,12 +113,19 @@ class CauldronResultScreen(Screen):
         if first and character:
             title += f" ({character})"
         ink = "#FFC24B" if first else "#A9B3BF"
-        roomy = row_h >= u * 70          # six seats at 800x480: the breakdown alone
+        # six seats at 800x480: the breakdown alone
+        roomy = row_h >= u * (110 if app.portrait else 70)
         words = f"[b][color={ink}]{title}[/color][/b]\n" if title and roomy else ""
-        row.add_widget(_label(words + breakdown(summary, r["seat"]), 18, u))
+        said = _label(words + breakdown(summary, r["seat"]), 18, u)
+        if app.portrait:
+            row.add_widget(Widget())
+        else:
+            row.add_widget(said)
         row.add_widget(_label(f"{r['magik']} Magik", 28, u, width=u * 136, halign="right"))
-        row.place, row.name = r["place"], r["name"]
-        return row
+        if app.portrait:
+            card.add_widget(said)
+        card.place, card.name = r["place"], r["name"]
+        return card
 
 
 def _label(text: str, fs: float, u: float, width: float | None = None, ink=theme.INK,

@@ -9,7 +9,7 @@ from kivy.app import App
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, StringProperty,
 )
-from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
 from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, counts_markup, short
@@ -57,8 +57,9 @@ class CauldronSeatCard(SeatBox):
         self.holds = f"Spells {player['spells']}" + ("\n" if narrow else "   ") + potions
 
 
-class CauldronSeatRow(BoxLayout):
-    """A card per seat, left to right in seat order."""
+class CauldronSeatRow(GridLayout):
+    """A card per seat, left to right in seat order: one row, or on a portrait screen two or
+    three to a row (seats.kv)."""
 
     def show(self, summary: dict, prompt: dict, statuses: list[str], opener,
              compact: bool = False) -> None:

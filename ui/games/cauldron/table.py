@@ -10,6 +10,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -35,6 +36,11 @@ PHASE_WORDS = {
 #: the height of what the phase asks for, under the seats (dice and the market take the whole
 #: body: the faces and the offers are the large targets then)
 LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 172, "track": 58}
+#: the same on a portrait screen (480 units wide): the turn's actions and the track's tools in
+#: two rows, the phase's panel taller for its narrower columns
+PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 124}
+#: how many of the phase panel's buttons share a row on a portrait screen
+PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -53,7 +59,12 @@ class CauldronPhasePanel(BoxLayout):
         phase = prompt["phase"]
         box = self.ids.body
         box.clear_widgets()
-        u = App.get_running_app().u
+        app = App.get_running_app()
+        u = app.u
+        if app.portrait:   # in rows of two or three; else one row
+            box.cols, box.rows = PORTRAIT_COLUMNS.get(phase, 2), None
+        else:
+            box.rows, box.cols = 1, None
         if phase == "setup":
             self.heading = "Deal the cards, enter each potion card, then begin"
             for p in summary["players"]:
@@ -101,10 +112,11 @@ class CauldronPhasePanel(BoxLayout):
             box.add_widget(self._go("Set", "kept for later games", self.set_milestones))
 
     def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
-        u = App.get_running_app().u
+        app = App.get_running_app()
+        u = app.u
         b = FlatButton(title=title, caption=caption, fs=24, caption_fs=18, fill=theme.GOOD,
                        ink=theme.DARK_INK)
-        if width:
+        if width and not app.portrait:   # portrait: a cell of the panel's rows
             b.size_hint_x, b.width = None, u * width
         b.bind(on_release=lambda *_: action())
         return b
@@ -150,7 +162,7 @@ class CauldronScreen(Screen):
         self.tools = CauldronTrackTools()
         self.nothing = Widget()           # under the market: it takes the whole body
         app = App.get_running_app()
-        app.bind(u=self.refresh)   # the app refreshes it on every change of its game
+        app.bind(u=self.refresh, portrait=self.refresh)   # the app refreshes it on every change of its game
         self.bind(show_track=self.refresh)
         self.turn_panel.bind(choice=self.refresh)
 
@@ -194,8 +206,10 @@ class CauldronScreen(Screen):
 
     def _body(self, app, summary, prompt) -> None:
         mode = self.mode = self.mode_for(prompt)
-        self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice))
-        self.lower_height = app.u * LOWER[mode]
+        # portrait: the market's offers need the room its strip below does not say again
+        self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice)) \
+            or (mode == "market" and app.portrait)
+        self.lower_height = app.u * (PORTRAIT_LOWER if app.portrait else LOWER)[mode]
         lower = {"turn": self.turn_panel, "dice": self.nothing, "market": self.nothing,
                  "phase": self.phase_panel, "track": self.tools}[mode]
         if mode in ("market", "dice"):
@@ -252,7 +266,7 @@ class CauldronScreen(Screen):
 
 
 
-class CauldronTrackTools(BoxLayout):
+class CauldronTrackTools(GridLayout):
     """Under the open track: who has the fewest and the most Magik (a roll-off when a card asks
     and seats are tied), fixing a misread die, and back to the table."""
 

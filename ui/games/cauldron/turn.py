@@ -57,7 +57,7 @@ class CauldronTurnChoices(Box):
         self.panel.choose("")
 
 
-class CauldronTurnPanel(BoxLayout):
+class CauldronTurnPanel(GridLayout):
     choice = StringProperty("")        # "": the seats show; else the action whose choices show
     heading = StringProperty("")
     can_fix = BooleanProperty(False)   # a die just entered can still be corrected
@@ -264,7 +264,8 @@ class CauldronTurnPanel(BoxLayout):
         box.add_widget(scroll)
 
     def _potion_row(self, potion: dict, ready: bool, u: float) -> BoxLayout:
-        row = BoxLayout(size_hint_y=None, height=u * 64, spacing=u * 8)
+        least = u * (76 if App.get_running_app().portrait else 64)  # portrait: a 3-line button
+        row = BoxLayout(size_hint_y=None, height=least, spacing=u * 8)
         flags = "".join(f" - {t}" for t, on in (("Quick", potion["quick"]),
                                                  ("Spell", potion["spell"])) if on)
         b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=18,
@@ -281,7 +282,7 @@ class CauldronTurnPanel(BoxLayout):
                  + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
         lab = _text(words, 18, theme.INK, grow=True, valign="top")
         # the row grows with the reason: nothing of it is cut
-        lab.bind(texture_size=lambda _l, ts: setattr(row, "height", max(u * 64, ts[1] + u * 4)))
+        lab.bind(texture_size=lambda _l, ts: setattr(row, "height", max(least, ts[1] + u * 4)))
         row.add_widget(lab)
         row.potion, row.ready, row.reason = potion["name"], ready, reason
         return row
