@@ -85,8 +85,10 @@ class CauldronMarketPanel(BoxLayout):
         ok = offer["reason"] is None
         card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="vertical",
                          padding=(u * 8, u * 2), spacing=0)
-        top = BoxLayout(size_hint_y=None, height=u * 28)
-        top.add_widget(Txt(text=card.title, fs=22, bold=True, ink=theme.INK if ok else theme.MUTED))
+        tall = App.get_running_app().portrait     # half a portrait screen: the title wraps
+        top = BoxLayout(size_hint_y=None, height=u * (54 if tall else 28))
+        top.add_widget(Txt(text=card.title, fs=22, bold=True, ink=theme.INK if ok else theme.MUTED,
+                           shorten=not tall))
         top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=22, bold=True, halign="right",
                            ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,
                            width=u * 104))
