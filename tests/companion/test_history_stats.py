@@ -32,7 +32,7 @@ from companion.history.stats import compute
 from companion.store import Store
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
-from tests.support.figures import report
+from tests.support.figures import median_ms, report
 
 NAMES = ["Anna", "Barb", "Carl", "Dora", "Emil", "Fynn"]
 CHARACTERS = ["witch", "druid", "trickster", "shaman", "alchemist", "occultist"]
@@ -456,14 +456,6 @@ def clone_finished(conn: sqlite3.Connection, total: int) -> None:
     conn.execute("COMMIT")
 
 
-def median_ms(call: Any, runs: int = 5) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[runs // 2] * 1000
-
 
 def test_stats_over_a_thousand_games_beside_a_plain_query(history, tmp_path):
     path, _ = history
@@ -485,10 +477,10 @@ def test_stats_over_a_thousand_games_beside_a_plain_query(history, tmp_path):
                          "WHERE g.status = 'finished'").fetchall()
             conn.execute("SELECT game_id, data FROM clocks").fetchall()
 
-        sql = median_ms(plain)
-        read = median_ms(lambda: read_plays(conn))
-        whole = median_ms(lambda: compute(read_plays(conn)))
-        text = median_ms(lambda: render(read_plays(conn), "csv"))
+        sql = median_ms(plain, 5)
+        read = median_ms(lambda: read_plays(conn), 5)
+        whole = median_ms(lambda: compute(read_plays(conn)), 5)
+        text = median_ms(lambda: render(read_plays(conn), "csv"), 5)
     command = median_ms(lambda: cli("stats", "--db", str(copy), "--json"), 3)
     report("history", f"stats over 1,000 finished games: {whole:.1f} ms (reading the plays "
                       f"{read:.1f} ms of it); a plain SQL query of the same rows {sql:.1f} ms; "

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-import time
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -25,7 +24,7 @@ from companion.store_journal import KEEP_CHECKPOINTS
 from companion.store_schema import SCHEMA_VERSION
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
-from tests.support.figures import report
+from tests.support.figures import median_ms, report
 
 TITLES: dict[str, tuple[dict[str, Any], Callable[[Session, random.Random], Any]]] = {
     "witchs_brew": ({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Dora"]},
@@ -343,14 +342,6 @@ def statements(store: Store, call: Callable[[], Any]) -> list[str]:
         store.conn.set_trace_callback(None)
     return seen
 
-
-def median_ms(call: Callable[[], Any], runs: int = 7) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[runs // 2] * 1000
 
 
 def test_listing_reads_one_row_per_game_and_never_a_log(tmp_path):

@@ -4,7 +4,9 @@ a run that passes still says how much it tried."""
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
+from typing import Any, Callable
 
 #: topic -> lines, printed by tests/conftest.py under "figures: <topic>"
 FIGURES: defaultdict[str, list[str]] = defaultdict(list)
@@ -16,3 +18,14 @@ def report(topic: str, line: str) -> None:
 
 #: shot name -> the kinds of what the layout check found there (tests/ui): the figures
 LAYOUT_KINDS: dict[str, list[str]] = {}
+
+
+def median_ms(call: Callable[[], Any], runs: int = 7) -> float:
+    """The median of ``runs`` timings of ``call``, in milliseconds: a figure to print, never to
+    assert on (these machines are noisy)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[runs // 2] * 1000
