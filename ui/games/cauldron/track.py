@@ -5,7 +5,9 @@ metre without a key (who has the fewest and the most Magik: the buttons under it
 comes from ``summary``.
 
 It is drawn on the canvas (text as cached textures, not one Label per number): on a Pi a redraw
-stays cheap, and it redraws only when something it shows has changed."""
+stays cheap, and it redraws only when something it shows has changed. On a portrait screen
+(``app.portrait``) each name sits on a line above its lane, so the 36 positions take the whole
+width, and the tags are on two rows."""
 
 from __future__ import annotations
 
@@ -84,7 +86,8 @@ class CauldronTrack(Widget):
         summary, current = self._data
         app = App.get_running_app()
         colours = [p["colour"] for p in app.session.state["players"]] if app.session else []
-        key = (tuple(self.pos), tuple(self.size), self.legend, app.u, current, tuple(colours),
+        key = (tuple(self.pos), tuple(self.size), self.legend, app.u, app.portrait, current,
+               tuple(colours),
                tuple((p["name"], p["magik"]) for p in summary["players"]), summary.get("winner"),
                str(summary["milestones"]), summary["lsp"], summary["hsp"])
         if key == self._drawn:
@@ -92,20 +95,25 @@ class CauldronTrack(Widget):
         self._drawn = key
         self.canvas.clear()
         with self.canvas:
-            self._paint(summary, current, colours, app.u)
+            self._paint(summary, current, colours, app.u, app.portrait)
 
-    def _paint(self, summary, current, colours, u) -> None:
+    def _paint(self, summary, current, colours, u, tall: bool = False) -> None:
         players = summary["players"]
         x0, y0 = self.pos
         w, h = self.size
         zone_h, num_h = 22 * u, 20 * u     # 18-unit words, 16-unit numbers: the lanes get the rest
-        tags_h = TAG_H * u + 4 * u if self.legend else 0
+        self._tag_rows = 2 if tall else 1
+        tags_h = (TAG_H * u + 4 * u) * self._tag_rows if self.legend else 0
         lanes_top = y0 + h - zone_h - num_h
         bottom = y0 + tags_h
         lane_h = (lanes_top - bottom) / max(1, len(players))
-        name_fs = max(18 * u, min(22 * u, lane_h * 0.74))
+        # portrait: the name on a line above the lane's token, the track the whole width
+        self._name_h = 26 * u if tall else 0
+        name_fs = max(18 * u, min(22 * u, (self._name_h or lane_h) * 0.74))
         name_w, longest = _name_column(players, name_fs, u)
-        if longest > name_w - 64 * u:    # a long name: smaller type (18 at least), not "Chris..."
+        if tall:
+            name_w = 0
+        elif longest > name_w - 64 * u:    # a long name: smaller type (18 at least), not "Chris..."
             name_fs = max(18 * u, name_fs * (name_w - 64 * u) / longest)
         cell = (w - name_w) / CELLS
         cx = x0 + name_w
@@ -120,7 +128,10 @@ class CauldronTrack(Widget):
         for i in range(len(players)):
             y = lanes_top - (i + 1) * lane_h
             Color(*(theme.SURFACE_HI if i == current else theme.SURFACE))
-            Rectangle(pos=(x0, y + 1), size=(name_w - 4 * u, lane_h - 2))
+            if tall:
+                Rectangle(pos=(x0, y + lane_h - self._name_h), size=(w, self._name_h - 1))
+            else:
+                Rectangle(pos=(x0, y + 1), size=(name_w - 4 * u, lane_h - 2))
             Color(*theme.LINE)
             Line(points=[cx, y, cx + cell * CELLS, y], width=1)
         for k in range(0, CELLS, 5):
@@ -132,10 +143,13 @@ class CauldronTrack(Widget):
             Line(points=[cx + (position + 0.5) * cell, bottom,
                          cx + (position + 0.5) * cell, lanes_top], width=1.2 * u)
         top = lanes_top + num_h
-        text_at("Magik", 18 * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h, "left")
+        if not tall:
+            text_at("Magik", 18 * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h, "left")
         text_at("Enthusiasm", 18 * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
-        text_at("Advanced Alchemy", 18 * u, theme.INK, cx + d.ADVANCED_ALCHEMY * cell, top,
-                (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1) * cell, zone_h)
+        # portrait: narrow cells, so the name runs from two cells before its zone to the end
+        early = 2 if tall else 0
+        text_at("Advanced Alchemy", 18 * u, theme.INK, cx + (d.ADVANCED_ALCHEMY - early) * cell,
+                top, (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1 + 2 * early) * cell, zone_h)
         every = cell >= 21 * u      # room for each number at 16 units; else the fives and marks
         for k in range(CELLS):
             if not (every or k % 5 == 0 or k in marks or k == d.WIN):
@@ -153,10 +167,17 @@ class CauldronTrack(Widget):
     def _lane(self, i, p, summary, current, colours, x0, cx, cell, y, name_w, lane_h, fs,
               u) -> None:
         hex_colour = colours[i] if i < len(colours) else "#FFFFFF"
+        name_h = self._name_h
+        if name_h:   # portrait: name and Magik on the lane's top line, the width of the track
+            name_w, lane_h, y = self.width, lane_h - name_h, y + lane_h - name_h
+            line_h, y_token = name_h, y - (lane_h)
+        else:
+            line_h, y_token = lane_h, y
         text_at(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
-                name_w - 58 * u, lane_h, "left")
-        text_at(str(p["magik"]), min(26 * u, lane_h * 0.74), theme.INK, x0 + name_w - 52 * u, y,
-                42 * u, lane_h, "right")
+                name_w - 58 * u, line_h, "left")
+        text_at(str(p["magik"]), min(26 * u, line_h * 0.74), theme.INK, x0 + name_w - 52 * u, y,
+                42 * u, line_h, "right")
+        y = y_token
         size = max(14 * u, min(lane_h - 2 * u, 44 * u))    # as large as the lane allows
         position = max(0, min(d.WIN, p["magik"]))
         tx, ty = cx + (position + 0.5) * cell - size / 2, y + (lane_h - size) / 2
@@ -185,15 +206,21 @@ class CauldronTrack(Widget):
             forms.append(said)
         fs, pad, gap = TAG_FS * u, 8 * u, 6 * u
         row = (cx, cx + cell * CELLS)
+        rows = self._tag_rows        # portrait: every other tag on a second row
         for said in forms:
             widths = [texture(text, fs).width + 2 * pad for _, text, _ in said]
-            if sum(widths) + gap * (len(widths) - 1) <= row[1] - row[0] or said is forms[-1]:
+            if all(sum(widths[r::rows]) + gap * (len(widths[r::rows]) - 1) <= row[1] - row[0]
+                   for r in range(rows)) or said is forms[-1]:
                 break
         anchors = [cx + (position + 0.5) * cell for position, _, _ in said]
-        lefts = spread(anchors, widths, row, gap)
+        lefts = [0.0] * len(said)
+        for r in range(rows):
+            lefts[r::rows] = spread(anchors[r::rows], widths[r::rows], row, gap)
         self.legend_text = [text for _, text, _ in said]
-        tag_y, tag_h = y0, TAG_H * u
-        for (position, text, kind), anchor, left, width in zip(said, anchors, lefts, widths):
+        tag_h = TAG_H * u
+        for n, ((position, text, kind), anchor, left, width) in enumerate(
+                zip(said, anchors, lefts, widths)):
+            tag_y = y0 + (rows - 1 - n % rows) * (tag_h + 4 * u)
             fill, ink = {"open": (theme.ACCENT, theme.DARK_INK),
                          "used": (theme.GREY_BTN, theme.INK),
                          "win": (WIN_BG, theme.INK)}[kind]
