@@ -158,7 +158,7 @@ class GameLog(ModalView):
         if reason is not None:
             self.refusal = reason
             return
-        self.dismiss()
+        self.dismiss(animation=False)   # the fix dialog takes its place at once
         open_fix(steps[index].events)
 
 
@@ -219,6 +219,9 @@ class GameBarApp(EventDispatcher):
         self._announce = ""
         self._clear_undo = Clock.create_trigger(lambda *_: setattr(self, "undo_words", ""),
                                                 UNDO_SECONDS)
+        # A turn change keeps the clocks after the frame that shows the change: their own
+        # transaction (a sync of the card) does not hold up the table's next picture.
+        self._keep_clocks_soon = Clock.create_trigger(lambda *_: self.keep_clocks(), 0.3)
 
     def log_all(self) -> list[str]:
         return list(self._log)
@@ -263,7 +266,7 @@ class GameBarApp(EventDispatcher):
             self._clear_undo()
         self._announce = ""
         if self.clock is not None and self.clock.turn_changed(key, seat, time.monotonic()):
-            self.keep_clocks()
+            self._keep_clocks_soon()
         self.show_clocks()
 
     def _narrator_of(self, session) -> Narrator:
