@@ -88,7 +88,17 @@ def check_game(conn: sqlite3.Connection, game_id: int) -> Problem | None:
 
 
 def fold_rows(conn: sqlite3.Connection, game_id: int) -> Folded:
-    """One game folded step by step from its raw rows, up to its first problem."""
+    """One game folded step by step from its raw rows, up to its first problem. Rows the file
+    cannot give back (a damaged page: the whole file is not checked at every start, see
+    store_open) are the game's problem too, named, never an exception."""
+    try:
+        return _fold_rows(conn, game_id)
+    except sqlite3.DatabaseError as problem:
+        return Folded(Problem(game_id, None, "its log cannot be read back from the file, which "
+                                             f"is damaged there ({problem})"))
+
+
+def _fold_rows(conn: sqlite3.Connection, game_id: int) -> Folded:
     game, raw_setup = conn.execute("SELECT game, setup FROM games WHERE id = ?",
                                    (game_id,)).fetchone()
     try:

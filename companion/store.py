@@ -25,7 +25,7 @@ from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN
 from companion.core.model import Command, Event
 from companion.store_open import (
-    WriterLock, connect_reader, open_writer, refuse_odd_path,
+    WriterLock, connect_reader, mark_clean, open_writer, refuse_odd_path,
 )
 from companion.store_journal import (  # noqa: F401 (GameJournal, unstorable: the store's API)
     GameJournal, _now, _saving, _settle, _Tx, keep_checkpoint, rules_version, unstorable,
@@ -114,6 +114,8 @@ class Store:
     def close(self) -> None:
         try:
             self.conn.close()
+            if self._lock is not None:   # the writer, closed cleanly: the next start trusts it
+                mark_clean(self.path)
         finally:
             self._release()
 

@@ -17,8 +17,10 @@ checking again that no other process made it first.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
+import json
 import os
 import shutil
 import sqlite3
@@ -160,10 +162,10 @@ class WriterLock:
 
 
 # -- connections -----------------------------------------------------------------------------
-def _check_ours(conn: sqlite3.Connection, path: str) -> int:
-    """The number of schema objects; Unreadable if the file is not ours or damaged,
-    StoreError if a newer companion wrote it. Read in one transaction: another process may be
-    creating the schema meanwhile."""
+def _check_ours(conn: sqlite3.Connection, path: str, integrity: bool = True) -> int:
+    """The number of schema objects; Unreadable if the file is not ours or damaged (the
+    integrity check only with ``integrity``), StoreError if a newer companion wrote it. Read in
+    one transaction: another process may be creating the schema meanwhile."""
     conn.execute("BEGIN")
     try:
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -171,7 +173,11 @@ def _check_ours(conn: sqlite3.Connection, path: str) -> int:
         if tables and app_id != APPLICATION_ID:
             raise Unreadable("it is not a table-companion database")
         if app_id == APPLICATION_ID:
-            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            listed = [f"({name})" for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
+                f"({', '.join('?' * len(LISTED_TABLES))})", LISTED_TABLES)]
+            if not all(conn.execute(f"PRAGMA quick_check{table}").fetchone()[0] == "ok"
+                       for table in ([""] if integrity else listed)):
                 raise Unreadable("the integrity check failed")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
@@ -235,7 +241,8 @@ def _refuse_write_protected(path: str) -> None:
 def connect_writer(path: str) -> sqlite3.Connection:
     """A read-write connection with the schema in place. Raises Unreadable for a damaged or
     foreign file, StoreError for anything else; the file is never changed before it is known
-    to be ours."""
+    to be ours. A file as the last writer closed it (:func:`was_closed_clean`) has only the
+    tables the lists read checked, not the whole file."""
     memory = path == ":memory:"
     if not memory and not refuse_odd_path(path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -249,6 +256,7 @@ def connect_writer(path: str) -> sqlite3.Connection:
             raise refusal(path, problem) from None
     if not memory:
         _refuse_write_protected(path)
+    closed_clean = not memory and was_closed_clean(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
@@ -256,7 +264,7 @@ def connect_writer(path: str) -> sqlite3.Connection:
         raise refusal(path, problem) from None
     try:
         conn.execute("PRAGMA foreign_keys = ON")
-        _check_ours(conn, path)
+        _check_ours(conn, path, integrity=not closed_clean)
         if not memory:
             _switch_to_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
@@ -356,3 +364,67 @@ def open_writer(path: str) -> tuple[sqlite3.Connection, str | None]:
         notice = (f"The game database {path} could not be read ({bad}); it was moved to "
                   f"{moved} and a new one was started")
         return connect_writer(path), notice
+
+
+# -- a clean close -----------------------------------------------------------------------------
+#: What the home screen and the history lists read at start: checked on every opening, however
+#: the last run ended (small: a row per game, per seat), while the logs' tables are not.
+LISTED_TABLES = ("games", "players", "results", "clocks")
+
+# The integrity check reads the whole file: with years of games on a card it would make every
+# start slower. A file is damaged by a power cut or a crash, not while it rests closed, so the
+# writer that closes cleanly leaves NAME.clean with the file's size, time and inode; the next
+# writer checks only the tables the lists read (LISTED_TABLES) when the file is exactly that (no
+# -wal beside it), and removes the mark before writing anything. After a crash or a pulled plug
+# there is no mark, and the whole file is checked. Damage in a game's log that appears while the
+# file rests is still found: SQLite reports it when those pages are read, and the store names
+# the game (its damaged card) instead of crashing.
+
+def _fingerprint(path: str) -> dict[str, int] | None:
+    if os.path.exists(path + "-wal"):  # a connection stayed open or the last one crashed
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "inode": st.st_ino}
+
+
+def mark_clean(path: str) -> None:
+    """After the writer's connection closed: the mark the next start trusts. Never fails: a
+    start without it only checks the file."""
+    found = _fingerprint(path)
+    if found is None:
+        return
+    temp = f"{path}.clean.{os.getpid()}"
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump(found, out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path + ".clean")
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(temp)
+
+
+def was_closed_clean(path: str) -> bool:
+    """Whether the file is exactly as the last writer closed it; the mark is removed either
+    way (the writer that opens now may not close cleanly)."""
+    mark = path + ".clean"
+    try:
+        with open(mark, encoding="utf-8") as kept:
+            said = json.load(kept)
+    except (OSError, ValueError):
+        return False
+    try:
+        os.remove(mark)
+        folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            os.fsync(folder)   # gone for good before anything is written
+        finally:
+            os.close(folder)
+    except OSError:
+        return False   # a mark that may outlive a crash: check the whole file instead
+    return said == _fingerprint(path)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.core import StoreError
+from companion.core import Command, StoreError
 from companion.games import get_rules
 from companion.store import Store
 from companion.store_open import copy_aside
@@ -37,7 +37,9 @@ def _stored(db: Path) -> bytes:
 
 
 def _listing(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir())
+    """The folder's files, but the clean-close mark: any opening takes it away (a start that
+    fails only checks the whole file next time)."""
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".clean"))
 
 
 class FailingAt:
@@ -288,3 +290,88 @@ def test_three_processes_starting_at_once_share_one_new_database(tmp_path, raw):
         with Store(db) as store:
             assert store.notice is None
             assert len(store.conn.execute("SELECT id FROM games").fetchall()) == 3
+
+
+# -- a clean close: the next start checks only the tables the lists read -------------------------
+class Recording:
+    """A real connection that keeps the PRAGMA quick_check statements it ran."""
+
+    ran: list[str] = []
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, *args):
+        if sql.startswith("PRAGMA quick_check"):
+            Recording.ran.append(sql)
+        return self.conn.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+
+def _checks(db: Path, monkeypatch) -> list[str]:
+    """The integrity checks a writer's opening ran."""
+    real = sqlite3.connect
+    Recording.ran = []
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: Recording(real(*a, **k)))
+    Store(db).close()
+    monkeypatch.undo()
+    return list(Recording.ran)
+
+
+LISTED = ["PRAGMA quick_check(games)", "PRAGMA quick_check(players)",
+          "PRAGMA quick_check(results)", "PRAGMA quick_check(clocks)"]
+
+
+def test_after_a_clean_close_only_the_listed_tables_are_checked(tmp_path, monkeypatch):
+    db = tmp_path / "c.sqlite3"
+    _stored(db)
+    assert (tmp_path / "c.sqlite3.clean").exists()
+    assert sorted(_checks(db, monkeypatch)) == sorted(LISTED)
+    assert sorted(_checks(db, monkeypatch)) == sorted(LISTED)   # closed clean again
+
+
+@pytest.mark.parametrize("after", ["no mark", "a -wal", "changed", "a bad mark"])
+def test_after_anything_but_a_clean_close_the_whole_file_is_checked(tmp_path, monkeypatch,
+                                                                    after):
+    db = tmp_path / "c.sqlite3"
+    _stored(db)
+    mark = tmp_path / "c.sqlite3.clean"
+    if after == "no mark":            # killed, or the plug pulled: the mark was never written
+        mark.unlink()
+    elif after == "a -wal":           # a connection left open when the writer stopped
+        shutil.copy(db, str(db) + "-wal")
+        (tmp_path / "c.sqlite3-wal").write_bytes(b"")
+    elif after == "changed":
+        with sqlite3.connect(db) as other:
+            other.execute("UPDATE games SET updated_at = updated_at")
+    else:
+        mark.write_text("{not json")
+    assert _checks(db, monkeypatch) == ["PRAGMA quick_check"]
+
+
+def test_a_damaged_log_in_a_file_at_rest_is_named_when_its_game_is_resumed(tmp_path):
+    """Damage that appears while the file rests (same size and time) is not looked for at
+    start; reading the game finds it, and the game is named, never a traceback."""
+    db = tmp_path / "c.sqlite3"
+    with Store(db) as store:
+        session = store.new_game(RULES, FIVE)
+        game_id = session.game_id
+        for _ in range(150):
+            session.execute(Command("adjust", "Anna", {"changes": {"gold": 1}}))
+            session.execute(Command("adjust", "Anna", {"changes": {"gold": -1}}))
+    before = os.stat(db)
+    look = sqlite3.connect(f"file:{db}?immutable=1", uri=True)   # leaves no -wal behind
+    pages = [n for (n,) in look.execute("SELECT pageno FROM dbstat WHERE name = 'events'")]
+    look.close()
+    with open(db, "r+b") as raw:      # a page in the middle of the events' table, garbage
+        page = pages[len(pages) // 2]
+        raw.seek((page - 1) * 4096)
+        raw.write(os.urandom(4096))
+    os.utime(db, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with Store(db) as store:
+        assert store.notice is None and [g.id for g in store.games()] == [game_id]
+        with pytest.raises(StoreError, match=f"Game #{game_id}"):
+            store.open_session(game_id)
+        assert store.games()[0].damaged
