@@ -157,8 +157,12 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.screens.current = name
 
     def _on_window_size(self, _window, size) -> None:
+        turned = theme.is_portrait(*size) != self.portrait
         self.portrait = theme.is_portrait(*size)
-        self.u = theme.unit(*size)
+        unit = theme.unit(*size)
+        if turned and unit == self.u:   # 1280x720 <-> 720x1280: the sizes in units are laid again
+            self.property("u").dispatch(self)
+        self.u = unit
 
     # -- store and sessions --------------------------------------------------------------
     def open_store(self, path: str | Path) -> None:

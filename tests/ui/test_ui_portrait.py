@@ -67,6 +67,13 @@ def test_the_unit_and_the_portrait_flag_follow_the_window(tall):
     resize(800, 480)
     assert not tall.portrait and tall.u == 1.0
     resize(720, 1280)
+    tall.go_home()
+    frames()
+    hardware = tall.screens.get_screen("home").ids.hardware
+    assert hardware.width > 200 * tall.u                     # portrait: half the width
+    resize(1280, 720)       # the same unit, turned: what is sized in units is laid again
+    assert not tall.portrait and hardware.width == pytest.approx(124 * tall.u)
+    resize(720, 1280)
 
 
 def test_home_and_the_settings_screens(tall):
@@ -120,16 +127,27 @@ def test_witchs_brew_setup_table_dialogs_and_result(tall):
     frames()
     dialog("portrait_witchs_brew_dialog_brew", table.resolve_panel.open_entry)
     dialog("portrait_witchs_brew_adjust", lambda: table.open_adjust(0))
+    s.execute(Command("abstain", "Carl"))
+    s.execute(Command("play_role", "Carl", {"role": "alchemist"}))
+    for name in ("Daniel", "Emma", "Anna", "Barb"):
+        s.execute(Command("pass", name))
+    frames()
+    tall_shot("portrait_witchs_brew_resolve_alchemist")
     dialog("portrait_game_log", app.root.ids.game_bar.open_log)
     app.undo()
     frames()
     tall_shot("portrait_witchs_brew_undone")
+    app.undo_words = ""          # the undo above is no longer news
+    app.go_home()
+    start(app, {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"],
+                "variants": ["excluded_roles"]})
+    assert table.mode == "reveal"
+    tall_shot("portrait_witchs_brew_variant_reveal")
     app.go_home()
     s = start(app, {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Daniel"]})
     for name, raven in zip(("Anna", "Barb", "Carl", "Daniel"), RAVENS):
         s.execute(Command("adjust", name, {"potion": raven}))
     play_out(app)
-    app.undo_words = ""          # the undo above is no longer news
     frames()
     assert app.screens.current == "result"
     tall_shot("portrait_witchs_brew_result")
@@ -181,6 +199,11 @@ def test_cauldron_setup_table_dialogs_and_result(tall):
     frames()
     tall_shot("portrait_cauldron_track")
     table.show_track = False
+    table.turn_panel.choose("steal")
+    frames()
+    tall_shot("portrait_cauldron_turn_steal")
+    table.turn_panel.choose("")
+    frames()
     do(s, "end_turn", "Anna")
     assert app.prompt["phase"] == "market" and table.mode == "market"
     tall_shot("portrait_cauldron_market")
@@ -224,6 +247,13 @@ def test_quest_setup_table_dialogs_and_result(tall):
     tall_shot("portrait_quest_magic")
     dialog("portrait_quest_fix_dice", quest.open_fix)
     dialog("portrait_quest_token", quest.open_token)
+    do(s, "magic_roll", dice=[2, 6, 4])
+    quest.pick("c4")
+    frames()
+    tall_shot("portrait_quest_reveal_ingredient")
+    do(s, "reveal", bottle=2, ingredient="newt_eye")
+    do(s, "action_roll", a="hat", b="spell")
+    tall_shot("portrait_quest_block")
     app.go_home()
     s = start(app, QUEST)
     for path in range(1, 7):
