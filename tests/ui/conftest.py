@@ -48,6 +48,7 @@ def kivy_app():
     db = Path(tempfile.mkdtemp(prefix="companion-ui-")) / "first.sqlite3"
     app = CompanionApp(db_path=db, demo=True)
     app._run_prepare()
+    EventLoop.idle()  # the first frame, drawn: the devices start after it (ui/app.py)
     yield app
     app.stop()
 

@@ -8,10 +8,14 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from kivy.base import EventLoop
+from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.lang import Builder
 from kivy.uix.widget import Widget
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+#: whether shot() writes PNGs (people look at screenshots/); CI sets COMPANION_SHOTS=0
+SAVE_SHOTS = os.environ.get("COMPANION_SHOTS", "1") != "0"
 #: shot name -> what the layout check found there (the figures)
 LAYOUT: dict[str, list] = {}
 #: (shot name, findings) captured by the test running now: what it fails on (tests/ui/conftest.py)
@@ -28,10 +32,53 @@ def looked_at(name: str) -> None:
     RECENT.append((name, LAYOUT[name]))
 
 
-def frames(n: int = 3) -> None:
-    """Let Kivy lay out and draw: clock, layout and canvas run on EventLoop.idle()."""
+#: seconds: a one-off Clock event of at most this delay (a tap a scroll view hands on, a
+#: button's release) is waited for by frames(); repeating ones (the game clock, a cursor's
+#: blink) and the scroll bars' fade (0.5 s after a scroll) are not
+SOON = 0.3
+
+
+def _tick() -> None:
+    """One pass of EventLoop.idle() (clock, input, kv rules, layout, text) without drawing."""
+    Clock.tick()
+    EventLoop.dispatch_input()
+    Builder.sync()
+    Clock.tick_draw()
+    Builder.sync()
+
+
+def _settling() -> bool:
+    """Whether something is about to change: an animation (a dialog's fade; not a scroll bar's,
+    nor the window's room for an on-screen keyboard) or a one-off Clock event of at most SOON
+    seconds still to come (a tap that a scroll view hands on to its child)."""
+    from kivy.animation import Animation
+    from kivy.core.window import WindowBase
+    from kivy.uix.scrollview import ScrollView
+
+    if any(not isinstance(w["widget"], (ScrollView, WindowBase))
+           for anim in Animation._instances for w in anim._widgets.values()):
+        return True
+    return any(not ev.loop and ev.timeout <= SOON for ev in Clock.get_events())
+
+
+def frames(n: int = 3, timeout: float = 2.0) -> None:
+    """Let Kivy lay out: ``n`` passes of what EventLoop.idle() does, except drawing the window,
+    then more until nothing is about to happen (``_settling``). A software-GL draw of the whole
+    window cost about 0.1 s on every frame a test pumped, and those draws were what gave fades
+    their time; the window is drawn when a test captures it (``shot``)."""
     for _ in range(n):
-        EventLoop.idle()
+        _tick()
+    end = time.monotonic() + timeout
+    while _settling() and time.monotonic() < end:
+        time.sleep(0.005)
+        _tick()
+
+
+def draw() -> None:
+    """Draw the window as EventLoop.idle() does, if anything on it changed."""
+    if Window.canvas.needs_redraw:
+        Window.dispatch("on_draw")
+        Window.dispatch("on_flip")
 
 
 def resize(width: int, height: int) -> None:
@@ -41,15 +88,18 @@ def resize(width: int, height: int) -> None:
 
 
 def shot(name: str) -> Path:
-    """Save the window as screenshots/<name>_<W>x<H>.png and return the path. Every state a
-    test captures also goes through the layout check (tests/ui/layout_check.py)."""
-    SHOTS.mkdir(exist_ok=True)
+    """Draw the window and save it as screenshots/<name>_<W>x<H>.png (the path is returned).
+    Every state a test captures also goes through the layout check (tests/ui/layout_check.py).
+    ``COMPANION_SHOTS=0`` (CI) draws and checks the same, but writes no PNG."""
     frames(3)
+    draw()
     w, h = Window.size
     looked_at(f"{name}_{w}x{h}")
     target = SHOTS / f"{name}_{w}x{h}.png"
-    made = Window.screenshot(name=str(SHOTS / f".tmp_{name}.png"))
-    os.replace(made, target)
+    if SAVE_SHOTS:
+        SHOTS.mkdir(exist_ok=True)
+        made = Window.screenshot(name=str(SHOTS / f".tmp_{name}.png"))
+        os.replace(made, target)
     return target
 
 
@@ -60,8 +110,8 @@ def tall_shot(name: str) -> Path:
     from kivy.core.image import Image as CoreImage
     from kivy.graphics import ClearBuffers, ClearColor, Fbo
 
-    SHOTS.mkdir(exist_ok=True)
     frames(3)
+    draw()
     w, h = Window.size
     looked_at(f"{name}_{w}x{h}")
     fbo = Fbo(size=(w, h), with_stencilbuffer=True)
@@ -79,7 +129,9 @@ def tall_shot(name: str) -> Path:
             fbo.remove(canvas)
             Window.canvas.insert(index, canvas)
     target = SHOTS / f"{name}_{w}x{h}.png"
-    CoreImage(fbo.texture).save(str(target), flipped=True)
+    if SAVE_SHOTS:
+        SHOTS.mkdir(exist_ok=True)
+        CoreImage(fbo.texture).save(str(target), flipped=True)
     return target
 
 
