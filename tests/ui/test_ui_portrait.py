@@ -182,6 +182,11 @@ def test_cauldron_setup_table_dialogs_and_result(tall):
     do(s, "turn_order_roll", "Barb", value=5)
     assert table.mode == "dice"
     tall_shot("portrait_cauldron_dice")
+    from ui.games.cauldron.adjust import CauldronAdjustDialog
+    from ui.games.cauldron.dice import CauldronFixDieDialog
+
+    dialog("portrait_cauldron_fix_die", lambda: CauldronFixDieDialog().open())
+    dialog("portrait_cauldron_adjust", lambda: CauldronAdjustDialog(1).open())
     for who, value in (("Carl", 2), ("Daniel", 1), ("Anna", 6), ("Barb", 3)):
         s.execute(Command("turn_order_roll", who, {"value": value}))
     frames()

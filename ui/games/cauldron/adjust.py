@@ -38,11 +38,17 @@ class CauldronAdjustDialog(_Entry):
         self.counts: dict[str, dict[str, CauldronCount]] = {part: {} for part in PARTS}
         have = {"pool": p["pool"], "board": summary["ingredients_left"],
                 "fields": summary["fields"]}
+        tall = self.app.portrait   # too narrow for a name column: the name above its counts
         for kind in d.INGREDIENTS:
             line = BoxLayout(size_hint_y=None, height=u * 48, spacing=u * 14)
             fill, ink = ingredient_colours(kind)
-            line.add_widget(Chip(text=ingredient_name(kind), fill=fill, ink=ink, size_hint_x=None,
-                                 width=u * 112, shorten=False))   # whole, on two lines
+            name = Chip(text=ingredient_name(kind), fill=fill, ink=ink, shorten=False)
+            if tall:
+                name.size_hint_y, name.height = None, u * 34
+                rows.add_widget(name)
+            else:
+                name.size_hint_x, name.width = None, u * 112   # whole, on two lines
+                line.add_widget(name)
             for part in PARTS:
                 n = have[part].get(kind, 0)
                 count = CauldronCount(value=n, was=n)
