@@ -237,6 +237,7 @@ def test_quest_setup_table_dialogs_and_result(tall):
     app.new_game("quest")
     frames()
     tall_shot("portrait_quest_setup")
+    dialog("portrait_quest_board_facts", app.screens.get_screen("quest_setup").open_facts)
     s = start(app, QUEST)
     quest = app.screens.get_screen("quest")
     tall_shot("portrait_quest_roll")

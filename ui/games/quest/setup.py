@@ -252,8 +252,9 @@ class BoardFactsDialog(QuestDialog):
         body = self.ids.body
         body.clear_widgets()
         self.ids.buttons.clear_widgets()
-        grid = BoxLayout(spacing=u * 10)
-        left = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=0.62)
+        tall = self.app.portrait   # the steppers above the die, each the dialog's width
+        grid = BoxLayout(spacing=u * 10, orientation="vertical" if tall else "horizontal")
+        left = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=1 if tall else 0.62)
         self.between = Stepper(label="Circle, per path", minimum=1, maximum=10,
                                value=facts["circle_spaces"] // 6, signed=False,
                                note=f"{facts['circle_spaces']} in all")
@@ -267,7 +268,7 @@ class BoardFactsDialog(QuestDialog):
             s.changed = self._changed
             left.add_widget(s)
         grid.add_widget(left)
-        right = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=0.38)
+        right = BoxLayout(orientation="vertical", spacing=u * 6, size_hint_x=1 if tall else 0.38)
         right.add_widget(Label(text="Die B faces (tap to change)", font_size=u * 18, bold=True,
                                color=theme.INK, size_hint_y=None, height=u * 30))
         faces = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 134)
