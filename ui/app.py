@@ -270,8 +270,9 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
     def go_home(self) -> None:
         self.leave_session()
         self.dismiss_refusal()
+        if self.screens.current == "home":      # entering it refreshes it (on_pre_enter)
+            self.screens.get_screen("home").refresh()
         self.show("home")
-        self.screens.get_screen("home").refresh()
 
     def _play(self, session) -> None:
         self.session = session
