@@ -8,6 +8,7 @@ machine without a display, and Kivy reads its settings when it is first imported
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 
 HELP = "start the touchscreen app (--demo: mock buttons, keyboard keys stand in for them)"
@@ -38,10 +39,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fill the screen (the kiosk on the Pi)")
 
 
+class KioskLog(logging.Filter):
+    """A normal start logs no error: on a kiosk without X11 Kivy finds no cut buffer (xclip or
+    xsel) and says so as CRITICAL with two tracebacks. Text fields copy and paste within the
+    app (SDL's clipboard) and nothing else needs one, so that record becomes one INFO line."""
+
+    NO_CUT_BUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith(self.NO_CUT_BUFFER):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg, record.args, record.exc_info = (
+                "Cutbuffer: none (no xclip or xsel: copy and paste stay within the app)", (),
+                None)
+        return True
+
+
 def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     """Kivy settings that must be in place before Kivy's window module is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kivy.config import Config
+    from kivy.logger import Logger
+
+    Logger.addFilter(KioskLog())
 
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -30,3 +31,25 @@ def test_run_arguments():
         (False, None, (800, 480), False)
     with pytest.raises(SystemExit):
         parser.parse_args(["run", "--size", "big"])
+
+
+def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
+    """No xclip or xsel (a kiosk has no X11): one INFO line, no CRITICAL and no traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from ui.command import configure_kivy\n"
+            "configure_kivy((800, 480), False)\n"
+            "from kivy.core.clipboard import CutBuffer\n")
+    env = {k: v for k, v in os.environ.items() if k != "KIVY_NO_CONSOLELOG"}
+    env.update(SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path), PATH="/usr/bin:/bin",
+               PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120)
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    if "Cutbuffer: Provider" in said:      # xclip or xsel found on this machine: nothing to say
+        return
+    assert "none (no xclip or xsel: copy and paste stay within the app)" in said
+    assert "CRITICAL" not in said and "Traceback" not in said and "FileNotFoundError" not in said
