@@ -38,6 +38,15 @@ def looked_at(name: str) -> None:
 SOON = 0.3
 
 
+#: seconds Kivy's clock has been moved ahead of real time while frames() waited (STEP a frame:
+#: a dialog's 0.1 s fade takes two frames, not a tenth of a second asleep); threads' events
+#: are still waited for in real time (wait_for)
+AHEAD = [0.0]
+STEP = 0.05
+_real_time = Clock.time
+Clock.time = lambda: _real_time() + AHEAD[0]
+
+
 def _tick() -> None:
     """One pass of EventLoop.idle() (clock, input, kv rules, layout, text) without drawing."""
     Clock.tick()
@@ -63,14 +72,16 @@ def _settling() -> bool:
 
 def frames(n: int = 3, timeout: float = 2.0) -> None:
     """Let Kivy lay out: ``n`` passes of what EventLoop.idle() does, except drawing the window,
-    then more until nothing is about to happen (``_settling``). A software-GL draw of the whole
-    window cost about 0.1 s on every frame a test pumped, and those draws were what gave fades
-    their time; the window is drawn when a test captures it (``shot``)."""
+    then more until nothing is about to happen (``_settling``), each of them moving Kivy's clock
+    STEP ahead instead of sleeping. A software-GL draw of the whole window cost about 0.1 s on
+    every frame a test pumped, and those draws were what gave fades their time; the window is
+    drawn when a test captures it (``shot``). ``timeout`` is in Kivy's seconds."""
     for _ in range(n):
         _tick()
-    end = time.monotonic() + timeout
-    while _settling() and time.monotonic() < end:
-        time.sleep(0.005)
+    for _ in range(int(timeout / STEP)):
+        if not _settling():
+            return
+        AHEAD[0] += STEP  # a frame's time passes on Kivy's clock, not on the test's
         _tick()
 
 
