@@ -81,7 +81,7 @@ def _gathered() -> dict:
 
 def _layout_lines(layout: dict[str, list[str]]) -> list[str]:
     lines = []
-    for size in ("800x480", "1280x720"):
+    for size in ("800x480", "1280x720", "720x1280"):
         states = [k for k in layout if k.endswith(size)]
         lines.append(f"{len(states)} captured states at {size}, "
                      f"{sum(len(layout[k]) for k in states)} findings")
