@@ -201,8 +201,9 @@ class FakeSound:
         pass
 
 
-def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, table, tmp_path,
-                                                              monkeypatch):
+@pytest.fixture
+def heard(app, table, tmp_path, monkeypatch):
+    """The app's sounds loaded into one FakeSound (the paths loaded listed), with sound Off."""
     from kivy.core.audio import SoundLoader
 
     loaded: list[str] = []
@@ -211,6 +212,11 @@ def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, table, tmp_pa
     app.sound._sounds.clear()
     app.sound.folder = tmp_path / "sounds"
     tap(row_button(app, "sound", "Off"))
+    return loaded, sound
+
+
+def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, heard):
+    loaded, sound = heard
     for kind in ("turn", "refused", "time", "over"):
         app.cue(kind)
     assert loaded == [] and sound.played == 0
@@ -271,19 +277,12 @@ def test_the_game_over_is_cued_once_when_it_ends(app, table, monkeypatch):
     app.go_home()
 
 
-def test_quest_s_cues_follow_the_sound_setting(app, table, tmp_path, monkeypatch):
+def test_quest_s_cues_follow_the_sound_setting(app, heard):
     """The wizard moving sounds Quest's own cue, through the table's setting: nothing at all
     with sound off, at the chosen volume with it on."""
-    from kivy.core.audio import SoundLoader
-
     from companion.core.model import Command
 
-    loaded: list[str] = []
-    sound = FakeSound()
-    monkeypatch.setattr(SoundLoader, "load", lambda path: loaded.append(path) or sound)
-    app.sound._sounds.clear()
-    app.sound.folder = tmp_path / "sounds"
-    tap(row_button(app, "sound", "Off"))
+    loaded, sound = heard
     assert app.start_game({"game": "quest", "players": ["Mia", "Leo"],
                            "needed": ["rotten_egg", "newt_eye", "bat_wing"]}) is None
     frames()
