@@ -17,6 +17,7 @@ def _tree(tmp_path: Path) -> Path:
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "demo", tmp_path / "scripts" / "demo")
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "constraints.txt").write_text("kivy==2.3.1\n")
     bin_ = tmp_path / ".venv" / "bin"
     bin_.mkdir(parents=True)
     (bin_ / "companion").write_text("#!/bin/sh\necho started \"$@\"\n")
@@ -37,14 +38,15 @@ def _run(tree: Path) -> subprocess.CompletedProcess:
 
 def test_an_installed_environment_starts_without_pip(tmp_path):
     tree = _tree(tmp_path)
-    digest = hashlib.sha256((tree / "pyproject.toml").read_bytes()).hexdigest()
+    digest = hashlib.sha256((tree / "pyproject.toml").read_bytes()
+                            + (tree / "constraints.txt").read_bytes()).hexdigest()
     (tree / ".venv" / ".companion-installed").write_text(digest + "\n")
     done = _run(tree)
     assert done.returncode == 0 and done.stdout.strip() == "started run --demo --size 800x480"
     assert not (tree / "ran").exists()
 
 
-def test_a_changed_pyproject_installs_again_then_starts(tmp_path):
+def test_a_changed_pyproject_or_constraints_installs_again_then_starts(tmp_path):
     tree = _tree(tmp_path)
     (tree / ".venv" / ".companion-installed").write_text("an older digest\n")
     done = _run(tree)
