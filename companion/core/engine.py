@@ -313,22 +313,23 @@ class Session:
     def _mark(self, step: Step, status: str) -> Step:
         marked = replace(step, status=status)
         if status == UNDONE:   # the last done step: the state after the one before it
-            done = self._done[:-1]
-            state = self._state_after(done)
+            position = len(self._done) - 1
+            state = self._state_after(position)
         else:                  # redo: the first undone step, folded onto the state now
-            done = self._done + [marked]
+            position = len(self._done) + 1
             state = self.rules.fold(self._state, list(step.events))
         if self.journal is not None:
             self.journal.set_status(step.n, status,
                                     self._standing(state, marked if status == DONE else None,
-                                                   len(done)))
+                                                   position))
         self.steps[self._by_n[step.n]] = marked
-        self._done = done
         if status == DONE:
-            self._redo = self._redo[1:]
+            self._done.append(marked)
+            self._redo.pop(0)
             self._keep(marked, state)
         else:
-            self._redo = [marked] + self._redo
+            self._done.pop()
+            self._redo.insert(0, marked)
         self._state = state
         self._notify(marked)
         return marked
@@ -344,7 +345,8 @@ class Session:
             elif step.status == UNDONE:
                 self._redo.append(step)
 
-    def _resume(self, checkpoint: tuple[int, State] | None) -> State:
+    def _resume(self, checkpoint: tuple[int, State] | Sequence[tuple[int, State]] | None
+                ) -> State:
         """The state after the done steps: from the checkpoint when its step is done, so only
         the steps after it are folded; from the setup otherwise."""
         start, state = 0, self.initial
@@ -359,16 +361,17 @@ class Session:
             self._keep(self._done[i], state, position=i + 1)
         return state
 
-    def _state_after(self, done: list[Step]) -> State:
-        """The state after the done steps ``done`` (a prefix of today's): from the nearest kept
-        state before their end, folding at most CHECKPOINT_EVERY steps."""
+    def _state_after(self, position: int) -> State:
+        """The state after the first ``position`` done steps: from the nearest kept state
+        before them, folding at most CHECKPOINT_EVERY steps (no copy of the log)."""
+        done = self._done
         start, state = 0, self.initial
-        for i in range(len(done) - 1, -1, -1):
+        for i in range(position - 1, -1, -1):
             kept = self._after.get(done[i].n)
             if kept is not None:
                 start, state = i + 1, kept
                 break
-        for i in range(start, len(done)):
+        for i in range(start, position):
             state = self.rules.fold(state, list(done[i].events))
             self._keep(done[i], state, position=i + 1)
         return state
