@@ -214,7 +214,6 @@ class GameBarApp(EventDispatcher):
         self.clock: TableClock | None = None
         self._log: list[str] = []
         self._log_ends: list[int] = []   # len(self._log) after each told step
-        self._log_steps: list[Step] = []  # the told steps, in order
         self._narrator: Narrator | None = None
         self._announce = ""
         self._clear_undo = Clock.create_trigger(lambda *_: setattr(self, "undo_words", ""),
@@ -228,7 +227,7 @@ class GameBarApp(EventDispatcher):
 
     def log_steps(self) -> list[Step]:
         """The steps the log tells (the done ones), in order, with ``log_entries``."""
-        return list(self._log_steps)
+        return [step for step, _ in self._narrator.entries] if self._narrator else []
 
     def log_entries(self) -> list[list[str]]:
         """Each told step's lines as the log shows them (with where they came from)."""
@@ -239,8 +238,8 @@ class GameBarApp(EventDispatcher):
         kept = self.store.clocks(session.game_id) if session.game_id is not None else None
         self.clock = TableClock.from_dict(kept, len(session.names), time.monotonic())
         self.paused = self.clock.paused
-        self._log, self._log_ends, self._narrator = [], [], Narrator(session)
-        self._log_steps = []
+        self._narrator = None     # a new game's log: told afresh (_narrator_of)
+        self._narrator_of(session)
 
     def keep_clocks(self) -> None:
         session, clock = self.session, self.clock
@@ -272,7 +271,6 @@ class GameBarApp(EventDispatcher):
     def _narrator_of(self, session) -> Narrator:
         if self._narrator is None or self._narrator.session is not session:
             self._log, self._log_ends, self._narrator = [], [], Narrator(session)
-            self._log_steps = []
         return self._narrator
 
     def _log_step(self, session, step) -> None:
@@ -282,11 +280,9 @@ class GameBarApp(EventDispatcher):
         if kept < len(self._log_ends):
             del self._log[self._log_ends[kept - 1] if kept else 0:]
             del self._log_ends[kept:]
-            del self._log_steps[kept:]
         for told, lines in added:
             self._log += [log_line(told.n, line, told.source) for line in lines]
             self._log_ends.append(len(self._log))
-            self._log_steps.append(told)
         self.log_tail = "\n".join(self._log[-2:]) or "Nothing played yet"
 
     def show_clocks(self) -> None:
