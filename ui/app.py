@@ -129,17 +129,17 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.open_store(self.db_path)
         if self.settings_problem:
             self.notice = f"{self.notice} {self.settings_problem}".strip()
+        service.attach(self)  # systemd: READY=1 on the first frame, the watchdog, STOPPING=1
         # The devices (gpiozero, pyserial and their threads) start once the home screen has
         # drawn: the first frame waits for none of them, and touch works from the first.
-        Window.bind(on_flip=self._start_devices)
+        Window.bind(on_flip=self._after_first_frame)
 
-    def _start_devices(self, *_args) -> None:
-        Window.unbind(on_flip=self._start_devices)
+    def _after_first_frame(self, *_args) -> None:
+        Window.unbind(on_flip=self._after_first_frame)
         self.devices.start()
         # What start-up built (modules, kv rules, the home screen) lives as long as the app:
         # the garbage collector no longer walks it on every collection, nor at exit.
         gc.freeze()
-        service.attach(self)  # systemd: READY=1 on the first frame, the watchdog, STOPPING=1
 
     def on_stop(self) -> None:
         self.devices.stop()
