@@ -151,11 +151,10 @@ class Store:
 
         game, setup = self._game_row(game_id)
         rules = get_rules(game)
-        checkpoint = self._checkpoint(game_id)
+        kept = self._checkpoints(game_id)
+        checkpoint = kept[-1] if kept else None
         try:
             steps = list(self.steps(game_id))
-            kept = [] if checkpoint is None else [
-                *self._earlier_checkpoints(game_id, checkpoint[0]), checkpoint]
             session = Session(rules, setup, steps, journal=GameJournal(self, game_id),
                               game_id=game_id, checkpoint=kept)
         except CompanionError:  # a setup today's rules refuse: the line says so too
@@ -182,25 +181,22 @@ class Store:
             self._damaged[game_id] = str(found)
         return found
 
-    def _checkpoint(self, game_id: int) -> tuple[int, Any] | None:
-        """The latest kept state whose step is done, made by these rules (``rules_version``),
-        or None: then the session folds from the start."""
+    def _checkpoints(self, game_id: int) -> list[tuple[int, Any]]:
+        """The kept states whose step is done, made by these rules (``rules_version``), oldest
+        first: the session folds on from the latest, and an undo past it from the one before
+        (none: the session folds from the start)."""
         if not has_column(self.conn, "checkpoints", "state"):  # a reader's file from before
-            return None
-        row = self.conn.execute(
-            "SELECT c.n, c.state FROM checkpoints c JOIN steps s ON s.game_id = c.game_id "
-            "AND s.n = c.n WHERE c.game_id = ? AND s.status = 'done' AND c.version = ? "
-            "ORDER BY c.n DESC LIMIT 1", (game_id, rules_version())).fetchone()
-        return None if row is None else (row[0], json.loads(row[1]))
-
-    def _earlier_checkpoints(self, game_id: int, before: int) -> list[tuple[int, Any]]:
-        """The other kept states of these rules before the latest: an undo past the latest
-        folds from the nearest of them, not from the start."""
+            return []
         rows = self.conn.execute(
             "SELECT c.n, c.state FROM checkpoints c JOIN steps s ON s.game_id = c.game_id "
             "AND s.n = c.n WHERE c.game_id = ? AND s.status = 'done' AND c.version = ? "
-            "AND c.n < ?", (game_id, rules_version(), before)).fetchall()
+            "ORDER BY c.n", (game_id, rules_version())).fetchall()
         return [(n, json.loads(state)) for n, state in rows]
+
+    def _checkpoint(self, game_id: int) -> tuple[int, Any] | None:
+        """The latest of :meth:`_checkpoints`, or None."""
+        kept = self._checkpoints(game_id)
+        return kept[-1] if kept else None
 
     def _reconcile(self, session: Session, checkpoint: tuple[int, Any] | None) -> None:
         """What an older companion left behind is set right, once, from the fold: a game it
