@@ -63,6 +63,13 @@ def default_path() -> Path:
     return Path(user_data_dir("table-companion", appauthor=False)) / "companion.sqlite3"
 
 
+def demo_path() -> Path:
+    """Demo mode's own database, beside the real one (``companion.demo.sqlite3``): games played
+    to try the app never appear in the table's history or statistics."""
+    real = default_path()
+    return real.with_name(f"{real.stem}.demo{real.suffix or '.sqlite3'}")
+
+
 @dataclass(frozen=True)
 class GameInfo:
     id: int

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demo", action="store_true",
                         help="mock GPIO buttons; keyboard keys (printed on screen) press them")
     parser.add_argument("--db", metavar="PATH",
-                        help="the game database (default: the user data directory)")
+                        help="the game database (default: the user data directory; with --demo "
+                             "its own file beside it, companion.demo.sqlite3)")
     parser.add_argument("--hardware", metavar="TOML",
                         help="the hardware config (default: hardware.toml in the user config "
                              "directory, ~/.config/table-companion/ on Linux, if present; the "
@@ -80,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from ui.app import CompanionApp
     from ui.service import stop_on_sigterm
 
-    app = CompanionApp(db_path=args.db, demo=args.demo, hardware_path=args.hardware)
+    from companion.store import demo_path
+
+    db = args.db or (str(demo_path()) if args.demo else None)  # demo games stay out of history
+    app = CompanionApp(db_path=db, demo=args.demo, hardware_path=args.hardware)
     stop_on_sigterm(app)  # systemctl stop: on_stop closes the store, the game resumes
     app.run()
     return 0

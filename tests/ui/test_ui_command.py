@@ -53,3 +53,33 @@ def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
         return
     assert "none (no xclip or xsel: copy and paste stay within the app)" in said
     assert "CRITICAL" not in said and "Traceback" not in said and "FileNotFoundError" not in said
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["run", "--demo"], "{data}/companion.demo.sqlite3"),
+    (["run"], None),                                     # the app's default: the real database
+    (["run", "--demo", "--db", "mine.sqlite3"], "mine.sqlite3"),
+])
+def test_demo_mode_keeps_its_own_database(monkeypatch, tmp_path, argv, expected):
+    """Games played to try the app never reach the table's history: --demo without --db opens
+    companion.demo.sqlite3 beside the real database."""
+    import ui.app
+    import ui.command
+    from companion.cli import build_parser
+
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "companion.sqlite3"))
+    opened = []
+
+    class Recorder:
+        def __init__(self, db_path=None, demo=False, hardware_path=None):
+            opened.append(db_path)
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr(ui.command, "configure_kivy", lambda *_: None)
+    monkeypatch.setattr(ui.app, "CompanionApp", Recorder)
+    monkeypatch.setattr("ui.service.stop_on_sigterm", lambda app: None)
+    parser, handlers = build_parser()
+    assert handlers["run"](parser.parse_args(argv)) == 0
+    assert opened == [expected.format(data=tmp_path) if expected else None]
