@@ -67,23 +67,25 @@ def _texture(text: str, px: float, bold: bool = False):
     return label.texture
 
 
-def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
+def nice_ticks(low: float, high: float, most: int = 5, whole: bool = True) -> list[float]:
     """Round numbers (1, 2 or 5 times a power of ten apart) from at or below ``low`` to at or
-    above ``high``, at most ``most + 1`` of them, so an axis reads 0 10 20 30 rather than 0 7.4."""
+    above ``high``, about ``most`` steps, so an axis reads 0 10 20 30 rather than 0 7.4;
+    ``whole``: never closer than 1 apart (counts, scores and rounds have no halves)."""
     if high <= low:
         high = low + 1
     raw = (high - low) / max(1, most)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    if whole:
+        step = max(step, 1)
     first = math.floor(low / step) * step
     ticks = []
     value = first
-    while value < high + step * 0.5:
+    while True:
         ticks.append(round(value, 10))
-        if value >= high:
-            break
+        if value >= high - step * 1e-9:
+            return ticks
         value += step
-    return ticks
 
 
 def _number(value: float) -> str:

@@ -1,0 +1,111 @@
+"""The history screen's queries over ~200 autoplayed games of all three titles: every page,
+filter and count checked against a direct computation over the games as the test played them
+(not as read back), the players a filter offers, and a filter the file cannot answer refused
+with the field named."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.core.errors import CompanionError
+from companion.history import browse
+from companion.history.browse import Filter
+from companion.store import Store
+from tests.companion.test_history_stats import build_history
+
+COUNTS = {"witchs_brew": 100, "quest": 80, "cauldron": 20}
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    path = tmp_path_factory.mktemp("browse") / "c.sqlite3"
+    with Store(path) as store:
+        store.conn.execute("PRAGMA synchronous = OFF")
+        played = build_history(store, COUNTS, unfinished=4, seed=12)
+    conn = sqlite3.connect(path)
+    yield conn, played
+    conn.close()
+
+
+def expected(played, game=None, name=None):
+    """Finished games kept by the filter, newest first (they were started in id order)."""
+    kept = [p for p in played if p.status == "finished" and game in (None, p.game)
+            and (name is None or name in p.names)]
+    return sorted(kept, key=lambda p: (p.created, p.id), reverse=True)
+
+
+def test_every_page_newest_first_with_its_results(history):
+    conn, played = history
+    want = expected(played)
+    assert browse.count(conn) == len(want) == sum(COUNTS.values())
+    got = []
+    for offset in range(0, len(want) + 20, 20):
+        got += browse.page(conn, Filter(), 20, offset)
+    assert [p.id for p in got] == [p.id for p in want]
+    by_id = {p.id: p for p in want}
+    for play in got:
+        mine = by_id[play.id]
+        assert [(s.name, s.score, s.winner) for s in play.seats] == [
+            (r["name"], r["score"], r["winner"]) for r in mine.results]
+        assert play.minutes == mine.minutes
+        assert list(play.variants) == mine.variants
+        assert play.status == "finished"
+
+
+@pytest.mark.parametrize("game", ["witchs_brew", "quest", "cauldron"])
+def test_a_title_filter_keeps_that_title_only(history, game):
+    conn, played = history
+    want = expected(played, game=game)
+    assert browse.count(conn, Filter(game)) == len(want) == COUNTS[game]
+    assert [p.id for p in browse.page(conn, Filter(game), 500)] == [p.id for p in want]
+
+
+def test_a_player_filter_alone_and_with_a_title(history):
+    conn, played = history
+    for name in ("Anna", "Fynn"):
+        want = expected(played, name=name)
+        assert browse.count(conn, Filter(name=name)) == len(want) > 0
+        assert [p.id for p in browse.page(conn, Filter(name=name), 30, 10)] == \
+            [p.id for p in want[10:40]]
+    # Fynn never plays Cauldron (the generator's rule): the filter says none
+    assert browse.count(conn, Filter("cauldron", "Fynn")) == 0
+    assert browse.page(conn, Filter("cauldron", "Fynn")) == []
+    want = expected(played, "quest", "Barb")
+    assert [p.id for p in browse.page(conn, Filter("quest", "Barb"), 500)] == [p.id for p in want]
+
+
+def test_the_players_offered_are_those_seen_who_played_last_first(history):
+    conn, played = history
+    finished = [p for p in played if p.status == "finished"]
+    last = {}
+    for p in finished:
+        for name in p.names:
+            last[name] = max(last.get(name, p.created), p.created)
+    offered = browse.players(conn)
+    assert [p.label for p in offered] == sorted(last, key=lambda n: (-last[n].timestamp(), n))
+    assert {p.label for p in browse.players(conn, "cauldron")} == \
+        {n for p in finished if p.game == "cauldron" for n in p.names}
+    assert all(p.name == p.label and p.profile is None for p in offered) or \
+        browse.has_profiles(conn)
+
+
+def test_one_game_as_a_play_and_a_missing_one(history):
+    conn, played = history
+    running = next(p for p in played if p.status == "running")
+    play = browse.play(conn, running.id)
+    assert play.status == "running" and [s.name for s in play.seats] == running.names
+    assert all(s.score is None for s in play.seats)
+    assert browse.play(conn, 10 ** 6) is None
+
+
+def test_a_filter_the_file_cannot_answer_is_refused_by_name(history):
+    conn, _ = history
+    with pytest.raises(CompanionError, match="not both"):
+        browse.count(conn, Filter(name="Anna", profile="x"))
+    with pytest.raises(CompanionError, match="page"):
+        browse.page(conn, Filter(), -1)
+    if not browse.has_profiles(conn):
+        with pytest.raises(CompanionError, match="profile"):
+            browse.count(conn, Filter(profile="0000"))
