@@ -18,6 +18,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.config import Config
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import (
@@ -46,6 +47,31 @@ KV_FILES = ["widgets/common.kv", "root.kv", "screens/home.kv", "widgets/game_bar
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
+
+
+def touch_inputs(console: bool) -> dict[str, str]:
+    """Kivy's ``[input]`` section: exactly one provider sees each touch.
+
+    On the console (SDL's kmsdrm, the kiosk) Kivy reads the panel itself through mtdev: the
+    official displays speak the kernel's multitouch protocol B (slots), which mtdev reads and
+    Kivy's hidinput does not (it waits for protocol A's SYN_MT_REPORT and sees no touch);
+    ``select_all=0`` keeps it to touch panels (keys stay SDL's). SDL also turns every touch
+    into a mouse click there, so the kiosk has no ``mouse`` provider: with it each tap would
+    press twice. On a desktop the window system hands a touchscreen over as the pointer: the
+    ``mouse`` provider alone (no red dots on right click), and no ``probesysfs``, which would
+    read the same panel a second time. Kivy's default ``%(name)s = probesysfs`` is dropped in
+    both cases."""
+    if console:
+        return {"touch_%(name)s": "probesysfs,provider=mtdev,select_all=0"}
+    return {"mouse": "mouse,disable_multitouch"}
+
+
+def use_touch_inputs(config, console: bool) -> None:
+    """Replace every ``[input]`` entry of Kivy's ``config`` with :func:`touch_inputs`."""
+    for key in list(config.options("input")):
+        config.remove_option("input", key)
+    for key, value in touch_inputs(console).items():
+        config.set("input", key, value)
 
 
 def in_seat_words(problem: str) -> str:
@@ -120,6 +146,12 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         from ui.root import Root
 
         return Root()
+
+    def run(self) -> None:
+        """The input providers are read when the app runs (not in the tests, which pump
+        frames themselves): one per touch panel (:func:`touch_inputs`)."""
+        use_touch_inputs(Config, console=os.environ.get("SDL_VIDEODRIVER") == "kmsdrm")
+        super().run()
 
     def open_settings(self, *_args) -> bool:
         """No Kivy settings panel on F1: this is a kiosk, not a developer's window."""
