@@ -1,6 +1,6 @@
 """The history screen's questions, asked of the rows each game keeps for the lists: how many
 finished games a filter keeps, one page of them newest first, the players a filter can name,
-and one game as a play. Never a log, never a fold: a page costs four statements whatever the
+and one game as a play. Never a log, never a fold: a page costs five statements whatever the
 history holds.
 
 A filter names a title (a game's name, "witchs_brew") and a player: a seat name as stored, or,
@@ -123,27 +123,36 @@ def players(conn: sqlite3.Connection, game: str | None = None) -> list[Player]:
 
 
 def _plays(conn: sqlite3.Connection, ids: list[int]) -> list[Play]:
-    """The games ``ids`` as plays, in that order: four statements for the page."""
+    """The games ``ids`` as plays, in that order: five statements for the page (with their
+    uuids and the seats' profiles where the file keeps them)."""
     from companion.games import all_games
 
     if not ids:
         return []
     titles = {name: rules.title for name, rules in all_games().items()}
     marks = ",".join("?" * len(ids))
+    ident = "uuid, device" if has_column(conn, "games", "uuid") else "NULL, NULL"
     rows = {row[0]: row for row in conn.execute(
-        f"SELECT id, game, status, setup, created_at, finished_at FROM games WHERE id IN "
-        f"({marks})", ids)}
+        f"SELECT id, game, status, setup, created_at, finished_at, {ident} FROM games "
+        f"WHERE id IN ({marks})", ids)}
+    linked: dict[tuple[int, int], str] = {}   # (game, seat) -> its profile's uuid
+    if has_profiles(conn):
+        linked = {(gid, seat): uuid for gid, seat, uuid in conn.execute(
+            f"SELECT pl.game_id, pl.seat, pr.uuid FROM players pl JOIN profiles pr ON "
+            f"pr.id = pl.profile_id WHERE pl.game_id IN ({marks})", ids)}
     found = conn.execute(f"SELECT game_id, seat, name, score, winner, detail FROM results "
                          f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids).fetchall()
     seats: dict[int, list[Seat]] = {}
     for (gid, seat, name, score, winner, _), detail in zip(found, _details(found)):
-        seats.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail))
+        seats.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail,
+                                              linked.get((gid, seat))))
     scored = set(seats)   # the others have no results (running or abandoned): their seats
     for gid, seat, name in conn.execute(
             f"SELECT game_id, seat, name FROM players WHERE game_id IN ({marks}) "
             "ORDER BY game_id, seat", ids):
         if gid not in scored:
-            seats.setdefault(gid, []).append(Seat(seat, name, None, False, {}))
+            seats.setdefault(gid, []).append(Seat(seat, name, None, False, {},
+                                                  linked.get((gid, seat))))
     clocks: dict[int, float] = {}
     if has_column(conn, "clocks", "data"):
         for gid, seconds in conn.execute(
@@ -155,11 +164,12 @@ def _plays(conn: sqlite3.Connection, ids: list[int]) -> list[Play]:
     for gid in ids:
         if gid not in rows:
             continue
-        _, game, status, setup_text, created, finished = rows[gid]
+        _, game, status, setup_text, created, finished, game_uuid, device = rows[gid]
         setup = json.loads(setup_text)
         out.append(Play(
             gid, game, titles.get(game, game), status, local_iso(created) or created,
             local_iso(finished), _minutes(created, finished, clocks.get(gid)),
             tuple(seats.get(gid, ())), tuple(str(v) for v in setup.get("variants") or ()),
-            {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"}))
+            {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"},
+            game_uuid, device))
     return out

@@ -11,7 +11,8 @@ do), and after each done step each title's measure is read from the state:
   ingredients in the cauldron, and the paths blocked.
 
 The last point of a scored game is its final score as the results table holds it. One fold per
-game asked for: the detail screen asks when it opens, never for a list.
+game asked for: the detail screen asks when it opens, never for a list. Its log in words comes
+with it (:func:`story`), told from the same steps without a second fold.
 """
 
 from __future__ import annotations
@@ -126,10 +127,26 @@ def series(rules: GameRules, setup: dict[str, Any], steps: Iterable[Step]) -> Se
     return Series(rules.name, measure.x_title, measure.y_title, lines)
 
 
+def told(rules: GameRules, setup: dict[str, Any], steps: Iterable[Step]) -> list[str]:
+    """The done steps in the game's words, oldest first, as the in-game log tells them
+    (``GameRules.describe`` with its memo, in order): no state is folded for them."""
+    setup, initial = rules.start(setup)
+    names, memo = list(rules.seat_names(initial)), {"setup": setup}
+    return [line for step in steps if step.status == DONE
+            for line in rules.describe(step.command, step.events, names, memo)]
+
+
 def of_game(store: Any, game_id: int) -> Series:
     """A stored game's series (``store``: a companion.store.Store): its setup and its steps
     as stored, folded once. StoreError for a game that does not exist."""
+    return story(store, game_id)[0]
+
+
+def story(store: Any, game_id: int) -> tuple[Series, list[str]]:
+    """A stored game's series and its log in words (the game detail), its steps read once."""
     from companion.games import get_rules
 
     setup = store.setup_of(game_id)
-    return series(get_rules(setup["game"]), setup, store.steps(game_id))
+    rules = get_rules(setup["game"])
+    steps = list(store.steps(game_id))
+    return series(rules, setup, steps), told(rules, setup, steps)

@@ -13,7 +13,7 @@ import pytest
 
 from companion.core.engine import Session
 from companion.games import get_rules
-from companion.history.series import of_game, series
+from companion.history.series import of_game, series, story
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
 from tests.support import autoplay
@@ -107,3 +107,14 @@ def test_a_title_without_a_measure_is_refused_by_name():
     fake = type("Rules", (), {"name": "chess", "start": rules.start, "fold": rules.fold})()
     with pytest.raises(ValueError, match="game: no score series for 'chess'"):
         series(fake, {"game": "quest", "players": ["A"]}, [])
+
+
+@pytest.mark.parametrize("game", list(COUNTS))
+def test_the_story_tells_the_log_as_the_session_does(history, game):
+    store, played = history
+    p = next(p for p in played if p.game == game)
+    got, words = story(store, p.id)
+    assert got == of_game(store, p.id)
+    session = store.open_session(p.id)
+    assert words == [line for _, lines in session.log() for line in lines]
+    assert len(words) >= len(session.done_steps())
