@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -24,6 +25,8 @@ from companion.core.engine import CHECKPOINT_EVERY, DROPPED, GameRules, Session,
 from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN
 from companion.core.model import Command, Event
+from companion import profiles
+from companion.profiles import Profile
 from companion.store_open import (
     WriterLock, connect_reader, mark_clean, open_writer, refuse_odd_path,
 )
@@ -85,6 +88,9 @@ class GameInfo:
     #: folding when a fold found it (None otherwise): its line without a fold.
     summary: dict[str, Any] | None = None
     damaged: str | None = None
+    #: The game's uuid (None only for a row written outside the store, or a reader's file
+    #: from before version 4): the same game on every table it is imported into.
+    uuid: str | None = None
 
 
 class Store:
@@ -100,6 +106,7 @@ class Store:
         self.notice: str | None = None
         self._lock: WriterLock | None = None
         self._damaged: dict[int, str] = {}  # game -> what a failed open found, this run
+        self._device: str | None = None
         if readonly:
             self.conn = connect_reader(self.path)
             return
@@ -144,13 +151,44 @@ class Store:
         now = _now()
         with _saving("Not saved, so the game was not started"), _Tx(self.conn):
             cur = self.conn.execute(
-                "INSERT INTO games (game, setup, created_at, updated_at, summary) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (rules.name, dumps(setup), now, now, dumps(rules.summary(initial))))
+                "INSERT INTO games (game, setup, created_at, updated_at, summary, uuid, device) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rules.name, dumps(setup), now, now, dumps(rules.summary(initial)),
+                 str(uuid.uuid4()), self.device_id))
             game_id = int(cur.lastrowid)
-            self.conn.executemany("INSERT INTO players (game_id, seat, name) VALUES (?, ?, ?)",
-                                  [(game_id, i, name) for i, name in enumerate(names)])
+            linked = profiles.link_seats(self.conn, names, setup, now)
+            self.conn.executemany(
+                "INSERT INTO players (game_id, seat, name, profile_id) VALUES (?, ?, ?, ?)",
+                [(game_id, i, name, linked[i]) for i, name in enumerate(names)])
         return Session(rules, setup, journal=GameJournal(self, game_id), game_id=game_id)
+
+    # -- player profiles (companion/profiles.py) ----------------------------------------------
+    @property
+    def device_id(self) -> str:
+        """This database's device id, made once (a reader's file from before version 4: "")."""
+        if self._device is None:
+            self._device = profiles.device_id(self.conn)
+        return self._device
+
+    def profiles(self, limit: int = 50) -> list[Profile]:
+        """The players seen at this table, most recently played first, then by name."""
+        if self.readonly and not has_column(self.conn, "profiles", "uuid"):
+            return []  # a reader's file from before version 4
+        return profiles.read_profiles(self.conn, limit)
+
+    def update_profile(self, profile_uuid: str, *, name: str | None = None,
+                       short_name: str | None = None, colour: str | None = None) -> Profile:
+        """Rename a profile, give it a short name or a palette colour ("" clears either);
+        SetupError naming the field, and nothing changed, for a blank or taken name, a short
+        name over 6 letters or a colour not in the palette. Games keep the seat names they
+        were played with."""
+        with _saving("Not saved, so the profile was not changed"), _Tx(self.conn):
+            changes = profiles.checked_changes(self.conn, profile_uuid, name=name,
+                                               short_name=short_name, colour=colour)
+            profiles.apply_changes(self.conn, profile_uuid, changes)
+        found = profiles.read_profile(self.conn, profile_uuid)
+        assert found is not None  # checked above, in the same transaction
+        return found
 
     def open_session(self, game_id: int) -> Session:
         """Resume a stored game exactly: same state, same undo history."""
@@ -340,7 +378,8 @@ class Store:
         summary too (a finished game's line needs its results, not where it stood, and a
         summary can be 10 KB)."""
         line = self._line if summaries else self._line.replace("summary", "NULL", 1)
-        query = f"SELECT id, game, status, created_at, updated_at, {line} FROM games"
+        ident = "uuid" if has_column(self.conn, "games", "uuid") else "NULL"
+        query = f"SELECT id, game, status, created_at, updated_at, {line}, {ident} FROM games"
         args: tuple[Any, ...] = ()
         if status:
             query += " WHERE status = ?"
@@ -365,8 +404,8 @@ class Store:
                 results.setdefault(gid, []).append(json.loads(detail))
         return [GameInfo(gid, game, players.get(gid, []), st, created, updated, done,
                          results.get(gid, []), json.loads(summary) if summary else None,
-                         damaged or self._damaged.get(gid))
-                for gid, game, st, created, updated, summary, done, damaged in rows]
+                         damaged or self._damaged.get(gid), ident)
+                for gid, game, st, created, updated, summary, done, damaged, ident in rows]
 
     @property
     def _line(self) -> str:

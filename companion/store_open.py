@@ -34,7 +34,7 @@ from urllib.parse import quote
 from companion.core.errors import StoreError
 
 from companion.store_schema import (  # noqa: F401 (the schema, and its steps from older files)
-    APPLICATION_ID, SCHEMA, SCHEMA_VERSION, migrate,
+    APPLICATION_ID, SCHEMA, SCHEMA_VERSION, migrate, new_device,
 )
 
 #: How long a writer waits for another connection's transaction (seconds).
@@ -214,6 +214,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            new_device(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:

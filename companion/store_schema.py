@@ -10,7 +10,13 @@ after its latest change, ``done_steps``, and ``damaged``: what keeps it from fol
 fold found it), written in the same transaction as every step, undo and redo, so the home screen
 and the history read one row per game and never a log; ``checkpoints`` keeps the state after
 every 32nd done step, with the companion (and rules) version that made it, so a resume folds
-only the steps after it. A new file keeps its steps and events WITHOUT ROWID (the table is its
+only the steps after it. Version 4: player profiles (``profiles``: a uuid, the name, an optional
+short name and palette colour, when last played) with every seat linked to one
+(``players.profile_id``), each game a uuid and the device that played it (``games.uuid``,
+``games.device``), and the database its own ``device_id`` (``meta``), made once: so games from
+two tables merge (``companion import``) without colliding. A file from before keeps every row:
+one profile per seat name (trimmed, compared as gate.name_key does; the latest spelling wins),
+every game a new uuid (companion/profiles.py). A new file keeps its steps and events WITHOUT ROWID (the table is its
 primary key: no second copy of the key in an index, about a tenth of the file); an older file
 keeps its tables as they are. A migration runs inside the writer's opening transaction: all of
 it or nothing.
@@ -20,11 +26,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from typing import Any
 
 #: PRAGMA application_id marks the file as ours ("TCMP").
 APPLICATION_ID = 0x54434D50
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE games (
@@ -92,6 +99,21 @@ CHECKPOINTS = """CREATE TABLE checkpoints (
 
 SCHEMA += CHECKPOINTS + ";\n"
 
+#: Version 4: profiles, each game's uuid and device, the database's device id.
+PROFILES = (
+    "CREATE TABLE profiles (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, "
+    "name TEXT NOT NULL, name_key TEXT NOT NULL, short_name TEXT, colour TEXT, "
+    "created_at TEXT NOT NULL, last_played_at TEXT)",
+    "CREATE INDEX profiles_by_name ON profiles (name_key)",
+    "ALTER TABLE players ADD COLUMN profile_id INTEGER REFERENCES profiles(id)",
+    "CREATE INDEX players_by_profile ON players (profile_id)",
+    "ALTER TABLE games ADD COLUMN uuid TEXT",
+    "ALTER TABLE games ADD COLUMN device TEXT",
+    "CREATE UNIQUE INDEX games_by_uuid ON games (uuid)",
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
+SCHEMA += "".join(statement + ";\n" for statement in PROFILES)
+
 #: What each version adds to the one before it.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: ("ALTER TABLE steps ADD COLUMN source TEXT",
@@ -104,6 +126,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         CHECKPOINTS,
         "UPDATE games SET done_steps = (SELECT count(*) FROM steps WHERE steps.game_id = "
         "games.id AND steps.status = 'done')"),
+    4: PROFILES,
 }
 
 #: JSON as the file keeps it: no spaces after separators (json.loads reads both ways).
@@ -125,7 +148,19 @@ def migrate(conn: sqlite3.Connection) -> int:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     if 0 < found < 3:
         fill_summaries(conn)
+    if 0 < found < 4:
+        from companion.profiles import fill_profiles
+
+        fill_profiles(conn)
     return found
+
+
+def new_device(conn: sqlite3.Connection) -> str:
+    """Inside the transaction that creates the tables (or brings them to version 4): this
+    database's device id, made once and never changed."""
+    device = str(uuid.uuid4())
+    conn.execute("INSERT INTO meta (key, value) VALUES ('device_id', ?)", (device,))
+    return device
 
 
 def fill_summaries(conn: sqlite3.Connection) -> None:

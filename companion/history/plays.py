@@ -1,6 +1,6 @@
 """Every stored game as one record (a *play*): title, when, how long, who sat where with what
-score, who won, and how it was set up, read in four statements from the rows each game keeps
-for the lists, never from its log.
+score, who won, and how it was set up, with the game's uuid and each seat's profile, read in
+five statements from the rows each game keeps for the lists, never from its log.
 
 A game's length is its table clock's game time (paused time and time the app was closed do not
 count) when the app kept one, else the time from its start to its end as stored. Times are
@@ -32,6 +32,9 @@ class Seat:
     #: What the game's own ``results`` keep beside the score (Cauldron: place, character,
     #: brews; Witch's Brew: tiebreak), as stored.
     detail: dict[str, Any]
+    #: The uuid of the player profile the seat is linked to (companion/profiles.py); None in
+    #: a file from before profiles.
+    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,10 @@ class Play:
     variants: tuple[str, ...]
     #: The rest of the setup as stored (settings, milestones, starter...), without the seats.
     setup: dict[str, Any]
+    #: The game's uuid, the same on every table it is imported into, and the device id of
+    #: the database that played it (None in a file from before version 4).
+    uuid: str | None = None
+    device: str | None = None
 
     @property
     def winners(self) -> list[str]:
@@ -56,16 +63,19 @@ class Play:
 
     def as_dict(self) -> dict[str, Any]:
         """The play as JSON keeps it (the json and jsonl exports, ``stats --json``'s input)."""
-        return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
+        return {"id": self.id, "uuid": self.uuid, "device": self.device, "game": self.game,
+                "title": self.title, "status": self.status,
                 "started": self.started, "finished": self.finished,
                 "length_minutes": self.minutes,
-                "players": [{"seat": s.seat, "name": s.name, "score": s.score,
-                             "winner": s.winner, **_extra(s.detail)} for s in self.seats],
+                "players": [{"seat": s.seat, "name": s.name, "profile": s.profile,
+                             "score": s.score, "winner": s.winner, **_extra(s.detail)}
+                            for s in self.seats],
                 "winners": self.winners, "variants": list(self.variants), "setup": self.setup}
 
 
 def _extra(detail: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in detail.items() if k not in ("seat", "name", "score", "winner")}
+    return {k: v for k, v in detail.items()
+            if k not in ("seat", "name", "profile", "score", "winner")}
 
 
 def local_iso(stored: str | None) -> str | None:
@@ -129,21 +139,30 @@ def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
         where.append("created_at >= ?")
         args.append(since)
     condition = " AND ".join(where)
-    rows = conn.execute(f"SELECT id, game, status, setup, created_at, finished_at FROM games "
-                        f"WHERE {condition} ORDER BY id", args).fetchall()
+    known = has_column(conn, "games", "uuid")  # a reader's file from before version 4: none
+    ident = "uuid, device" if known else "NULL, NULL"
+    rows = conn.execute(f"SELECT id, game, status, setup, created_at, finished_at, {ident} "
+                        f"FROM games WHERE {condition} ORDER BY id", args).fetchall()
     if not rows:
         return []
     scope = f"game_id IN (SELECT id FROM games WHERE {condition})"
     found = conn.execute(f"SELECT game_id, seat, name, score, winner, detail FROM results "
                          f"WHERE {scope} ORDER BY game_id, seat", args).fetchall()
     results: dict[int, list[Seat]] = {}
+    linked: dict[tuple[int, int], str] = {}  # (game, seat) -> profile uuid
+    if known:
+        linked = {(gid, seat): ident for gid, seat, ident in conn.execute(
+            f"SELECT p.game_id, p.seat, pr.uuid FROM players p JOIN profiles pr ON pr.id = "
+            f"p.profile_id WHERE p.{scope}", args)}
     for (gid, seat, name, score, winner, _), detail in zip(found, _details(found)):
-        results.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail))
+        results.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail,
+                                                linked.get((gid, seat))))
     names: dict[int, list[Seat]] = {}  # the seats of games without results (not finished)
     for gid, seat, name in conn.execute(
             f"SELECT game_id, seat, name FROM players WHERE game_id IN (SELECT id FROM games "
             f"WHERE {condition} AND status != 'finished') ORDER BY game_id, seat", args):
-        names.setdefault(gid, []).append(Seat(seat, name, None, False, {}))
+        names.setdefault(gid, []).append(Seat(seat, name, None, False, {},
+                                              linked.get((gid, seat))))
     clocks: dict[int, float] = {}
     if has_column(conn, "clocks", "data"):  # a file from before clocks has none
         for gid, seconds in conn.execute(
@@ -152,12 +171,13 @@ def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
             if isinstance(seconds, (int, float)) and seconds > 0:
                 clocks[gid] = float(seconds)
     plays = []
-    for gid, game, status, setup_text, created, finished in rows:
+    for gid, game, status, setup_text, created, finished, game_uuid, device in rows:
         setup = json.loads(setup_text)
         plays.append(Play(
             gid, game, titles.get(game, game), status, local_iso(created) or created,
             local_iso(finished), _minutes(created, finished, clocks.get(gid)),
             tuple(results.get(gid) or names.get(gid, [])),
             tuple(str(v) for v in setup.get("variants") or ()),
-            {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"}))
+            {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"},
+            game_uuid, device))
     return plays

@@ -238,10 +238,22 @@ def test_restore_of_an_older_schema_migrates_on_the_next_open(stored, db, tmp_pa
     old = tmp_path / "schema-2.sqlite3"
     as_schema_2(stored, old)
     code, said = cli("restore", str(old), "--db", str(db))
-    assert code == 0 and "The backup has schema 2: the companion brings it up to schema 3" in said
+    assert code == 0 and "The backup has schema 2: the companion brings it up to schema 4" in said
     with Store(db) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert history_of(db)["plays"] == history_of(stored)["plays"]
+        names = {p.uuid: p.name for p in store.profiles()}
+    migrated, original = history_of(db)["plays"], history_of(stored)["plays"]
+    assert len({p["uuid"] for p in migrated} - {p["uuid"] for p in original}) == len(original)
+    for play in migrated:   # new uuids, new profiles of the same names: the rest as it was
+        assert all(names[seat["profile"]] == seat["name"] for seat in play["players"])
+    assert [anonymous(p) for p in migrated] == [anonymous(p) for p in original]
+
+
+def anonymous(play: dict[str, Any]) -> dict[str, Any]:
+    """A play without what a migration makes anew: its uuid, device and seats' profiles."""
+    return {**{k: v for k, v in play.items() if k not in ("uuid", "device")},
+            "players": [{k: v for k, v in seat.items() if k != "profile"}
+                        for seat in play["players"]]}
 
 
 def _other_program(path: Path) -> None:

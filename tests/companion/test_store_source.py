@@ -4,6 +4,7 @@ and step it holds: its steps' source unknown, the game playable on from where it
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 
@@ -12,6 +13,7 @@ from companion.games import get_rules
 from companion.store import Store
 from companion.store_schema import SCHEMA_VERSION
 from tests.companion.quest_autoplay import random_command
+from tests.companion.test_store_summary import as_schema_2
 
 SETUP = {"players": ["Ann", "Bob", "Cat"], "needed": ["rotten_egg", "newt_eye", "bat_wing"]}
 
@@ -48,12 +50,15 @@ def test_each_step_keeps_its_source_across_a_restart(tmp_path):
 
 
 def _as_schema_1(db) -> None:
-    """The file as the companion before schema 2 wrote it: no source column, no clocks."""
+    """The file as the companion before schema 2 wrote it: no source column, no clocks (nor
+    the lines of schema 3 or the profiles of schema 4: the rows copied into schema 2's tables)."""
+    older = db.with_name("older.sqlite3")
+    as_schema_2(db, older)
+    for side in ("", "-wal", "-shm"):
+        if os.path.exists(f"{db}{side}"):
+            os.remove(f"{db}{side}")
+    os.replace(older, db)
     raw = sqlite3.connect(db)
-    for column in ("summary", "done_steps", "damaged"):   # nor the lines of schema 3
-        raw.execute(f"ALTER TABLE games DROP COLUMN {column}")
-    raw.execute("DROP INDEX games_by_status")
-    raw.execute("DROP TABLE checkpoints")
     raw.execute("ALTER TABLE steps DROP COLUMN source")
     raw.execute("DROP TABLE clocks")
     raw.execute("PRAGMA user_version = 1")
@@ -74,7 +79,7 @@ def test_a_schema_1_database_opens_migrated_and_keeps_every_row(tmp_path):
     assert _version(db) == 1
     with Store(db) as store:
         assert store.notice is None
-        assert _version(db) == SCHEMA_VERSION == 3
+        assert _version(db) == SCHEMA_VERSION == 4
         session = store.open_session(game_id)
         assert session.state == before and len(session.steps) == 3
         assert [s.source for s in session.steps] == [None, None, None]

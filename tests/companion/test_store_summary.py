@@ -264,7 +264,8 @@ CREATE TABLE clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id), data TEXT
     updated_at TEXT NOT NULL);
 """
 V2_COLUMNS = {"games": "id, game, setup, status, created_at, updated_at, finished_at",
-              "players": "*", "steps": "*", "events": "*", "results": "*", "clocks": "*"}
+              "players": "game_id, seat, name", "steps": "*", "events": "*", "results": "*",
+              "clocks": "*"}
 
 
 def as_schema_2(source, target) -> dict[str, list[tuple]]:
@@ -297,7 +298,7 @@ def test_a_schema_2_file_opens_keeps_every_row_and_lists_its_games(tmp_path):
     rows = as_schema_2(built, old)
     with Store(old) as store:
         assert store.notice is None
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         for table, columns in V2_COLUMNS.items():   # every row kept as it was
             assert store.conn.execute(f"SELECT {columns} FROM {table} ORDER BY 1, 2"
                                       ).fetchall() == rows[table]
@@ -323,7 +324,7 @@ def clone_games(store: Store, game_id: int, copies: int) -> None:
                for t in ("games", "players", "steps", "events", "results", "checkpoints")}
     conn.execute("BEGIN IMMEDIATE")
     for _ in range(copies):
-        rest = [c for c in columns["games"] if c != "id"]
+        rest = [c for c in columns["games"] if c not in ("id", "uuid")]  # a uuid is one game's
         new = conn.execute(f"INSERT INTO games ({', '.join(rest)}) SELECT {', '.join(rest)} "
                            "FROM games WHERE id = ?", (game_id,)).lastrowid
         for table in ("players", "steps", "events", "results", "checkpoints"):
