@@ -72,6 +72,8 @@ class HomeScreen(Screen):
         self._more = False          # another page may follow them
         self._width: float | None = None
         self._titles: dict[str, str] = {}
+        self._cards: tuple | None = None   # what the resume cards show: unit, lines, "when"s
+        self._rows: tuple | None = None    # the unit and "when"s the finished games' rows show
         super().__init__(**kwargs)
 
     def on_kv_post(self, _base):
@@ -88,25 +90,40 @@ class HomeScreen(Screen):
         self._titles = titles
         if not self.ids.new_games.children:   # the same buttons every time: built once
             self._new_game_buttons(app)
-        self.ids.resume.clear_widgets()
         unfinished = app.store.unfinished(MAX_RESUME)
-        for info in unfinished:
-            self.ids.resume.add_widget(self._resume_card(app, info, titles))
+        # Cards and rows whose lines read the same are kept as they are: rebuilding them
+        # re-renders every label's texture, most of a trip back home.
+        cards = (app.u, [(info, when(info.updated_at)) for info in unfinished])
+        if cards != self._cards:
+            self._cards = cards
+            self.ids.resume.clear_widgets()
+            for info in unfinished:
+                self.ids.resume.add_widget(self._resume_card(app, info, titles))
+        else:
+            for card in self.ids.resume.children:   # a first tap on Abandon is forgotten
+                for button, title, fill in card.resets:
+                    button.title, button.fill = title, fill
         self.ids.resume_title.opacity = 1 if unfinished else 0
-        self._finished, self._more, self._width = [], True, None
-        self.ids.history.data = []
-        self.load_more()
+        page = app.store.history(PAGE)
+        rows = (app.u, [when(info.updated_at) for info in page])
+        if page != self._finished or rows != self._rows \
+                or (page and self.ids.history.width != self._width):
+            self._finished, self._more, self._width = [], True, None
+            self.ids.history.data = []
+            self.load_more(page)
+        self._rows = rows
         self.ids.history_empty.text = "" if self._finished else "No finished games yet."
         self.ids.history.scroll_y = 1
 
     # -- finished games: a page at a time ----------------------------------------------------
-    def load_more(self) -> None:
-        """The next page of finished games onto the end of the list; where the list is
-        scrolled stays where it was."""
+    def load_more(self, page: list | None = None) -> None:
+        """The next page of finished games (``page`` when it has been read already) onto the
+        end of the list; where the list is scrolled stays where it was."""
         app = App.get_running_app()
         if not self._more or app.store is None:
             return
-        page = app.store.history(PAGE, len(self._finished))
+        if page is None:
+            page = app.store.history(PAGE, len(self._finished))
         self._more = len(page) == PAGE
         if not page:
             return
@@ -171,6 +188,7 @@ class HomeScreen(Screen):
         card.add_widget(row)
         card.game_id = info.id
         card.resume_button = go
+        card.resets = [(drop, drop.title, drop.fill)]
         return card
 
     def _resume(self, app, game_id: int) -> None:
@@ -212,6 +230,7 @@ class HomeScreen(Screen):
             card.repair_button = fix
         card.add_widget(row)
         card.game_id, card.save_button = info.id, save
+        card.resets = [(button, button.title, button.fill) for button in row.children]
         return card
 
     @staticmethod
