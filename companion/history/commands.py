@@ -19,7 +19,9 @@ from companion.games import all_games
 from companion.history.backup import backup as copy_out, restore as copy_in
 from companion.history.export_all import render
 from companion.history.plays import read_plays, since_bound
-from companion.history.stats import compute, find_game, find_player, lines
+from companion.history.stats import (
+    compute, find_game, find_player, gather, lines, players, profile_names,
+)
 from companion.store import default_path
 from companion.store_open import SCHEMA_VERSION
 
@@ -57,20 +59,24 @@ def export_all(args: argparse.Namespace) -> int:
 
 
 def stats(args: argparse.Namespace) -> int:
-    """Figures per player and per title over the finished games, from their results."""
+    """Figures per player and per title over the finished games, from their results and (for
+    what only a game's log tells) their events, read while the database is open once."""
     titles = {name: rules.title for name, rules in all_games().items()}
-    plays = _plays(args)
-    try:
-        game = find_game(titles, args.game) if args.game else None
-        player = find_player(plays, args.player) if args.player else None
-    except CompanionError as problem:
-        raise Unusable(_one_line(problem)) from None
-    figures = compute(plays, player=player, game=game)
+    with _database(args.db, create=False) as store:
+        plays = read_plays(store.conn) if store is not None else []
+        names = profile_names(store.conn) if store is not None else {}
+        try:
+            game = find_game(titles, args.game) if args.game else None
+            player = find_player(plays, args.player, names) if args.player else None
+        except CompanionError as problem:
+            raise Unusable(_one_line(problem)) from None
+        figures = (gather(store.conn, player=player, game=game, plays=plays)
+                   if store is not None else compute([]))
     if args.json:
         _print_json(figures.as_dict())
     else:
         chosen = " ".join(([f"of {titles[game]}"] if game else [])
-                          + ([f"with {player}"] if player else []))
+                          + ([f"with {players(plays, names)[player]}"] if player else []))
         for line in lines(figures, titles, chosen):
             _say(line)
     return EXIT_DONE

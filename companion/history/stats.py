@@ -3,10 +3,13 @@ and best score, average length and the longest run of wins; per title what its r
 beside the score (Cauldron: the characters that win, brews per seat; Witch's Brew: shared wins
 and wins decided by the tie-break; Cauldron Quest: how often the team wins).
 
-Counted in plain Python over the plays (companion.history.plays: four SQL statements over the
-rows kept for the lists), never a fold. A player is a name as typed at setup (profiles come
-later). Cauldron Quest is cooperative and keeps no points, so it has no score figures; the team
-wins or loses together, so each seat of a won game counts a win.
+Counted in plain Python over the plays (companion.history.plays: a few SQL statements over the
+rows kept for the lists), never a fold; what only a game's log tells (Magik per season, roles,
+spells...) comes from companion.history.tally, one SQL statement per title over the events.
+A player is a profile where the seats link to one (shown by the profile's name today, however
+it was typed at each game), else a name as typed at setup (a file from before profiles).
+Cauldron Quest is cooperative and keeps no points, so it has no score figures; the team wins or
+loses together, so each seat of a won game counts a win.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from companion.core.errors import CompanionError
-from companion.history.plays import Play
+from companion.history.plays import Play, Seat, read_plays
+from companion.history.tally import lines as log_lines, tally
+from companion.store_schema import has_column
 
 #: Titles whose scores are points a player makes (the others keep 0 for everyone).
 SCORED = frozenset({"witchs_brew", "cauldron"})
@@ -41,6 +46,8 @@ class PlayerStats:
     overall: Figures
     #: game name -> the player's figures at that title
     titles: dict[str, Figures]
+    #: The profile's uuid; None for a name from a file before profiles.
+    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,8 @@ class TitleStats:
     figures: Figures
     #: What this title's results keep beside the score, counted (see the module docstring).
     extra: dict[str, Any] = field(default_factory=dict)
+    #: What its games' logs tell (companion.history.tally); empty when not read.
+    from_log: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -62,11 +71,12 @@ class Stats:
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games,
-                "players": [{"name": p.name, "overall": asdict(p.overall),
+                "players": [{"name": p.name, "profile": p.profile,
+                             "overall": asdict(p.overall),
                              "titles": {g: asdict(f) for g, f in p.titles.items()}}
                             for p in self.players],
                 "titles": [{"game": t.game, "title": t.title, **asdict(t.figures),
-                            "extra": t.extra} for t in self.titles]}
+                            "extra": t.extra, "from_log": t.from_log} for t in self.titles]}
 
 
 def _rate(part: int, whole: int) -> float | None:
@@ -112,17 +122,52 @@ def find_game(titles: dict[str, str], wanted: str) -> str:
     raise CompanionError(f"--game: there is no game {wanted!r}; the games are {choices}")
 
 
-def find_player(plays: Sequence[Play], wanted: str) -> str:
-    """``--player``: a name as typed at setup, or the one name that matches it in any case."""
-    names = sorted({s.name for p in plays for s in p.seats})
-    if wanted in names:
+def player_key(seat: Seat) -> str:
+    """Who sat in a seat, for counting: the profile's uuid, else the name as typed."""
+    return seat.profile or seat.name
+
+
+def profile_names(conn: Any) -> dict[str, str]:
+    """Each profile's name today, by uuid (a profile renamed after its games is shown by its
+    new name); empty for a file from before profiles."""
+    if not has_column(conn, "profiles", "uuid"):
+        return {}
+    return dict(conn.execute("SELECT uuid, name FROM profiles"))
+
+
+def players(plays: Sequence[Play], names: dict[str, str] | None = None) -> dict[str, str]:
+    """Every player of these plays, key (player_key) -> the name shown: the profile's name
+    today, else the name typed at the player's latest game; sorted by name."""
+    shown: dict[str, str] = {}
+    for play in sorted(plays, key=lambda p: p.id):
+        for seat in play.seats:
+            shown[player_key(seat)] = seat.name
+    if names:
+        shown = {key: names.get(key, name) for key, name in shown.items()}
+    return dict(sorted(shown.items(), key=lambda kv: (kv[1].casefold(), kv[0])))
+
+
+def find_player(plays: Sequence[Play], wanted: str, names: dict[str, str] | None = None) -> str:
+    """``--player``: a player's key (player_key) from the name shown, a profile's uuid or a
+    name typed at a game, in any case; CompanionError naming the players when none or two
+    players match."""
+    everyone = players(plays, names)
+    if wanted in everyone:  # a profile's uuid (or a name, in a file before profiles)
         return wanted
-    same = [n for n in names if n.casefold() == wanted.strip().casefold()]
-    if len(same) == 1:
-        return same[0]
-    shown = ", ".join(names[:20]) + (" ..." if len(names) > 20 else "")
+    key = wanted.strip().casefold()
+    found = {k for k, name in everyone.items() if name.casefold() == key}
+    if not found:  # a spelling a profile was typed as at one of its games
+        found = {player_key(s) for p in plays for s in p.seats if s.name.casefold() == key}
+    if len(found) == 1:
+        return found.pop()
+    if found:
+        which = ", ".join(sorted(found))
+        raise CompanionError(f"--player: {len(found)} players are named {wanted!r}; give the "
+                             f"profile's uuid: {which}")
+    shown = sorted(set(everyone.values()), key=str.casefold)
+    listed = ", ".join(shown[:20]) + (" ..." if len(shown) > 20 else "")
     raise CompanionError(f"--player: nobody named {wanted!r} played these games"
-                         + (f"; the players are {shown}" if names else " (there are none)"))
+                         + (f"; the players are {listed}" if shown else " (there are none)"))
 
 
 def _extra(game: str, plays: Sequence[Play]) -> dict[str, Any]:
@@ -159,30 +204,42 @@ def _extra(game: str, plays: Sequence[Play]) -> dict[str, Any]:
     return {}
 
 
-def compute(plays: Sequence[Play], *, player: str | None = None,
-            game: str | None = None) -> Stats:
-    """The figures over finished plays; ``game`` keeps one title's games, ``player`` the games
-    that player sat in (and only that player's figures)."""
-    chosen = sorted((p for p in plays if p.status == "finished"
-                     and (game is None or p.game == game)
-                     and (player is None or any(s.name == player for s in p.seats))),
-                    key=_order)
+def select(plays: Sequence[Play], *, player: str | None = None,
+           game: str | None = None) -> list[Play]:
+    """The finished plays of one title (``game``) and with one player (``player``: a key),
+    in the order they ended."""
+    return sorted((p for p in plays if p.status == "finished"
+                   and (game is None or p.game == game)
+                   and (player is None or any(player_key(s) == player for s in p.seats))),
+                  key=_order)
+
+
+def compute(plays: Sequence[Play], *, player: str | None = None, game: str | None = None,
+            names: dict[str, str] | None = None,
+            from_log: dict[str, dict[str, Any]] | None = None) -> Stats:
+    """The figures over finished plays; ``game`` keeps one title's games, ``player`` (a key,
+    player_key) the games that player sat in (and only that player's figures); ``names``:
+    profile_names; ``from_log``: what tally read for these games, per title."""
+    chosen = select(plays, player=player, game=game)
+    shown = players(chosen, names)
     by_player: dict[str, list[tuple[Play, bool, int | None]]] = defaultdict(list)
     by_title: dict[str, list[Play]] = defaultdict(list)
     for p in chosen:
         by_title[p.game].append(p)
         for s in p.seats:
-            by_player[s.name].append((p, s.winner, s.score))
+            by_player[player_key(s)].append((p, s.winner, s.score))
     people = []
-    for name, entries in by_player.items():
-        if player is not None and name != player:
+    for key, entries in by_player.items():
+        if player is not None and key != player:
             continue
         titles: dict[str, list[tuple[Play, bool, int | None]]] = defaultdict(list)
         for entry in entries:
             titles[entry[0].game].append(entry)
-        people.append(PlayerStats(name, figures(entries, scored=False),
+        linked = any(s.profile == key for s in entries[0][0].seats)
+        people.append(PlayerStats(shown[key], figures(entries, scored=False),
                                   {g: figures(e, scored=g in SCORED)
-                                   for g, e in sorted(titles.items())}))
+                                   for g, e in sorted(titles.items())},
+                                  key if linked else None))
     people.sort(key=lambda p: (-p.overall.games, p.name))
     titles = []
     for name, games in sorted(by_title.items()):
@@ -192,8 +249,22 @@ def compute(plays: Sequence[Play], *, player: str | None = None,
         titles.append(TitleStats(name, games[0].title, Figures(
             len(games), per_game.wins, per_game.win_rate, whole.average_score,
             whole.best_score, per_game.average_minutes, per_game.longest_streak),
-            _extra(name, games)))
+            _extra(name, games), (from_log or {}).get(name, {})))
     return Stats(len(chosen), tuple(people), tuple(titles))
+
+
+def gather(conn: Any, *, player: str | None = None, game: str | None = None,
+           plays: Sequence[Play] | None = None) -> Stats:
+    """Everything over the finished games of a database: the plays (read here unless given),
+    then the logs of the chosen ones (tally), then the figures."""
+    if plays is None:
+        plays = read_plays(conn)
+    names = profile_names(conn)
+    chosen = select(plays, player=player, game=game)
+    shown = players(chosen, names)
+    by_seat = {(p.id, s.seat): s for p in chosen for s in p.seats}
+    logs = tally(conn, chosen, lambda gid, seat: shown[player_key(by_seat[gid, seat])])
+    return compute(chosen, player=player, game=game, names=names, from_log=logs)
 
 
 # -- as the command line says it --------------------------------------------------------------
@@ -242,4 +313,5 @@ def lines(stats: Stats, titles: dict[str, str], chosen: str = "") -> list[str]:
             elif value is not None:
                 shown = f"{value:.0%}" if key.endswith("rate") else f"{value:g}"
                 out.append(f"    {_EXTRA_WORDS.get(key, key)}: {shown}")
+        out += [f"    {line}" for line in log_lines(t.game, t.from_log)]
     return out

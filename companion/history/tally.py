@@ -92,12 +92,14 @@ def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[
         else:  # a Market closed, or the game ended
             game.close()
     by_season: dict[int, list[int]] = defaultdict(list)
+    reached: dict[int, int] = defaultdict(int)  # season -> games that got to its end
     for game in seasons.values():
         for number, magik in enumerate(game.ends, 1):
             by_season[number] += magik
+            reached[number] += 1
     return {
-        "magik_by_season": [{"season": n, "seats": len(v), "average": _mean(v)}
-                            for n, v in sorted(by_season.items())],
+        "magik_by_season": [{"season": n, "games": reached[n], "seats": len(v),
+                             "average": _mean(v)} for n, v in sorted(by_season.items())],
         "milestones": {m: {"taken": len(v["seasons"]), "games": len(plays),
                            "share": _rate(len(v["seasons"]), len(plays)),
                            "average_season": _mean(v["seasons"]),
