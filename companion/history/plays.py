@@ -181,3 +181,14 @@ def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
             {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"},
             game_uuid, device))
     return plays
+
+
+def read_play(conn: sqlite3.Connection, game_id: int) -> Play | None:
+    """One stored game as a play (running and abandoned ones too), None when there is no such
+    game: read_plays over the games started from this one's start on, so a game just finished
+    costs one game's rows, not the whole history's."""
+    row = conn.execute("SELECT created_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        return None
+    return next((p for p in read_plays(conn, since=row[0], unfinished=True)
+                 if p.id == game_id), None)

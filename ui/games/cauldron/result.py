@@ -1,6 +1,6 @@
 """Cauldron's end: every seat in one large row, best first (ties share a place), with what made
-its score (Magik, the Potions brewed, the milestones it triggered), how long the game took, and
-"Play again" with the same seats.
+its score (Magik, the Potions brewed, the milestones it triggered), how long the game took,
+"Play again" with the same seats, and the play as a QR code for BG Stats.
 
 The standings are the rules' podium (``summary["podium"]``), never recounted here; the length
 comes from the store (``played``: the game's start and finish)."""
@@ -20,6 +20,7 @@ from ui import theme
 from ui.played import hours_minutes, local_clock, minutes_played
 from ui.games.cauldron.common import CHARACTER_NAMES
 from ui.widgets.common import Box, Chip
+from ui.widgets.qr import show_stored_play
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -81,6 +82,11 @@ class CauldronResultScreen(Screen):
                                     / max(1, len(rows))))
         for r in rows:
             box.add_widget(self._row(app, r, summary, colours[r["seat"]], row_h))
+
+    def bg_stats(self) -> None:
+        """The game just finished as a QR code for BG Stats."""
+        app = App.get_running_app()
+        show_stored_play(app.store, getattr(app.session, "game_id", None))
 
     @staticmethod
     def _length(app) -> str:

@@ -2,8 +2,9 @@
 
 The win is big and happy (the cauldron with the three ingredients, stars); the loss says
 plainly that the wizard won and invites the team to try again. Both say how close it was (the
-paths still open, the ingredients that made it into the cauldron) and how long the game took,
-and "Play again" sets up the same table. Read from the summary and the store."""
+paths still open, the ingredients that made it into the cauldron) and how long the game took;
+"Play again" sets up the same table, and "BG Stats" shows the play as a QR code. Read from the
+summary and the store."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from kivy.uix.widget import Widget
 from companion.games.quest.state import NEEDED
 from ui.played import hours_minutes, minutes_played
 from ui.games.quest import draw
+from ui.widgets.qr import show_stored_play
 
 PATHS = 6
 
@@ -105,6 +107,11 @@ class QuestResultScreen(Screen):
 
     def on_pre_enter(self, *_args):
         self.refresh()
+
+    def bg_stats(self) -> None:
+        """The game just finished as a QR code for BG Stats."""
+        app = App.get_running_app()
+        show_stored_play(app.store, getattr(app.session, "game_id", None))
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()

@@ -1,6 +1,6 @@
 """Game over: every seat on its own row in large type, the score broken down as the rulebook
 counts it (potion points + vials), the tie-break said in words when it decided, the game's
-length, and "Play again" with the same seats.
+length, "Play again" with the same seats, and the play as a QR code for BG Stats.
 
 Standings come from the rules (``results``: score, tie-break, winner) and the potions and vials
 from the state, never recounted another way here; the length from the store's start and finish.
@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 from ui import theme
 from ui.played import hours_minutes, minutes_played
 from ui.widgets.common import Box, Chip, Txt
+from ui.widgets.qr import show_stored_play
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
 COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 150}
@@ -80,6 +81,11 @@ class ResultScreen(Screen):
 
     def on_pre_enter(self, *_args):
         self.refresh()
+
+    def bg_stats(self) -> None:
+        """The game just finished as a QR code for BG Stats."""
+        app = App.get_running_app()
+        show_stored_play(app.store, getattr(app.session, "game_id", None))
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
