@@ -4,7 +4,8 @@ rules where tables differ (who opens the Market, Quick Game milestones, the Fiel
 and per seat: an ability once per season, the most Cellars its card allows).
 
 Everything starts from the last Cauldron game in the database (a table's board and habits do
-not change). The rules validate the setup; a SetupError is shown here."""
+not change), found a page of games at a time; a seat's "Who?" lists the players seen before
+(:mod:`ui.widgets.players`). The rules validate the setup; a SetupError is shown here."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import (
     Chip, FlatButton, Stepper, Txt, distinct_colours, paint, pick_colour,
 )
+from ui.widgets.players import last_game, last_of, pick_player
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
@@ -132,6 +134,7 @@ class CauldronSetupScreen(Screen):
     panel = StringProperty("players")
     variants = ListProperty([])
     error = StringProperty("")
+    note = StringProperty("")            # a known player seated without their usual colour
     market_start = StringProperty("left")
     quick_passes = BooleanProperty(True)
     supply = DictProperty({})            # empty: the box's counts are unknown
@@ -167,6 +170,7 @@ class CauldronSetupScreen(Screen):
     def on_pre_enter(self, *_):
         """Start from the last Cauldron table (else the last table's names)."""
         self.error = ""
+        self.note = ""
         self.refused = False
         for row in self.rows:
             row.problem = ""
@@ -188,8 +192,9 @@ class CauldronSetupScreen(Screen):
 
     def _fill(self, app, last: dict | None, milestones: dict) -> None:
         players = last.get("players", []) if last else []
-        if not players and app.store is not None and app.store.games():
-            players = app.store.games()[0].players
+        if not players:
+            latest = last_game(app.store)
+            players = latest.players if latest else []
         players = [p if isinstance(p, dict) else {"name": p} for p in players]
         self.count = len(players) if MIN_SEATS <= len(players) <= MAX_SEATS else 4
         self.variants = list(last.get("variants", [])) if last else []
@@ -216,7 +221,7 @@ class CauldronSetupScreen(Screen):
         """The last Cauldron game's setup, and its milestone positions (set at setup or later)."""
         if app.store is None:
             return None, {}
-        game = next((i for i in app.store.games() if i.game == "cauldron"), None)
+        game = last_of(app.store, "cauldron")
         if game is None:
             return None, {}
         setup = app.store.setup_of(game.id)
@@ -249,6 +254,14 @@ class CauldronSetupScreen(Screen):
 
     def pick_colour(self, row) -> None:
         pick_colour(self.rows[: self.count], row, self._recheck)
+
+    def pick_player(self, row) -> None:
+        """A player seen before for this seat (:mod:`ui.widgets.players`)."""
+        pick_player(self.rows[: self.count], row, self._seated)
+
+    def _seated(self, note: str) -> None:
+        self.note = note
+        self._recheck()
 
     def _place(self) -> None:
         distinct_colours(self.rows[: self.count])

@@ -6,7 +6,8 @@ The names are checked here as they are typed, in people's words beside the row t
 (empty, the same name twice, too long), and each line goes as soon as the row is fixed. The
 rules still validate the whole setup; what they refuse about a seat ("Seat 2: ...") is shown on
 that row, anything else under the start button until something changes. A result screen's
-"Play again" fills the screen in with ``prefill``.
+"Play again" fills the screen in with ``prefill``. A row's "Who?" lists the players seen before
+(:mod:`ui.widgets.players`); the last table is found a page of games at a time.
 
 No seat colours here, unlike Witch's Brew and Cauldron: Cauldron Quest is played as one team
 with shared pieces (the six bottles, the wizard, the obstacles), so no player has pieces for a
@@ -35,6 +36,7 @@ from ui import theme
 from ui.keyboard import keyboard_lift
 from ui.games.quest import draw
 from ui.widgets.common import FlatButton, Stepper
+from ui.widgets.players import last_game, last_of, pick_player
 from ui.games.quest.dialogs import QuestDialog
 from ui.games.quest.icons import PictureButton
 
@@ -118,9 +120,8 @@ class QuestSetupScreen(Screen):
         game's), no ingredients drawn yet; or what ``prefill`` gave (Play again)."""
         self.error = ""
         app = App.get_running_app()
-        games = app.store.games() if app.store is not None else []
-        last_quest = next((g for g in games if g.game == "quest"), None)
-        last = last_quest or (games[0] if games else None)
+        last_quest = last_of(app.store, "quest")
+        last = last_quest or last_game(app.store)
         names = last.players if last else []
         self.facts = default_facts()
         if last_quest is not None:
@@ -185,6 +186,11 @@ class QuestSetupScreen(Screen):
         for i, row in enumerate(self.rows):
             row.problem = problems[i] if i < len(problems) else ""
         return not any(problems)
+
+    def pick_player(self, row) -> None:
+        """A player seen before for this seat (:mod:`ui.widgets.players`); only the name, as
+        Cauldron Quest has no seat colours."""
+        pick_player(self.rows[: self.count], row, lambda _note: self.check_names())
 
     def toggle(self, name: str) -> None:
         """Tap the ingredients the table drew; a fourth tap replaces the first one tapped."""

@@ -5,11 +5,12 @@ Each seat's colour matches its pieces: a tap on the seat's colour opens the pale
 has is refused there, naming that seat. The colours go into the setup (``colours``), so a
 resume and "Play again" show them as chosen.
 
-Names default to the last game's table, else "Player 1"...; "Play again" fills in the finished
-game's seats instead (``prefill``). The rules validate the setup: a SetupError about one seat
-is said in people's words at that seat's row, one about the whole table beside the form. Once
-a problem is shown, every change re-asks the rules' gate (without starting anything), so the
-message goes as soon as the table has fixed it."""
+A seat's "Who?" lists the players seen before (:mod:`ui.widgets.players`); a name can still
+be typed. Names default to the last game's table (one stored game read), else "Player 1"...;
+"Play again" fills in the finished game's seats instead (``prefill``). The rules validate the
+setup: a SetupError about one seat is said in people's words at that seat's row, one about the
+whole table beside the form. Once a problem is shown, every change re-asks the rules' gate
+(without starting anything), so the message goes as soon as the table has fixed it."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from companion.games.witchs_brew.state import VARIANT
 from ui import theme
 from ui.keyboard import keyboard_lift
 from ui.widgets.common import distinct_colours, paint, pick_colour
+from ui.widgets.players import last_game, pick_player
 
 MIN_SEATS, MAX_SEATS = RULES.players
 
@@ -68,6 +70,7 @@ class SetupScreen(Screen):
     starter = NumericProperty(0)
     variant = BooleanProperty(False)
     error = StringProperty("")
+    note = StringProperty("")           # a known player seated without their usual colour
 
     def on_kv_post(self, _base):
         self.rows = []
@@ -89,9 +92,9 @@ class SetupScreen(Screen):
     def on_pre_enter(self, *_):
         """Start from the last table's names: most groups play again with the same people."""
         self._show_problem(None)
-        app = App.get_running_app()
-        last = app.store.games() if app.store is not None else []
-        names = last[0].players if last else []
+        self.note = ""
+        last = last_game(App.get_running_app().store)
+        names = last.players if last else []
         self.count = len(names) if MIN_SEATS <= len(names) <= MAX_SEATS else 4
         self.variant = False
         for seat, row in enumerate(self.rows):
@@ -105,6 +108,7 @@ class SetupScreen(Screen):
         order, the same starter and variants, ready to check and start."""
         names = list(setup.get("players", []))[:MAX_SEATS]
         self.count = max(MIN_SEATS, len(names))
+        self.note = ""
         for seat, row in enumerate(self.rows):
             row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
         distinct_colours(self.rows, setup.get("colours") or ())
@@ -132,6 +136,14 @@ class SetupScreen(Screen):
 
     def pick_colour(self, row) -> None:
         pick_colour(self.rows[: self.count], row, self._recheck)
+
+    def pick_player(self, row) -> None:
+        """A player seen before for this seat (:mod:`ui.widgets.players`)."""
+        pick_player(self.rows[: self.count], row, self._seated)
+
+    def _seated(self, note: str) -> None:
+        self.note = note
+        self._recheck()
 
     def _place(self) -> None:
         distinct_colours(self.rows[: self.count])
