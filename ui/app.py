@@ -32,7 +32,7 @@ from companion.games import get_rules
 from companion.store import Store, default_path
 from ui import theme
 from ui import table_settings as table
-from ui import service
+from ui import renderer, service
 from ui.devices import TableDevices
 from ui.dimmer import Dimmer
 from ui.games import GAMES
@@ -126,6 +126,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.sound = ScreenSound()
         self.table_settings, self.settings_problem = table.DEFAULTS, ""
         self.dimmer: Dimmer | None = None
+        self.renderer_notice = None       # the software-renderer notice, while it shows
         self._cue: tuple = (None, None, False)   # (session, awaited seat, over) last cued for
         self._timer = None
         self.init_game_bar()
@@ -159,6 +160,8 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
 
     def on_start(self) -> None:
         self.open_store(self.db_path)
+        # the kiosk drawing with the processor says so on the home screen (ui/renderer.py)
+        self.renderer_notice = renderer.check(self.screens.get_screen("home"))
         if self.settings_problem:
             self.notice = f"{self.notice} {self.settings_problem}".strip()
         service.attach(self)  # systemd: READY=1 on the first frame, the watchdog, STOPPING=1
