@@ -1,5 +1,5 @@
-"""The table's own settings, kept per device: sound, text size, rotation, dimming, and the turn
-limit.
+"""The table's own settings, kept per device: sound, text size, rotation, dimming, the screen
+going off, and the turn limit.
 
 They belong to the screen beside the board, not to a game, so they live in a small JSON file in
 the user config directory (beside ``hardware.toml``; ``$COMPANION_SETTINGS`` names another file,
@@ -30,6 +30,7 @@ SETTINGS_ENV = "COMPANION_SETTINGS"
 VOLUMES = (25, 50, 75, 100)               # the screen's choices; the file may hold any 0-100
 ROTATIONS = (0, 180)
 DIM_MINUTES = (0, 2, 5, 10, 20)           # 0: never dim
+OFF_MINUTES = (0, 10, 20, 30, 60)         # 0: never off; else longer than dim_minutes
 #: text size -> how much larger than normal every font is drawn (layouts keep their sizes)
 TEXT_SIZES = {"normal": 1.0, "large": 1.15}
 
@@ -38,13 +39,16 @@ TEXT_SIZES = {"normal": 1.0, "large": 1.15}
 class TableSettings:
     """What the settings screen changes. ``volume`` in percent; ``rotation`` in degrees (180:
     turned for the players on the far side); ``dim_minutes`` without input before the screen
-    dims (0: never); ``text_size`` "normal" or "large" (:data:`TEXT_SIZES`)."""
+    dims (0: never); ``text_size`` "normal" or "large" (:data:`TEXT_SIZES`); ``off_minutes``
+    without input before the screen goes dark, backlight off (0: never; else longer than
+    ``dim_minutes``, :func:`order_problem`)."""
 
     sound: bool = True
     volume: int = 75
     rotation: int = 0
     dim_minutes: int = 0
     text_size: str = "normal"
+    off_minutes: int = 0
 
     @property
     def font_factor(self) -> float:
@@ -68,7 +72,21 @@ RULES = {
                     "one of " + ", ".join(map(str, DIM_MINUTES)) + " (0: never)"),
     "text_size": (lambda v: isinstance(v, str) and v in TEXT_SIZES,
                   " or ".join(f'"{size}"' for size in TEXT_SIZES)),
+    "off_minutes": (lambda v: _whole(v) and v in OFF_MINUTES,
+                    "one of " + ", ".join(map(str, OFF_MINUTES)) + " (0: never)"),
 }
+
+
+def order_problem(settings: TableSettings, rows: bool = False) -> str:
+    """"" when the screen dims before it goes off (or one of them never happens), else the
+    sentence naming the field: ``off_minutes`` for the file, or with ``rows`` the settings
+    screen's rows as the table reads them."""
+    off, dim = settings.off_minutes, settings.dim_minutes
+    if not (off and dim and off <= dim):
+        return ""
+    if rows:
+        return f"Off after must be longer than Dim after ({dim} min), or Never; not {off} min"
+    return f"off_minutes must be more than dim_minutes ({dim}) or 0 (never), not {off}"
 
 
 def settings_path() -> Path:
@@ -104,7 +122,12 @@ def parse_settings(data: Any) -> tuple[TableSettings, list[str]]:
         else:
             problems.append(f"{name} must be {words}, not {_shown(value)}; "
                             f"using {_shown(getattr(DEFAULTS, name))}")
-    return replace(DEFAULTS, **good), problems
+    settings = replace(DEFAULTS, **good)
+    order = order_problem(settings)
+    if order:
+        problems.append(f"{order}; using {DEFAULTS.off_minutes}")
+        settings = replace(settings, off_minutes=DEFAULTS.off_minutes)
+    return settings, problems
 
 
 def load_settings(path: str | PathLike[str] | None = None) -> tuple[TableSettings, str]:

@@ -43,13 +43,19 @@ class TableSettingsApp:
         self.show("table_settings")
 
     def load_table_settings(self) -> None:
-        """Read the settings file (never fails) and apply it: rotation, dimming."""
+        """Read the settings file (never fails) and apply it: rotation, dimming, off."""
         settings, self.settings_problem = table.load_settings()
         self._apply_table_settings(settings)
 
     def change_table_settings(self, **changes: Any) -> str:
-        """Apply a change at once and save it; returns "" or why it was not saved."""
-        self._apply_table_settings(replace(self.table_settings, **changes))
+        """Apply a change at once and save it; returns "" or why it was not saved. A change
+        that would turn the screen off before it dims is refused, naming the field, and
+        changes nothing."""
+        wanted = replace(self.table_settings, **changes)
+        problem = table.order_problem(wanted, rows=True)
+        if problem:
+            return f"Not changed: {problem}."
+        self._apply_table_settings(wanted)
         try:
             table.save_settings(self.table_settings)
         except OSError as problem:
@@ -62,7 +68,7 @@ class TableSettingsApp:
         self.table_settings = settings
         self.font_factor = settings.font_factor
         Window.rotation = settings.rotation
-        self.dimmer.set_minutes(settings.dim_minutes)
+        self.dimmer.set_minutes(settings.dim_minutes, settings.off_minutes)
 
     def flip(self) -> str:
         """Turn the screen by 180 degrees for the far side of the table (touch follows)."""

@@ -55,7 +55,8 @@ def test_each_control_changes_the_setting_and_it_survives_a_restart(app, table):
     assert row_button(app, "volume", "25%").disabled        # no volume without sound
     assert app.table_settings == TableSettings(sound=False, volume=50, dim_minutes=5)
     assert json.loads(table.read_text()) == {"sound": False, "volume": 50, "rotation": 0,
-                                             "dim_minutes": 5, "text_size": "normal"}
+                                             "dim_minutes": 5, "text_size": "normal",
+                                             "off_minutes": 0}
     restart(app)
     assert app.table_settings == TableSettings(sound=False, volume=50, dim_minutes=5)
     assert row_button(app, "volume", "50%").chosen and row_button(app, "dim", "5 min").chosen

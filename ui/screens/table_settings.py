@@ -1,7 +1,7 @@
 """The Settings screen: how this table's screen behaves, changed with one tap each.
 
-Sound and its volume, the text size (Large draws every font 15% larger), the screen turned for the far side, dimming when nobody touches it, and
-the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
+Sound and its volume, the text size (Large draws every font 15% larger), the screen turned for
+the far side, dimming when nobody touches it and then switching it off, and the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
 "Apply" button); the file and its checks are in :mod:`ui.table_settings`. A settings file that
 was bad when read is named here until a change rewrites it.
 
@@ -26,6 +26,7 @@ from ui.widgets.common import Box, FlatButton
 #: (value, words) for each row's buttons
 VOLUME_CHOICES = tuple((v, f"{v}%") for v in table.VOLUMES)
 DIM_CHOICES = tuple((m, f"{m} min" if m else "Never") for m in table.DIM_MINUTES)
+OFF_CHOICES = tuple((m, f"{m} min" if m else "Never") for m in table.OFF_MINUTES)
 TEXT_SIZE_CHOICES = tuple((size, size.capitalize()) for size in table.TEXT_SIZES)
 TURN_LIMIT_CHOICES = ((0, "Never"), (30, "30 s"), (60, "1 min"), (90, "90 s"), (120, "2 min"),
                       (180, "3 min"), (300, "5 min"))
@@ -83,6 +84,7 @@ class TableSettingsScreen(Screen):
     text_size = StringProperty(table.DEFAULTS.text_size)
     flipped = BooleanProperty(False)
     dim_minutes = NumericProperty(0)
+    off_minutes = NumericProperty(0)
     turn_limit = NumericProperty(0)
     message = StringProperty("")
     tone = StringProperty("info")      # info / good / bad: the message's colour
@@ -100,6 +102,7 @@ class TableSettingsScreen(Screen):
         now = self.app.table_settings
         self.sound, self.volume, self.text_size = now.sound, now.volume, now.text_size
         self.flipped, self.dim_minutes = now.rotation == 180, now.dim_minutes
+        self.off_minutes = now.off_minutes
         self.turn_limit = self.app.turn_limit
 
     def say(self, text: str, tone: str = "info") -> None:
@@ -143,6 +146,11 @@ class TableSettingsScreen(Screen):
         self._change(f"The screen dims after {minutes} minutes without a touch, button or "
                      "die; any of them wakes it." if minutes else "The screen never dims.",
                      dim_minutes=minutes)
+
+    def set_off(self, minutes: int) -> None:
+        self._change(f"The screen goes off after {minutes} minutes without a touch, button or "
+                     "die; any of them turns it on." if minutes else "The screen never goes off.",
+                     off_minutes=minutes)
 
     def set_turn_limit(self, seconds: int) -> None:
         """Into the hardware config with the Hardware screen's code; the app takes it now."""
