@@ -67,6 +67,8 @@ def test_a_dry_run_prints_the_whole_plan_and_changes_nothing(prefix):
     assert "-m pip install" in plan and "table-companion\\[pi\\]" in plan
     assert f"install -m 0600 -o companion -g companion {ROOT / 'pyproject.toml'}" in plan
     assert f"systemctl --root={prefix} enable table-companion.service" in plan
+    assert f"write {prefix}/etc/udev/rules.d/60-table-companion-backlight.rules" in plan
+    assert "udevadm" not in plan          # a prefix never triggers the host's devices
     assert "apt-get install" not in plan  # a prefix never installs packages on the host
     assert "nothing was changed" in plan
     assert _tree(prefix) == before and _host() == host
@@ -79,6 +81,7 @@ def test_the_real_plan_installs_packages_and_reloads_systemd():
     assert "apt-get install -y --no-install-recommends python3-venv" in done.stdout
     assert "libmtdev1" in done.stdout
     assert "systemctl daemon-reload" in done.stdout
+    assert "udevadm trigger --subsystem-match=backlight --action=add" in done.stdout
     assert "systemctl enable table-companion.service" in done.stdout
     assert "--prefix" not in done.stdout and "--root" not in done.stdout
 
@@ -138,6 +141,10 @@ def test_install_in_a_prefix_then_uninstall_keeps_the_games(prefix, tmp_path):
     assert config.stat().st_uid == uid and stat.S_IMODE(config.stat().st_mode) == 0o700
     kept = config / "hardware.toml"
     assert kept.read_text() == hardware.read_text() and stat.S_IMODE(kept.stat().st_mode) == 0o600
+
+    rule = (prefix / "etc" / "udev" / "rules.d" / "60-table-companion-backlight.rules")
+    assert 'SUBSYSTEM=="backlight"' in rule.read_text()   # the app may dim and switch it off
+    assert "chgrp video /sys%p/brightness /sys%p/bl_power" in rule.read_text()
 
     units = prefix / "etc" / "systemd" / "system"
     unit = (units / "table-companion.service").read_text()
