@@ -4,7 +4,7 @@ role and the ravens each player took; Cauldron Quest's spells (how often each wo
 its exact chance) and the paths left open.
 
 Read with one SQL statement per title over the events of the finished games' done steps
-(filtered by type, each field taken with json_extract), never a fold: a fold of every game
+(filtered by type, the fields taken with json_extract), never a fold: a fold of every game
 would cost seconds over a long history, and these figures need a few events each. A step
 undone or dropped is not part of its game, so only done steps count, in their order.
 """
@@ -34,16 +34,21 @@ def _mean(values: Sequence[float]) -> float | None:
 def _events(conn: sqlite3.Connection, ids: Iterable[int], types: Sequence[str],
             fields: Sequence[str]) -> list[tuple[Any, ...]]:
     """(game id, type, *fields) of the done steps' events of these games, in play order; a
-    field is a JSON path into the event's data (JSON text for an object or array)."""
+    field is a JSON path into the event's data (absent: None). SQLite parses each event's
+    data once, for all its fields (one json_extract of several paths gives them as one JSON
+    array); Python parses those arrays in one call."""
+    assert len(fields) > 1, "one path would come back as the value, not an array"
     wanted = json.dumps(sorted(set(ids)))
-    columns = "".join(f", json_extract(e.data, '{path}')" for path in fields)
+    paths = ", ".join(f"'{path}'" for path in fields)
     kinds = ", ".join("?" * len(types))
-    return conn.execute(
-        f"SELECT e.game_id, e.type{columns} FROM events e "
+    rows = conn.execute(
+        f"SELECT e.game_id, e.type, json_extract(e.data, {paths}) FROM events e "
         "JOIN steps s ON s.game_id = e.game_id AND s.n = e.step "
         f"WHERE e.game_id IN (SELECT value FROM json_each(?)) AND e.type IN ({kinds}) "
         "AND s.status = 'done' ORDER BY e.game_id, e.step, e.seq",
         (wanted, *types)).fetchall()
+    values = json.loads("[" + ",".join(row[2] for row in rows) + "]")
+    return [(gid, kind, *found) for (gid, kind, _), found in zip(rows, values)]
 
 
 # -- Cauldron -------------------------------------------------------------------------------
@@ -77,7 +82,7 @@ def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[
     for gid, kind, seat, gain, applied, cost, item, omen, milestone in rows:
         game = seasons[gid]
         if kind == "omen_drawn":
-            for change in json.loads(omen):
+            for change in omen:
                 game.magik[change["seat"]] += change["applied"]
         elif kind == "brewed":
             game.magik[seat] += gain
