@@ -148,6 +148,7 @@ def test_a_play_too_long_for_one_code_says_so_and_shows_none(app):
     dialog = show_play_qr(huge)
     frames()
     assert dialog.url == "" and dialog.ids.code.side == 0
+    assert dialog.ids.code.width == 0                # the words take the whole dialog
     assert any("too long for one QR code" in t for t in texts(dialog))
     assert window_codes() == []
     shot("bgstats_too_long")
