@@ -43,6 +43,9 @@ BUNDLES = (
            {"hardware_settings": "HardwareSettingsScreen"}),
     Bundle("table_settings", ("ui.screens.table_settings",), ("screens/table_settings.kv",),
            {"table_settings": "TableSettingsScreen"}),
+    Bundle("history", ("ui.screens.history", "ui.screens.game_detail"),
+           ("screens/history.kv", "screens/game_detail.kv"),
+           {"history": "HistoryScreen", "game_detail": "GameDetailScreen"}),
     *(Bundle(game.name, tuple(game.module_names()), tuple(game.kv_files()), game.screens)
       for game in GAMES.values()),
 )

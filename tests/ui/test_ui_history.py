@@ -1,0 +1,184 @@
+"""The history and game detail screens over a history of 200 autoplayed games of all three
+titles: the list reads a page at a time and counts what its filters keep (checked against the
+games as the test played them), the player picker offers the players seen, a row opens the
+game's detail, whose result, chart and log in words are the stored game's own. Every state is
+shot at 800x480 and 1280x720 (and the portrait 720x1280) and goes through the layout check."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from kivy.app import App
+
+from companion.history.series import story
+from companion.store import Store
+from tests.companion.test_history_stats import build_history
+from ui.screens.history import PAGE
+from ui_helpers import (
+    both_sizes, button, close_dialogs, dialogs, find, frames, resize, shot, tall_shot, tap,
+    texts,
+)
+
+COUNTS = {"witchs_brew": 100, "quest": 80, "cauldron": 20}
+TITLES = {"witchs_brew": "Witch's Brew", "cauldron": "Cauldron", "quest": "Cauldron Quest"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """200 finished games (and a few unfinished) in a file, built once for the module."""
+    path = tmp_path_factory.mktemp("ui-history") / "built.sqlite3"
+    with Store(path) as store:
+        store.conn.execute("PRAGMA synchronous = OFF")
+        played = build_history(store, COUNTS, unfinished=4, seed=7)
+    return path, played
+
+
+@pytest.fixture
+def history(app, built, tmp_path):
+    """The app on a copy of the built history, showing the history screen (opened from home
+    with its button)."""
+    path, played = built
+    copy = tmp_path / "history.sqlite3"
+    shutil.copyfile(path, copy)
+    app.open_store(copy)
+    app.go_home()
+    frames()
+    tap(button("History"))
+    assert app.screens.current == "history"
+    yield app.screens.get_screen("history"), played
+    close_dialogs()
+    resize(800, 480)
+
+
+def finished(played, game=None, name=None):
+    kept = [p for p in played if p.status == "finished" and game in (None, p.game)
+            and (name is None or name in p.names)]
+    return sorted(kept, key=lambda p: (p.created, p.id), reverse=True)
+
+
+def rows(screen) -> list[dict]:
+    return screen.ids.games.data
+
+
+def test_the_list_pages_counts_and_opens_from_home(history):
+    screen, played = history
+    want = finished(played)
+    assert screen.counted == "200 games" == screen.ids.count.text
+    assert [r["game_id"] for r in rows(screen)] == [p.id for p in want[:PAGE]]
+    first = rows(screen)[0]
+    assert TITLES[want[0].game] in first["head"]
+    winner = next(r for r in want[0].results if r["winner"])
+    assert winner["name"] in first["scores"]
+    rv = screen.ids.games
+    assert len(rv.children[0].children) < PAGE           # a screenful of row widgets
+    both_sizes("history")
+    rv.scroll_y = 0                                      # to the end: the next page
+    frames()
+    assert [r["game_id"] for r in rows(screen)] == [p.id for p in want[:2 * PAGE]]
+    shot("history_scrolled")
+
+
+def test_title_and_player_filters_and_the_picker(history):
+    screen, played = history
+    tap(button("Cauldron"))
+    want = finished(played, "cauldron")
+    assert screen.counted == f"{len(want)} games" == "20 games"
+    assert [r["game_id"] for r in rows(screen)] == [p.id for p in want[:PAGE]]
+    assert all("Cauldron" in r["head"] and "Quest" not in r["head"] for r in rows(screen))
+    both_sizes("history_cauldron")
+    tap(button("Player: Anyone"))
+    assert len(dialogs()) == 1
+    offered = [w.title for w in find(lambda w: hasattr(w, "player"), dialogs()[0])]
+    cauldron_players = {n for p in want for n in p.names}
+    assert offered[0] == "Anyone" and set(offered[1:]) == cauldron_players
+    both_sizes("history_player_picker", before=lambda: tap(button("Player: Anyone")))
+    tap(button("Player: Anyone"))
+    tap(button("Dora", dialogs()[0]))
+    assert not dialogs()
+    want = finished(played, "cauldron", "Dora")
+    assert screen.counted == f"{len(want)} games"
+    assert [r["game_id"] for r in rows(screen)] == [p.id for p in want[:PAGE]]
+    both_sizes("history_cauldron_dora")
+    tap(button("All titles"))
+    want = finished(played, name="Dora")
+    assert screen.counted == f"{len(want)} games"
+    tap(button("Cauldron"))
+    tap(button("Player: Dora"))                         # Fynn never plays Cauldron
+    tap(button("Anyone", dialogs()[0]))
+    tap(button("Player: Anyone"))
+    assert "Fynn" not in [w.title for w in find(lambda w: hasattr(w, "player"), dialogs()[0])]
+    close_dialogs()
+    tap(button("All titles"))
+    tap(button("Player: Anyone"))
+    tap(button("Fynn", dialogs()[0]))
+    tap(button("Cauldron"))
+    assert screen.counted == "0 games" and rows(screen) == []
+    assert "No finished games with these choices." in texts(screen)
+    shot("history_nothing_kept")
+
+
+def row_widget(screen, game_id: int):
+    found = [w for w in screen.ids.games.children[0].children
+             if getattr(w, "game_id", None) == game_id]
+    assert found, f"no row on screen for game {game_id}"
+    return found[0]
+
+
+@pytest.mark.parametrize("game", ["witchs_brew", "cauldron", "quest"])
+def test_the_detail_of_a_game_of_each_title(history, game):
+    screen, played = history
+    tap(button(TITLES[game]))
+    play = finished(played, game)[0]
+    tap(row_widget(screen, play.id))
+    app = App.get_running_app()
+    assert app.screens.current == "game_detail"
+    detail = app.screens.get_screen("game_detail")
+    found, words = story(app.store, play.id)
+    chart = detail.ids.chart
+    assert [line.values for line in chart.lines] == [line.values for line in found.lines]
+    assert [line.name for line in chart.lines] == [line.name for line in found.lines]
+    assert len(detail.ids.log.data) == len(words) and words
+    assert detail.ids.log.data[0]["text"] == f"1. {words[0]}"
+    if game == "quest":
+        won = any(r["winner"] for r in play.results)
+        assert ("Won together" if won else "Lost together") in detail.result
+    else:
+        for r in play.results:
+            assert f"{r['name']}  {r['score']}" in detail.result
+        assert [line.values[-1] for line in chart.lines] == [r["score"] for r in play.results]
+    assert (button("BG Stats") is not None) if detail.can_share else True
+    both_sizes(f"game_detail_{game}")
+    resize(720, 1280)
+    tall_shot(f"game_detail_{game}")
+    resize(800, 480)
+    tap(button("Back"))
+    assert app.screens.current == "history"
+
+
+def test_a_home_row_opens_its_detail_and_back_goes_home(history):
+    screen, played = history
+    app = App.get_running_app()
+    app.go_home()
+    frames()
+    home = app.screens.get_screen("home")
+    newest = finished(played)[0]
+    row = [w for w in home.ids.history.children[0].children
+           if getattr(w, "game_id", None) == newest.id]
+    assert row
+    tap(row[0])
+    assert app.screens.current == "game_detail"
+    assert app.screens.get_screen("game_detail").play.id == newest.id
+    tap(button("Back"))
+    assert app.screens.current == "home"
+    shot("home_with_history_button")
+
+
+def test_the_history_in_portrait(history):
+    screen, played = history
+    resize(720, 1280)
+    frames()
+    tall_shot("history")
+    tap(button("Player: Anyone"))
+    tall_shot("history_player_picker")
+    close_dialogs()

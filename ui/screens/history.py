@@ -1,0 +1,230 @@
+"""History: every finished game, newest first, with its title, date, length, variants and the
+players' scores (the winner first and marked), filtered by title and by player, with a count.
+A row opens the game's detail.
+
+Like the home screen's list, nothing here grows with the history: the rows are a RecycleView
+(a widget per row on screen) over the plays read a page at a time from the rows each game keeps
+for the lists (companion/history/browse.py), never a log. The players are picked from those the
+history has seen (profiles where the file links seats to them), never typed."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion.games import all_games
+from companion.history import browse
+from companion.history.browse import Filter
+from ui import theme
+from ui.markup import plain
+from ui.screens.home import when
+from ui.widgets.common import FlatButton, _needs
+
+#: Games read at a time; the next page when the list is scrolled to its end.
+PAGE = 20
+#: A row's first line (when, what, how long) and its scores, in units; the gap below a row.
+HEAD_FS, SCORES_FS, ROW_GAP = 18, 22, 10
+ACCENT_HEX = "#FFC24B"
+
+
+def count_words(n: int) -> str:
+    return f"{n} game{'' if n == 1 else 's'}"
+
+
+def length_words(minutes: float | None) -> str:
+    if minutes is None:
+        return ""
+    whole = int(round(minutes))
+    return f"{whole // 60} h {whole % 60:02d} min" if whole >= 60 else f"{whole} min"
+
+
+def variant_words(variants) -> str:
+    return ", ".join(v.replace("_", " ") for v in variants)
+
+
+def scores_markup(play) -> str:
+    """The seats, the winner(s) first in the accent colour, then by score; a co-operative
+    game's team says whether it won."""
+    if play.game == "quest":
+        names = ", ".join(plain(s.name) for s in play.seats)
+        won = any(s.winner for s in play.seats)
+        return (f"[b][color={ACCENT_HEX}]{names}: won together[/color][/b]" if won
+                else f"{names}: lost together")
+    ranked = sorted(play.seats, key=lambda s: (not s.winner, -(s.score or 0), s.seat))
+    return "   ".join(
+        (f"[b][color={ACCENT_HEX}]{plain(s.name)} {s.score} (won)[/color][/b]" if s.winner
+         else f"{plain(s.name)} {s.score}") for s in ranked)
+
+
+def head_words(play) -> str:
+    parts = [when(play.started), play.title, length_words(play.minutes),
+             variant_words(play.variants)]
+    return "  -  ".join(p for p in parts if p)
+
+
+class HistoryGameRow(ButtonBehavior, BoxLayout):
+    """A finished game's row (a RecycleView row): a tap opens its detail."""
+
+    head = StringProperty("")
+    scores = StringProperty("")
+    head_h = NumericProperty(0)
+    game_id = NumericProperty(0)
+    screen = ObjectProperty(None, allownone=True)
+
+    def on_release(self) -> None:
+        if self.screen is not None:
+            self.screen.open_game(self.game_id)
+
+
+class PlayerPicker(ModalView):
+    """The players the history has seen, who played last first; "Anyone" clears the filter."""
+
+    screen = ObjectProperty(None)
+
+    def __init__(self, screen, players, **kwargs) -> None:
+        super().__init__(screen=screen, **kwargs)
+        u = App.get_running_app().u
+        box = self.ids.choices
+        for player in [None, *players]:
+            label = "Anyone" if player is None else player.label
+            button = FlatButton(title=label, fs=22, size_hint_y=None, height=u * 56,
+                                fill=theme.SURFACE_HI,
+                                selected=label == screen.player_label)
+            button.player = player
+            button.bind(on_release=self._chosen)
+            box.add_widget(button)
+
+    def _chosen(self, button) -> None:
+        self.dismiss(animation=False)
+        self.screen.choose_player(button.player)
+
+
+class HistoryScreen(Screen):
+    #: the title filter: a game's name, "" for every title
+    game = StringProperty("")
+    player_label = StringProperty("Anyone")
+    counted = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        self._filter = Filter()
+        self._plays: list = []     # the plays read so far, newest first
+        self._more = False
+        self._width: float | None = None
+        self._seen: tuple | None = None   # (database, finished games) the list was read for
+        super().__init__(**kwargs)
+
+    def on_kv_post(self, _base) -> None:
+        box = self.ids.titles
+        for name, title in [("", "All titles"),
+                            *((n, r.title) for n, r in all_games().items())]:
+            button = FlatButton(title=title, fs=20, fill=theme.SURFACE_HI)
+            button.game = name
+            button.bind(on_release=lambda b: self.choose_title(b.game))
+            box.add_widget(button)
+        self._mark_title()
+        App.get_running_app().bind(u=lambda *_: self._refill())
+
+    def on_pre_enter(self, *_) -> None:
+        """Read again only when games were finished (or the database changed) since: coming
+        back from a game's detail keeps the list where it was scrolled."""
+        app = App.get_running_app()
+        if app.store is None:
+            return
+        seen = (app.store.path, app.store.count("finished"))
+        if self._seen is not None and seen[0] != self._seen[0]:   # another database: its players
+            self.game, self.player_label, self._filter = "", "Anyone", Filter()
+            self._mark_title()
+        if seen != self._seen:
+            self.refresh()
+
+    # -- filters ----------------------------------------------------------------------------
+    def choose_title(self, game: str) -> None:
+        self.game = game
+        self._filter = Filter(game or None, self._filter.name, self._filter.profile)
+        self._mark_title()
+        self.refresh()
+
+    def choose_player(self, player) -> None:
+        """A player from the picker (a browse.Player), or None for anyone."""
+        self.player_label = "Anyone" if player is None else player.label
+        keys = {"name": None, "profile": None} if player is None else player.filter_keys
+        self._filter = Filter(self._filter.game, **keys)
+        self.refresh()
+
+    def open_picker(self) -> None:
+        app = App.get_running_app()
+        PlayerPicker(self, browse.players(app.store.conn, self._filter.game)).open()
+
+    def _mark_title(self) -> None:
+        for button in self.ids.titles.children:
+            button.selected = button.game == self.game
+            button.fill = theme.ACCENT if button.selected else theme.SURFACE_HI
+            button.ink = theme.DARK_INK if button.selected else theme.INK
+
+    # -- the list, a page at a time ---------------------------------------------------------
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        if app.store is None:
+            return
+        conn = app.store.conn
+        self._seen = (app.store.path, app.store.count("finished"))
+        total = browse.count(conn, self._filter)
+        self.counted = count_words(total)
+        self._plays, self._more, self._width = [], True, None
+        self.ids.games.data = []
+        self.load_more()
+        self.ids.games.scroll_y = 1
+        self.ids.empty.text = "" if self._plays else (
+            "No finished games yet." if self._filter == Filter() else
+            "No finished games with these choices.")
+
+    def load_more(self) -> None:
+        """The next page onto the end of the list; where it is scrolled stays where it was."""
+        app = App.get_running_app()
+        if not self._more or app.store is None:
+            return
+        page = browse.page(app.store.conn, self._filter, PAGE, len(self._plays))
+        self._more = len(page) == PAGE
+        if not page:
+            return
+        rv = self.ids.games
+        above = (1 - rv.scroll_y) * max(0, rv.children[0].height - rv.height) if rv.children else 0
+        self._plays += page
+        self._fill(rv.width)
+        content = sum(row["height"] for row in rv.data)
+        if content > rv.height:
+            rv.scroll_y = 1 - above / (content - rv.height)
+
+    def games_scrolled(self, rv) -> None:
+        if self._more and rv.scroll_y <= 0.02 and rv.data and rv.children \
+                and rv.children[0].height > rv.height:
+            self.load_more()
+
+    def games_resized(self, rv) -> None:
+        if self._plays and rv.width != self._width:
+            self._fill(rv.width)
+
+    def _refill(self) -> None:
+        if self._plays:
+            self._fill(self.ids.games.width)
+
+    def _fill(self, width: float) -> None:
+        self._width = width
+        self.ids.games.data = [self._row(play, width) for play in self._plays]
+
+    def _row(self, play, width: float) -> dict:
+        """A play's row, as tall as its lines at ``width`` (less the row's padding)."""
+        u = App.get_running_app().u
+        head, scores = head_words(play), scores_markup(play)
+        width = max(width - u * 20, u * 40)
+        head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
+        scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
+        return {"head": head, "scores": scores, "head_h": head_h, "game_id": play.id,
+                "screen": self, "height": max(head_h + scores_h + u * (ROW_GAP + 8), u * 56)}
+
+    def open_game(self, game_id: int) -> None:
+        App.get_running_app().screens.get_screen("game_detail").open_game(game_id, "history")
