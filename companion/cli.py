@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from importlib.metadata import entry_points
 from typing import Any, Callable, Iterator, Sequence, TextIO
 
-from companion import __version__
+from companion import __version__, doctor
 from companion.core.errors import CompanionError, ScriptError, SetupError, StoreError
 from companion.games import all_games
 
@@ -347,7 +347,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
                    help="set aside the steps (or games) that cannot be played; nothing is deleted")
     handlers["check"] = cmd_check
 
-    for ep in entry_points(group="companion.commands"):
+    # companion doctor: the machine's lines (companion/doctor.py), then the hardware plugin's
+    plugins = {ep.name: ep for ep in entry_points(group="companion.commands")}
+    hardware = plugins.pop("doctor").load() if "doctor" in plugins else None
+    p = sub.add_parser("doctor", help=doctor.HELP)
+    doctor.add_arguments(p, hardware)
+    handlers["doctor"] = doctor.runner(hardware)
+
+    for ep in plugins.values():
         plugin = ep.load()
         p = sub.add_parser(ep.name, help=plugin.HELP)
         plugin.add_arguments(p)
