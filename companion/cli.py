@@ -341,6 +341,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p.add_argument("--db", help="the database (default: the user data directory)")
     handlers["restore"] = _history("restore")
 
+    p = sub.add_parser("import", help="merge games exported by another table (export --all, "
+                                      "jsonl or json) by their uuids")
+    p.add_argument("files", nargs="+", metavar="FILE", help="files written by export --all")
+    p.add_argument("--db", help="the database (default: the user data directory)")
+    handlers["import"] = _history("import_games")
+
     p = sub.add_parser("check", help="check the database and that every stored game plays")
     p.add_argument("--db", help="the database (default: the user data directory)")
     p.add_argument("--repair", action="store_true",

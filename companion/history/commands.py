@@ -12,12 +12,13 @@ import sys
 from typing import Any
 
 from companion.cli import (
-    EXIT_DONE, Unusable, _database, _fits, _label, _one_line, _print_json, _say, _why, _write,
+    EXIT_DONE, EXIT_UNUSABLE, Unusable, _at, _database, _fits, _label, _one_line, _print_json,
+    _read_script, _say, _why, _write,
 )
 from companion.core.errors import CompanionError, StoreError
 from companion.games import all_games
 from companion.history.backup import backup as copy_out, restore as copy_in
-from companion.history.export_all import render
+from companion.history.export_all import render, stored_records
 from companion.history.plays import read_plays, since_bound
 from companion.history.stats import (
     compute, find_game, find_player, gather, lines, players, profile_names,
@@ -26,8 +27,9 @@ from companion.store import default_path
 from companion.store_open import SCHEMA_VERSION
 
 
-def _plays(args: argparse.Namespace) -> list[Any]:
-    """The stored plays for ``export --all`` and ``stats``: read only, never a fold."""
+def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> list[Any]:
+    """The stored plays for ``export --all`` and ``stats``: read only, never a fold; with
+    ``stored``, each play's stored record is put there too (its log: export_all.py)."""
     try:
         since = since_bound(args.since) if getattr(args, "since", None) else None
     except CompanionError as problem:
@@ -35,8 +37,11 @@ def _plays(args: argparse.Namespace) -> list[Any]:
     with _database(args.db, create=False) as store:
         if store is None:
             return []
-        return read_plays(store.conn, since=since,
-                          unfinished=getattr(args, "include_unfinished", False))
+        plays = read_plays(store.conn, since=since,
+                           unfinished=getattr(args, "include_unfinished", False))
+        if stored is not None:
+            stored.update(stored_records(store.conn, plays))
+        return plays
 
 
 def _write_out(name: str | None, text: str) -> None:
@@ -54,7 +59,10 @@ def export_all(args: argparse.Namespace) -> int:
     """``export --all``: every finished game (or all) as csv, json or jsonl."""
     if args.raw:
         raise Unusable("--raw goes with --log (one game's rows as stored), not with --all")
-    _write_out(args.output, render(_plays(args), args.format or "jsonl"))
+    fmt = args.format or "jsonl"
+    stored: dict[int, Any] = {}
+    plays = _plays(args, stored if fmt != "csv" else None)
+    _write_out(args.output, render(plays, fmt, stored))
     return EXIT_DONE
 
 
@@ -121,3 +129,31 @@ def restore(args: argparse.Namespace) -> int:
         _say(f"The backup has schema {copied.schema}: the companion brings it up to schema "
              f"{SCHEMA_VERSION} when it next opens it.")
     return EXIT_DONE
+
+
+def import_games(args: argparse.Namespace) -> int:
+    """Games exported by another table merged in by uuid, one transaction per file; each file
+    says what it added, what was already here and its conflicts. Exit 2 if a file could not
+    be used (named, with its line), after the others were merged."""
+    from companion.history.merge import ImportRefused, merge, read_records
+
+    files = [(name, _read_script(name)) for name in args.files]  # unreadable: nothing done
+    refused = False
+    with _database(args.db) as store:
+        for name, lines in files:
+            label = _label(name)
+            try:
+                merged = merge(store.conn, read_records(lines))
+            except ImportRefused as problem:
+                _say(f"companion import: {_at(label, problem)}", sys.stderr)
+                refused = True
+                continue
+            except StoreError as problem:
+                raise Unusable(_one_line(problem)) from None
+            _say(f"{label}: {merged.added} game(s) added, {merged.already} already here, "
+                 f"{len(merged.conflicts)} conflict(s).")
+            for line in merged.conflicts:
+                _say(f"  conflict: {line}")
+            for line in merged.apart:
+                _say(f"  {line}")
+    return EXIT_UNUSABLE if refused else EXIT_DONE

@@ -480,7 +480,7 @@ def test_export_refuses_options_that_do_not_go_together(history, capsys, args, w
 def test_export_all_of_a_database_never_written_is_empty(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "none.sqlite3"))
     assert cli("export", "--all", "--format", "json") == (0, "[]\n")
-    assert cli("export", "--all", "--format", "csv")[1].startswith("id,game,title,")
+    assert cli("export", "--all", "--format", "csv")[1].startswith("id,uuid,game,title,")
     assert not (tmp_path / "none.sqlite3").exists()
 
 

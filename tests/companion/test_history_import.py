@@ -1,0 +1,313 @@
+"""``companion import`` (companion/history/merge.py): a history of hundreds of games of all
+three titles exported by one table and imported into an empty database is the same history
+(plays, figures, profiles, every game resumable); importing again changes nothing; a game whose
+uuid is here with other content is a conflict, named and left as it is; a file that is not
+games, or a game that does not fold, changes nothing and names its line.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import time
+import uuid
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion.check import check
+from companion.cli import main
+from companion.games import get_rules
+from companion.history.plays import read_plays
+from companion.history.stats import compute
+from companion.store import Store
+from tests.companion.test_history_stats import build_history, history  # noqa: F401 (fixture)
+from tests.support.figures import report
+
+TABLES = ("games", "players", "steps", "events", "results", "clocks", "profiles")
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def plays_of(db: Path) -> list[dict[str, Any]]:
+    """Every play as JSON keeps it, without the row numbers a database gives."""
+    with Store(db, readonly=True) as store:
+        return [{k: v for k, v in p.as_dict().items() if k != "id"}
+                for p in read_plays(store.conn, unfinished=True)]
+
+
+def rows_of(db: Path) -> dict[str, list[tuple]]:
+    with Store(db, readonly=True) as store:
+        return {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                for t in TABLES}
+
+
+def export(db: Path, out: Path, fmt: str = "jsonl") -> list[str]:
+    code, _, err = cli("export", "--all", "--include-unfinished", "--format", fmt, "--db", db,
+                       "-o", out)
+    assert code == 0, err
+    return out.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="module")
+def exported(history, tmp_path_factory):  # noqa: F811 (the fixture imported above)
+    path, played = history
+    out = tmp_path_factory.mktemp("exported") / "all.jsonl"
+    started = time.perf_counter()
+    lines = export(path, out)
+    report("history", f"export --all of {len(lines)} games with their logs: "
+                      f"{time.perf_counter() - started:.2f} s, {out.stat().st_size / 1e6:.1f} MB")
+    return path, played, out
+
+
+@pytest.fixture(scope="module")
+def imported(exported, tmp_path_factory):
+    source, played, out = exported
+    db = tmp_path_factory.mktemp("imported") / "c.sqlite3"
+    started = time.perf_counter()
+    code, said, err = cli("import", out, "--db", db)
+    report("history", f"import of {len(played)} games (each folded by the rules): "
+                      f"{time.perf_counter() - started:.2f} s")
+    assert code == 0, err
+    assert said.strip().endswith(f"{len(played)} game(s) added, 0 already here, 0 conflict(s).")
+    return source, played, out, db
+
+
+# -- the round trip --------------------------------------------------------------------------
+def test_an_exported_history_imported_into_an_empty_database_is_the_same(imported):
+    source, played, _, db = imported
+    assert plays_of(db) == plays_of(source)
+    assert len(plays_of(db)) == len(played) > 200
+    with Store(source, readonly=True) as a, Store(db, readonly=True) as b:
+        assert compute(read_plays(b.conn)).as_dict() == compute(read_plays(a.conn)).as_dict()
+        # the same profiles; each last played when its latest game started (the source's
+        # games were dated after they were played, by the fixture)
+        assert [p.__dict__ | {"last_played": None} for p in b.profiles(limit=99)] == sorted(
+            [p.__dict__ | {"last_played": None} for p in a.profiles(limit=99)],
+            key=lambda p: [q.uuid for q in b.profiles(limit=99)].index(p["uuid"]))
+        latest = dict(b.conn.execute(
+            "SELECT pr.uuid, max(g.created_at) FROM players p JOIN games g ON g.id = p.game_id "
+            "JOIN profiles pr ON pr.id = p.profile_id GROUP BY pr.uuid"))
+        assert {p.uuid: p.last_played for p in b.profiles(limit=99)} == latest
+        assert b.device_id != a.device_id
+        assert {p.device for p in read_plays(b.conn)} == {a.device_id}
+        for table in ("steps", "events", "results", "clocks"):   # every row, by game uuid
+            assert by_uuid(b.conn, table) == by_uuid(a.conn, table)
+    assert cli("stats", "--json", "--db", db)[1] == cli("stats", "--json", "--db", source)[1]
+
+
+def by_uuid(conn: sqlite3.Connection, table: str) -> list[tuple]:
+    columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[1] != "game_id"]
+    return sorted(conn.execute(f"SELECT g.uuid, {', '.join('t.' + c for c in columns)} FROM "
+                               f"{table} t JOIN games g ON g.id = t.game_id").fetchall())
+
+
+def test_imported_games_fold_and_the_running_ones_resume_where_they_stood(imported):
+    source, _, _, db = imported
+    with Store(db) as store:
+        assert check(store.conn) == []
+        mine = {g.uuid: g for g in store.games(summaries=True)}
+        with Store(source, readonly=True) as original:
+            theirs = {g.uuid: g for g in original.games(summaries=True)}
+            running = [g for g in theirs.values() if g.status == "running"]
+            assert running
+            for game in running:
+                assert store.open_session(mine[game.uuid].id).state == \
+                    original.open_session(game.id).state
+        assert {u: (g.status, g.steps, g.results) for u, g in mine.items()} == \
+            {u: (g.status, g.steps, g.results) for u, g in theirs.items()}
+
+
+def test_importing_the_same_file_again_changes_nothing(imported, tmp_path):
+    _, played, out, db = imported
+    before = rows_of(db)
+    code, said, _ = cli("import", out, "--db", db)
+    assert code == 0
+    assert said.strip().endswith(f"0 game(s) added, {len(played)} already here, 0 conflict(s).")
+    assert rows_of(db) == before
+
+
+# -- a small history for the rest ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("small")
+    db = folder / "c.sqlite3"
+    with Store(db) as store:
+        store.conn.execute("PRAGMA synchronous = OFF")
+        build_history(store, {"witchs_brew": 2, "quest": 2, "cauldron": 1}, 2, seed=7)
+    return db, export(db, folder / "small.jsonl")
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_a_json_list_imports_like_json_lines(small, tmp_path):
+    db, _ = small
+    out = tmp_path / "all.json"
+    export(db, out, "json")
+    code, said, _ = cli("import", out, "--db", tmp_path / "new.sqlite3")
+    assert code == 0 and "7 game(s) added" in said
+    assert plays_of(tmp_path / "new.sqlite3") == plays_of(db)
+
+
+@pytest.mark.parametrize("tamper, differs", [
+    (lambda g: g["stored"]["results"][0].update(score=g["stored"]["results"][0]["score"] + 1),
+     "its results"),
+    (lambda g: g["stored"]["log"].pop(), "its log from step"),
+    (lambda g: g["stored"]["setup"].update(variants=["quick", "extra"]), "its setup"),
+    (lambda g: g["stored"].update(created_at="2020-01-01T00:00:00+00:00"), "its created at"),
+])
+def test_a_game_here_with_other_content_is_a_conflict_left_as_it_is(small, tmp_path, tamper,
+                                                                    differs):
+    db, lines = small
+    target = tmp_path / "c.sqlite3"
+    assert cli("import", write(tmp_path / "all.jsonl", lines), "--db", target)[0] == 0
+    before = rows_of(target)
+    games = [json.loads(line) for line in lines]
+    finished = next(i for i, g in enumerate(games) if g["status"] == "finished")
+    tamper(games[finished])
+    changed = write(tmp_path / "tampered.jsonl", [json.dumps(g) for g in games])
+    code, said, _ = cli("import", changed, "--db", target)
+    assert code == 0
+    assert f"0 game(s) added, {len(games) - 1} already here, 1 conflict(s)." in said
+    assert f"conflict: game {games[finished]['uuid']} (line {finished + 1}): {differs}" in said
+    assert rows_of(target) == before
+
+
+def test_a_local_running_game_is_never_overwritten(small, tmp_path):
+    db, lines = small
+    target = tmp_path / "c.sqlite3"
+    assert cli("import", write(tmp_path / "all.jsonl", lines), "--db", target)[0] == 0
+    with Store(target) as store:
+        game = store.unfinished()[0]
+        session = store.open_session(game.id)
+        session.undo()   # the table here goes on with it: its log is no longer the file's
+    before = rows_of(target)
+    code, said, _ = cli("import", tmp_path / "all.jsonl", "--db", target)
+    assert code == 0 and f"conflict: game {game.uuid}" in said and "its log from step" in said
+    assert rows_of(target) == before
+
+
+def test_a_new_game_that_does_not_fold_refuses_the_whole_file(small, tmp_path):
+    db, lines = small
+    games = [json.loads(line) for line in lines]
+    bad = next(i for i, g in enumerate(games) if g["status"] == "finished" and i > 0)
+    games[bad]["stored"]["results"][0]["score"] += 5
+    for i, game in enumerate(games):   # new games here
+        game["uuid"] = str(uuid.UUID(int=i + 1))
+    target = tmp_path / "c.sqlite3"
+    code, said, err = cli("import", write(tmp_path / "bad.jsonl", [json.dumps(g) for g in games]),
+                          "--db", target)
+    assert code == 2 and not said
+    assert f"bad.jsonl, line {bad + 1}: game {games[bad]['uuid']} (" in err
+    assert "its results are not what its log gives; nothing from this file was imported" in err
+    assert plays_of(target) == []
+    games[bad]["stored"]["results"][0]["score"] -= 5   # its results right, its log not
+    step = next(s for s in games[bad]["stored"]["log"] if s["events"] and s["status"] == "done")
+    step["events"][0]["type"] = "no_such_event"
+    code, _, err = cli("import", write(tmp_path / "bad.jsonl", [json.dumps(g) for g in games]),
+                       "--db", target)
+    assert code == 2 and f"line {bad + 1}: game" in err
+    assert f"does not fold: step {step['n']}: it cannot be read" in err
+    assert plays_of(target) == []
+
+
+def test_a_profile_named_like_one_here_with_another_uuid_is_kept_apart(small, tmp_path):
+    db, lines = small
+    target = tmp_path / "c.sqlite3"
+    with Store(target) as store:
+        store.new_game(get_rules("quest"), {"players": ["Anna"],
+                                            "needed": ["rotten_egg", "newt_eye", "bat_wing"]})
+    code, said, _ = cli("import", write(tmp_path / "all.jsonl", lines), "--db", target)
+    assert code == 0 and "is not the Anna here (another profile): kept apart" in said
+    with Store(target) as store:
+        annas = [p for p in store.profiles() if p.name == "Anna"]
+        assert len(annas) == 2 and len({p.uuid for p in annas}) == 2
+        with Store(db, readonly=True) as source:
+            theirs = next(p for p in source.profiles() if p.name == "Anna")
+        assert theirs.uuid in {p.uuid for p in annas}
+
+
+# -- files that are not games ----------------------------------------------------------------
+@pytest.mark.parametrize("text, words", [
+    ("{\"uuid\": 1\n", "bad.jsonl, line 1: not JSON"),
+    ("\n\n[1, 2 x]\n", "bad.jsonl, line 3: not JSON"),
+    ("[1]\n", "bad.jsonl: game 1 of the list: the game: 1 is not an object"),
+    ("{}\n", "bad.jsonl, line 1: uuid: the game has no uuid"),
+    ("{\"a\": NaN}\n", "bad.jsonl, line 1: not JSON (NaN is not a number JSON allows)"),
+    ("{\"a\": " + "9" * 30 + "}\n", "bad.jsonl, line 1: the game.a is "),
+])
+def test_a_line_that_is_not_a_game_is_named_and_nothing_changes(small, tmp_path, text, words):
+    db, lines = small
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(text, encoding="utf-8")
+    target = tmp_path / "c.sqlite3"
+    code, said, err = cli("import", write(tmp_path / "all.jsonl", lines), bad, "--db", target)
+    assert code == 2 and err.startswith(f"companion import: {bad}")
+    assert words in err and "Traceback" not in err
+    assert "all.jsonl: 7 game(s) added" in said   # the good file was merged, the bad one not
+    assert len(plays_of(target)) == 7
+
+
+def test_a_missing_file_changes_nothing_and_creates_no_database(small, tmp_path):
+    _, lines = small
+    target = tmp_path / "c.sqlite3"
+    code, _, err = cli("import", write(tmp_path / "all.jsonl", lines), tmp_path / "nope.jsonl",
+                       "--db", target)
+    assert code == 2 and "nope.jsonl: cannot be read (no such file)" in err
+    assert not target.exists()
+
+
+def _paths(value: Any, at: tuple = ()) -> list[tuple]:
+    if isinstance(value, dict):
+        return [at] + [p for k, v in value.items() for p in _paths(v, at + (k,))]
+    if isinstance(value, list):
+        return [at] + [p for i, v in enumerate(value) for p in _paths(v, at + (i,))]
+    return [at]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damage_to_an_exported_game_is_refused_by_line_or_imports_a_sound_game(
+        small, tmp_path_factory, data):
+    _, lines = small
+    game = json.loads(data.draw(st.sampled_from(lines)))
+    game["uuid"] = str(uuid.uuid4())
+    at = data.draw(st.sampled_from(_paths(game)[1:]))
+    *parent_path, last = at
+    parent = game
+    for step in parent_path:
+        parent = parent[step]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[last]
+    else:
+        parent[last] = data.draw(JSON)
+    text = data.draw(st.sampled_from([json.dumps(game), json.dumps(game)[:-7], "x" + lines[0]]))
+    folder = tmp_path_factory.mktemp("damage")
+    target = folder / "c.sqlite3"
+    code, said, err = cli("import", write(folder / "d.jsonl", [text]), "--db", target)
+    assert code in (0, 2) and "Traceback" not in err
+    if code == 2:
+        assert "d.jsonl, line 1: " in err and not said
+        assert plays_of(target) == []
+    else:
+        assert "1 game(s) added" in said
+        with Store(target) as store:
+            assert check(store.conn) == []
