@@ -172,7 +172,7 @@ def test_the_dialog_on_the_portrait_panel(app):
         resize(800, 480)
 
 
-def test_the_widget_draws_nothing_without_data():
+def test_the_widget_draws_nothing_without_data(kivy_app):     # a window holds textures
     empty = QrCode(size=(200, 200))
     assert empty.side == 0
     empty.data = "https://app.bgstatsapp.com/createPlay.html?data=%7B%7D"
