@@ -66,10 +66,15 @@ def test_the_list_pages_counts_and_opens_from_home(history):
     want = finished(played)
     assert screen.counted == "200 games" == screen.ids.count.text
     assert [r["game_id"] for r in rows(screen)] == [p.id for p in want[:PAGE]]
-    first = rows(screen)[0]
-    assert TITLES[want[0].game] in first["head"]
-    winner = next(r for r in want[0].results if r["winner"])
-    assert winner["name"] in first["scores"]
+    assert TITLES[want[0].game] in rows(screen)[0]["head"]
+    for row, play in zip(rows(screen), want):          # every seat's score, the winner marked
+        if play.game != "quest":
+            for r in play.results:
+                shown = f"{r['name']}\u00a0{r['score']}" + ("\u00a0(won)" if r["winner"] else "")
+                assert shown in row["scores"], (play.id, row["scores"])
+        else:
+            won = any(r["winner"] for r in play.results)
+            assert row["scores"].endswith("won together[/color][/b]" if won else "lost together")
     rv = screen.ids.games
     assert len(rv.children[0].children) < PAGE           # a screenful of row widgets
     both_sizes("history")

@@ -30,8 +30,8 @@ CHART_TITLES = {"witchs_brew": "Points after each round", "cauldron": "Magik aft
 #: Cauldron Quest's lines: the ingredients in the cauldron, the paths blocked.
 QUEST_COLOURS = (theme.GOOD, theme.BAD)
 #: Setup keys worth a player's words on the detail (the rest are the board's own settings).
-SETUP_WORDS = {"needed": "needed", "path_spaces": "path spaces", "share_spaces": "shared spaces",
-               "milestones": "milestones"}
+SETUP_WORDS = {"needed": "Needed", "path_spaces": "Path spaces", "share_spaces": "Shared spaces",
+               "milestones": "Milestones"}
 
 
 def _ordinal(n: int) -> str:

@@ -31,6 +31,10 @@ HEAD_FS, SCORES_FS, ROW_GAP = 18, 22, 10
 ACCENT_HEX = "#FFC24B"
 
 
+#: A space a line never breaks at: a name stays beside its score, "1 h 05 min" stays whole.
+KEEP = "\u00a0"
+
+
 def count_words(n: int) -> str:
     return f"{n} game{'' if n == 1 else 's'}"
 
@@ -39,7 +43,8 @@ def length_words(minutes: float | None) -> str:
     if minutes is None:
         return ""
     whole = int(round(minutes))
-    return f"{whole // 60} h {whole % 60:02d} min" if whole >= 60 else f"{whole} min"
+    words = f"{whole // 60} h {whole % 60:02d} min" if whole >= 60 else f"{whole} min"
+    return words.replace(" ", KEEP)
 
 
 def variant_words(variants) -> str:
@@ -56,8 +61,8 @@ def scores_markup(play) -> str:
                 else f"{names}: lost together")
     ranked = sorted(play.seats, key=lambda s: (not s.winner, -(s.score or 0), s.seat))
     return "   ".join(
-        (f"[b][color={ACCENT_HEX}]{plain(s.name)} {s.score} (won)[/color][/b]" if s.winner
-         else f"{plain(s.name)} {s.score}") for s in ranked)
+        (f"[b][color={ACCENT_HEX}]{plain(s.name)}{KEEP}{s.score}{KEEP}(won)[/color][/b]"
+         if s.winner else f"{plain(s.name)}{KEEP}{s.score}") for s in ranked)
 
 
 def head_words(play) -> str:
