@@ -91,16 +91,22 @@ def device_id(conn: sqlite3.Connection) -> str:
 
 
 def link_seats(conn: sqlite3.Connection, names: Sequence[str], setup: dict[str, Any],
-               now: str) -> list[int]:
-    """Inside a new game's transaction: the profile id of each seat, in order. A name no
-    profile has gets a new profile; a known one is marked played now and takes the seat's
-    colour when the setup chose one."""
+               now: str, picked: Sequence[str | None] | None = None) -> list[int]:
+    """Inside a new game's transaction: the profile id of each seat, in order. ``picked``: the
+    profile uuid a seat was picked as (None: by its name), which must be a profile of that
+    name (SetupError naming ``profiles[i]`` otherwise). A name no profile has gets a new
+    profile; a known one is marked played now and takes the seat's colour when the setup
+    chose one."""
     linked = []
     for seat, name in enumerate(names):
         colour = seat_colour(setup, seat)
-        row = conn.execute("SELECT id FROM profiles WHERE name_key = ? ORDER BY "
-                           "last_played_at IS NULL, last_played_at DESC, id DESC LIMIT 1",
-                           (key(name),)).fetchone()
+        chosen = picked[seat] if picked is not None and seat < len(picked) else None
+        if chosen is not None:
+            row = _picked(conn, chosen, seat, name)
+        else:
+            row = conn.execute("SELECT id FROM profiles WHERE name_key = ? ORDER BY "
+                               "last_played_at IS NULL, last_played_at DESC, id DESC LIMIT 1",
+                               (key(name),)).fetchone()
         if row is None:
             linked.append(int(conn.execute(
                 "INSERT INTO profiles (uuid, name, name_key, colour, created_at, "
@@ -111,6 +117,19 @@ def link_seats(conn: sqlite3.Connection, names: Sequence[str], setup: dict[str, 
                      "WHERE id = ?", (now, colour, row[0]))
         linked.append(row[0])
     return linked
+
+
+def _picked(conn: sqlite3.Connection, chosen: Any, seat: int, name: str) -> tuple[int]:
+    row = None
+    if isinstance(chosen, str) and not unstorable(chosen, "uuid"):
+        row = conn.execute("SELECT id, name, name_key FROM profiles WHERE uuid = ?",
+                           (chosen,)).fetchone()
+    if row is None:
+        raise SetupError(f"profiles[{seat}]: there is no player profile {shown(chosen)}")
+    if row[2] != key(name):
+        raise SetupError(f"profiles[{seat}]: the profile picked is {shown(row[1])}, not the "
+                         f"seat's player {shown(name)}")
+    return (row[0],)
 
 
 def checked_changes(conn: sqlite3.Connection, profile_uuid: str, *, name: str | None,

@@ -140,8 +140,11 @@ class Store:
         self.close()
 
     # -- games -----------------------------------------------------------------------------
-    def new_game(self, rules: GameRules, setup: dict[str, Any]) -> Session:
-        """Validate the setup (SetupError if it cannot be played), store it, return the session."""
+    def new_game(self, rules: GameRules, setup: dict[str, Any], *,
+                 picked: list[str | None] | None = None) -> Session:
+        """Validate the setup (SetupError if it cannot be played), store it, return the session.
+        Each seat links to a player profile: the one ``picked`` for it (a profile uuid, when
+        two profiles share a name), else the one of its name, made now if there is none."""
         clean, initial = rules.start({"game": rules.name, **setup})
         setup = {"game": rules.name, **clean}
         names = [p["name"] for p in rules.summary(initial)["players"]]
@@ -156,7 +159,7 @@ class Store:
                 (rules.name, dumps(setup), now, now, dumps(rules.summary(initial)),
                  str(uuid.uuid4()), self.device_id))
             game_id = int(cur.lastrowid)
-            linked = profiles.link_seats(self.conn, names, setup, now)
+            linked = profiles.link_seats(self.conn, names, setup, now, picked)
             self.conn.executemany(
                 "INSERT INTO players (game_id, seat, name, profile_id) VALUES (?, ?, ?, ?)",
                 [(game_id, i, name, linked[i]) for i, name in enumerate(names)])

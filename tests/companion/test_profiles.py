@@ -6,6 +6,7 @@ with one profile per seat name, every seat linked and every game given a uuid, e
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -91,6 +92,27 @@ def test_each_game_has_its_own_uuid_and_the_database_one_device_id_for_good(tmp_
         assert [s.profile for s in plays[1].seats] == [dora]
     with Store(tmp_path / "other.sqlite3") as other:
         assert other.device_id != device
+
+
+def test_of_two_profiles_of_one_name_the_one_picked_is_linked():
+    with Store() as store:
+        brew(store, ["Anna", "Barb", "Carl"])
+        other = str(uuid.uuid4())   # another table's Anna, as an import keeps her apart
+        store.conn.execute("INSERT INTO profiles (uuid, name, name_key, created_at) VALUES "
+                           "(?, 'Anna', 'anna', '2026-01-01T00:00:00+00:00')", (other,))
+        game = store.new_game(get_rules("quest"), {"players": ["anna", "Dora"], **QUEST},
+                              picked=[other, None]).game_id
+        seats = [s.profile for s in read_plays(store.conn, unfinished=True)[-1].seats]
+        assert seats[0] == other and seats[1] == next(p.uuid for p in store.profiles()
+                                                      if p.name == "Dora")
+        count = store.count()
+        for picked, words in (([str(uuid.uuid4())], "profiles[0]: there is no player profile"),
+                              ([None, other], "profiles[1]: the profile picked is 'Anna', not "
+                                              "the seat's player 'Dora'")):
+            with pytest.raises(SetupError, match=re.escape(words)):
+                store.new_game(get_rules("quest"), {"players": ["Anna", "Dora"], **QUEST},
+                               picked=picked)
+        assert store.count() == count and game == max(g.id for g in store.games())
 
 
 @pytest.mark.parametrize("change, field", [
