@@ -173,6 +173,11 @@ def test_no_one_and_sixty_known_players(app, brew):
         else:
             assert len(shown) == count
         close_dialogs()
+    KnownPlayers(brew.rows[:3], seat, None, noted.append).open()       # no database open
+    frames()
+    assert picker().empty and picker().message.startswith("The game database is not open")
+    close_dialogs()
+
     def opened(count: int):
         return lambda: KnownPlayers(brew.rows[:3], seat, Book(people(count)), noted.append).open()
 
@@ -200,12 +205,13 @@ def test_a_profile_corrected_from_the_picker(app, brew):
     tap(row_of("Finn").ids.correct)
     editor().ids.name.text = "anna"                               # Anna's name: refused
     tap_title("Save")
-    assert editor().message.startswith("Not changed: name: another player profile is already")
+    assert editor().message == ("Nothing changed. Name: another player profile is already "
+                                "called 'Anna'; choose another name")
     shot("players_profile_refused")
     editor().ids.name.text = "Finn"
     editor().ids.short.text = "Finnegan"                          # 8 letters: refused
     tap_title("Save")
-    assert editor().message.startswith("Not changed: short_name:")
+    assert editor().message.startswith("Nothing changed. Short name: 'Finnegan' has 8 letters")
     finn = next(p for p in app.store.profiles() if p.name == "Finn")
     assert (finn.short_name, finn.colour) == (None, "Sky blue")   # nothing changed
     editor().ids.name.text = "Finnley"

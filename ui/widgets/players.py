@@ -38,6 +38,8 @@ from ui.widgets.common import ColourPicker, paint, seat_word
 SHOWN = 200
 #: games read a page at a time while looking for the latest game of one title
 PAGE = 20
+#: the store's field names (its refusals start with one) -> the editor's words for them
+FIELD_WORDS = {"name": "Name", "short_name": "Short name", "colour": "Colour"}
 _KV = Path(__file__).with_suffix(".kv")
 _loaded: list[bool] = []
 
@@ -254,7 +256,9 @@ class ProfileEditor(ModalView):
         try:
             self.picker.book.update_profile(self.before.uuid, **fields)
         except (CompanionError, ValueError) as refused:
-            self.message = f"Not changed: {refused}"
+            field, said, why = str(refused).partition(": ")
+            self.message = (f"Nothing changed. {FIELD_WORDS[field]}: {why}"
+                            if said and field in FIELD_WORDS else f"Nothing changed: {refused}")
             return
         self.dismiss()
         self.picker.corrected(self.before, fields.get("name", self.before.name))
