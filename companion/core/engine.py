@@ -18,7 +18,9 @@ ones that were done when ``n`` was played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from companion.core import gate
@@ -129,6 +131,59 @@ class Step:
     @property
     def undoable(self) -> bool:
         return all(e.undoable for e in self.events)
+
+
+class DeferredStep(Step):
+    """A step whose command and events are built the first time either is read: ``load``
+    builds them for a whole batch of steps at once and gives each its own with ``fill``.
+    A resume folds only the steps after its latest checkpoint, so the thousands before it
+    wait until something reads them (the log in words, an undo far back). Equal to the
+    :class:`Step` it stands for; a changed status makes a plain Step (see ``restatus``)."""
+
+    def __init__(self, n: int, status: str, source: str | None,
+                 load: Callable[[], None]) -> None:
+        self.__dict__.update(n=n, status=status, source=source, _load=load)
+
+    @classmethod
+    def batch(cls, heads: list[tuple[int, str, str | None]],
+              load: Callable[[], None]) -> list["DeferredStep"]:
+        """One step per (n, status, source), all built by ``load`` (a long game's resume
+        makes thousands: this skips a call of ``__init__`` each)."""
+        made = [object.__new__(cls) for _ in heads]
+        for step, (n, status, source) in zip(made, heads):
+            step.__dict__.update(n=n, status=status, source=source, _load=load)
+        return made
+
+    def fill(self, command: Command, events: tuple[Event, ...]) -> None:
+        self.__dict__.update(_command=command, _events=events, _load=None)
+
+    @property
+    def command(self) -> Command:  # type: ignore[override]
+        if self._load is not None:
+            self._load()
+        return self.__dict__["_command"]
+
+    @property
+    def events(self) -> tuple[Event, ...]:  # type: ignore[override]
+        if self._load is not None:
+            self._load()
+        return self.__dict__["_events"]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.n, self.status, self.source, self.command, self.events) == \
+            (other.n, other.status, other.source, other.command, other.events)
+
+    __hash__ = Step.__hash__
+
+
+_step_n = attrgetter("n")
+
+
+def restatus(step: Step, status: str) -> Step:
+    """The same step with another status, always a plain Step."""
+    return Step(step.n, step.command, step.events, status, step.source)
 
 
 #: The finished game's results (``GameRules.results``), or None while it is not over.
@@ -271,7 +326,7 @@ class Session:
         if self.journal is not None:
             self.journal.append(step, dropped, self._standing(state, step, len(self._done) + 1))
         for old in undone:
-            self.steps[self._by_n[old.n]] = replace(old, status=DROPPED)
+            self.steps[self._by_n[old.n]] = restatus(old, DROPPED)
             self._after.pop(old.n, None)
         self._by_n[n] = len(self.steps)
         self._last_n = n
@@ -311,7 +366,7 @@ class Session:
 
     # -- internals -----------------------------------------------------------------------
     def _mark(self, step: Step, status: str) -> Step:
-        marked = replace(step, status=status)
+        marked = restatus(step, status)
         if status == UNDONE:   # the last done step: the state after the one before it
             position = len(self._done) - 1
             state = self._state_after(position)
@@ -335,15 +390,15 @@ class Session:
         return marked
 
     def _index(self) -> None:
-        for i, step in enumerate(self.steps):
-            if step.n in self._by_n:
-                raise ValueError(f"Step {step.n} appears twice in the log")
-            self._by_n[step.n] = i
-            self._last_n = max(self._last_n, step.n)
-            if step.status == DONE:
-                self._done.append(step)
-            elif step.status == UNDONE:
-                self._redo.append(step)
+        steps = self.steps
+        self._by_n = {step.n: i for i, step in enumerate(steps)}
+        if len(self._by_n) < len(steps):
+            seen: set[int] = set()
+            twice = next(step.n for step in steps if step.n in seen or seen.add(step.n))
+            raise ValueError(f"Step {twice} appears twice in the log")
+        self._last_n = max(self._by_n, default=0)
+        self._done = [step for step in steps if step.status == DONE]
+        self._redo = [step for step in steps if step.status == UNDONE]
 
     def _resume(self, checkpoint: tuple[int, State] | Sequence[tuple[int, State]] | None
                 ) -> State:
@@ -351,11 +406,14 @@ class Session:
         the steps after it are folded; from the setup otherwise."""
         start, state = 0, self.initial
         kept = [checkpoint] if isinstance(checkpoint, tuple) else list(checkpoint or ())
-        position = {step.n: i for i, step in enumerate(self._done)}
+        done = self._done
         for n, after in sorted(kept, key=lambda c: c[0]):
-            if n in position:
+            # The log is in step order, so a done step is found by halving (a long game's
+            # resume looks up two checkpoints, not every step).
+            at = bisect_left(done, n, key=_step_n)
+            if at < len(done) and done[at].n == n:
                 self._after[n] = after
-                start, state = position[n] + 1, after
+                start, state = at + 1, after
         for i in range(start, len(self._done)):
             state = self.rules.fold(state, list(self._done[i].events))
             self._keep(self._done[i], state, position=i + 1)

@@ -17,9 +17,10 @@ import pytest
 
 import companion.games
 from companion.core import InputEvent, Session
-from companion.core.engine import CHECKPOINT_EVERY
+from companion.core.engine import CHECKPOINT_EVERY, DeferredStep
+from companion.core.errors import StoreError
 from companion.games import get_rules
-from companion.store import Store
+from companion.store import BATCH, Store
 from companion.store_journal import KEEP_CHECKPOINTS
 from companion.store_schema import SCHEMA_VERSION
 from tests.companion import cauldron_autoplay, quest_autoplay
@@ -241,6 +242,50 @@ def test_a_failed_resume_marks_the_line_damaged_until_repaired(tmp_path):
         assert "step 9" in store.unfinished()[0].damaged
         store.repair(session.game_id)
         assert store.unfinished()[0].damaged is None
+
+
+
+def waiting(steps) -> tuple[list[int], list[int]]:
+    """The stored steps whose command and events have been built, and those still waiting."""
+    deferred = [s for s in steps if isinstance(s, DeferredStep)]
+    return ([s.n for s in deferred if s.__dict__["_load"] is None],
+            [s.n for s in deferred if s.__dict__["_load"] is not None])
+
+
+def test_a_resume_builds_only_the_batches_it_folds_and_the_rest_when_read(tmp_path):
+    db = tmp_path / "c.sqlite3"
+    with Store(db) as store:
+        live = play_stored(store, "cauldron", until=700)
+        game_id = live.game_id
+    assert len(live.steps) > 4 * BATCH
+    with Store(db) as store:
+        resumed = store.open_session(game_id)
+        built, later = waiting(resumed.steps)
+        assert 0 < len(built) <= 2 * BATCH and built[-1] == resumed.steps[-1].n
+        assert len(later) > 2 * BATCH
+        kept = [s for s in resumed.steps if s.status != "dropped"]   # dropped: set aside
+        played = [s for s in live.steps if s.status != "dropped"]
+        assert kept == played and played == kept and len(kept) > 4 * BATCH   # as played
+        assert waiting(resumed.steps)[1] == []   # read, so built
+        assert resumed.log() == live.log() and resumed.state == live.state
+
+
+@pytest.mark.parametrize("row", [
+    "UPDATE steps SET command = '{\"player\": \"Anna\"}' WHERE game_id = ? AND n = 5",
+    "UPDATE steps SET command = '[\"claim\"]' WHERE game_id = ? AND n = 5",
+    "UPDATE steps SET command = '{\"do\": ' WHERE game_id = ? AND n = 5",
+    "UPDATE events SET data = '{\"n\": ' WHERE game_id = ? AND step = 5",
+])
+def test_a_bad_row_long_before_the_checkpoint_still_fails_the_resume(tmp_path, row):
+    """Steps are built when read, but a row SQLite does not vouch for is read at once: the
+    resume refuses the game naming the step, as it did when every step was built."""
+    db = tmp_path / "c.sqlite3"
+    with Store(db) as store:
+        game_id = play_stored(store, "cauldron", until=300).game_id
+        store.conn.execute(row, (game_id,))
+    with Store(db) as store:
+        with pytest.raises(StoreError, match="from step 5 on"):
+            store.open_session(game_id)
 
 
 # -- a file written by schema 2 ---------------------------------------------------------------
