@@ -20,6 +20,7 @@ not a game names its line and field, and the file changes nothing.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import uuid as uuids
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from typing import Any
 from companion.check import STATUSES, summarize
 from companion.core.engine import DROPPED
 from companion.core.errors import CompanionError
-from companion.core.gate import shown
+from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.games import all_games
 from companion.history.export_all import STORED, stored_record
 from companion.profiles import NAME, SHORT_NAME, colour_name, key, link_seats
@@ -82,30 +83,55 @@ def _no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a number JSON allows")
 
 
+class _TooBig(ValueError):
+    pass
+
+
+def _int64(digits: str) -> int:
+    """A whole number as JSON gives it, refused beyond what the file can keep (SQLite's 64
+    bits): checked while parsing, not by walking every value afterwards."""
+    value = int(digits)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise _TooBig(f"{shown(value)} is more than the game record can keep (whole "
+                      f"numbers up to {INT64_MAX:,} either way)")
+    return value
+
+
+#: A \u escape of half a surrogate pair: only then is a parsed line walked for a lone one.
+SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _parse(where: str, text: str) -> Any:
+    try:
+        value = json.loads(text, parse_constant=_no_constant, parse_int=_int64)
+    except json.JSONDecodeError as bad:
+        line = where if not where.startswith("line ") else f"line {int(where[5:]) + bad.lineno - 1}"
+        raise ImportRefused(f"{line}: not JSON ({bad.msg} at column {bad.colno})") from None
+    except _TooBig as bad:
+        raise ImportRefused(f"{where}: {bad}") from None
+    except (ValueError, RecursionError) as bad:
+        raise ImportRefused(f"{where}: not JSON ({_words(bad)})") from None
+    if SURROGATE.search(text):
+        problem = unstorable(value, "the game")
+        if problem:
+            raise ImportRefused(f"{where}: {problem.replace('; nothing was recorded', '')}")
+    return value
+
+
 def read_records(lines: list[str]) -> list[tuple[str, Any]]:
     """The file's games as (where, value): ``line N`` of JSON lines, or ``game N of the list``
-    of a JSON list (``export --all --format json``). ImportRefused naming the line otherwise."""
+    of a JSON list (``export --all --format json``). ImportRefused naming the line otherwise,
+    also for a value the file cannot keep (a number beyond 64 bits, a lone surrogate)."""
     text = "\n".join(lines)
     if text.lstrip().startswith("["):
-        try:
-            items = json.loads(text, parse_constant=_no_constant)
-        except json.JSONDecodeError as bad:
-            raise ImportRefused(f"line {bad.lineno}: not JSON ({bad.msg})") from None
-        except (ValueError, RecursionError) as bad:
-            raise ImportRefused(f"line 1: not JSON ({_words(bad)})") from None
+        items = _parse("line 1", text)
         if not isinstance(items, list):
             raise ImportRefused("line 1: not a list of games")
         return [(f"game {i} of the list", item) for i, item in enumerate(items, 1)]
     out = []
     for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            out.append((f"line {i}", json.loads(line, parse_constant=_no_constant)))
-        except json.JSONDecodeError as bad:
-            raise ImportRefused(f"line {i}: not JSON ({bad.msg} at column {bad.colno})") from None
-        except (ValueError, RecursionError) as bad:
-            raise ImportRefused(f"line {i}: not JSON ({_words(bad)})") from None
+        if line.strip():
+            out.append((f"line {i}", _parse(f"line {i}", line)))
     return out
 
 
@@ -159,9 +185,6 @@ def _dict(where: str, at: str, value: Any) -> dict[str, Any]:
 def incoming(where: str, value: Any) -> Incoming:
     """One exported game, checked field by field before anything is written."""
     record = _dict(where, "the game", value)
-    problem = unstorable(record, "the game")
-    if problem:
-        raise ImportRefused(f"{where}: {problem.replace('; nothing was recorded', '')}")
     if record.get("uuid") is None or STORED not in record:
         raise _fail(where, "uuid", "the game has no uuid or no stored log: it was exported by "
                     "an older companion (or from a database no companion has opened since "
