@@ -60,7 +60,8 @@ def touch_inputs(console: bool) -> dict[str, str]:
     press twice. On a desktop the window system hands a touchscreen over as the pointer: the
     ``mouse`` provider alone (no red dots on right click), and no ``probesysfs``, which would
     read the same panel a second time. Kivy's default ``%(name)s = probesysfs`` is dropped in
-    both cases."""
+    both cases. (The ``sdl`` provider the SDL window adds by itself takes SDL's finger events
+    on Android and iOS only: on Linux it never sees a touch.)"""
     if console:
         return {"touch_%(name)s": "probesysfs,provider=mtdev,select_all=0"}
     return {"mouse": "mouse,disable_multitouch"}
