@@ -15,6 +15,7 @@ from companion.history.series import story
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
 from ui.screens.history import PAGE
+from ui.widgets.qr import describe
 from ui_helpers import (
     both_sizes, button, close_dialogs, dialogs, find, frames, resize, shot, tall_shot, tap,
     texts,
@@ -152,8 +153,12 @@ def test_the_detail_of_a_game_of_each_title(history, game):
         for r in play.results:
             assert f"{r['name']}  {r['score']}" in detail.result
         assert [line.values[-1] for line in chart.lines] == [r["score"] for r in play.results]
-    assert (button("BG Stats") is not None) if detail.can_share else True
     both_sizes(f"game_detail_{game}")
+    assert detail.can_share
+    tap(button("BG Stats"))                              # the play handed to BG Stats
+    assert len(dialogs()) == 1 and dialogs()[0].what == describe(detail.play)
+    shot(f"game_detail_{game}_bg_stats")
+    close_dialogs()
     resize(720, 1280)
     tall_shot(f"game_detail_{game}")
     resize(800, 480)
@@ -187,3 +192,60 @@ def test_the_history_in_portrait(history):
     tap(button("Player: Anyone"))
     tall_shot("history_player_picker")
     close_dialogs()
+
+
+def test_charts_draw_again_only_when_their_data_or_size_change(app, monkeypatch):
+    """Both charts in a dialog (the statistics screen's bars, a game's lines): shot at both
+    sizes; moving a chart moves its picture without drawing it again."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.modalview import ModalView
+
+    from ui import theme
+    from ui.widgets import chart as charts
+
+    drawn = {"line": 0, "bar": 0}
+    for cls, key in ((charts.LineChart, "line"), (charts.BarChart, "bar")):
+        paint = cls._paint
+        monkeypatch.setattr(cls, "_paint",
+                            lambda self, _p=paint, _k=key: drawn.__setitem__(_k, drawn[_k] + 1)
+                            or _p(self))
+    bars = charts.BarChart(bars=[
+        charts.ChartBar("Anna", 12, theme.rgba("#E69F00"), "12 wins (48%)"),
+        charts.ChartBar("Barb", 7, theme.rgba("#56B4E9"), "7 wins (28%)"),
+        charts.ChartBar("Carl", 0, theme.rgba("#009E73"), "no wins yet")])
+    lines = charts.LineChart(x_title="round", y_title="points", lines=[
+        charts.ChartLine("Anna", theme.rgba("#E69F00"), (0, 3, 3, 8, 12)),
+        charts.ChartLine("Barb", theme.rgba("#56B4E9"), (0, 1, 5, 6, 9))])
+    box = BoxLayout(spacing=app.u * 10, padding=app.u * 10)
+    box.add_widget(bars)
+    box.add_widget(lines)
+    view = ModalView(size_hint=(0.95, 0.9))
+    view.add_widget(box)
+
+    def opened():
+        view.open(animation=False)
+        frames()
+    both_sizes("charts", before=opened)
+    opened()
+    before = dict(drawn)
+    assert before["line"] >= 1 and before["bar"] >= 1
+    lines.x += app.u * 20                                 # moved, same size and data
+    frames()
+    assert drawn == before
+    assert tuple(lines._move.xy) == tuple(lines.pos)
+    lines.lines = lines.lines[:1]                         # new data: drawn once more
+    bars.maximum = 20
+    frames()
+    assert drawn == {"line": before["line"] + 1, "bar": before["bar"] + 1}
+    view.dismiss(animation=False)
+    frames()
+
+
+def test_round_ticks_cover_the_values():
+    from ui.widgets.chart import nice_ticks
+
+    assert nice_ticks(0, 37) == [0, 10, 20, 30, 40]
+    assert nice_ticks(0, 637, 6) == [0, 200, 400, 600, 800]
+    assert nice_ticks(-3, 12) == [-5, 0, 5, 10, 15]
+    assert nice_ticks(0, 0) == [0, 1] and nice_ticks(0, 3) == [0, 1, 2, 3]
+    assert nice_ticks(0, 1, whole=False) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
