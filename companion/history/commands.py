@@ -1,5 +1,5 @@
-"""The command line's history commands: ``stats``, ``backup``, ``restore`` and ``export
---all``, wired into ``companion`` by companion/cli.py and speaking as it does: exit status 2
+"""The command line's history commands: ``stats``, ``backup``, ``restore``, ``export --all``
+and ``import``, wired into ``companion`` by companion/cli.py and speaking as it does: exit status 2
 and one line naming the file and what is wrong (``Unusable``) for anything a person can type
 or a disk can hold, never a traceback. The work itself is in this package's pure modules."""
 

@@ -23,7 +23,7 @@ import json
 import re
 import sqlite3
 import uuid as uuids
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -46,15 +46,15 @@ class ImportRefused(CompanionError, ValueError):
     """A file, or a game in it, that cannot be imported: names the line and the field."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Merged:
     """What one file did: games added, games already here, conflicts and profiles kept apart
     (each in words)."""
 
-    added: int = 0
-    already: int = 0
-    conflicts: list[str] = field(default_factory=list)
-    apart: list[str] = field(default_factory=list)
+    added: int
+    already: int
+    conflicts: tuple[str, ...]
+    apart: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -262,24 +262,26 @@ def merge(conn: sqlite3.Connection, records: list[tuple[str, Any]]) -> Merged:
     """The file's games into the database, in ONE transaction (see the module's docstring);
     ImportRefused, and nothing changed, for a game that is not one or does not fold."""
     games = [incoming(where, value) for where, value in records]
-    merged = Merged()
+    added = already = 0
+    conflicts: list[str] = []
+    apart: list[str] = []
     with _Tx(conn):
         for game in games:
             here = conn.execute("SELECT id, game, status FROM games WHERE uuid = ?",
                                 (game.uuid,)).fetchone()
             if here is None:
-                _add(conn, game, merged)
-                merged.added += 1
+                _add(conn, game, apart)
+                added += 1
                 continue
             local = _content({"game": here[1], "status": here[2],
                               **stored_record(conn, here[0])})
             differs = _differences(local, game.content)
             if differs:
-                merged.conflicts.append(f"game {game.uuid} ({game.where}): {differs}; the "
-                                        f"game here (#{here[0]}) was left as it is")
+                conflicts.append(f"game {game.uuid} ({game.where}): {differs}; the game "
+                                 f"here (#{here[0]}) was left as it is")
             else:
-                merged.already += 1
-    return merged
+                already += 1
+    return Merged(added, already, tuple(conflicts), tuple(apart))
 
 
 def _differences(here: dict[str, Any], there: dict[str, Any]) -> str:
@@ -299,7 +301,7 @@ def _differences(here: dict[str, Any], there: dict[str, Any]) -> str:
     return ", ".join(words)
 
 
-def _add(conn: sqlite3.Connection, game: Incoming, merged: Merged) -> None:
+def _add(conn: sqlite3.Connection, game: Incoming, apart: list[str]) -> None:
     stored = game.stored
     created = stored["created_at"]
     gid = conn.execute(
@@ -308,7 +310,7 @@ def _add(conn: sqlite3.Connection, game: Incoming, merged: Merged) -> None:
         (game.game, dumps(stored["setup"]), game.status, created, stored["updated_at"],
          stored["finished_at"], game.uuid, game.device)).lastrowid
     conn.executemany("INSERT INTO players (game_id, seat, name, profile_id) VALUES (?, ?, ?, ?)",
-                     [(gid, s["seat"], s["name"], _profile(conn, game, s, merged))
+                     [(gid, s["seat"], s["name"], _profile(conn, game, s, apart))
                       for s in stored["seats"]])
     conn.executemany(
         "INSERT INTO steps (game_id, n, command, status, created_at, source) "
@@ -349,7 +351,7 @@ def _add(conn: sqlite3.Connection, game: Incoming, merged: Merged) -> None:
 
 
 def _profile(conn: sqlite3.Connection, game: Incoming, seat: dict[str, Any],
-             merged: Merged) -> int:
+             apart: list[str]) -> int:
     """The profile a seat links to: the one with its uuid, else a new one with the file's
     uuid (named like one here: kept apart, and said so); a seat without a profile (a game
     whose seat no profile held) links as a new game's seat does, by name."""
@@ -367,7 +369,7 @@ def _profile(conn: sqlite3.Connection, game: Incoming, seat: dict[str, Any],
     same = conn.execute("SELECT name FROM profiles WHERE name_key = ? LIMIT 1",
                         (key(name),)).fetchone()
     if same is not None:
-        merged.apart.append(f"{name} ({game.where}, profile {ident}) is not the {same[0]} "
+        apart.append(f"{name} ({game.where}, profile {ident}) is not the {same[0]} "
                             "here (another profile): kept apart; rename one to tell them apart")
     return int(conn.execute(
         "INSERT INTO profiles (uuid, name, name_key, short_name, colour, created_at, "

@@ -312,3 +312,25 @@ def test_any_damage_to_an_exported_game_is_refused_by_line_or_imports_a_sound_ga
         assert "1 game(s) added" in said
         with Store(target) as store:
             assert check(store.conn) == []
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.one_of(st.text(max_size=30), JSON.map(json.dumps),
+                                st.builds(lambda v: json.dumps({"uuid": str(uuid.uuid4()),
+                                                                "stored": v}), JSON)),
+                      min_size=1, max_size=4))
+def test_garbage_lines_are_refused_by_line_and_change_nothing(tmp_path_factory, lines):
+    folder = tmp_path_factory.mktemp("garbage")
+    target = folder / "c.sqlite3"
+    text = "\n".join(lines)
+    (folder / "g.jsonl").write_text(text, encoding="utf-8", errors="surrogatepass")
+    code, said, err = cli("import", folder / "g.jsonl", "--db", target)
+    assert "Traceback" not in err
+    if code == 0:   # blank lines or an empty list: no game, none added
+        assert text.strip() in ("", "[]") and "0 game(s) added" in said
+    else:
+        assert code == 2 and not said and err.count("\n") == 1
+        assert "g.jsonl, line " in err or "g.jsonl: game " in err or "not UTF-8" in err
+    assert plays_of(target) == []
+
