@@ -46,6 +46,7 @@ BUNDLES = (
     Bundle("history", ("ui.screens.history", "ui.screens.game_detail"),
            ("screens/history.kv", "screens/game_detail.kv"),
            {"history": "HistoryScreen", "game_detail": "GameDetailScreen"}),
+    Bundle("stats", ("ui.screens.stats",), ("screens/stats.kv",), {"stats": "StatsScreen"}),
     *(Bundle(game.name, tuple(game.module_names()), tuple(game.kv_files()), game.screens)
       for game in GAMES.values()),
 )

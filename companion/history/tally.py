@@ -219,7 +219,8 @@ def labels(game: str) -> dict[str, str]:
     if game == "cauldron":
         from companion.games.cauldron import data as d
 
-        return {**d.MILESTONE_TEXT, **{k: v[0].upper() + v[1:] for k, v in d.ITEM_TEXT.items()}}
+        # "a Field", "an Advanced Spell" as a name: Field, Advanced Spell
+        return {**d.MILESTONE_TEXT, **{k: v.split(" ", 1)[1] for k, v in d.ITEM_TEXT.items()}}
     if game == "witchs_brew":
         from companion.games.witchs_brew.roles import ROLES
 

@@ -238,7 +238,7 @@ def test_stats_print_the_logs_figures_in_words_and_json(history):
     code, text = cli("stats", "--db", str(path))
     assert code == 0
     for line in ("Magik at each season's end, average per seat: 1: ", "Rituals of Power: taken in",
-                 "Purchases: A Field ", "Witch: ", "Ravens taken: ",
+                 "Purchases: Field ", "Witch: ", "Ravens taken: ",
                  "Spell of Omniscience: cast ", "Paths left open: "):
         assert f"\n    {line}" in text, line
 
