@@ -270,6 +270,7 @@ class StatsScreen(Screen):
     def __init__(self, **kwargs) -> None:
         self._plays: list = []
         self._names: dict[str, str] = {}
+        self._seen: dict[tuple[str, str], View] = {}  # this visit's views, by kind and choice
         self.view: View | None = None
         super().__init__(**kwargs)
 
@@ -293,6 +294,7 @@ class StatsScreen(Screen):
             return
         self._plays = read_plays(store.conn)
         self._names = players(self._plays, profile_names(store.conn))
+        self._seen = {}
         self.refresh()
 
     def show_title(self, game: str) -> None:
@@ -320,16 +322,20 @@ class StatsScreen(Screen):
         if store is None:
             return
         titles = self.titles()
-        if self.kind == "player" and self.chosen in self._names:
-            stats = gather(store.conn, player=self.chosen, plays=self._plays)
-            self.view = player_view(stats, titles, self._names[self.chosen])
-            self.player_label = self._names[self.chosen]
-        else:
+        if self.kind != "player" or self.chosen not in self._names:
             if self.chosen not in titles:
-                self.kind, self.chosen = "game", next(iter(titles))
-            stats = gather(store.conn, game=self.chosen, plays=self._plays)
-            self.view = title_view(stats, self.chosen, titles[self.chosen])
-            self.player_label = "Player"
+                self.chosen = next(iter(titles))
+            self.kind = "game"
+        key = (self.kind, self.chosen)
+        if key not in self._seen:  # a tab tapped again this visit is not read again
+            if self.kind == "player":
+                stats = gather(store.conn, player=self.chosen, plays=self._plays)
+                self._seen[key] = player_view(stats, titles, self._names[self.chosen])
+            else:
+                stats = gather(store.conn, game=self.chosen, plays=self._plays)
+                self._seen[key] = title_view(stats, self.chosen, titles[self.chosen])
+        self.view = self._seen[key]
+        self.player_label = self._names[self.chosen] if self.kind == "player" else "Player"
         for button in self.ids.titles.children:
             button.selected = self.kind == "game" and button.title == titles[self.chosen]
         self.draw()
