@@ -41,19 +41,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class KioskLog(logging.Filter):
-    """A normal start logs no error: on a kiosk without X11 Kivy finds no cut buffer (xclip or
-    xsel) and says so as CRITICAL with two tracebacks. Text fields copy and paste within the
-    app (SDL's clipboard) and nothing else needs one, so that record becomes one INFO line."""
+    """A normal start logs no error. Two of Kivy's records look like a crash and are not:
+
+    - On a kiosk without X11 Kivy finds no cut buffer (xclip or xsel) and says so as CRITICAL
+      with two tracebacks. Text fields copy and paste within the app (SDL's clipboard) and
+      nothing else needs one, so that record becomes one INFO line.
+    - Without libmtdev (any PC, or a Pi before ``apt-get install libmtdev1``) Kivy's input
+      providers log "MTDev is not supported" as ERROR with the failed ``dlopen``'s traceback.
+      On a desktop the window system hands touch over as the mouse (``ui.app.touch_inputs``),
+      so that is one INFO line. On the console (kmsdrm, the kiosk) mtdev is what reads the
+      panel, so the same line is a WARNING there: the screen will not answer a finger until
+      the package is installed. Any other failure of that import keeps its error and
+      traceback."""
 
     NO_CUT_BUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+    NO_MTDEV = "Input: MTDev is not supported"
+    MTDEV_LIBRARY = "libmtdev.so"
 
     def filter(self, record: logging.LogRecord) -> bool:
         if str(record.msg).startswith(self.NO_CUT_BUFFER):
-            record.levelno, record.levelname = logging.INFO, "INFO"
-            record.msg, record.args, record.exc_info = (
-                "Cutbuffer: none (no xclip or xsel: copy and paste stay within the app)", (),
-                None)
+            self._one_line(record, logging.INFO,
+                           "Cutbuffer: none (no xclip or xsel: copy and paste stay within the app)")
+        elif str(record.msg).startswith(self.NO_MTDEV) and self._no_library(record):
+            if os.environ.get("SDL_VIDEODRIVER") == "kmsdrm":
+                self._one_line(record, logging.WARNING,
+                               "mtdev: libmtdev not installed, so the touch panel is not read; "
+                               "install it: sudo apt-get install libmtdev1")
+            else:
+                self._one_line(record, logging.INFO,
+                               "mtdev: libmtdev not installed; touch panels are read by the "
+                               "window system, as the mouse (the kiosk needs it: install "
+                               "libmtdev1)")
         return True
+
+    def _no_library(self, record: logging.LogRecord) -> bool:
+        """Whether the record's exception is the library missing, not some other failure."""
+        problem = record.exc_info[1] if record.exc_info else None
+        return isinstance(problem, OSError) and self.MTDEV_LIBRARY in str(problem)
+
+    @staticmethod
+    def _one_line(record: logging.LogRecord, level: int, text: str) -> None:
+        record.levelno, record.levelname = level, logging.getLevelName(level)
+        record.msg, record.args, record.exc_info, record.exc_text = text, (), None, None
 
 
 def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:

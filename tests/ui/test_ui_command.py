@@ -55,6 +55,74 @@ def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
     assert "CRITICAL" not in said and "Traceback" not in said and "FileNotFoundError" not in said
 
 
+def test_a_start_without_libmtdev_logs_one_line_and_no_traceback(tmp_path):
+    """Kivy's input providers are imported at start; without libmtdev (any PC, a Pi before
+    apt-get install libmtdev1) that is one INFO line saying what it means, no ERROR."""
+    from pathlib import Path
+
+    code = ("from ui.command import configure_kivy\n"
+            "configure_kivy((800, 480), False)\n"
+            "import kivy.input\n")
+    env = {k: v for k, v in os.environ.items() if k != "KIVY_NO_CONSOLELOG"}
+    env.update(SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path), PATH="/usr/bin:/bin",
+               PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120)
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    assert "ERROR" not in said and "CRITICAL" not in said and "Traceback" not in said, said
+    import ctypes
+
+    try:
+        ctypes.CDLL("libmtdev.so.1")
+    except OSError:
+        assert said.count("libmtdev not installed") == 1, said
+        assert "touch panels are read by the window system" in said
+    else:                                  # installed on this machine: nothing to say
+        assert "libmtdev not installed" not in said
+
+
+def _mtdev_record(problem: Exception):
+    import logging
+
+    try:
+        raise problem
+    except Exception:
+        return logging.LogRecord("kivy", logging.ERROR, __file__, 1,
+                                 "Input: MTDev is not supported by your version of linux", (),
+                                 sys.exc_info())
+
+
+@pytest.mark.parametrize("driver, level, words", [
+    ("offscreen", "INFO", "touch panels are read by the window system"),
+    ("x11", "INFO", "touch panels are read by the window system"),
+    ("kmsdrm", "WARNING", "the touch panel is not read; install it: sudo apt-get install "
+                          "libmtdev1"),
+])
+def test_a_missing_libmtdev_is_one_line_the_kiosk_s_a_warning(monkeypatch, driver, level, words):
+    """On the kiosk mtdev is what reads the panel: without it no finger is seen, so the line
+    is a warning there; elsewhere the window system reads touch and it is only information."""
+    from ui.command import KioskLog
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", driver)
+    record = _mtdev_record(OSError("libmtdev.so.1: cannot open shared object file: No such "
+                                   "file or directory"))
+    assert KioskLog().filter(record)
+    assert (record.levelname, record.exc_info) == (level, None)
+    assert record.getMessage().startswith("mtdev: libmtdev not installed") and \
+        words in record.getMessage() and "\n" not in record.getMessage()
+
+
+def test_another_mtdev_failure_keeps_its_error_and_traceback():
+    """Only the missing library is explained away: a broken mtdev module stays an ERROR."""
+    from ui.command import KioskLog
+
+    record = _mtdev_record(AttributeError("module 'kivy.lib.mtdev' has no attribute 'Device'"))
+    assert KioskLog().filter(record)
+    assert record.levelname == "ERROR" and record.exc_info is not None
+    assert record.getMessage().startswith("Input: MTDev is not supported")
+
+
 @pytest.mark.parametrize("argv, expected", [
     (["run", "--demo"], "{data}/companion.demo.sqlite3"),
     (["run"], None),                                     # the app's default: the real database
