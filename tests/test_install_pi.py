@@ -86,6 +86,22 @@ def test_the_real_plan_installs_packages_and_reloads_systemd():
     assert "--prefix" not in done.stdout and "--root" not in done.stdout
 
 
+def test_the_uninstall_plan_removes_the_backlight_rule_and_reloads_udev_only_on_the_host(
+        prefix):
+    rule = "/etc/udev/rules.d/60-table-companion-backlight.rules"
+    host = _run(UNINSTALL, "--dry-run")
+    assert host.returncode == 0, host.stderr
+    assert f"rm -f {rule}" in host.stdout
+    assert "udevadm control --reload" in host.stdout
+    assert host.stdout.index(f"rm -f {rule}") < host.stdout.index("udevadm control --reload")
+    before = _tree(prefix)
+    inside = _run(UNINSTALL, "--prefix", str(prefix), "--dry-run")
+    assert inside.returncode == 0, inside.stderr
+    assert f"rm -f {prefix}{rule}" in inside.stdout
+    assert "udevadm" not in inside.stdout and "nothing was changed" in inside.stdout
+    assert _tree(prefix) == before
+
+
 @pytest.mark.parametrize("args, field", [
     (["--user", "root"], "--user root"), (["--user", "pi"], "--user pi"),
     (["--user", "Bad Name"], "--user Bad Name"), (["--prefix", "relative/dir"], "--prefix"),
@@ -168,6 +184,7 @@ def test_install_in_a_prefix_then_uninstall_keeps_the_games(prefix, tmp_path):
     assert not (units / "table-companion.service").exists()
     assert not (units / "multi-user.target.wants" / "table-companion.service").exists()
     assert _entry(prefix, "passwd", "tablekiosk") is None
+    assert not rule.exists() and rule.parent.is_dir()     # the rule only, not udev's folder
     assert games.read_bytes() == b"the games" and kept.is_file()
     assert "kept the games" in done.stdout
     assert _host() == host
