@@ -6,6 +6,7 @@ with the field named."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
@@ -88,8 +89,36 @@ def test_the_players_offered_are_those_seen_who_played_last_first(history):
     assert [p.label for p in offered] == sorted(last, key=lambda n: (-last[n].timestamp(), n))
     assert {p.label for p in browse.players(conn, "cauldron")} == \
         {n for p in finished if p.game == "cauldron" for n in p.names}
-    assert all(p.name == p.label and p.profile is None for p in offered) or \
-        browse.has_profiles(conn)
+    assert browse.has_profiles(conn)            # a new file links each seat to a profile
+    for player in offered:                      # one profile per name here: the same games
+        assert player.name is None and player.profile
+        by_profile = Filter(profile=player.profile)
+        assert browse.count(conn, by_profile) == len(expected(played, name=player.label))
+        assert [p.id for p in browse.page(conn, by_profile, 500)] == \
+            [p.id for p in expected(played, name=player.label)]
+
+
+def test_a_file_from_before_profiles_offers_names(history, tmp_path):
+    """A version 3 file (no profiles): its players are their seat names, filtered by name."""
+    conn, played = history
+    old = sqlite3.connect(tmp_path / "old.sqlite3")
+    conn.backup(old)
+    old.execute("DROP INDEX IF EXISTS players_by_profile")
+    old.execute("ALTER TABLE players DROP COLUMN profile_id")
+    old.execute("DROP TABLE profiles")
+    assert not browse.has_profiles(old)
+    offered = browse.players(old)
+    assert {p.label for p in offered} == {n for p in played if p.status == "finished"
+                                          for n in p.names}
+    assert all(p.name == p.label and p.profile is None for p in offered)
+    assert browse.count(old, Filter(**offered[0].filter_keys)) == \
+        len(expected(played, name=offered[0].label))
+    with pytest.raises(CompanionError, match="profile: this database keeps no player profiles"):
+        browse.count(old, Filter(profile=browse.players(conn)[0].profile))
+    assert browse.page(old, Filter("quest"), 3) == [   # the same plays, without profiles
+        replace(p, seats=tuple(replace(s, profile=None) for s in p.seats))
+        for p in browse.page(conn, Filter("quest"), 3)]
+    old.close()
 
 
 def test_one_game_as_a_play_and_a_missing_one(history):
@@ -109,6 +138,4 @@ def test_a_filter_the_file_cannot_answer_is_refused_by_name(history):
         browse.count(conn, Filter(name="Anna", profile="x"))
     with pytest.raises(CompanionError, match="page"):
         browse.page(conn, Filter(), -1)
-    if not browse.has_profiles(conn):
-        with pytest.raises(CompanionError, match="profile"):
-            browse.count(conn, Filter(profile="0000"))
+    assert browse.count(conn, Filter(profile="no such uuid")) == 0
