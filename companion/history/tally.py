@@ -3,10 +3,11 @@ end, its milestones and its purchases; Witch's Brew's full actions against favou
 role and the ravens each player took; Cauldron Quest's spells (how often each worked, beside
 its exact chance) and the paths left open.
 
-Read with one SQL statement per title over the events of the finished games' done steps
-(filtered by type, the fields taken with json_extract), never a fold: a fold of every game
-would cost seconds over a long history, and these figures need a few events each. A step
-undone or dropped is not part of its game, so only done steps count, in their order.
+Read with one SQL statement per title over the events of the finished games (filtered by
+type, the fields taken with json_extract), never a fold: a fold of every game would cost
+seconds over a long history, and these figures need a few events each. A step undone or
+dropped is not part of its game: one more statement finds those steps (a few) and their events
+are left out; the rest count in their order.
 """
 
 from __future__ import annotations
@@ -31,24 +32,31 @@ def _mean(values: Sequence[float]) -> float | None:
     return round(sum(values) / len(values), 1) if values else None
 
 
+def _not_done(conn: sqlite3.Connection, ids: Iterable[int]) -> set[tuple[int, int]]:
+    """The (game id, step) of these games' steps undone or dropped: a few, read in one pass
+    (cheaper than looking each event's step up)."""
+    return set(conn.execute("SELECT game_id, n FROM steps WHERE game_id IN (SELECT value FROM "
+                            "json_each(?)) AND status != 'done'", (json.dumps(sorted(ids)),)))
+
+
 def _events(conn: sqlite3.Connection, ids: Iterable[int], types: Sequence[str],
-            fields: Sequence[str]) -> list[tuple[Any, ...]]:
-    """(game id, type, *fields) of the done steps' events of these games, in play order; a
-    field is a JSON path into the event's data (absent: None). SQLite parses each event's
-    data once, for all its fields (one json_extract of several paths gives them as one JSON
-    array); Python parses those arrays in one call."""
+            fields: Sequence[str], skip: set[tuple[int, int]]) -> list[tuple[Any, ...]]:
+    """(game id, type, *fields) of these games' events, in play order, leaving out those of
+    the steps in ``skip`` (_not_done); a field is a JSON path into the event's data (absent:
+    None). SQLite parses each event's data once, for all its fields (one json_extract of
+    several paths gives them as one JSON array); Python parses those arrays in one call."""
     assert len(fields) > 1, "one path would come back as the value, not an array"
     wanted = json.dumps(sorted(set(ids)))
     paths = ", ".join(f"'{path}'" for path in fields)
     kinds = ", ".join("?" * len(types))
     rows = conn.execute(
-        f"SELECT e.game_id, e.type, json_extract(e.data, {paths}) FROM events e "
-        "JOIN steps s ON s.game_id = e.game_id AND s.n = e.step "
+        f"SELECT e.game_id, e.step, e.type, json_extract(e.data, {paths}) FROM events e "
         f"WHERE e.game_id IN (SELECT value FROM json_each(?)) AND e.type IN ({kinds}) "
-        "AND s.status = 'done' ORDER BY e.game_id, e.step, e.seq",
-        (wanted, *types)).fetchall()
-    values = json.loads("[" + ",".join(row[2] for row in rows) + "]")
-    return [(gid, kind, *found) for (gid, kind, _), found in zip(rows, values)]
+        "ORDER BY e.game_id, e.step, e.seq", (wanted, *types)).fetchall()
+    if skip:
+        rows = [row for row in rows if (row[0], row[1]) not in skip]
+    values = json.loads("[" + ",".join(row[3] for row in rows) + "]")
+    return [(gid, kind, *found) for (gid, _, kind, _), found in zip(rows, values)]
 
 
 # -- Cauldron -------------------------------------------------------------------------------
@@ -63,7 +71,8 @@ class _Seasons:
         self.ends.append(list(self.magik))
 
 
-def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[str, Any]:
+def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who,
+             skip: set[tuple[int, int]]) -> dict[str, Any]:
     """Magik per season (the seats' average at each season's end: a Market closing, or the
     game's end for its last, shorter season), milestones (how often each was taken, in which
     season on average, by whom) and purchases by kind (how many, the Magik paid)."""
@@ -73,7 +82,7 @@ def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[
                    ("omen_drawn", "brewed", "magik_adjusted", "bought", "milestone_reached",
                     "market_closed", "game_over"),
                    ("$.seat", "$.gain", "$.applied", "$.cost", "$.item", "$.magik",
-                    "$.milestone"))
+                    "$.milestone"), skip)
     seasons = {p.id: _Seasons([d.QUICK_START_MAGIK if d.QUICK in p.variants else d.START_MAGIK]
                               * len(p.seats), []) for p in plays}
     milestones: dict[str, dict[str, Any]] = {m: {"seasons": [], "by": defaultdict(int)}
@@ -117,7 +126,8 @@ def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[
 
 
 # -- Witch's Brew ---------------------------------------------------------------------------
-def witchs_brew(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[str, Any]:
+def witchs_brew(conn: sqlite3.Connection, plays: Sequence[Play], who: Who,
+                skip: set[tuple[int, int]]) -> dict[str, Any]:
     """For each role, the full actions and the favours it gave (carried out, abstained from or
     skipped for want of what they cost: each was won by a claim or a "so be it"), and the
     ravens: the raven potions each player held at the end (a correction that put a potion
@@ -126,7 +136,7 @@ def witchs_brew(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> di
 
     rows = _events(conn, (p.id for p in plays),
                    ("effect_applied", "effect_skipped", "effect_abstained", "adjusted"),
-                   ("$.seat", "$.role", "$.kind", "$.potion.raven", "$.remove_potion"))
+                   ("$.seat", "$.role", "$.kind", "$.potion.raven", "$.remove_potion"), skip)
     roles: dict[str, list[int]] = {key: [0, 0] for key in ROLES}
     potions: dict[tuple[int, int], list[bool]] = defaultdict(list)  # raven or not, in order
     for gid, kind, seat, role, effect, raven, remove in rows:
@@ -151,7 +161,8 @@ def witchs_brew(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> di
 
 
 # -- Cauldron Quest -------------------------------------------------------------------------
-def quest(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[str, Any]:
+def quest(conn: sqlite3.Connection, plays: Sequence[Play], who: Who,
+          skip: set[tuple[int, int]]) -> dict[str, Any]:
     """The paths left open at the end (a game is lost when all six are blocked) and, for each
     spell, how often it was tried, how often it worked (its last judged roll: a fixed roll is
     judged again) and the exact chance of it working over three rolls, played best."""
@@ -160,7 +171,7 @@ def quest(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[str
 
     rows = _events(conn, (p.id for p in plays),
                    ("spell_announced", "spell_judged", "path_blocked", "obstacle_removed"),
-                   ("$.spell", "$.success"))
+                   ("$.spell", "$.success"), skip)
     blocked = {p.id: 0 for p in plays}
     tried: dict[str, list[bool]] = {spell: [] for spell in SPELLS}
     attempt: tuple[str, int] | None = None  # the spell being cast, and its game
@@ -192,14 +203,15 @@ def quest(conn: sqlite3.Connection, plays: Sequence[Play], who: Who) -> dict[str
     }
 
 
-TALLIES: dict[str, Callable[[sqlite3.Connection, Sequence[Play], Who], dict[str, Any]]] = {
+TALLIES: dict[str, Callable[..., dict[str, Any]]] = {
     "cauldron": cauldron, "witchs_brew": witchs_brew, "quest": quest}
 
 
 def tally(conn: sqlite3.Connection, plays: Sequence[Play],
           who: Who | None = None) -> dict[str, dict[str, Any]]:
-    """Per title of the finished ``plays``, what its log tells (see each title's function);
-    ``who`` names a seat (default: the name typed at setup)."""
+    """Per title of the finished ``plays``, what its log tells (see each title's function:
+    each takes the steps to leave out, ``skip``); ``who`` names a seat (default: the name
+    typed at setup)."""
     if who is None:
         names = {(p.id, s.seat): s.name for p in plays for s in p.seats}
 
@@ -210,7 +222,9 @@ def tally(conn: sqlite3.Connection, plays: Sequence[Play],
     for p in plays:
         if p.status == "finished" and p.game in TALLIES:
             by_title[p.game].append(p)
-    return {game: TALLIES[game](conn, games, who) for game, games in sorted(by_title.items())}
+    skip = _not_done(conn, [p.id for games in by_title.values() for p in games])
+    return {game: TALLIES[game](conn, games, who, skip)
+            for game, games in sorted(by_title.items())}
 
 
 # -- in words --------------------------------------------------------------------------------
