@@ -134,8 +134,13 @@ def test_picking_fills_the_name_and_the_colour_when_it_is_free(app, brew):
     assert brew.rows[2].ids.name.text == "Barb" and brew.rows[2].colour == "Bluish green"
     assert brew.note == "Barb keeps Bluish green: Sky blue is the colour of Finn (seat 2)."
     both_sizes("players_brew_setup_picked")
+    tap(brew.rows[2].ids.colour)
+    tap(next(s for s in find(lambda w: isinstance(w, ColourSwatch), dialogs()[0])
+             if s.colour_name == "Reddish purple"))
+    assert brew.rows[2].colour == "Reddish purple" and brew.note == ""   # the note has gone
     tap_title("Start the game")
     assert app.session.setup["players"] == ["Anna", "Finn", "Barb"]
+    assert app.session.setup["colours"] == ["#000000", "#56B4E9", "#CC79A7"]
     assert [p.name for p in app.store.profiles()][:3] == ["Anna", "Barb", "Finn"]
 
 

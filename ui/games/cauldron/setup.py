@@ -253,7 +253,11 @@ class CauldronSetupScreen(Screen):
         self._recheck()
 
     def pick_colour(self, row) -> None:
-        pick_colour(self.rows[: self.count], row, self._recheck)
+        pick_colour(self.rows[: self.count], row, self._colour_chosen)
+
+    def _colour_chosen(self) -> None:
+        self.note = ""                   # a note about a seat's colour is out of date now
+        self._recheck()
 
     def pick_player(self, row) -> None:
         """A player seen before for this seat (:mod:`ui.widgets.players`)."""
