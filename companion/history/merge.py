@@ -164,10 +164,13 @@ def _time(where: str, at: str, value: Any, *, empty: bool = False) -> str | None
     if value is None and empty:
         return None
     try:
-        datetime.fromisoformat(value)
-        return value
+        moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise _fail(where, at, f"{shown(value)} is not a time (ISO 8601)") from None
+        moment = None
+    if moment is None or moment.tzinfo is None:  # stored times are UTC, with their offset
+        raise _fail(where, at, f"{shown(value)} is not a time with its offset (ISO 8601, "
+                    "as 2026-11-01T18:30:00+00:00)")
+    return value
 
 
 def _list(where: str, at: str, value: Any) -> list[Any]:
@@ -245,7 +248,7 @@ def _step(where: str, at: str, n: int, value: Any) -> None:
                     f"{shown(step.get('status'))} is not one of {', '.join(STATUSES)}")
     if step["status"] != DROPPED:
         _dict(where, f"{at}.command", step.get("command"))
-    if step.get("source") is not None:
+    if step.setdefault("source", None) is not None:
         _text(where, f"{at}.source", step["source"])
     _time(where, f"{at}.created_at", step.get("created_at"))
     for i, event in enumerate(_list(where, f"{at}.events", step.get("events"))):
