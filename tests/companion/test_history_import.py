@@ -130,7 +130,10 @@ def test_imported_games_fold_and_the_running_ones_resume_where_they_stood(import
 def test_importing_the_same_file_again_changes_nothing(imported, tmp_path):
     _, played, out, db = imported
     before = rows_of(db)
+    started = time.perf_counter()
     code, said, _ = cli("import", out, "--db", db)
+    report("history", f"the same {len(played)} games imported again (each compared, none "
+                      f"added): {time.perf_counter() - started:.2f} s")
     assert code == 0
     assert said.strip().endswith(f"0 game(s) added, {len(played)} already here, 0 conflict(s).")
     assert rows_of(db) == before
@@ -240,6 +243,41 @@ def test_a_profile_named_like_one_here_with_another_uuid_is_kept_apart(small, tm
 
 
 # -- files that are not games ----------------------------------------------------------------
+def _set(game: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
+    for part in parents:
+        game = game[part]
+    game[last] = value
+
+
+@pytest.mark.parametrize("path, value, words", [
+    ("uuid", "nope", "uuid: 'nope' is not a uuid"),
+    ("game", "chess", "game: 'chess' is not a game this companion knows"),
+    ("status", "paused", "status: 'paused' is not one of finished, running, abandoned"),
+    ("stored.created_at", "2026-01-05T18:00:00", "stored.created_at: '2026-01-05T18:00:00' is "
+                                                 "not a time with its offset"),
+    ("stored.seats.0.name", " ", "stored.seats[0].name: ' ' is not a name"),
+    ("stored.seats.0.profile.colour", "mauve",
+     "stored.seats[0].profile.colour: 'mauve' is not a palette colour"),
+    ("stored.seats.0.profile.short_name", "Annabel",
+     "stored.seats[0].profile.short_name: 'Annabel' is longer than 6 letters"),
+    ("stored.log.0.n", 5, "stored.log[0].n: 5 is not step 1"),
+    ("stored.log.0.status", "maybe", "stored.log[0].status: 'maybe' is not one of done, "),
+    ("stored.log.0.events", {}, "stored.log[0].events: a mapping of 0 is not a list"),
+    ("stored.seats.0.name", "Zed", "its seats are not the players of its setup"),
+])
+def test_a_field_that_is_not_right_is_named_with_its_line(small, tmp_path, path, value, words):
+    _, lines = small
+    games = [json.loads(line) for line in lines]
+    _set(games[2], path, value)
+    code, said, err = cli("import", write(tmp_path / "f.jsonl", [json.dumps(g) for g in games]),
+                          "--db", tmp_path / "c.sqlite3")
+    assert code == 2 and not said
+    assert "f.jsonl, line 3: " in err and words in err
+    assert plays_of(tmp_path / "c.sqlite3") == []
+
+
+
 @pytest.mark.parametrize("text, words", [
     ("{\"uuid\": 1\n", "bad.jsonl, line 1: not JSON"),
     ("\n\n[1, 2 x]\n", "bad.jsonl, line 3: not JSON"),
