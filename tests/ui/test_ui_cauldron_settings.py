@@ -116,14 +116,14 @@ def test_every_earlier_card_is_offered_once_and_read_once(app, monkeypatch):
     from ui.games.cauldron import potion as cauldron_potion
 
     reads = []
-    read = cauldron_potion.read_cards
-    monkeypatch.setattr(cauldron_potion, "read_cards",
-                        lambda store, gid: reads.append(gid) or read(store, gid))
+    read = cauldron_potion.entered
+    monkeypatch.setattr(cauldron_potion, "entered",
+                        lambda *a, **k: reads.append(a) or read(*a, **k))
     setup = open_setup(app)
-    assert len(reads) == 6                       # each earlier game read once, on opening
+    assert len(reads) == 1                       # the earlier games read in one statement
     setup.start()
     assert app.screens.current == "cauldron"
-    assert len(reads) == 6                       # opening the table: nothing read again
+    assert len(reads) == 2                       # the table opens: read again, once
     tap_title("Anna")                            # the setup panel's seat button
     (dialog,) = dialogs()
     titles = [b.title for b in dialog.ids.catalogue.children]
@@ -140,7 +140,7 @@ def test_every_earlier_card_is_offered_once_and_read_once(app, monkeypatch):
     tap_title("Barb")
     (dialog,) = dialogs()
     assert len(dialog.ids.catalogue.children) == 7   # Tonic 4 from this game, not twice
-    assert len(reads) == 6
+    assert len(reads) == 2                       # the dialogs read the kept list
 
 
 def test_a_card_bought_with_its_entry_is_in_the_catalogue(app):

@@ -1,7 +1,7 @@
 """Omens entered before, offered for one-tap reuse in the Omen dialog.
 
 An Omen card is read aloud every Harvest Season and many come back in later games. What the
-table entered is in the stored ``omen`` commands of this and earlier Cauldron games: its text,
+table entered is in the stored ``omen`` commands of this and the latest 30 Cauldron games: its text,
 what the Fields produce, who starts (the lowest or highest Magik; a seat by name only fits its
 own game, so it is left out). The Magik an Omen gives or takes is per seat and is entered anew.
 Read when the dialog opens; a tap fills the form, the table checks it and enters it."""
@@ -13,49 +13,50 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
-from companion.core.errors import CompanionError
+from companion.core.model import Command
+from companion.history.entered import RECENT_GAMES, entered
 from ui import theme
 from ui.games.cauldron.common import ingredient_name
 from ui.widgets.common import FlatButton
 
-_by_game: dict[tuple, tuple[tuple, list[dict]]] = {}
+
+def _omen(command: Command) -> dict | None:
+    """The Omen an accepted ``omen`` command entered, or None (no text: nothing to offer)."""
+    args = command.args
+    text = str(args.get("text") or "").strip()
+    if command.do != "omen" or not text:
+        return None
+    try:
+        produce = {str(k): int(v) for k, v in (args.get("produce") or {}).items()}
+    except (AttributeError, TypeError, ValueError):
+        return None
+    omen: dict = {"text": text, "produce": produce}
+    if args.get("first") in ("lsp", "hsp"):
+        omen["first"] = args["first"]
+    return omen
 
 
 def read_omens(store, game_id: int) -> list[dict]:
     """The Omens entered in one stored game (accepted ``omen`` commands with a text), in order."""
-    out = []
-    for step in store.steps(game_id):
-        if step.status != "done" or step.command.do != "omen":
-            continue
-        args = step.command.args
-        text = str(args.get("text") or "").strip()
-        if not text:
-            continue
-        omen = {"text": text, "produce": {k: int(v) for k, v in
-                                          (args.get("produce") or {}).items()}}
-        if args.get("first") in ("lsp", "hsp"):
-            omen["first"] = args["first"]
-        out.append(omen)
-    return out
+    omens = (_omen(step.command) for step in store.steps(game_id) if step.status == "done")
+    return [omen for omen in omens if omen is not None]
 
 
 def omen_catalogue(app) -> list[dict]:
-    """Every Omen entered in the Cauldron games of this database, newest first, once each
-    (by its text)."""
+    """Every Omen entered in this and the latest Cauldron games of this database, newest first,
+    once each (by its text): one statement over their stored commands
+    (companion.history.entered), whatever the size of the history."""
     if app.store is None:
         return []
+    by_game: dict[int, list[dict]] = {}          # newest game first
+    for game_id, command in entered(app.store.conn, "cauldron", ("omen",),
+                                    games=RECENT_GAMES + 1):   # the game in play and 30 more
+        omen = _omen(command)
+        if omen is not None:
+            by_game.setdefault(game_id, []).append(omen)
     seen: dict[str, dict] = {}
-    for info in app.store.games():       # newest first
-        if info.game != "cauldron":
-            continue
-        key, version = (app.store.path, info.id, info.created_at), (info.steps, info.updated_at)
-        known = _by_game.get(key)
-        if known is None or known[0] != version:
-            try:
-                known = _by_game[key] = (version, read_omens(app.store, info.id))
-            except CompanionError:
-                continue
-        for omen in reversed(known[1]):
+    for omens in by_game.values():
+        for omen in reversed(omens):
             seen.setdefault(omen["text"].casefold(), omen)
     return list(seen.values())
 

@@ -1,7 +1,8 @@
 """Entering a potion card once (name, kind, Magik yield, ingredients with "Any", Quick, Spell)
 for a seat that has cards waiting: dealt at setup or bought in the Market. Cards entered before,
-in this game or any earlier Cauldron game of the database, are offered for one-tap reuse. The rules judge the
-``add_potion`` command; a refusal shows in the dialog, which stays open."""
+in this game or the latest earlier Cauldron games of the database, are offered for one-tap
+reuse. The rules judge the ``add_potion`` command; a refusal shows in the dialog, which stays
+open."""
 
 from __future__ import annotations
 
@@ -9,19 +10,19 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from companion.core.errors import CompanionError, RuleViolation
+from companion.core.errors import RuleViolation
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
+from companion.history.entered import entered
 from ui import theme
 from ui.games.cauldron.common import KIND_SHORT, ingredient_colours, ingredient_name, recipe
 from ui.widgets.common import FlatButton
 
 MAX_INGREDIENTS = 10
-#: Cards per stored game, keyed by (database, game id, created): (its version, its cards).
-_by_game: dict[tuple, tuple[tuple, list[dict]]] = {}
-#: The whole catalogue of earlier games, read when a Cauldron screen opens: (key, cards).
-_catalogue: dict[str, tuple[tuple, list[dict]]] = {}
+#: The catalogue of earlier games, read when a Cauldron screen opens: database -> (the game in
+#: play, its cards).
+_catalogue: dict[str, tuple[int | None, list[dict]]] = {}
 CARD_COMMANDS = ("add_potion", "buy")
 
 
@@ -30,54 +31,46 @@ def card_key(card: dict) -> tuple:
     return card["name"].casefold(), tuple(card["ingredients"])
 
 
+def _card(command: Command) -> dict | None:
+    """The potion card a command entered (``add_potion``, or ``buy`` with ``potion``), or None."""
+    raw = command.args.get("potion") if command.do in CARD_COMMANDS else None
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return pt.card(raw)
+    except RuleViolation:
+        return None
+
+
 def read_cards(store, game_id: int) -> list[dict]:
     """The potion cards entered in one stored game: its accepted ``add_potion`` commands and
     purchases made with a card (``buy`` with ``potion``), in order."""
-    cards = []
-    for step in store.steps(game_id):
-        raw = step.command.args.get("potion") if step.command.do in CARD_COMMANDS else None
-        if step.status != "done" or not isinstance(raw, dict):
-            continue
-        try:
-            cards.append(pt.card(raw))
-        except RuleViolation:
-            continue
-    return cards
-
-
-def _game_cards(store, info) -> list[dict]:
-    """One game's cards, read again only when its steps changed."""
-    key = (store.path, info.id, info.created_at)
-    version = (info.steps, info.updated_at)
-    known = _by_game.get(key)
-    if known is None or known[0] != version:
-        known = _by_game[key] = (version, read_cards(store, info.id))
-    return known[1]
+    cards = (_card(step.command) for step in store.steps(game_id) if step.status == "done")
+    return [card for card in cards if card is not None]
 
 
 def earlier_catalogue(app, fresh: bool = False) -> list[dict]:
-    """Every potion card entered in the other Cauldron games of this database, newest first,
-    once each (name and ingredients). Read from the stored commands when a Cauldron screen
-    opens (``fresh``) and kept for the session; a dialog only reads the kept list."""
+    """The potion cards entered in the latest other Cauldron games of this database, newest
+    first, once each (name and ingredients). Read from their stored commands in one statement
+    when a Cauldron screen opens (``fresh``; companion.history.entered) and kept for the
+    session; a dialog only reads the kept list."""
     if app.store is None:
         return []
     current = getattr(app.session, "game_id", None)
     kept = _catalogue.get(app.store.path)
-    if kept is not None and not fresh and kept[0][0] == current:
+    if kept is not None and not fresh and kept[0] == current:
         return kept[1]
-    infos = [i for i in app.store.games() if i.game == "cauldron" and i.id != current]
-    key = (current, tuple((i.id, i.steps, i.updated_at) for i in infos))
-    if kept is not None and kept[0] == key:
-        return kept[1]
+    by_game: dict[int, list[dict]] = {}               # newest game first
+    for game_id, command in entered(app.store.conn, "cauldron", CARD_COMMANDS,
+                                    exclude=current):
+        card = _card(command)
+        if card is not None:
+            by_game.setdefault(game_id, []).append(card)
     seen: dict[tuple, dict] = {}
-    for info in infos:
-        try:
-            cards = _game_cards(app.store, info)
-        except CompanionError:
-            continue
-        for card in reversed(cards):   # the latest entry of a card wins
+    for cards in by_game.values():
+        for card in reversed(cards):      # the latest entry of a card wins
             seen.setdefault(card_key(card), card)
-    _catalogue[app.store.path] = (key, list(seen.values()))
+    _catalogue[app.store.path] = (current, list(seen.values()))
     return _catalogue[app.store.path][1]
 
 
