@@ -122,10 +122,24 @@ def _plays(app):
     return read_plays(app.store.conn)
 
 
-def test_an_empty_history_says_so(app):
-    open_stats(app, game="cauldron")
+def test_home_opens_it_where_it_was_left_and_back_returns_home(app, screen):
+    open_stats(app, game="quest", back_to="history")
     frames()
+    app.go_home()
+    frames()
+    tap(button("Statistics"))
+    assert app.screens.current == "stats" and screen.back_to == "home"
+    assert screen.heading == f"Cauldron Quest: {COUNTS['quest']} games"
+    tap(button("Back", screen))
+    assert app.screens.current == "home"
+
+
+def test_an_empty_history_says_so(app):
+    app.go_home()
+    frames()
+    tap(button("Statistics"))
     screen = app.screens.get_screen("stats")
+    tap(button("Cauldron", screen))
     assert screen.heading == "Cauldron: no finished games yet" and not charts(screen)
     tap(button("A player...", screen))
     assert find(lambda w: getattr(w, "text", "") == "Nobody has finished a game yet.")

@@ -305,6 +305,20 @@ class StatsScreen(Screen):
         self.kind, self.chosen = "player", key
         self.refresh()
 
+    def open_from(self, back_to: str, *, game: str | None = None,
+                  player: str | None = None) -> None:
+        """Shown from another screen (``back_to``, where Back returns), at a title or a player
+        when one is given, else where it was left."""
+        self.back_to = back_to
+        if player is not None:
+            self.kind, self.chosen = "player", player
+        elif game is not None:
+            self.kind, self.chosen = "game", game
+        app = App.get_running_app()
+        if app.screens.current == "stats":
+            self.reload()
+        app.show("stats")
+
     def go_back(self) -> None:
         app = App.get_running_app()
         if self.back_to == "home":
@@ -369,12 +383,4 @@ def open_stats(app, *, game: str | None = None, player: str | None = None,
                back_to: str = "home") -> None:
     """Show the statistics of a title (a game's name) or a player (stats.player_key: a
     profile's uuid, or a name as typed); Back returns to ``back_to`` (a screen's name)."""
-    screen = app.screens.get_screen("stats")
-    screen.back_to = back_to
-    if player is not None:
-        screen.kind, screen.chosen = "player", player
-    elif game is not None:
-        screen.kind, screen.chosen = "game", game
-    if app.screens.current == "stats":
-        screen.reload()
-    app.show("stats")
+    app.screens.get_screen("stats").open_from(back_to, game=game, player=player)
