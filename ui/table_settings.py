@@ -1,6 +1,12 @@
 """The table's own settings, kept per device: sound, text size, rotation, dimming, the screen
 going off, and the turn limit.
 
+Rotation is how the panel stands, in Kivy's degrees (``Window.rotation``, counter-clockwise):
+0 upright, 180 upside down (turned for the far side of the table), 90 and 270 a landscape
+panel stood on its side, which makes the window portrait (800x480 becomes 480x800) and the
+screens take their portrait arrangements. Files written before portrait panels hold 0 or 180
+and read as before.
+
 They belong to the screen beside the board, not to a game, so they live in a small JSON file in
 the user config directory (beside ``hardware.toml``; ``$COMPANION_SETTINGS`` names another file,
 for tests). A person may have edited it by hand, or a power cut may have eaten it: reading never
@@ -28,7 +34,9 @@ from typing import Any
 
 SETTINGS_ENV = "COMPANION_SETTINGS"
 VOLUMES = (25, 50, 75, 100)               # the screen's choices; the file may hold any 0-100
-ROTATIONS = (0, 180)
+#: Kivy's degrees (counter-clockwise) -> how the panel stands, in the table's words: the picture
+#: is drawn turned the other way so it reads upright on that panel
+ROTATIONS = {0: "Upright", 90: "Turned right", 180: "Upside down", 270: "Turned left"}
 DIM_MINUTES = (0, 2, 5, 10, 20)           # 0: never dim
 OFF_MINUTES = (0, 10, 20, 30, 60)         # 0: never off; else longer than dim_minutes
 #: text size -> how much larger than normal every font is drawn (layouts keep their sizes)
@@ -37,8 +45,9 @@ TEXT_SIZES = {"normal": 1.0, "large": 1.15}
 
 @dataclass(frozen=True)
 class TableSettings:
-    """What the settings screen changes. ``volume`` in percent; ``rotation`` in degrees (180:
-    turned for the players on the far side); ``dim_minutes`` without input before the screen
+    """What the settings screen changes. ``volume`` in percent; ``rotation`` in degrees
+    (:data:`ROTATIONS`: 180 turned for the players on the far side, 90 and 270 a panel stood on
+    its side, portrait); ``dim_minutes`` without input before the screen
     dims (0: never); ``text_size`` "normal" or "large" (:data:`TEXT_SIZES`); ``off_minutes``
     without input before the screen goes dark, backlight off (0: never; else longer than
     ``dim_minutes``, :func:`order_problem`)."""
@@ -67,7 +76,8 @@ def _whole(value: Any) -> bool:
 RULES = {
     "sound": (lambda v: isinstance(v, bool), "true or false"),
     "volume": (lambda v: _whole(v) and 0 <= v <= 100, "a whole number from 0 to 100"),
-    "rotation": (lambda v: _whole(v) and v in ROTATIONS, "0 or 180"),
+    "rotation": (lambda v: _whole(v) and v in ROTATIONS,
+                 ", ".join(map(str, list(ROTATIONS)[:-1])) + f" or {list(ROTATIONS)[-1]}"),
     "dim_minutes": (lambda v: _whole(v) and v in DIM_MINUTES,
                     "one of " + ", ".join(map(str, DIM_MINUTES)) + " (0: never)"),
     "text_size": (lambda v: isinstance(v, str) and v in TEXT_SIZES,
@@ -105,6 +115,21 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def refusal(name: str, value: Any) -> str:
+    """"" when ``value`` is good for the setting ``name``, else the sentence naming the field
+    and what a good value is."""
+    if name not in RULES:
+        return f"unknown setting {_shown(name)}"
+    ok, words = RULES[name]
+    return "" if ok(value) else f"{name} must be {words}, not {_shown(value)}"
+
+
+def flipped(rotation: int) -> int:
+    """The rotation for the far side of the table: upright and upside down swap, and a panel
+    on its side turns to its other side (90 and 270)."""
+    return (rotation + 180) % 360
+
+
 def parse_settings(data: Any) -> tuple[TableSettings, list[str]]:
     """Settings from parsed JSON: every good field kept, every bad one at its default, and a
     sentence for each problem naming the field."""
@@ -113,15 +138,14 @@ def parse_settings(data: Any) -> tuple[TableSettings, list[str]]:
                           "every setting is at its default"]
     problems = [f"unknown setting {_shown(key)} ignored" for key in data if key not in RULES]
     good: dict[str, Any] = {}
-    for name, (ok, words) in RULES.items():
+    for name in RULES:
         if name not in data:
             continue
-        value = data[name]
-        if ok(value):
-            good[name] = value
+        problem = refusal(name, data[name])
+        if problem:
+            problems.append(f"{problem}; using {_shown(getattr(DEFAULTS, name))}")
         else:
-            problems.append(f"{name} must be {words}, not {_shown(value)}; "
-                            f"using {_shown(getattr(DEFAULTS, name))}")
+            good[name] = data[name]
     settings = replace(DEFAULTS, **good)
     order = order_problem(settings)
     if order:

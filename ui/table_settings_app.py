@@ -1,5 +1,10 @@
 """The app's side of the table settings: open the screen, load and apply the settings file,
-the far-side flip, the text size, the cues (GPIO buzzer and screen sound) and the turn limit.
+the rotation (and its far-side flip), the text size, the cues (GPIO buzzer and screen sound) and
+the turn limit.
+
+Rotation is Kivy's ``Window.rotation``: touch turns with the picture, and a quarter turn swaps
+the window's width and height, so the app's size handler (``ui/app.py``) recomputes the unit and
+``app.portrait`` and every screen is laid out again for the panel on its side.
 
 Text size: every font is drawn at ``app.fu`` (font units) times its size, where ``fu`` is the
 layout unit ``app.u`` times the table's text size (1.0 normal, 1.15 large). The shared widgets
@@ -49,8 +54,12 @@ class TableSettingsApp:
 
     def change_table_settings(self, **changes: Any) -> str:
         """Apply a change at once and save it; returns "" or why it was not saved. A change
-        that would turn the screen off before it dims is refused, naming the field, and
-        changes nothing."""
+        that would turn the screen off before it dims, or a value the file could not hold (a
+        rotation of 45), is refused, naming the field, and changes nothing."""
+        for name, value in changes.items():
+            problem = table.refusal(name, value)
+            if problem:
+                return f"Not changed: {problem}."
         wanted = replace(self.table_settings, **changes)
         problem = table.order_problem(wanted, rows=True)
         if problem:
@@ -67,12 +76,17 @@ class TableSettingsApp:
     def _apply_table_settings(self, settings: table.TableSettings) -> None:
         self.table_settings = settings
         self.font_factor = settings.font_factor
-        Window.rotation = settings.rotation
+        if Window.rotation != settings.rotation:
+            Window.rotation = settings.rotation
+            # Kivy turns the picture on a resize only, and 0 <-> 180 is none: without this the
+            # touches would turn and the picture stay as it was until the next start
+            Window.update_viewport()
         self.dimmer.set_minutes(settings.dim_minutes, settings.off_minutes)
 
     def flip(self) -> str:
-        """Turn the screen by 180 degrees for the far side of the table (touch follows)."""
-        return self.change_table_settings(rotation=180 - self.table_settings.rotation)
+        """Turn the screen by 180 degrees for the far side of the table (touch follows):
+        upright and upside down swap; a panel on its side turns to its other side."""
+        return self.change_table_settings(rotation=table.flipped(self.table_settings.rotation))
 
     @property
     def turn_limit(self) -> int:

@@ -1,7 +1,7 @@
 """The Settings screen: each control changes the setting at once and it survives a restart
-(the file read again); the far-side flip turns the window and the touches with it; dimming
-covers the screen, and the touch that wakes it presses nothing; the screen's sound follows the
-setting."""
+(the file read again); the far-side flip turns the window and the touches with it (a quarter
+turn: test_ui_rotation.py); dimming covers the screen, and the touch that wakes it presses
+nothing; the screen's sound follows the setting."""
 
 from __future__ import annotations
 
@@ -123,8 +123,10 @@ def test_a_bad_file_is_named_on_the_screen_and_home_and_kept_until_a_change(app,
 
 def test_the_flip_turns_the_window_and_the_touches_with_it(app, table):
     upright = row_button(app, "rotation", "Upright")
-    tap(row_button(app, "rotation", "Turned for the far side"))
+    tap(row_button(app, "rotation", "Upside down"))
     assert Window.rotation == 180 and app.table_settings.rotation == 180
+    assert app.screens.get_screen("table_settings").message == \
+        "Upside down, for the far side of the table."
     frames(4)
     shot("table_settings_flipped")
     # A finger on the spot where "Upright" now shows (the mirror of its laid-out place)
@@ -139,6 +141,7 @@ def test_the_flip_turns_the_window_and_the_touches_with_it(app, table):
     assert app.flip() == "" and Window.rotation == 180
     restart(app)
     assert Window.rotation == 180                               # survives a restart
+    assert row_button(app, "rotation", "Upside down").chosen
     assert app.flip() == "" and Window.rotation == 0
 
 

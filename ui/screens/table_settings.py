@@ -1,7 +1,7 @@
 """The Settings screen: how this table's screen behaves, changed with one tap each.
 
-Sound and its volume, the text size (Large draws every font 15% larger), the screen turned for
-the far side, dimming when nobody touches it and then switching it off, and the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
+Sound and its volume, the text size (Large draws every font 15% larger), how the panel stands
+(upright, upside down for the far side, or on either side: portrait), dimming when nobody touches it and then switching it off, and the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
 "Apply" button); the file and its checks are in :mod:`ui.table_settings`. A settings file that
 was bad when read is named here until a change rewrites it.
 
@@ -28,6 +28,14 @@ VOLUME_CHOICES = tuple((v, f"{v}%") for v in table.VOLUMES)
 DIM_CHOICES = tuple((m, f"{m} min" if m else "Never") for m in table.DIM_MINUTES)
 OFF_CHOICES = tuple((m, f"{m} min" if m else "Never") for m in table.OFF_MINUTES)
 TEXT_SIZE_CHOICES = tuple((size, size.capitalize()) for size in table.TEXT_SIZES)
+ROTATION_CHOICES = tuple(table.ROTATIONS.items())
+#: what a tap on each rotation says happened, in the table's words
+ROTATION_DONE = {
+    0: "Upright.",
+    90: "Drawn for a panel turned a quarter to the right (clockwise): the screen is tall now.",
+    180: "Upside down, for the far side of the table.",
+    270: "Drawn for a panel turned a quarter to the left: the screen is tall now.",
+}
 TURN_LIMIT_CHOICES = ((0, "Never"), (30, "30 s"), (60, "1 min"), (90, "90 s"), (120, "2 min"),
                       (180, "3 min"), (300, "5 min"))
 
@@ -82,7 +90,7 @@ class TableSettingsScreen(Screen):
     sound = BooleanProperty(True)
     volume = NumericProperty(75)
     text_size = StringProperty(table.DEFAULTS.text_size)
-    flipped = BooleanProperty(False)
+    rotation = NumericProperty(0)
     dim_minutes = NumericProperty(0)
     off_minutes = NumericProperty(0)
     turn_limit = NumericProperty(0)
@@ -101,7 +109,7 @@ class TableSettingsScreen(Screen):
         """The controls from what the table runs on now."""
         now = self.app.table_settings
         self.sound, self.volume, self.text_size = now.sound, now.volume, now.text_size
-        self.flipped, self.dim_minutes = now.rotation == 180, now.dim_minutes
+        self.rotation, self.dim_minutes = now.rotation, now.dim_minutes
         self.off_minutes = now.off_minutes
         self.turn_limit = self.app.turn_limit
 
@@ -135,12 +143,11 @@ class TableSettingsScreen(Screen):
                      if size == "large" else "Normal text.",
                      text_size=size)
 
-    def set_flipped(self, flipped: bool) -> None:
-        if flipped != self.flipped:
-            problem = self.app.flip()
-            self.refresh()
-            self.say(problem or ("Turned for the far side of the table." if flipped
-                                 else "Turned back upright."), "bad" if problem else "good")
+    def set_rotation(self, degrees: int) -> None:
+        """How the panel stands; touch and the screens' arrangement follow at once."""
+        if degrees != self.rotation:
+            self._change(ROTATION_DONE.get(degrees, f"Turned to {degrees} degrees."),
+                         rotation=degrees)
 
     def set_dim(self, minutes: int) -> None:
         self._change(f"The screen dims after {minutes} minutes without a touch, button or "
