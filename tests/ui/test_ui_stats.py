@@ -97,9 +97,11 @@ def test_a_player_is_picked_from_those_seen(app, screen):
     open_stats(app, game="quest", back_to="home")
     frames()
     tap(button("A player...", screen))
-    names = players(_plays(app), profile_names(app.store.conn))
-    for name in names.values():
-        button(name)          # every player seen has a button
+    everyone = gather(app.store.conn).players
+    assert {p.name for p in everyone} == set(players(_plays(app),
+                                                     profile_names(app.store.conn)).values())
+    for p in everyone:        # every player seen has a button, with the games played
+        assert button(p.name).caption == f"{p.overall.games} games"
     both_sizes("stats_player_picker", lambda: tap(button("A player...", screen)))
     tap(button("A player...", screen))
     tap(button("Anna"))

@@ -21,7 +21,9 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games import all_games
 from companion.history.plays import read_plays
-from companion.history.stats import Figures, Stats, gather, players, profile_names
+from companion.history.stats import (
+    Figures, Stats, gather, player_key, players, profile_names,
+)
 from companion.history.tally import labels
 from ui import theme
 from ui.screens.home import wrapped
@@ -236,7 +238,8 @@ class StatTile(Box):
 
 
 class StatsPlayerPicker(ModalView):
-    """The players the history has seen, a button each; a tap shows that player's figures."""
+    """The players the history has seen (``names``: key, name, finished games), a button each;
+    a tap shows that player's figures."""
 
     names = ListProperty([])
 
@@ -247,9 +250,10 @@ class StatsPlayerPicker(ModalView):
     def on_names(self, *_args) -> None:
         grid = self.ids.names
         grid.clear_widgets()
-        for key, name in self.names:
-            grid.add_widget(FlatButton(title=name, fs=22, size_hint_y=None,
-                                       height=App.get_running_app().u * 56,
+        for key, name, games in self.names:
+            grid.add_widget(FlatButton(title=name, caption=games_words(games), caption_fs=18,
+                                       fs=22, size_hint_y=None,
+                                       height=App.get_running_app().u * 64,
                                        on_release=lambda _b, k=key: self.chosen(k)))
 
     def chosen(self, key: str) -> None:
@@ -328,7 +332,12 @@ class StatsScreen(Screen):
 
     def open_picker(self) -> None:
         picker = StatsPlayerPicker(self)
-        picker.names = list(self._names.items())
+        played: dict[str, int] = {}
+        for play in self._plays:
+            if play.status == "finished":
+                for seat in play.seats:
+                    played[player_key(seat)] = played.get(player_key(seat), 0) + 1
+        picker.names = [(key, name, played.get(key, 0)) for key, name in self._names.items()]
         picker.open()
 
     def refresh(self) -> None:
