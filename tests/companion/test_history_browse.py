@@ -16,6 +16,7 @@ from companion.history.browse import Filter
 from companion.history.plays import read_play
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
+from tests.support.figures import median_ms, report
 
 COUNTS = {"witchs_brew": 100, "quest": 80, "cauldron": 20}
 
@@ -46,6 +47,17 @@ def test_every_page_newest_first_with_its_results(history):
     for offset in range(0, len(want) + 20, 20):
         got += browse.page(conn, Filter(), 20, offset)
     assert [p.id for p in got] == [p.id for p in want]
+    statements = []
+    conn.set_trace_callback(statements.append)
+    browse.count(conn, Filter("witchs_brew", "Anna"))
+    browse.page(conn, Filter("witchs_brew", "Anna"), 20, 20)
+    conn.set_trace_callback(None)
+    assert not any("steps" in q or "events" in q for q in statements)   # never a log
+    chosen = Filter("witchs_brew", "Anna")
+    page_ms = median_ms(lambda: (browse.count(conn, chosen), browse.page(conn, chosen, 20, 20)))
+    report("history screen", f"{len(want)} finished games: a filtered count and page "
+           f"{page_ms:.1f} ms, {len(statements)} SQL statements; the players seen "
+           f"{median_ms(lambda: browse.players(conn)):.1f} ms")
     by_id = {p.id: p for p in want}
     for play in got:
         mine = by_id[play.id]

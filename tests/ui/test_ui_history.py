@@ -7,6 +7,7 @@ shot at 800x480 and 1280x720 (and the portrait 720x1280) and goes through the la
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 from kivy.app import App
@@ -14,6 +15,7 @@ from kivy.app import App
 from companion.history.series import story
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
+from tests.support.figures import report
 from ui.screens.history import PAGE
 from ui.widgets.qr import describe
 from ui_helpers import (
@@ -136,7 +138,9 @@ def test_the_detail_of_a_game_of_each_title(history, game):
     screen, played = history
     tap(button(TITLES[game]))
     play = finished(played, game)[0]
+    started = time.perf_counter()
     tap(row_widget(screen, play.id))
+    opened = time.perf_counter() - started
     app = App.get_running_app()
     assert app.screens.current == "game_detail"
     detail = app.screens.get_screen("game_detail")
@@ -145,6 +149,8 @@ def test_the_detail_of_a_game_of_each_title(history, game):
     assert [line.values for line in chart.lines] == [line.values for line in found.lines]
     assert [line.name for line in chart.lines] == [line.name for line in found.lines]
     assert len(detail.ids.log.data) == len(words) and words
+    report("history screen", f"{TITLES[game]} detail ({len(words)} lines in words, "
+           f"{found.samples} chart points): tap to shown {opened * 1000:.0f} ms")
     assert detail.ids.log.data[0]["text"] == f"1. {words[0]}"
     if game == "quest":
         won = any(r["winner"] for r in play.results)
@@ -249,3 +255,24 @@ def test_round_ticks_cover_the_values():
     assert nice_ticks(-3, 12) == [-5, 0, 5, 10, 15]
     assert nice_ticks(0, 0) == [0, 1] and nice_ticks(0, 3) == [0, 1, 2, 3]
     assert nice_ticks(0, 1, whole=False) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+
+
+def test_log_lines_wrap_as_a_label_wraps_them(history):
+    """The detail's row heights come from words measured one by one: the same number of lines
+    as a Label rendering the whole line, for every line of a game at three widths."""
+    from kivy.core.text import Label as CoreLabel
+
+    from ui.screens.game_detail import lines_needed
+
+    screen, played = history
+    app = App.get_running_app()
+    for game in TITLES:
+        _, words = story(app.store, finished(played, game)[0].id)
+        for width, px in ((220, 18), (330, 18), (600, 18), (500, 27)):
+            one = CoreLabel(text="A", font_size=px)
+            one.refresh()
+            for text in words:
+                core = CoreLabel(text=text, font_size=px, text_size=(width, None))
+                core.refresh()
+                assert lines_needed(text, width, px) == round(
+                    core.texture.size[1] / one.texture.size[1]), (width, px, text)
