@@ -276,3 +276,15 @@ def test_log_lines_wrap_as_a_label_wraps_them(history):
                 core.refresh()
                 assert lines_needed(text, width, px) == round(
                     core.texture.size[1] / one.texture.size[1]), (width, px, text)
+
+
+def test_an_empty_history_says_so(app):
+    app.go_home()
+    frames()
+    tap(button("History"))
+    screen = app.screens.get_screen("history")
+    assert app.screens.current == "history" and screen.counted == "0 games"
+    assert "No finished games yet." in texts(screen) and screen.ids.games.data == []
+    both_sizes("history_empty")
+    tap(button("Home"))
+    assert app.screens.current == "home"
