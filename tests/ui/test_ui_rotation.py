@@ -83,13 +83,16 @@ def test_the_flip_turns_the_picture_for_the_far_side(app, turned, start, flipped
     assert table.load_settings()[0].rotation == flipped
 
 
-@pytest.mark.parametrize("rotation", [0, 180])
-def test_a_file_from_before_portrait_panels_still_loads(app, turned, rotation):
+@pytest.mark.parametrize("rotation, portrait", [(0, False), (180, False), (90, True),
+                                               (270, True)])
+def test_a_file_loads_turned_one_from_before_portrait_panels_too(app, turned, rotation,
+                                                                 portrait):
+    """0 and 180 in a file written before quarter turns (no off_minutes yet) read as then."""
     turned.write_text(json.dumps({"sound": True, "volume": 75, "rotation": rotation,
                                   "dim_minutes": 0, "text_size": "normal"}))
     app.load_table_settings()
     assert app.settings_problem == "" and app.table_settings.rotation == rotation
-    assert Window.rotation == rotation and not app.portrait
+    assert Window.rotation == rotation and app.portrait is portrait
 
 
 #: rotation -> where the panel has a point (x, y) of the window, in its own pixels (800x480, y
