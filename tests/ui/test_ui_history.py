@@ -245,6 +245,11 @@ def test_charts_draw_again_only_when_their_data_or_size_change(app, monkeypatch)
     assert drawn == {"line": before["line"] + 1, "bar": before["bar"] + 1}
     view.dismiss(animation=False)
     frames()
+    fixed = charts.LineChart(size_hint=(None, None), size=(300, 200), lines=lines.lines)
+    empty = charts.BarChart(size_hint=(None, None), size=(300, 200))
+    frames()
+    assert drawn["line"] == before["line"] + 2 and fixed._picture.children  # drawn as given
+    assert empty._picture.children                      # "Nothing to show yet."
 
 
 def test_round_ticks_cover_the_values():

@@ -108,7 +108,11 @@ class _Chart(Widget):
         self.bind(pos=self._moved, size=self._redraw, fs=self._redraw, empty=self._redraw)
         app = App.get_running_app()
         if app is not None and hasattr(app, "u"):
-            app.bind(u=self._redraw)
+            app.bind(u=self._unit_changed)   # a method: the app holds it weakly
+        self._redraw()                           # data and size given as arguments
+
+    def _unit_changed(self, *_) -> None:
+        self._redraw()
 
     @property
     def u(self) -> float:
