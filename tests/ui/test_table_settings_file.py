@@ -42,7 +42,7 @@ def test_the_path_comes_from_the_environment(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("field, bad", [
     ("sound", "yes"), ("sound", 1), ("volume", 101), ("volume", -1), ("volume", 50.5),
-    ("volume", True), ("volume", "loud"), ("rotation", 90), ("rotation", "180"),
+    ("volume", True), ("volume", "loud"), ("rotation", 45), ("rotation", "180"),
     ("dim_minutes", 3), ("dim_minutes", None), ("dim_minutes", [5]),
     ("text_size", "huge"), ("text_size", "Large"), ("text_size", 1.15), ("text_size", None),
 ])
