@@ -293,3 +293,13 @@ def test_an_empty_history_says_so(app):
     both_sizes("history_empty")
     tap(button("Home"))
     assert app.screens.current == "home"
+
+
+def test_a_game_that_is_not_there_is_refused_by_number(history):
+    screen, _ = history
+    app = App.get_running_app()
+    app.screens.get_screen("game_detail").open_game(10 ** 6, "history")
+    frames()
+    assert app.screens.current == "history"
+    assert app.refusal == "Game #1000000 is not in this history"
+    app.dismiss_refusal()
