@@ -17,7 +17,7 @@ import sqlite3
 from typing import Any, Mapping, Sequence
 
 from companion.history.plays import Play
-from companion.store_schema import COMPACT, has_column, read_clocks
+from companion.store_schema import COMPACT, has_column
 
 FORMATS = ("csv", "json", "jsonl")
 
@@ -117,7 +117,10 @@ def stored_record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                "ORDER BY n", (game_id,))]
     results = [_parsed(detail) for (detail,) in conn.execute(
         "SELECT detail FROM results WHERE game_id = ? ORDER BY seat", (game_id,))]
+    clocks = conn.execute("SELECT data, updated_at FROM clocks WHERE game_id = ?",
+                          (game_id,)).fetchone()
     return {"setup": _parsed(setup), "created_at": created, "updated_at": updated,
-            "finished_at": finished, "clocks": read_clocks(conn, game_id),
+            "finished_at": finished, "clocks": _parsed(clocks[0]) if clocks else None,
+            "clocks_at": clocks[1] if clocks else None,
             "seats": seats, "log": log, "results": results}
 

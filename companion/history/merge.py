@@ -206,6 +206,7 @@ def incoming(where: str, value: Any) -> Incoming:
     _time(where, f"{STORED}.finished_at", stored.get("finished_at"), empty=True)
     if stored.get("clocks") is not None:
         _dict(where, f"{STORED}.clocks", stored["clocks"])
+        _time(where, f"{STORED}.clocks_at", stored.get("clocks_at"), empty=True)
     seats = _list(where, f"{STORED}.seats", stored.get("seats"))
     if not seats:
         raise _fail(where, f"{STORED}.seats", "a game needs at least one seat")
@@ -326,7 +327,8 @@ def _add(conn: sqlite3.Connection, game: Incoming, apart: list[str]) -> None:
         [(gid, s["n"], i, e["type"], dumps(e.get("data")), int(e["automatic"]),
           int(e["undoable"])) for s in stored["log"] for i, e in enumerate(s["events"])])
     if stored.get("clocks") is not None:
-        write_clocks(conn, gid, stored["clocks"], stored["updated_at"])
+        write_clocks(conn, gid, stored["clocks"],
+                     stored.get("clocks_at") or stored["updated_at"])
     folded = summarize(conn, gid)  # the line for the lists, from today's rules' fold
     title = all_games()[game.game].title
     name = f"{game.where}: game {game.uuid} ({title})"

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from companion.check import check
 from companion.cli import main
 from companion.games import get_rules
+from companion.history.backup import backup
 from companion.history.plays import read_plays
 from companion.history.stats import compute
 from companion.store import Store
@@ -142,11 +143,13 @@ def test_importing_the_same_file_again_changes_nothing(imported, tmp_path):
 # -- a small history for the rest ------------------------------------------------------------
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
+    """Seven games whose tables also undid, redid and corrected (undone and dropped steps)."""
     folder = tmp_path_factory.mktemp("small")
     db = folder / "c.sqlite3"
     with Store(db) as store:
         store.conn.execute("PRAGMA synchronous = OFF")
-        build_history(store, {"witchs_brew": 2, "quest": 2, "cauldron": 1}, 2, seed=7)
+        build_history(store, {"witchs_brew": 2, "quest": 2, "cauldron": 1}, 2, seed=7,
+                      mess=0.1)
     return db, export(db, folder / "small.jsonl")
 
 
@@ -162,6 +165,27 @@ def test_a_json_list_imports_like_json_lines(small, tmp_path):
     code, said, _ = cli("import", out, "--db", tmp_path / "new.sqlite3")
     assert code == 0 and "7 game(s) added" in said
     assert plays_of(tmp_path / "new.sqlite3") == plays_of(db)
+
+
+def test_undone_dropped_and_corrected_steps_come_over_as_stored(small, tmp_path):
+    db = tmp_path / "source.sqlite3"
+    backup(str(small[0]), str(db))
+    with Store(db) as store:   # a running game left with a step undone, to be redone there
+        store.open_session(store.unfinished()[0].id).undo()
+    target = tmp_path / "c.sqlite3"
+    assert cli("import", write(tmp_path / "all.jsonl", export(db, tmp_path / "out.jsonl")),
+               "--db", target)[0] == 0
+    with Store(db, readonly=True) as a, Store(target) as b:
+        statuses = {s for (s,) in a.conn.execute("SELECT status FROM steps")}
+        assert statuses == {"done", "undone", "dropped"}
+        for table in ("steps", "events", "results", "clocks"):
+            assert by_uuid(b.conn, table) == by_uuid(a.conn, table)
+        assert check(b.conn) == []
+        theirs = {g.uuid: g.id for g in a.games()}
+        for game in b.games():   # and each plays on here: same state, same undo history
+            mine, original = b.open_session(game.id), a.open_session(theirs[game.uuid])
+            assert (mine.state, mine.can_undo, mine.can_redo) == (
+                original.state, original.can_undo, original.can_redo)
 
 
 @pytest.mark.parametrize("tamper, differs", [
