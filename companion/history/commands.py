@@ -140,10 +140,10 @@ def import_games(args: argparse.Namespace) -> int:
     files = [(name, _read_script(name)) for name in args.files]  # unreadable: nothing done
     refused = False
     with _database(args.db) as store:
-        for name, lines in files:
+        for name, read in files:
             label = _label(name)
             try:
-                merged = merge(store.conn, read_records(lines))
+                merged = merge(store.conn, read_records(read))
             except ImportRefused as problem:
                 _say(f"companion import: {_at(label, problem)}", sys.stderr)
                 refused = True
