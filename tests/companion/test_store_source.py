@@ -80,6 +80,8 @@ def test_a_schema_1_database_opens_migrated_and_keeps_every_row(tmp_path):
     with Store(db) as store:
         assert store.notice is None
         assert _version(db) == SCHEMA_VERSION == 4
+        assert sorted(p.name for p in store.profiles()) == ["Ann", "Bob", "Cat"]  # schema 4's
+        assert store.games()[0].uuid and store.device_id
         session = store.open_session(game_id)
         assert session.state == before and len(session.steps) == 3
         assert [s.source for s in session.steps] == [None, None, None]
