@@ -9,7 +9,9 @@ Undo and redo only change a step's status; nothing a player entered is deleted. 
 file cannot keep (a whole number beyond SQLite's 64 bits, a broken character) is refused before
 anything is written. How the file is opened (what is moved aside
 and what is refused, one writer, read-only use) is in companion/store_open.py; how a step is
-written while playing, in companion/store_journal.py.
+written while playing, in companion/store_journal.py. Each game has a uuid and each seat a
+player profile (companion/profiles.py), and the database a device id, so games from two tables
+merge by uuid (companion/history/merge.py) without collisions.
 """
 
 from __future__ import annotations
