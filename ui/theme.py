@@ -2,15 +2,19 @@
 
 Sizes are in "units": one unit is one pixel on the 800x480 Pi display and grows with the window
 (``CompanionApp.u``), so the layout that fits 800x480 fits 1280x720 as well, only larger. A window
-taller than wide (the 720x1280 Touch Display 2) is measured against the same panel turned, 480x800,
-and the screens arrange themselves for it (``CompanionApp.portrait``): at 720x1280 a unit is 1.5
-pixels, as on a landscape 1280x720, instead of 0.9 with two thirds of the screen empty.
+taller than wide is measured against the 720x1280 Touch Display 2 at 1.5 pixels a unit (480x853
+units, :data:`PORTRAIT_BASE_SIZE`), and the screens arrange themselves for it
+(``CompanionApp.portrait``): at 720x1280 a unit is 1.5 pixels, as on a landscape 1280x720,
+instead of 0.9 with two thirds of the screen empty; the 7" panel stood on its side (480x800)
+gets 0.94 pixels a unit, so every portrait layout that fits the Touch Display 2 fits it too,
+with 32 units of width to spare.
 """
 
 from __future__ import annotations
 
 BASE_SIZE = (800, 480)
-PORTRAIT_BASE_SIZE = (BASE_SIZE[1], BASE_SIZE[0])
+#: The portrait layouts' size in units: the Touch Display 2 (720x1280) at 1.5 pixels a unit.
+PORTRAIT_BASE_SIZE = (480, 853)
 
 
 def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -25,7 +29,7 @@ def is_portrait(width: float, height: float) -> bool:
 
 
 def unit(width: float, height: float) -> float:
-    """Pixels per unit for a window size: the base layout (800x480, or 480x800 for a portrait
+    """Pixels per unit for a window size: the base layout (800x480, or 480x853 for a portrait
     window) scaled to fit, never below 0.6."""
     base_w, base_h = PORTRAIT_BASE_SIZE if is_portrait(width, height) else BASE_SIZE
     return max(0.6, min(width / base_w, height / base_h))

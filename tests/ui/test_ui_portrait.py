@@ -62,7 +62,10 @@ def dialog(name: str, opener) -> None:
 def test_the_unit_and_the_portrait_flag_follow_the_window(tall):
     assert tall.portrait and tall.u == pytest.approx(1.5)
     assert theme.unit(720, 1280) == pytest.approx(1.5)      # not 0.9: designed, not squeezed
-    assert theme.unit(480, 800) == 1.0 and theme.unit(800, 480) == 1.0
+    assert theme.unit(800, 480) == 1.0
+    # the 7" panel on its side: the Touch Display 2's layout in units, 32 units to spare
+    assert theme.unit(480, 800) == pytest.approx(800 / 853)
+    assert 480 / theme.unit(480, 800) >= 480 and 800 / theme.unit(480, 800) >= 853 - 0.5
     assert theme.unit(1280, 720) == pytest.approx(1.5) and not theme.is_portrait(1280, 720)
     resize(800, 480)
     assert not tall.portrait and tall.u == 1.0

@@ -1,8 +1,9 @@
 """The panel's rotation (issue 13 §3): the official 7" display (800x480) stood on its side.
 
 A quarter turn (90: the panel turned right, 270: turned left) makes the window 480x800: the
-app's unit is measured again (1.0, as on the landscape panel) and ``app.portrait`` holds, so
-the screens take the arrangements test_ui_portrait.py shoots at 720x1280; a finger on the
+app's unit is measured again (0.94 pixels: the portrait layouts are sized for the 720x1280 Touch
+Display 2, 480x853 units, so what fits there fits here) and ``app.portrait`` holds, so the
+screens take the arrangements test_ui_portrait.py shoots at 720x1280; a finger on the
 panel lands on the button drawn under it. 0 and 180 keep the landscape window. The window is
 shot as the player reads it, upright (``tall_shot``: drawn at the window's own size), and the
 layout check runs on it as on every shot.
@@ -51,7 +52,8 @@ def test_each_rotation_gives_the_window_and_the_arrangement(app, turned, rotatio
     assert app.change_table_settings(rotation=rotation) == ""
     frames()
     assert Window.rotation == rotation and tuple(Window.size) == size
-    assert app.portrait is portrait and app.u == pytest.approx(1.0)
+    assert app.portrait is portrait
+    assert app.u == pytest.approx(800 / 853 if portrait else 1.0)
     assert tuple(app.root.size) == size                      # the screens laid out again
     assert json.loads(turned.read_text())["rotation"] == rotation
 
@@ -190,3 +192,10 @@ def test_home_the_settings_and_a_game_table_turned(app, turned):
                            "needed": ["rotten_egg", "newt_eye", "bat_wing"]}) is None
     frames()
     tall_shot("turned_left_quest")
+    app.go_home()
+    for names in (["Anna", "Barb", "Carl"], ["Anna", "Barb", "Carl", "Dora", "Emil", "Fay"]):
+        assert app.start_game({"game": "witchs_brew", "players": names,
+                               "starter": "Anna"}) is None
+        frames()
+        tall_shot(f"turned_left_witchs_brew_{len(names)}_seats")
+        app.go_home()
