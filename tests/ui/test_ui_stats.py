@@ -113,6 +113,10 @@ def test_a_player_is_picked_from_those_seen(app, screen):
     assert [b.label for b in wins.bars] == [TITLES[g] for g in anna.titles]
     assert [b.text for b in wins.bars] == [
         f"{f.wins} of {f.games} ({f.win_rate:.0%})" for f in anna.titles.values()]
+    told = {t.game: t.from_log for t in stats.titles}
+    logs = next(b for b in screen.view.blocks if b.heading == "From the games' logs")
+    ravens = told["witchs_brew"]["ravens"]["by"].get("Anna", 0)
+    assert f"Ravens taken at Witch's Brew: {ravens}" in logs.lines
     shots("stats_player", screen)
     tap(button("Back", screen))
     assert app.screens.current == "home"
