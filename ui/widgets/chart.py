@@ -223,7 +223,7 @@ class LineChart(_Chart):
             self._text(_number(tick), x, bottom - text_h - u * 4, theme.MUTED, anchor="centre")
         if self.x_title:
             self._text(self.x_title, left + plot_w / 2, 0, theme.MUTED, anchor="centre")
-        for line in lines:
+        for line in reversed(lines):   # the first line (the legend's first) drawn on top
             points = [c for n, v in enumerate(line.values) for c in at(n, v)]
             self._picture.add(Color(*line.colour))
             if len(points) == 2:
