@@ -368,9 +368,10 @@ def open_writer(path: str) -> tuple[sqlite3.Connection, str | None]:
 
 
 # -- a clean close -----------------------------------------------------------------------------
-#: What the home screen and the history lists read at start: checked on every opening, however
-#: the last run ended (small: a row per game, per seat), while the logs' tables are not.
-LISTED_TABLES = ("games", "players", "results", "clocks")
+#: What the home screen, the history lists and the setups' player picker read: checked on every
+#: opening, however the last run ended (small: a row per game, per seat, per player), while the
+#: logs' tables are not. A file from before a table has none to check.
+LISTED_TABLES = ("games", "players", "results", "clocks", "profiles", "meta")
 
 # The integrity check reads the whole file: with years of games on a card it would make every
 # start slower. A file is damaged by a power cut or a crash, not while it rests closed, so the

@@ -321,7 +321,8 @@ def _checks(db: Path, monkeypatch) -> list[str]:
 
 
 LISTED = ["PRAGMA quick_check(games)", "PRAGMA quick_check(players)",
-          "PRAGMA quick_check(results)", "PRAGMA quick_check(clocks)"]
+          "PRAGMA quick_check(results)", "PRAGMA quick_check(clocks)",
+          "PRAGMA quick_check(profiles)", "PRAGMA quick_check(meta)"]
 
 
 def test_after_a_clean_close_only_the_listed_tables_are_checked(tmp_path, monkeypatch):
