@@ -7,7 +7,10 @@ unit is one pixel on the 7-inch 800x480 panel, so the same limits hold, scaled, 
 It finds:
 - ``font``: text under 16 units (markup ``[size=N]`` included);
 - ``touch``: a button, toggle, slider or text field under 48x48 units;
-- ``clipped``: text shortened with "..." or cut by ``max_lines``, with no way to see it whole;
+- ``clipped``: text shortened with "..." (as Kivy drew it, also a text of several lines that
+  ``shorten`` put on one) or cut by ``max_lines``, with no way to see it whole;
+- ``squeezed``: text shortened to almost nothing (a third of its characters or fewer shown,
+  such as a count drawn as "."), or a box too narrow for even one of its characters;
 - ``overflow``: text larger than its box, or a child outside its layout or the window;
 - ``overlap``: two siblings in a box or grid layout covering each other.
 
@@ -129,6 +132,38 @@ def _one_line_width(label: Label) -> float:
     return _needs(label, None)[0]
 
 
+def _drawn_text(w: Label) -> str:
+    """The characters the label drew (after Kivy shortened them), without spaces or tags."""
+    lines = getattr(w._label, "_cached_lines", None) or []
+    return "".join(word.text for line in lines for word in line.words)
+
+
+def _visible(text: str) -> str:
+    return "".join(text.split())
+
+
+def _narrowest(w: Label, text: str) -> float:
+    """The width of the narrowest character of ``text`` at the label's font."""
+    return min(_measure(False, ch, float(w.font_size), w.font_name, bool(w.bold),
+                        bool(w.italic), None, 1.0, "left", (0.0, 0.0, 0.0, 0.0))[0]
+               for ch in set(text))
+
+
+def _squeezed(w: Label, words: str, u: float) -> Finding | None:
+    """Text shortened to almost nothing, or a box too narrow for one of its characters."""
+    room = (w.text_size[0] if w.text_size[0] is not None else w.width) \
+        - w.padding[0] - w.padding[2] - (2 if w.shorten else 0)   # Kivy's shorten margin
+    if room + SLACK < _narrowest(w, words):
+        return Finding("squeezed", describe(w), f"{room / u:.0f} units wide: too narrow for "
+                       f"one character of {words[:20]!r}")
+    if w.is_shortened:   # what is left besides the "..." (dots count on neither side)
+        kept = _visible(_drawn_text(w)).replace(".", "")
+        if 3 * len(kept) <= len(words.replace(".", "")):
+            return Finding("squeezed", describe(w), f"shortened to almost nothing: "
+                           f"{_drawn_text(w)!r} of {words[:40]!r}")
+    return None
+
+
 def _text_findings(w: Label, u: float) -> Iterator[Finding]:
     text = w.text
     if not text.strip():
@@ -138,8 +173,14 @@ def _text_findings(w: Label, u: float) -> Iterator[Finding]:
         yield Finding("font", describe(w), f"{min(sizes) / u:.0f} units (at least {MIN_FONT})")
     tw, th = w.texture_size  # drawn already: the frames before a shot updated it
     bound_w = w.text_size[0] is not None
-    if bound_w and w.shorten and "\n" not in text and _one_line_width(w) > w.text_size[0] + SLACK:
-        yield Finding("clipped", describe(w), "shortened with '...'")
+    squeezed = _squeezed(w, _visible(TAGS.sub("", text) if w.markup else text), u)
+    if squeezed is not None:
+        yield squeezed
+    if bound_w and w.shorten and (w.is_shortened or (
+            "\n" not in text and _one_line_width(w) > w.text_size[0] + SLACK)):
+        what = " (its lines put on one)" if "\n" in text.strip() else ""
+        yield Finding("clipped", describe(w), f"shortened with '...'{what}: drawn as "
+                      f"{_drawn_text(w)!r}")
     elif bound_w and (w.max_lines or w.text_size[1] is not None):
         need = _full_height(w)
         if w.max_lines and need > th + SLACK:

@@ -9,7 +9,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 
 from layout_check import check
-from ui.widgets.common import FlatButton
+from ui.widgets.common import FlatButton, Txt
 from ui_helpers import frames
 
 
@@ -58,3 +58,33 @@ def test_big_enough_words_and_buttons_are_not_found(app):
     words = Label(text="Anna's turn", font_size=24, size_hint=(None, None), size=(300, 40),
                   pos=(10, 80), text_size=(300, 40))
     assert _findings(good, words) == []
+
+
+def test_a_count_squeezed_to_a_dot_is_found(app):
+    """A count in a Txt a few pixels wide: Kivy draws "..." cut to ".", and no estimate of
+    the words' width flags it (they are barely wider than the box)."""
+    count = Txt(text="3", fs=18, size_hint=(None, None), size=(app.u * 10, app.u * 48),
+                pos=(10, 10))
+    found = _findings(count, u=app.u)
+    assert {f.kind for f in found} == {"squeezed", "clipped"}, found
+    wide = Txt(text="12 of 24", fs=18, size_hint=(None, None), size=(app.u * 40, app.u * 48),
+               pos=(10, 10))
+    found = _findings(wide, u=app.u)
+    assert [f.detail for f in found if f.kind == "squeezed"][0].startswith(
+        "shortened to almost nothing"), found
+
+
+def test_lines_a_txt_puts_on_one_and_shortens_are_found(app):
+    """"0 of 6\\nblocked" in a Txt 90 units wide reads "0 of 6 ..." (Kivy's shorten joins the
+    lines); the same words in a wrapping Label of that width are whole."""
+    blocked = Txt(text="0 of 6\nblocked", fs=18, bold=True, size_hint=(None, None),
+                  size=(app.u * 90, app.u * 52), pos=(10, 10))
+    found = _findings(blocked, u=app.u)
+    assert [f.kind for f in found] == ["clipped"] and "0 of 6" in found[0].detail, found
+    wrapping = Label(text="0 of 6\nblocked", font_size=app.u * 18, bold=True,
+                     size_hint=(None, None), size=(app.u * 90, app.u * 52), pos=(10, 10),
+                     halign="left", valign="middle")
+    wrapping.bind(size=lambda w, size: setattr(w, "text_size", size))
+    fits = Txt(text="3", fs=18, size_hint=(None, None), size=(app.u * 40, app.u * 48),
+               pos=(10, 100))
+    assert _findings(wrapping, fits, u=app.u) == []
