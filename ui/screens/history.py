@@ -5,20 +5,33 @@ A row opens the game's detail.
 Like the home screen's list, nothing here grows with the history: the rows are a RecycleView
 (a widget per row on screen) over the plays read a page at a time from the rows each game keeps
 for the lists (companion/history/browse.py), never a log. The players are picked from those the
-history has seen (profiles where the file links seats to them), never typed."""
+history has seen (profiles where the file links seats to them), never typed.
+
+"To USB stick" writes every finished game to a mounted stick (companion/history/usb.py) for
+spreadsheets and for another table's ``companion import``. Sticks are looked for when the screen
+is entered and when the button is tapped, never polled. A history's logs take about 1 s per 100
+games to read, so the export runs on a thread with its own read-only connection (SQLite's
+connections stay on the thread that made them) and reports back through the Clock; the button
+is disabled meanwhile."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+
 from kivy.app import App
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
+from companion.core.errors import CompanionError
 from companion.games import all_games
-from companion.history import browse
+from companion.history import browse, usb
 from companion.history.browse import Filter
+from companion.store import Store
 from ui import theme
 from ui.markup import plain
 from ui.screens.home import when
@@ -113,6 +126,16 @@ class HistoryScreen(Screen):
     game = StringProperty("")
     player_label = StringProperty("Anyone")
     counted = StringProperty("")
+    #: the mounted stick's folder ("" when none), an export under way, what it said, whether
+    #: it wrote its files
+    stick = StringProperty("")
+    exporting = BooleanProperty(False)
+    usb_said = StringProperty("")
+    usb_ok = BooleanProperty(False)
+    usb_failed = BooleanProperty(False)
+    #: where sticks are mounted and the mount table (tests give a fake tree)
+    stick_roots = usb.ROOTS
+    mounts_file = "/proc/mounts"
 
     def __init__(self, **kwargs) -> None:
         self._filter = Filter()
@@ -137,6 +160,8 @@ class HistoryScreen(Screen):
         """Read again only when games were finished (or the database changed) since: coming
         back from a game's detail keeps the list where it was scrolled."""
         app = App.get_running_app()
+        if not self.exporting:
+            self.look_for_stick()
         if app.store is None:
             return
         seen = (app.store.path, app.store.count("finished"))
@@ -233,3 +258,56 @@ class HistoryScreen(Screen):
 
     def open_game(self, game_id: int) -> None:
         App.get_running_app().screens.get_screen("game_detail").open_game(game_id, "history")
+
+    # -- to a USB stick ---------------------------------------------------------------------
+    def look_for_stick(self) -> usb.Stick | None:
+        """The first mounted stick (a writable one first), said on the screen."""
+        found = usb.sticks(usb.read_mounts(self.mounts_file), self.stick_roots)
+        found.sort(key=lambda s: not s.writable)
+        chosen = found[0] if found else None
+        self.stick = str(chosen.path) if chosen else ""
+        self.usb_ok = self.usb_failed = False
+        self.usb_said = (f"USB stick at {chosen.path}" if chosen else
+                         "No USB stick mounted: plug one in, then tap To USB stick.")
+        return chosen
+
+    def to_usb(self) -> None:
+        """Every finished game to the stick, on a thread; the screen says what was written."""
+        app = App.get_running_app()
+        if self.exporting or app.store is None:
+            return
+        chosen = self.look_for_stick()
+        if chosen is None:
+            self._exported("Not exported: no USB stick is mounted (README: mounting a stick).",
+                           False)
+            return
+        if not chosen.writable:
+            self._exported(f"Not exported: the stick at {chosen.path} is read-only (is its "
+                           "lock switch on?).", False)
+            return
+        self.exporting, self.usb_said = True, f"Writing to {chosen.path}..."
+        store, device = app.store, app.store.device_id
+        if store.path == ":memory:":   # no file a second connection could read: here, at once
+            self._exported(*_export(store.conn, chosen.path, device))
+            return
+        threading.Thread(target=self._export_file, args=(store.path, chosen.path, device),
+                         name="usb-export", daemon=True).start()
+
+    def _export_file(self, database: str, stick, device: str) -> None:
+        try:
+            with Store(database, readonly=True) as reader:
+                done = _export(reader.conn, stick, device)
+        except (CompanionError, OSError, sqlite3.Error) as problem:
+            done = (f"Not exported: the game database could not be read ({problem}).", False)
+        Clock.schedule_once(lambda _dt: self._exported(*done))
+
+    def _exported(self, words: str, ok: bool) -> None:
+        self.exporting, self.usb_said, self.usb_ok, self.usb_failed = False, words, ok, not ok
+
+
+def _export(conn, stick, device: str) -> tuple[str, bool]:
+    """(what the screen says, whether the files were written)."""
+    try:
+        return usb.said(usb.export(conn, stick, device)), True
+    except (CompanionError, OSError) as problem:
+        return f"Not exported: {problem}", False
