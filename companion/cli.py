@@ -379,6 +379,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Unusable as problem:
         _say(f"companion {args.command}: {_one_line(problem)}", sys.stderr)
         return EXIT_UNUSABLE
+    except sqlite3.DatabaseError as problem:
+        # A page of a game's log damaged while the file rested (a clean start and a reader
+        # check only the lists' tables): named in one line, as every unusable file is.
+        _say(f"companion {args.command}: the game database failed ({problem}); "
+             "`companion check` names the damaged game", sys.stderr)
+        return EXIT_UNUSABLE
     except BrokenPipeError:
         # The reader went away (`companion stats | head`): nothing of ours failed. Further
         # writes (and the interpreter's last flush) go nowhere instead of raising again.

@@ -280,7 +280,10 @@ def connect_writer(path: str) -> sqlite3.Connection:
 
 def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
     """A read-only connection to an existing companion database; StoreError (naming the file,
-    which is left exactly as it is) if it is missing, empty, damaged or not ours."""
+    which is left exactly as it is) if it is missing, empty, damaged or not ours. A file exactly
+    as its last writer closed it (:func:`rests_clean`) has only the lists' tables checked, as
+    the app's start does: ``companion stats`` over years of games does not read the whole file
+    twice."""
     if not refuse_odd_path(path):
         raise StoreError(f"{path}: no such file (no game was ever stored there)")
     uri = ("file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
@@ -289,7 +292,7 @@ def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
         try:
-            if _check_ours(conn, path) == 0:
+            if _check_ours(conn, path, integrity=not rests_clean(path)) == 0:
                 raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
         except BaseException:
             conn.close()
@@ -383,8 +386,11 @@ LISTED_TABLES = ("games", "players", "results", "clocks", "profiles", "meta")
 # the game (its damaged card) instead of crashing.
 
 def _fingerprint(path: str) -> dict[str, int] | None:
-    if os.path.exists(path + "-wal"):  # a connection stayed open or the last one crashed
-        return None
+    try:
+        if os.path.getsize(path + "-wal") > 0:  # a writer is open, or crashed
+            return None
+    except OSError:
+        pass   # no -wal; an empty one is what a reader leaves behind
     try:
         st = os.stat(path)
     except OSError:
@@ -409,6 +415,16 @@ def mark_clean(path: str) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             os.remove(temp)
+
+
+def rests_clean(path: str) -> bool:
+    """Whether the file is exactly as the last writer closed it, for a reader: the mark stays
+    (a reader changes nothing, so the next writer may still trust it)."""
+    try:
+        with open(path + ".clean", encoding="utf-8") as kept:
+            return json.load(kept) == _fingerprint(path)
+    except (OSError, ValueError):
+        return False
 
 
 def was_closed_clean(path: str) -> bool:
