@@ -6,6 +6,7 @@ landscape sizes and in portrait, with zero layout findings."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 import pytest
@@ -14,6 +15,7 @@ from ui_helpers import (
 )
 
 from companion.games import get_rules
+from companion.history.plays import read_plays
 from ui.widgets.common import ColourPicker, ColourSwatch
 from ui.widgets.players import KnownPlayerRow, KnownPlayers, ProfileEditor, last_of
 
@@ -72,8 +74,9 @@ def editor() -> ProfileEditor:
     return found[0]
 
 
-def row_of(name: str) -> KnownPlayerRow:
-    """The list row that shows ``name``, scrolled into view (a finger taps what it sees)."""
+def row_of(name: str, profile_uuid: str | None = None) -> KnownPlayerRow:
+    """The list row that shows ``name`` (of that profile, when two share a name), scrolled
+    into view (a finger taps what it sees)."""
     listing = picker().ids.list
 
     bottom = listing.to_window(listing.x, listing.y)[1]
@@ -81,6 +84,7 @@ def row_of(name: str) -> KnownPlayerRow:
     def shown() -> list[KnownPlayerRow]:
         return [r for r in find(lambda w: isinstance(w, KnownPlayerRow), picker())
                 if r.name == name and r.parent is not None
+                and profile_uuid in (None, r.uuid)
                 and bottom - 1 <= r.to_window(r.x, r.y)[1]
                 and r.to_window(r.x, r.top)[1] <= bottom + listing.height + 1]
 
@@ -142,6 +146,40 @@ def test_picking_fills_the_name_and_the_colour_when_it_is_free(app, brew):
     assert app.session.setup["players"] == ["Anna", "Finn", "Barb"]
     assert app.session.setup["colours"] == ["#000000", "#56B4E9", "#CC79A7"]
     assert [p.name for p in app.store.profiles()][:3] == ["Anna", "Barb", "Finn"]
+
+
+def seat_profiles(app) -> list[str]:
+    """The profile uuid each seat of the game just started is linked to."""
+    play = next(p for p in read_plays(app.store.conn, unfinished=True)
+                if p.id == app.session.game_id)
+    return [s.profile for s in play.seats]
+
+
+def test_of_two_annas_the_one_picked_is_the_one_linked(app, brew):
+    """Another table's Anna (as an import keeps her apart): picked, her seat links to her
+    profile, not to this table's Anna; a pick retyped links by name again."""
+    other = str(uuid.uuid4())
+    app.store.conn.execute("INSERT INTO profiles (uuid, name, name_key, created_at) VALUES "
+                           "(?, 'Anna', 'anna', '2026-01-01T00:00:00+00:00')", (other,))
+    ours = next(p.uuid for p in app.store.profiles() if p.name == "Anna" and p.uuid != other)
+    tap(brew.rows[0].ids.who)
+    assert sorted(d["uuid"] for d in picker().ids.list.data if d["name"] == "Anna") == \
+        sorted([ours, other])
+    tap(row_of("Anna", other).ids.pick)
+    assert brew.names() == ["Anna", "Finn", "Gus"]
+    brew.rows[0].ids.name.text = "anna"                           # retyped: by name
+    tap_title("Start the game")
+    assert app.session.setup["players"] == ["anna", "Finn", "Gus"]
+    by_name = seat_profiles(app)
+    assert by_name[0] == ours
+    app.new_game("witchs_brew")
+    frames()
+    assert brew.names() == ["anna", "Finn", "Gus"]
+    tap(brew.rows[0].ids.who)
+    tap(row_of("Anna", other).ids.pick)
+    tap_title("Start the game")
+    assert app.session.setup["players"] == ["Anna", "Finn", "Gus"]
+    assert seat_profiles(app) == [other, *by_name[1:]]            # the others by their names
 
 
 def test_a_seated_profile_cannot_be_picked_twice(app, brew):

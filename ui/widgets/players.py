@@ -9,6 +9,10 @@ already at another seat is shown "seated" and cannot be picked twice. "New playe
 the name field stays free text, and the store makes a profile for a new name when the game
 starts.
 
+A seat picked here remembers its profile while it shows that profile's name: the game then links
+the seat to that profile by uuid (``Store.new_game(..., picked=...)``), so two players who share
+a name are told apart. A name retyped at the seat drops the pick: the store links it by name.
+
 A profile is corrected from its row ("Correct": name, short name, colour) through
 ``Store.update_profile``; a refusal is said in the dialog, naming the field, and changes
 nothing. A seat showing the old name follows a rename, so the game links to the same profile.
@@ -108,6 +112,27 @@ def seat_player(rows, row, profile) -> str:
     return ""
 
 
+def picked_profiles(rows: Sequence, book) -> list[str | None]:
+    """Per seat: the uuid of the profile picked for it from ``book`` (the store), while the
+    seat still shows that profile's name (None for a typed or retyped name, or a pick from
+    another database: the store links it by name)."""
+    picked = []
+    for row in rows:
+        chosen = getattr(row, "picked_profile", None)
+        live = (chosen is not None and chosen[2] is book
+                and row.ids.name.text.strip() == chosen[1])
+        picked.append(chosen[0] if live else None)
+    return picked
+
+
+def start_game(setup: dict[str, Any], rows: Sequence) -> str | None:
+    """Start the setup's game (``App.start_game``: its problem, or None), each seat picked in
+    "Who?" linked to its profile."""
+    app = App.get_running_app()
+    picked = picked_profiles(rows, app.store)
+    return app.start_game(setup, picked=picked) if any(picked) else app.start_game(setup)
+
+
 def games_words(count: int) -> str:
     return "no games yet" if count == 0 else f"{count} game" + ("" if count == 1 else "s")
 
@@ -188,6 +213,7 @@ class KnownPlayers(ModalView):
             self.message = f"{profile.name} is already seated: {seat_word(owner)}."
             return
         note = seat_player(self.rows, self.row, profile)
+        self.row.picked_profile = (profile.uuid, profile.name, self.book)
         self.dismiss()
         self.seated(note)
 
@@ -201,6 +227,8 @@ class KnownPlayers(ModalView):
             for r in self.rows:
                 if name_key(r.ids.name.text.strip()) == name_key(before.name):
                     r.ids.name.text = after_name
+                if getattr(r, "picked_profile", (None,))[0] == before.uuid:
+                    r.picked_profile = (before.uuid, after_name, self.book)
         self.message = ""
         self.reload()
 

@@ -31,7 +31,7 @@ from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import (
     Chip, FlatButton, Stepper, Txt, distinct_colours, paint, pick_colour,
 )
-from ui.widgets.players import last_game, last_of, pick_player
+from ui.widgets.players import last_game, last_of, pick_player, start_game
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
@@ -355,7 +355,7 @@ class CauldronSetupScreen(Screen):
                 "colours": [row.colour for row in self.rows[: self.count]]}
 
     def start(self) -> None:
-        problem = App.get_running_app().start_game(self.setup())
+        problem = start_game(self.setup(), self.rows[: self.count])
         self.error = problem or ""
         if problem and (setup_problems(self.setup()) != ({}, "")):
             self.refused = True          # from now on every edit asks again, until it is fixed

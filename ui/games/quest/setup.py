@@ -36,7 +36,7 @@ from ui import theme
 from ui.keyboard import keyboard_lift
 from ui.games.quest import draw
 from ui.widgets.common import FlatButton, Stepper
-from ui.widgets.players import last_game, last_of, pick_player
+from ui.widgets.players import last_game, last_of, pick_player, start_game
 from ui.games.quest.dialogs import QuestDialog
 from ui.games.quest.icons import PictureButton
 
@@ -217,7 +217,7 @@ class QuestSetupScreen(Screen):
         if not self.check_names():
             self._show_problem()
             return
-        problem = App.get_running_app().start_game(self.setup()) or ""
+        problem = start_game(self.setup(), self.rows[: self.count]) or ""
         seat = SEAT_PROBLEM.match(problem)
         if seat and 1 <= int(seat.group(1)) <= self.count:
             said = seat.group(2)

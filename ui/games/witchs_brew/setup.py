@@ -29,7 +29,7 @@ from companion.games.witchs_brew.state import VARIANT
 from ui import theme
 from ui.keyboard import keyboard_lift
 from ui.widgets.common import distinct_colours, paint, pick_colour
-from ui.widgets.players import last_game, pick_player
+from ui.widgets.players import last_game, pick_player, start_game
 
 MIN_SEATS, MAX_SEATS = RULES.players
 
@@ -169,7 +169,7 @@ class SetupScreen(Screen):
         return setup
 
     def start(self) -> None:
-        self._show_problem(App.get_running_app().start_game(self.setup()))
+        self._show_problem(start_game(self.setup(), self.rows[: self.count]))
 
     def _show_problem(self, problem: str | None) -> None:
         """A seat's problem at its row, any other beside the form; None clears them all."""
