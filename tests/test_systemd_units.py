@@ -77,6 +77,7 @@ def test_the_app_writes_only_where_systemd_gives_it_a_directory():
     assert _values("table-companion.service", "Service", "ReadWritePaths") == [
         "%E/table-companion",          # the Hardware screen saves there
         "-/sys/devices/platform",      # the backlight (the udev rule lets group video write it)
+        "-/media -/run/media",         # a USB stick for the History screen's export
     ]
     assert service["ProtectSystem"] == "strict" and service["ProtectHome"] == "yes"
     assert service["UMask"] == "0077"
