@@ -220,11 +220,13 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.show("home")
         self.screens.get_screen("home").refresh()
 
-    def start_game(self, setup: dict[str, Any]) -> str | None:
+    def start_game(self, setup: dict[str, Any], *,
+                   picked: list[str | None] | None = None) -> str | None:
         """Start the game the setup names; returns the SetupError's message (seats named as the
-        screen shows them), or None when the game is on."""
+        screen shows them), or None when the game is on. ``picked``: per seat, the profile
+        chosen in "Who?" (its uuid) or None (Store.new_game)."""
         try:
-            session = self.store.new_game(get_rules(setup["game"]), setup)
+            session = self.store.new_game(get_rules(setup["game"]), setup, picked=picked)
         except SetupError as problem:
             return in_seat_words(str(problem))
         except StoreError as problem:  # a full or write-protected card: said on the setup screen
