@@ -108,6 +108,14 @@ def test_title_and_player_filters_and_the_picker(history):
     assert screen.counted == f"{len(want)} games"
     assert [r["game_id"] for r in rows(screen)] == [p.id for p in want[:PAGE]]
     both_sizes("history_cauldron_dora")
+    tap(screen.ids.stats_top)                  # the statistics of what the list shows: Dora's
+    app = App.get_running_app()
+    stats = app.screens.get_screen("stats")
+    assert app.screens.current == "stats" and stats.kind == "player"
+    assert stats.chosen == (screen._filter.profile or "Dora")
+    stats.go_back()
+    frames()
+    assert app.screens.current == "history" and screen.counted == f"{len(want)} games"
     tap(button("All titles"))
     want = finished(played, name="Dora")
     assert screen.counted == f"{len(want)} games"
@@ -195,6 +203,7 @@ def test_the_history_in_portrait(history):
     resize(720, 1280)
     frames()
     tall_shot("history")
+    assert screen.ids.stats_side.width > 0 and screen.ids.stats_top.width == 0
     tap(button("Player: Anyone"))
     tall_shot("history_player_picker")
     close_dialogs()

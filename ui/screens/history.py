@@ -185,6 +185,13 @@ class HistoryScreen(Screen):
         self._filter = Filter(self._filter.game, **keys)
         self.refresh()
 
+    def open_stats(self) -> None:
+        """The statistics of what the list shows: its title, its player (else where the
+        statistics screen was left); Back returns here."""
+        player = self._filter.profile or self._filter.name
+        App.get_running_app().screens.get_screen("stats").open_from(
+            "history", game=self._filter.game, player=player)
+
     def open_picker(self) -> None:
         app = App.get_running_app()
         PlayerPicker(self, browse.players(app.store.conn, self._filter.game)).open()
