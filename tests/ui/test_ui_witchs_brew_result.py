@@ -56,6 +56,8 @@ def test_every_seat_has_its_row_with_the_breakdown_and_the_game_length(app):
     assert "8 (2)" in texts(row_of(result, "Anna"))
     assert "WINNER" in texts(app.root)
     assert result.tie_break == "Most points: no tie-break needed"
+    places = sorted(int(row_of(result, n).children[-1].text) for n in names)
+    assert places == [1, 2, 3, 3, 5, 5]      # as in sport: a shared place uses up its places
     fiona = row_of(result, "Fiona")
     assert fiona.height == row_of(result, "Emma").height
     both_sizes("witchs_brew_result_six_seats")

@@ -101,9 +101,11 @@ class ResultScreen(Screen):
         players = app.session.state["players"]
         box = self.ids.standings
         box.clear_widgets()
-        for n, place in enumerate(ranked(results)):
+        above = 0    # places as in sport (1, 2, 3, 3, 5), as Cauldron's and BG Stats' are
+        for place in ranked(results):
             for r in place:
-                box.add_widget(self._row(app, n + 1, r, players[r["seat"]]))
+                box.add_widget(self._row(app, above + 1, r, players[r["seat"]]))
+            above += len(place)
 
     def _row(self, app, place: int, result: dict, player: dict) -> BoxLayout:
         """One seat: place, name in its colour, potion points + vials = points, drops + gold."""

@@ -26,7 +26,6 @@ from companion.core import palette
 from companion.core.errors import SetupError
 from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew.state import VARIANT
-from ui import theme
 from ui.keyboard import keyboard_lift
 from ui.widgets.common import distinct_colours, paint, pick_colour
 from ui.widgets.players import last_game, pick_player, start_game
