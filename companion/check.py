@@ -116,7 +116,7 @@ def _fold_rows(conn: sqlite3.Connection, game_id: int) -> Folded:
             expected += 1
             if status not in STATUSES:
                 raise ValueError(f"its status {shown(status)} is not one of {', '.join(STATUSES)}")
-            if status == DROPPED:  # kept as stored, never read again (see store.SET_ASIDE)
+            if status == DROPPED:  # kept as stored, never read again (see store_steps.SET_ASIDE)
                 continue
             loaded = json.loads(command)
             if not isinstance(loaded, dict) or not isinstance(loaded.get("do"), str):

@@ -20,7 +20,8 @@ from companion.core import InputEvent, Session
 from companion.core.engine import CHECKPOINT_EVERY, DeferredStep
 from companion.core.errors import StoreError
 from companion.games import get_rules
-from companion.store import BATCH, Store
+from companion.store import Store
+from companion.store_steps import BATCH
 from companion.store_journal import KEEP_CHECKPOINTS
 from companion.store_schema import SCHEMA_VERSION
 from tests.companion import cauldron_autoplay, quest_autoplay
