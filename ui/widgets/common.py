@@ -267,3 +267,15 @@ def distinct_colours(rows, chosen=None) -> None:
     for row, colour in zip(rows, palette.seat_colours(given, len(rows))):
         row.colour = colour.name
         paint(row)
+
+
+def load_rules_once(module_file: str) -> None:
+    """The kv rules beside ``module_file`` (a widget's .py), loaded the first time one of its
+    widgets is shown: no start waits for a dialog's rules, and none is loaded twice."""
+    from pathlib import Path
+
+    from kivy.lang import Builder
+
+    kv = str(Path(module_file).with_suffix(".kv"))
+    if kv not in Builder.files:
+        Builder.load_file(kv)

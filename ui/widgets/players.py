@@ -22,11 +22,9 @@ title, a page at a time), so no setup reads every stored game to fill in names."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from kivy.app import App
-from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
@@ -35,7 +33,7 @@ from companion.core import palette
 from companion.core.errors import CompanionError
 from companion.core.gate import name_key
 from ui import theme
-from ui.widgets.common import ColourPicker, paint, seat_word
+from ui.widgets.common import ColourPicker, load_rules_once, paint, seat_word
 
 #: the most profiles the picker lists (most recent first); anyone older is typed, and the
 #: store links the typed name to its profile
@@ -44,15 +42,6 @@ SHOWN = 200
 PAGE = 20
 #: the store's field names (its refusals start with one) -> the editor's words for them
 FIELD_WORDS = {"name": "Name", "short_name": "Short name", "colour": "Colour"}
-_KV = Path(__file__).with_suffix(".kv")
-_loaded: list[bool] = []
-
-
-def _rules() -> None:
-    """The picker's kv rules, loaded the first time a picker opens (no setup waits for them)."""
-    if not _loaded:
-        Builder.load_file(str(_KV))
-        _loaded.append(True)
 
 
 # -- the last table -------------------------------------------------------------------------
@@ -165,7 +154,7 @@ class KnownPlayers(ModalView):
 
     def __init__(self, rows: Sequence, row, book, seated: Callable[[str], None],
                  **kwargs) -> None:
-        _rules()
+        load_rules_once(__file__)
         super().__init__(**kwargs)
         # the rows themselves (a kv rule's ``root`` is a weak proxy: never ``is`` a row)
         self.row = getattr(row, "__self__", row)

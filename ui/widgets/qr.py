@@ -14,32 +14,21 @@ had to leave fields out says which; one too long for any QR code says so and sho
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import segno
 from kivy.graphics import Color, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.history.bgstats import PushLink, push_link
 from companion.history.plays import Play
+from ui.widgets.common import load_rules_once
 
 #: modules of white around the code, as the QR standard asks
 QUIET = 4
 #: what the dialog asks the table to do
 INSTRUCTION = "Scan with your phone's camera to add this play to BG Stats"
-_KV = Path(__file__).with_suffix(".kv")
-_loaded: list[bool] = []
-
-
-def _rules() -> None:
-    """The dialog's kv rules, loaded the first time one opens."""
-    if not _loaded:
-        Builder.load_file(str(_KV))
-        _loaded.append(True)
 
 
 def modules(data: str) -> list[list[bool]]:
@@ -110,7 +99,7 @@ class PlayQrDialog(ModalView):
     instruction = StringProperty(INSTRUCTION)
 
     def __init__(self, play: Play, link: PushLink, **kwargs) -> None:
-        _rules()
+        load_rules_once(__file__)
         super().__init__(**kwargs)
         self.url = link.url or ""
         self.what = describe(play)
