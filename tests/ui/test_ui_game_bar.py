@@ -143,3 +143,24 @@ def test_a_turn_limit_counts_down_turns_amber_then_red_and_cues_once(app, monkey
     assert turn_clock.color == list(T.BAD)
     assert cues.count("time") == 1
     both_sizes("game_bar_turn_limit_red")
+
+
+def test_a_log_row_is_as_tall_as_its_words_wrap():
+    """The in-game log's rows take their height from their words (ui/widgets/wrap.py): a line
+    of wide letters that a guess of 8 units a letter took for one line gets its second line, at
+    the unit of a 1280x720 window too."""
+    from kivy.core.text import Label as CoreLabel
+
+    from ui.widgets.game_bar import row_data
+
+    text = "Wim moved Warm Mummy Wax to the Wizard Market"   # wide letters: 425 units at 18
+    for u in (1.0, 1.5):
+        width = u * 8 * len(text)                                 # 360 units
+        core = CoreLabel(text=text, font_size=u * 18, text_size=(width, None))
+        core.refresh()
+        one = CoreLabel(text="A", font_size=u * 18)
+        one.refresh()
+        lines = round(core.texture.size[1] / one.texture.size[1])
+        assert lines == 2 and len(text) * u * 8 <= width         # what the guess missed
+        assert row_data(text, width, u)["height"] == u * (30 + 22 * (lines - 1))
+        assert row_data("Anna passed", width, u)["height"] == u * 30

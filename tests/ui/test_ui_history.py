@@ -276,7 +276,7 @@ def test_log_lines_wrap_as_a_label_wraps_them(history):
     as a Label rendering the whole line, for every line of a game at three widths."""
     from kivy.core.text import Label as CoreLabel
 
-    from ui.screens.game_detail import lines_needed
+    from ui.widgets.wrap import lines_needed
 
     screen, played = history
     app = App.get_running_app()

@@ -9,10 +9,8 @@ The log is a RecycleView (a widget per line on screen) of the game bar's log row
 from __future__ import annotations
 
 import importlib.util
-from functools import lru_cache
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -24,6 +22,7 @@ from ui.markup import plain
 from ui.screens.history import ACCENT_HEX, length_words, variant_words
 from ui.screens.home import when
 from ui.widgets.chart import ChartLine
+from ui.widgets.game_bar import row_data
 
 #: What the chart's title says for each title's series.
 CHART_TITLES = {"witchs_brew": "Points after each round", "cauldron": "Magik after each step",
@@ -102,47 +101,6 @@ def chart_lines(game: str, found, colours) -> list[ChartLine]:
     return out
 
 
-@lru_cache(maxsize=16)
-def _measurer(px: float) -> CoreLabel:
-    return CoreLabel(font_size=px)
-
-
-@lru_cache(maxsize=8192)
-def _word_width(word: str, px: float) -> float:
-    return _measurer(px).get_extents(word)[0]
-
-
-def lines_needed(text: str, width: float, px: float) -> int:
-    """How many lines ``text`` wraps onto at ``width`` (pixels, font ``px``), wrapped at its
-    spaces as a Label wraps it. Words are measured once per size, so a log of thousands of
-    lines costs a few hundred measurements, not a text render per line; a line whose sum of
-    words comes near the width (where kerning decides) is measured whole."""
-    space = _word_width(" ", px)
-    margin = width * 0.03 + 2
-    lines, line, used = 1, "", 0.0
-    for word in text.split(" "):
-        w = _word_width(word, px)
-        if not line:
-            line, used = word, w
-            continue
-        near = used + space + w
-        fits = near < width - margin or (
-            near <= width + margin and _measurer(px).get_extents(f"{line} {word}")[0] <= width)
-        if fits:
-            line, used = f"{line} {word}", near
-        else:
-            lines, line, used = lines + 1, word, w
-    return lines
-
-
-def log_row(text: str, width: float, u: float) -> dict:
-    """A log line (a GameLogRow, as in the game bar's dialog), as tall as its words at
-    ``width``."""
-    rows = lines_needed(text, width, u * 18)
-    return {"text": text, "height": u * (30 + 22 * (rows - 1)), "step": 0, "die": False,
-            "fix": ""}
-
-
 class GameDetailScreen(Screen):
     heading = StringProperty("")
     result = StringProperty("")
@@ -199,7 +157,7 @@ class GameDetailScreen(Screen):
         u = App.get_running_app().u
         self._width = width
         room = width - u * 16   # the row's room for words, beside the scroll bar
-        self.ids.log.data = [log_row(f"{i}. {line}", room, u)
+        self.ids.log.data = [row_data(f"{i}. {line}", room, u)
                              for i, line in enumerate(self._words, start=1)]
 
     def share(self) -> None:

@@ -32,6 +32,7 @@ from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
 from ui.table_clock import TableClock, clock_words
 from ui.widgets.common import Box
+from ui.widgets.wrap import lines_needed
 
 #: How long undo and redo say what they did.
 UNDO_SECONDS = 4.0
@@ -181,15 +182,12 @@ class GameLogRow(BoxLayout):
 
 def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
              die: bool = False) -> dict:
-    """A log row and its height: one line for most; a long one measured, to wrap whole; a
-    row with a button at least as tall as the button."""
+    """A log row and its height: as many lines as its words wrap onto at ``width``
+    (ui/widgets/wrap.py), so a long one wraps whole; a row with a button at least as tall as
+    the button."""
     if fix:
         width -= u * (FIX_WIDTH + 8)
-    rows = 1
-    if len(text) * u * 8 > width:
-        core = CoreLabel(text=text, font_size=u * 18, text_size=(width, None))
-        core.refresh()
-        rows = max(1, round(core.texture.size[1] / (u * 18 * 1.2))) if core.texture else 2
+    rows = lines_needed(text, width, u * 18)
     height = u * (30 + 22 * (rows - 1))
     return {"text": text, "height": max(height, u * 56) if fix else height, "step": step,
             "die": die, "fix": fix}
