@@ -33,6 +33,7 @@ from companion.store import Store, default_path
 from ui import theme
 from ui import table_settings as table
 from ui import renderer, service
+from ui.touch import use_touch_inputs
 from ui.devices import TableDevices
 from ui.dimmer import Dimmer
 from ui.games import GAMES
@@ -47,32 +48,6 @@ KV_FILES = ["widgets/common.kv", "root.kv", "screens/home.kv", "widgets/game_bar
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
 PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
-
-
-def touch_inputs(console: bool) -> dict[str, str]:
-    """Kivy's ``[input]`` section: exactly one provider sees each touch.
-
-    On the console (SDL's kmsdrm, the kiosk) Kivy reads the panel itself through mtdev: the
-    official displays speak the kernel's multitouch protocol B (slots), which mtdev reads and
-    Kivy's hidinput does not (it waits for protocol A's SYN_MT_REPORT and sees no touch);
-    ``select_all=0`` keeps it to touch panels (keys stay SDL's). SDL also turns every touch
-    into a mouse click there, so the kiosk has no ``mouse`` provider: with it each tap would
-    press twice. On a desktop the window system hands a touchscreen over as the pointer: the
-    ``mouse`` provider alone (no red dots on right click), and no ``probesysfs``, which would
-    read the same panel a second time. Kivy's default ``%(name)s = probesysfs`` is dropped in
-    both cases. (The ``sdl`` provider the SDL window adds by itself takes SDL's finger events
-    on Android and iOS only: on Linux it never sees a touch.)"""
-    if console:
-        return {"touch_%(name)s": "probesysfs,provider=mtdev,select_all=0"}
-    return {"mouse": "mouse,disable_multitouch"}
-
-
-def use_touch_inputs(config, console: bool) -> None:
-    """Replace every ``[input]`` entry of Kivy's ``config`` with :func:`touch_inputs`."""
-    for key in list(config.options("input")):
-        config.remove_option("input", key)
-    for key, value in touch_inputs(console).items():
-        config.set("input", key, value)
 
 
 def in_seat_words(problem: str) -> str:
@@ -151,7 +126,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
 
     def run(self) -> None:
         """The input providers are read when the app runs (not in the tests, which pump
-        frames themselves): one per touch panel (:func:`touch_inputs`)."""
+        frames themselves): one per touch panel (ui/touch.py)."""
         use_touch_inputs(Config, console=os.environ.get("SDL_VIDEODRIVER") == "kmsdrm")
         super().run()
 

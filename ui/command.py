@@ -48,7 +48,7 @@ class KioskLog(logging.Filter):
       nothing else needs one, so that record becomes one INFO line.
     - Without libmtdev (any PC, or a Pi before ``apt-get install libmtdev1``) Kivy's input
       providers log "MTDev is not supported" as ERROR with the failed ``dlopen``'s traceback.
-      On a desktop the window system hands touch over as the mouse (``ui.app.touch_inputs``),
+      On a desktop the window system hands touch over as the mouse (``ui.touch.touch_inputs``),
       so that is one INFO line. On the console (kmsdrm, the kiosk) mtdev is what reads the
       panel, so the same line is a WARNING there: the screen will not answer a finger until
       the package is installed. Any other failure of that import keeps its error and
