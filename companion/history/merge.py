@@ -249,6 +249,8 @@ def _step(where: str, at: str, n: int, value: Any) -> None:
                     f"{shown(step.get('status'))} is not one of {', '.join(STATUSES)}")
     if step["status"] != DROPPED:
         _dict(where, f"{at}.command", step.get("command"))
+    elif "command" not in step:   # set aside: kept as stored, whatever it holds, but kept
+        raise _fail(where, f"{at}.command", "is missing (a dropped step keeps its command)")
     if step.setdefault("source", None) is not None:
         _text(where, f"{at}.source", step["source"])
     _time(where, f"{at}.created_at", step.get("created_at"))
@@ -336,16 +338,21 @@ def _add(conn: sqlite3.Connection, game: Incoming, apart: list[str]) -> None:
         where = "its setup" if folded.problem.step is None else f"step {folded.problem.step}"
         raise ImportRefused(f"{name} does not fold: {where}: {folded.problem.what}; nothing "
                             "from this file was imported")
-    seats = [p["name"] for p in folded.rules.summary(folded.state)["players"]]
+    try:  # events are folded as stored: damaged ones can leave a state the rules cannot read
+        seats = [p["name"] for p in folded.rules.summary(folded.state)["players"]]
+        over = folded.rules.is_over(folded.state)
+        results = json.loads(dumps(folded.rules.results(folded.state))) if over else []
+    except Exception as problem:  # noqa: BLE001 - whatever a damaged log leaves: named, refused
+        raise ImportRefused(f"{name}: its log folds to a game the rules cannot read "
+                            f"({type(problem).__name__}: {problem}); nothing from this file was "
+                            "imported") from None
     if seats != [s["name"] for s in stored["seats"]]:
         raise ImportRefused(f"{name}: its seats are not the players of its setup; nothing from "
                             "this file was imported")
-    over = folded.rules.is_over(folded.state)
     if (game.status == "finished") != over:
         raise ImportRefused(f"{name} is {game.status} but its log "
                             f"{'ends' if over else 'does not end'} the game; nothing from this "
                             "file was imported")
-    results = json.loads(dumps(folded.rules.results(folded.state))) if over else []
     if results != stored["results"]:
         raise ImportRefused(f"{name}: its results are not what its log gives; nothing from "
                             "this file was imported")
