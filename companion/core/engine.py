@@ -19,20 +19,21 @@ ones that were done when ``n`` was played.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from companion.core import gate
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event, InputEvent
+from companion.core.steps import (  # noqa: F401 (DeferredStep, UNDONE: the engine's API)
+    DONE, DROPPED, UNDONE, DeferredStep, Step, restatus,
+)
 
 State = dict[str, Any]
 
 #: A flow that keeps producing events is a bug in a game's rules, never an endless loop.
 FLOW_LIMIT = 200
-
-DONE, UNDONE, DROPPED = "done", "undone", "dropped"
 
 #: A checkpoint every this many done steps (kept in memory and by the journal), and the states
 #: after this many of the latest done steps besides: undo folds at most CHECKPOINT_EVERY steps.
@@ -116,74 +117,7 @@ class GameRules:
         return state
 
 
-@dataclass(frozen=True)
-class Step:
-    """One accepted command and every event it caused, in order."""
-
-    n: int
-    command: Command
-    events: tuple[Event, ...]
-    status: str = DONE
-    #: Where the command came from: the InputEvent's source ("gpio" button, "serial" tray,
-    #: "keyboard", "touch" for the screen, "script"), or None when unknown (older records).
-    source: str | None = None
-
-    @property
-    def undoable(self) -> bool:
-        return all(e.undoable for e in self.events)
-
-
-class DeferredStep(Step):
-    """A step whose command and events are built the first time either is read: ``load``
-    builds them for a whole batch of steps at once and gives each its own with ``fill``.
-    A resume folds only the steps after its latest checkpoint, so the thousands before it
-    wait until something reads them (the log in words, an undo far back). Equal to the
-    :class:`Step` it stands for; a changed status makes a plain Step (see ``restatus``)."""
-
-    def __init__(self, n: int, status: str, source: str | None,
-                 load: Callable[[], None]) -> None:
-        self.__dict__.update(n=n, status=status, source=source, _load=load)
-
-    @classmethod
-    def batch(cls, heads: list[tuple[int, str, str | None]],
-              load: Callable[[], None]) -> list["DeferredStep"]:
-        """One step per (n, status, source), all built by ``load`` (a long game's resume
-        makes thousands: this skips a call of ``__init__`` each)."""
-        made = [object.__new__(cls) for _ in heads]
-        for step, (n, status, source) in zip(made, heads):
-            step.__dict__.update(n=n, status=status, source=source, _load=load)
-        return made
-
-    def fill(self, command: Command, events: tuple[Event, ...]) -> None:
-        self.__dict__.update(_command=command, _events=events, _load=None)
-
-    @property
-    def command(self) -> Command:  # type: ignore[override]
-        if self._load is not None:
-            self._load()
-        return self.__dict__["_command"]
-
-    @property
-    def events(self) -> tuple[Event, ...]:  # type: ignore[override]
-        if self._load is not None:
-            self._load()
-        return self.__dict__["_events"]
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Step):
-            return NotImplemented
-        return (self.n, self.status, self.source, self.command, self.events) == \
-            (other.n, other.status, other.source, other.command, other.events)
-
-    __hash__ = Step.__hash__
-
-
 _step_n = attrgetter("n")
-
-
-def restatus(step: Step, status: str) -> Step:
-    """The same step with another status, always a plain Step."""
-    return Step(step.n, step.command, step.events, status, step.source)
 
 
 #: The finished game's results (``GameRules.results``), or None while it is not over.
