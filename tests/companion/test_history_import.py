@@ -396,3 +396,32 @@ def test_garbage_lines_are_refused_by_line_and_change_nothing(tmp_path_factory, 
         assert "g.jsonl, line " in err or "g.jsonl: game " in err or "not UTF-8" in err
     assert plays_of(target) == []
 
+
+
+def _damaged(lines: list[str], game: str, change) -> str:
+    """The first exported game of ``game`` with ``change`` applied to its record, as a line."""
+    record = next(json.loads(line) for line in lines if json.loads(line)["game"] == game)
+    record["uuid"] = str(uuid.uuid4())
+    change(record["stored"])
+    return json.dumps(record)
+
+
+def _potion_event(stored: dict) -> dict:
+    return next(e for s in stored["log"] for e in s["events"] if e["type"] == "potion_added")
+
+
+@pytest.mark.parametrize("game, change, words", [
+    # an event that folds to a potion without ingredients: the rules cannot sum the game up
+    ("cauldron", lambda st: _potion_event(st)["data"]["potion"].pop("ingredients"),
+     "its log folds to a game the rules cannot read"),
+    # a dropped step keeps its command as stored, whatever it is, but it must keep one
+    ("witchs_brew", lambda st: next(s for s in st["log"] if s["status"] == "dropped").pop(
+        "command"), "command: is missing"),
+])
+def test_damage_found_by_the_fuzzer_is_refused_by_line(small, tmp_path, game, change, words):
+    _, lines = small
+    target = tmp_path / "c.sqlite3"
+    code, said, err = cli("import", write(tmp_path / "d.jsonl", [_damaged(lines, game, change)]),
+                          "--db", target)
+    assert code == 2 and "d.jsonl, line 1" in err and words in err
+    assert "Traceback" not in err and not said and plays_of(target) == []
