@@ -119,6 +119,9 @@ def test_home_with_500_finished_games_reads_a_page_and_builds_a_screenful(app):
                                     f"back to home -> next frame {times[2][1]:.1f} ms; "
                                     f"{len(said)} SQL statements")
     assert len(rv.data) == PAGE and len(rv.children[0].children) < PAGE  # a screenful of rows
+    quest = [row["scores"] for row in rv.data if "Cauldron Quest" in row["head"]]
+    assert quest and all(s.endswith("lost together") or "won together" in s for s in quest)
+    assert not [s for s in quest if " 0" in s]       # a co-operative game shows no points
     assert len(screen.ids.resume.children) == 2 and "Cauldron  -  Market Season 1" not in texts()
     both_sizes("home_500_finished_games")
     rv.scroll_y = 0                                   # to the end of the list: the next page

@@ -34,14 +34,13 @@ from companion.history.browse import Filter
 from companion.store import Store
 from ui import theme
 from ui.markup import plain
-from ui.screens.home import when
+from ui.screens.home import ACCENT_HEX, COOPERATIVE, team_markup, when
 from ui.widgets.common import FlatButton, _needs
 
 #: Games read at a time; the next page when the list is scrolled to its end.
 PAGE = 20
 #: A row's first line (when, what, how long) and its scores, in units; the gap below a row.
 HEAD_FS, SCORES_FS, ROW_GAP = 18, 22, 10
-ACCENT_HEX = "#FFC24B"
 
 
 #: A space a line never breaks at: a name stays beside its score, "1 h 05 min" stays whole.
@@ -67,11 +66,8 @@ def variant_words(variants) -> str:
 def scores_markup(play) -> str:
     """The seats, the winner(s) first in the accent colour, then by score; a co-operative
     game's team says whether it won."""
-    if play.game == "quest":
-        names = ", ".join(plain(s.name) for s in play.seats)
-        won = any(s.winner for s in play.seats)
-        return (f"[b][color={ACCENT_HEX}]{names}: won together[/color][/b]" if won
-                else f"{names}: lost together")
+    if play.game in COOPERATIVE:
+        return team_markup([s.name for s in play.seats], any(s.winner for s in play.seats))
     ranked = sorted(play.seats, key=lambda s: (not s.winner, -(s.score or 0), s.seat))
     return "   ".join(
         (f"[b][color={ACCENT_HEX}]{plain(s.name)}{KEEP}{s.score}{KEEP}(won)[/color][/b]"

@@ -30,6 +30,17 @@ MAX_RESUME = 3
 PAGE = 20
 #: A finished game's row: its first line's font and height, its scores' font, the gap below.
 HEAD_FS, SCORES_FS, ROW_GAP = 18, 18, 6
+#: The winners' colour in a row's markup (theme.ACCENT).
+ACCENT_HEX = "#FFC24B"
+#: Games the table plays together: one result for everyone, no points.
+COOPERATIVE = frozenset({"quest"})
+
+
+def team_markup(names: list[str], won: bool) -> str:
+    """A co-operative game's result line: the team, and whether it won (no points to show)."""
+    team = ", ".join(plain(name) for name in names)
+    return (f"[b][color={ACCENT_HEX}]{team}: won together[/color][/b]" if won
+            else f"{team}: lost together")
 
 
 def when(iso: str) -> str:
@@ -256,9 +267,11 @@ class HomeScreen(Screen):
         u = App.get_running_app().u
         head = f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}"
         ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
-        scores = "   ".join(
-            (f"[b][color=#FFC24B]{plain(r['name'])} {r['score']} (won)[/color][/b]"
-             if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
+        scores = team_markup([r["name"] for r in info.results],
+                             any(r["winner"] for r in info.results)) \
+            if info.game in COOPERATIVE else "   ".join(
+                (f"[b][color={ACCENT_HEX}]{plain(r['name'])} {r['score']} (won)[/color][/b]"
+                 if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
         width = max(width, u * 40)
         head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
         scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
