@@ -244,9 +244,14 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not games:
         _say("No games yet.")
     titles = {name: rules.title for name, rules in all_games().items()}
+    together = {name for name, rules in all_games().items() if rules.cooperative}
     for g in games:
         line = f"#{g.id:<4} {g.created_at[:16]}  {titles.get(g.game, g.game):<14} {g.status:<9}"
-        if g.results:
+        if g.results and g.game in together:   # one result for the team, no points
+            won = any(r["winner"] for r in g.results)
+            line += "  " + ", ".join(r["name"] for r in g.results) + \
+                (": won together" if won else ": lost together")
+        elif g.results:
             line += "  " + ", ".join(f"{r['name']} {r['score']}{' *' if r['winner'] else ''}"
                                      for r in g.results)
         else:

@@ -69,6 +69,8 @@ class GameRules:
     setup_keys: Mapping[str, gate.Arg]
     seat_names: Callable[[State], Sequence[str]]
     players: tuple[int, int] = (2, 6)
+    #: The table plays together against the game: one result for everyone, no points.
+    cooperative: bool = False
     #: A step as the table says it: (command, its events, the seats' names, a memo the game
     #: keeps across the game's steps in order, from ``{"setup": the checked setup}``) -> lines in the game's
     #: words with who ("Carl claimed the Witch"), the command's first, then what followed by

@@ -45,6 +45,7 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
 
+from companion.games import all_games
 from companion.history.plays import Play
 
 SOURCE_NAME = "Table Companion"
@@ -122,7 +123,8 @@ def payload(play: Play) -> dict[str, Any]:
     if not play.seats:
         raise ValueError(f"Game {play.id} has no players stored (players), so there is no "
                          "play to send.")
-    points = play.game != "quest"
+    rules = all_games().get(play.game)
+    points = not (rules is not None and rules.cooperative)   # the team wins or loses together
     ranks = _ranks(play) if points else {}
     start = _start_seat(play)
     players = []

@@ -20,12 +20,17 @@ from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from companion.core.errors import CompanionError
+from companion.games import all_games
 from companion.history.plays import Play, Seat, read_plays
 from companion.history.tally import lines as log_lines, tally
 from companion.store_schema import has_column
 
-#: Titles whose scores are points a player makes (the others keep 0 for everyone).
-SCORED = frozenset({"witchs_brew", "cauldron"})
+
+def keeps_points(game: str) -> bool:
+    """Whether a title's scores are points a player makes: a co-operative one (its rules say
+    so) keeps 0 for everyone."""
+    rules = all_games().get(game)
+    return rules is not None and not rules.cooperative
 
 
 @dataclass(frozen=True)
@@ -237,14 +242,14 @@ def compute(plays: Sequence[Play], *, player: str | None = None, game: str | Non
             titles[entry[0].game].append(entry)
         linked = any(s.profile == key for s in entries[0][0].seats)
         people.append(PlayerStats(shown[key], figures(entries, scored=False),
-                                  {g: figures(e, scored=g in SCORED)
+                                  {g: figures(e, scored=keeps_points(g))
                                    for g, e in sorted(titles.items())},
                                   key if linked else None))
     people.sort(key=lambda p: (-p.overall.games, p.name))
     titles = []
     for name, games in sorted(by_title.items()):
         entries = [(p, bool(p.winners), s.score) for p in games for s in p.seats]
-        whole = figures(entries, scored=name in SCORED)
+        whole = figures(entries, scored=keeps_points(name))
         per_game = figures([(p, bool(p.winners), None) for p in games], scored=False)
         titles.append(TitleStats(name, games[0].title, Figures(
             len(games), per_game.wins, per_game.win_rate, whole.average_score,

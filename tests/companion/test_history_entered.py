@@ -51,3 +51,4 @@ def test_a_row_that_is_not_a_command_is_passed_over():
     assert [c.args["potion"]["name"] for _, c in
             entered(store.conn, "cauldron", ("add_potion",))] == ["Zest"]
     assert entered(store.conn, "cauldron", ()) == []
+

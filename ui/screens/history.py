@@ -34,7 +34,7 @@ from companion.history.browse import Filter
 from companion.store import Store
 from ui import theme
 from ui.markup import plain
-from ui.screens.home import ACCENT_HEX, COOPERATIVE, team_markup, when
+from ui.screens.home import ACCENT_HEX, team_markup, when
 from ui.widgets.common import FlatButton, _needs
 
 #: Games read at a time; the next page when the list is scrolled to its end.
@@ -66,7 +66,7 @@ def variant_words(variants) -> str:
 def scores_markup(play) -> str:
     """The seats, the winner(s) first in the accent colour, then by score; a co-operative
     game's team says whether it won."""
-    if play.game in COOPERATIVE:
+    if getattr(all_games().get(play.game), "cooperative", False):
         return team_markup([s.name for s in play.seats], any(s.winner for s in play.seats))
     ranked = sorted(play.seats, key=lambda s: (not s.winner, -(s.score or 0), s.seat))
     return "   ".join(

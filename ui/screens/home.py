@@ -32,8 +32,6 @@ PAGE = 20
 HEAD_FS, SCORES_FS, ROW_GAP = 18, 18, 6
 #: The winners' colour in a row's markup (theme.ACCENT).
 ACCENT_HEX = "#FFC24B"
-#: Games the table plays together: one result for everyone, no points.
-COOPERATIVE = frozenset({"quest"})
 
 
 def team_markup(names: list[str], won: bool) -> str:
@@ -269,7 +267,7 @@ class HomeScreen(Screen):
         ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
         scores = team_markup([r["name"] for r in info.results],
                              any(r["winner"] for r in info.results)) \
-            if info.game in COOPERATIVE else "   ".join(
+            if getattr(all_games().get(info.game), "cooperative", False) else "   ".join(
                 (f"[b][color={ACCENT_HEX}]{plain(r['name'])} {r['score']} (won)[/color][/b]"
                  if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
         width = max(width, u * 40)

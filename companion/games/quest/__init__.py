@@ -53,5 +53,6 @@ RULES = GameRules(
     setup_keys=SETUP_KEYS,
     seat_names=seat_names,
     players=(1, 6),
+    cooperative=True,
     describe=describe,
 )
