@@ -33,7 +33,7 @@ from companion.core import palette
 from companion.core.errors import CompanionError
 from companion.core.gate import name_key
 from ui import theme
-from ui.widgets.common import ColourPicker, load_rules_once, paint, seat_word
+from ui.widgets.common import ColourPicker, load_rules_once, paint, pick_colour, seat_word
 
 #: the most profiles the picker lists (most recent first); anyone older is typed, and the
 #: store links the typed name to its profile
@@ -286,3 +286,25 @@ class ProfileEditor(ModalView):
 def pick_player(rows: Sequence, row, seated: Callable[[str], None]) -> None:
     """The known players for ``row`` of a setup screen (``rows``: the seats in play)."""
     KnownPlayers(rows, row, App.get_running_app().store, seated).open()
+
+
+class ColouredSeats:
+    """A setup's seats with colours, each open to a known player: the two pickers and the note
+    a pick can leave ("Barb keeps Bluish green: ..."). The screen has ``rows`` (each with
+    ``colour`` and a name field), ``count`` seats in use, a ``note`` property and
+    ``_recheck()``."""
+
+    def pick_colour(self, row) -> None:
+        pick_colour(self.rows[: self.count], row, self._colour_chosen)
+
+    def _colour_chosen(self) -> None:
+        self.note = ""                   # a note about a seat's colour is out of date now
+        self._recheck()
+
+    def pick_player(self, row) -> None:
+        """A player seen before for this seat."""
+        pick_player(self.rows[: self.count], row, self._seated)
+
+    def _seated(self, note: str) -> None:
+        self.note = note
+        self._recheck()

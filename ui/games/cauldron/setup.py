@@ -29,9 +29,9 @@ from ui.games.cauldron.entries import CauldronCount
 from ui.games.cauldron.potion import earlier_catalogue
 from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import (
-    Chip, FlatButton, Stepper, Txt, distinct_colours, paint, pick_colour,
+    Chip, FlatButton, Stepper, Txt, distinct_colours, paint,
 )
-from ui.widgets.players import last_game, last_of, pick_player, start_game
+from ui.widgets.players import ColouredSeats, last_game, last_of, start_game
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
@@ -128,7 +128,7 @@ class CharacterPicker(ModalView):
         self.dismiss()
 
 
-class CauldronSetupScreen(Screen):
+class CauldronSetupScreen(ColouredSeats, Screen):
     lift = NumericProperty(0)
     count = NumericProperty(4)
     panel = StringProperty("players")
@@ -250,21 +250,6 @@ class CauldronSetupScreen(Screen):
     def change_count(self, by: int) -> None:
         self.count = max(MIN_SEATS, min(MAX_SEATS, self.count + by))
         self._place()
-        self._recheck()
-
-    def pick_colour(self, row) -> None:
-        pick_colour(self.rows[: self.count], row, self._colour_chosen)
-
-    def _colour_chosen(self) -> None:
-        self.note = ""                   # a note about a seat's colour is out of date now
-        self._recheck()
-
-    def pick_player(self, row) -> None:
-        """A player seen before for this seat (:mod:`ui.widgets.players`)."""
-        pick_player(self.rows[: self.count], row, self._seated)
-
-    def _seated(self, note: str) -> None:
-        self.note = note
         self._recheck()
 
     def _place(self) -> None:

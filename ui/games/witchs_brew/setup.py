@@ -27,8 +27,8 @@ from companion.core.errors import SetupError
 from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew.state import VARIANT
 from ui.keyboard import keyboard_lift
-from ui.widgets.common import distinct_colours, paint, pick_colour
-from ui.widgets.players import last_game, pick_player, start_game
+from ui.widgets.common import distinct_colours, paint
+from ui.widgets.players import ColouredSeats, last_game, start_game
 
 MIN_SEATS, MAX_SEATS = RULES.players
 
@@ -63,7 +63,7 @@ class SeatRow(BoxLayout):
     colour = StringProperty("")        # the palette name of this seat's pieces
 
 
-class SetupScreen(Screen):
+class SetupScreen(ColouredSeats, Screen):
     lift = NumericProperty(0)
     count = NumericProperty(4)
     starter = NumericProperty(0)
@@ -131,21 +131,6 @@ class SetupScreen(Screen):
     def choose_starter(self, seat: int) -> None:
         self.starter = seat
         self._place()
-        self._recheck()
-
-    def pick_colour(self, row) -> None:
-        pick_colour(self.rows[: self.count], row, self._colour_chosen)
-
-    def _colour_chosen(self) -> None:
-        self.note = ""                   # a note about a seat's colour is out of date now
-        self._recheck()
-
-    def pick_player(self, row) -> None:
-        """A player seen before for this seat (:mod:`ui.widgets.players`)."""
-        pick_player(self.rows[: self.count], row, self._seated)
-
-    def _seated(self, note: str) -> None:
-        self.note = note
         self._recheck()
 
     def _place(self) -> None:
