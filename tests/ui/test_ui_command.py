@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -33,15 +34,11 @@ def test_run_arguments():
         parser.parse_args(["run", "--size", "big"])
 
 
-def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
-    """No xclip or xsel (a kiosk has no X11): one INFO line, no CRITICAL and no traceback."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
+def _start_logs(tmp_path, import_line: str) -> str:
+    """What a fresh Python logs when ``companion run``'s Kivy settings are in place and then
+    ``import_line`` runs (console log on, its own KIVY_HOME, a minimal PATH)."""
     code = ("from ui.command import configure_kivy\n"
-            "configure_kivy((800, 480), False)\n"
-            "from kivy.core.clipboard import CutBuffer\n")
+            f"configure_kivy((800, 480), False)\n{import_line}\n")
     env = {k: v for k, v in os.environ.items() if k != "KIVY_NO_CONSOLELOG"}
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path), PATH="/usr/bin:/bin",
                PYTHONPATH=str(Path(__file__).resolve().parents[2]))
@@ -49,6 +46,12 @@ def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
                           timeout=120)
     said = done.stdout + done.stderr
     assert done.returncode == 0, said
+    return said
+
+
+def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
+    """No xclip or xsel (a kiosk has no X11): one INFO line, no CRITICAL and no traceback."""
+    said = _start_logs(tmp_path, "from kivy.core.clipboard import CutBuffer")
     if "Cutbuffer: Provider" in said:      # xclip or xsel found on this machine: nothing to say
         return
     assert "none (no xclip or xsel: copy and paste stay within the app)" in said
@@ -58,18 +61,7 @@ def test_a_start_without_a_cut_buffer_logs_no_error(tmp_path):
 def test_a_start_without_libmtdev_logs_one_line_and_no_traceback(tmp_path):
     """Kivy's input providers are imported at start; without libmtdev (any PC, a Pi before
     apt-get install libmtdev1) that is one INFO line saying what it means, no ERROR."""
-    from pathlib import Path
-
-    code = ("from ui.command import configure_kivy\n"
-            "configure_kivy((800, 480), False)\n"
-            "import kivy.input\n")
-    env = {k: v for k, v in os.environ.items() if k != "KIVY_NO_CONSOLELOG"}
-    env.update(SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path), PATH="/usr/bin:/bin",
-               PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          timeout=120)
-    said = done.stdout + done.stderr
-    assert done.returncode == 0, said
+    said = _start_logs(tmp_path, "import kivy.input")
     assert "ERROR" not in said and "CRITICAL" not in said and "Traceback" not in said, said
     import ctypes
 
