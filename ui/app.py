@@ -102,7 +102,6 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.sound = ScreenSound()
         self.table_settings, self.settings_problem = table.DEFAULTS, ""
         self.dimmer: Dimmer | None = None
-        self.renderer_notice = None       # the software-renderer notice, while it shows
         self._cue: tuple = (None, None, False)   # (session, awaited seat, over) last cued for
         self._timer = None
         self.init_game_bar()
@@ -137,7 +136,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
     def on_start(self) -> None:
         self.open_store(self.db_path)
         # the kiosk drawing with the processor says so on the home screen (ui/renderer.py)
-        self.renderer_notice = renderer.check(self.screens.get_screen("home"))
+        renderer.check(self.screens.get_screen("home"))
         if self.settings_problem:
             self.notice = f"{self.notice} {self.settings_problem}".strip()
         service.attach(self)  # systemd: READY=1 on the first frame, the watchdog, STOPPING=1

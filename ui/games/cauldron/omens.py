@@ -36,12 +36,6 @@ def _omen(command: Command) -> dict | None:
     return omen
 
 
-def read_omens(store, game_id: int) -> list[dict]:
-    """The Omens entered in one stored game (accepted ``omen`` commands with a text), in order."""
-    omens = (_omen(step.command) for step in store.steps(game_id) if step.status == "done")
-    return [omen for omen in omens if omen is not None]
-
-
 def omen_catalogue(app) -> list[dict]:
     """Every Omen entered in this and the latest Cauldron games of this database, newest first,
     once each (by its text): one statement over their stored commands
