@@ -35,17 +35,21 @@ def unit(width: float, height: float) -> float:
     return max(0.6, min(width / base_w, height / base_h))
 
 
+def brightness(hex_colour: str) -> float:
+    """How light a colour looks, 0 (black) to 1 (white): the eye's weights of red, green, blue."""
+    r, g, b, _ = rgba(hex_colour)
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
 def ink_on(hex_colour: str) -> tuple[float, float, float, float]:
     """Black or white text, whichever reads better on that background."""
-    r, g, b, _ = rgba(hex_colour)
-    return DARK_INK if (0.299 * r + 0.587 * g + 0.114 * b) > 0.55 else INK
+    return DARK_INK if brightness(hex_colour) > 0.55 else INK
 
 
 def edge(hex_colour: str) -> tuple[float, float, float, float]:
     """A seat's colour where it edges a panel on the dark table: its own, or white for a
     near-black seat (whose own edge would vanish)."""
-    r, g, b, _ = rgba(hex_colour)
-    return rgba(hex_colour) if (0.299 * r + 0.587 * g + 0.114 * b) > 0.2 else INK
+    return rgba(hex_colour) if brightness(hex_colour) > 0.2 else INK
 
 
 BG = rgba("#101318")
