@@ -167,9 +167,9 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.screens.current = name
 
     def _on_window_size(self, _window, size) -> None:
-        turned = theme.is_portrait(*size) != self.portrait
-        self.portrait = theme.is_portrait(*size)
-        unit = theme.unit(*size)
+        portrait, unit = theme.is_portrait(*size), theme.unit(*size)
+        turned = portrait != self.portrait
+        self.portrait = portrait
         if turned and unit == self.u:   # 1280x720 <-> 720x1280: the sizes in units are laid again
             self.property("u").dispatch(self)
         self.u = unit
