@@ -67,3 +67,18 @@ def test_no_omen_before_nothing_to_offer(app):
 def _picker(app):
     dialog = open_dialog(app)
     tap(dialog.ids.earlier)
+
+
+def test_the_catalogues_keep_the_newest_entry_of_each_card_first():
+    """Omens and potion cards are offered newest first, once each: of two entries of one card
+    the later wins, the newer game before the older, and what cannot be read is passed over."""
+    from ui.games.cauldron.common import newest_once
+
+    def entry(game_id, text):
+        return game_id, Command("omen", args={"text": text})
+
+    entries = [entry(9, "Frost"), entry(9, "Storm"), entry(9, "frost"), entry(9, ""),
+               entry(4, "Drought"), entry(4, "Storm")]          # newest game first (entered)
+    kept = newest_once(entries, lambda c: c.args["text"] or None,
+                       lambda text: text.casefold())
+    assert kept == ["frost", "Storm", "Drought"]

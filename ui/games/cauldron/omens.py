@@ -16,7 +16,7 @@ from kivy.uix.scrollview import ScrollView
 from companion.core.model import Command
 from companion.history.entered import RECENT_GAMES, entered
 from ui import theme
-from ui.games.cauldron.common import ingredient_name
+from ui.games.cauldron.common import ingredient_name, newest_once
 from ui.widgets.common import FlatButton
 
 
@@ -42,17 +42,9 @@ def omen_catalogue(app) -> list[dict]:
     (companion.history.entered), whatever the size of the history."""
     if app.store is None:
         return []
-    by_game: dict[int, list[dict]] = {}          # newest game first
-    for game_id, command in entered(app.store.conn, "cauldron", ("omen",),
-                                    games=RECENT_GAMES + 1):   # the game in play and 30 more
-        omen = _omen(command)
-        if omen is not None:
-            by_game.setdefault(game_id, []).append(omen)
-    seen: dict[str, dict] = {}
-    for omens in by_game.values():
-        for omen in reversed(omens):
-            seen.setdefault(omen["text"].casefold(), omen)
-    return list(seen.values())
+    return newest_once(entered(app.store.conn, "cauldron", ("omen",),
+                               games=RECENT_GAMES + 1),   # the game in play and 30 more
+                       _omen, lambda omen: omen["text"].casefold())
 
 
 def omen_words(omen: dict) -> str:

@@ -16,7 +16,9 @@ from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from companion.history.entered import entered
 from ui import theme
-from ui.games.cauldron.common import KIND_SHORT, ingredient_colours, ingredient_name, recipe
+from ui.games.cauldron.common import (
+    KIND_SHORT, ingredient_colours, ingredient_name, newest_once, recipe,
+)
 from ui.widgets.common import FlatButton
 
 MAX_INGREDIENTS = 10
@@ -60,17 +62,9 @@ def earlier_catalogue(app, fresh: bool = False) -> list[dict]:
     kept = _catalogue.get(app.store.path)
     if kept is not None and not fresh and kept[0] == current:
         return kept[1]
-    by_game: dict[int, list[dict]] = {}               # newest game first
-    for game_id, command in entered(app.store.conn, "cauldron", CARD_COMMANDS,
-                                    exclude=current):
-        card = _card(command)
-        if card is not None:
-            by_game.setdefault(game_id, []).append(card)
-    seen: dict[tuple, dict] = {}
-    for cards in by_game.values():
-        for card in reversed(cards):      # the latest entry of a card wins
-            seen.setdefault(card_key(card), card)
-    _catalogue[app.store.path] = (current, list(seen.values()))
+    cards = newest_once(entered(app.store.conn, "cauldron", CARD_COMMANDS, exclude=current),
+                        _card, card_key)
+    _catalogue[app.store.path] = (current, cards)
     return _catalogue[app.store.path][1]
 
 
