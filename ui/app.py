@@ -273,6 +273,12 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.new_game(game)
         self.screens.get_screen(GAMES[game].setup_screen).prefill(setup)
 
+    def bg_stats(self) -> None:
+        """From a result screen: the game just finished as a QR code for BG Stats."""
+        from ui.widgets.qr import show_stored_play   # segno: only when a play is shown
+
+        show_stored_play(self.store, getattr(self.session, "game_id", None))
+
     def open_hardware(self) -> None:
         """The Hardware screen (from home): the wiring, editable, and a test of every input."""
         self.leave_session()

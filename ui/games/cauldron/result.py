@@ -20,7 +20,6 @@ from ui import theme
 from ui.played import hours_minutes, local_clock, minutes_played
 from ui.games.cauldron.common import CHARACTER_NAMES
 from ui.widgets.common import Box, Chip
-from ui.widgets.qr import show_stored_play
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -82,11 +81,6 @@ class CauldronResultScreen(Screen):
                                     / max(1, len(rows))))
         for r in rows:
             box.add_widget(self._row(app, r, summary, colours[r["seat"]], row_h))
-
-    def bg_stats(self) -> None:
-        """The game just finished as a QR code for BG Stats."""
-        app = App.get_running_app()
-        show_stored_play(app.store, getattr(app.session, "game_id", None))
 
     @staticmethod
     def _length(app) -> str:

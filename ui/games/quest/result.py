@@ -18,7 +18,6 @@ from kivy.uix.widget import Widget
 from companion.games.quest.state import NEEDED
 from ui.played import hours_minutes, minutes_played
 from ui.games.quest import draw
-from ui.widgets.qr import show_stored_play
 
 PATHS = 6
 
@@ -107,11 +106,6 @@ class QuestResultScreen(Screen):
 
     def on_pre_enter(self, *_args):
         self.refresh()
-
-    def bg_stats(self) -> None:
-        """The game just finished as a QR code for BG Stats."""
-        app = App.get_running_app()
-        show_stored_play(app.store, getattr(app.session, "game_id", None))
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()

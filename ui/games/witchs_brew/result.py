@@ -17,7 +17,6 @@ from kivy.uix.screenmanager import Screen
 from ui import theme
 from ui.played import hours_minutes, minutes_played
 from ui.widgets.common import Box, Chip, Txt
-from ui.widgets.qr import show_stored_play
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
 COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 150}
@@ -81,11 +80,6 @@ class ResultScreen(Screen):
 
     def on_pre_enter(self, *_args):
         self.refresh()
-
-    def bg_stats(self) -> None:
-        """The game just finished as a QR code for BG Stats."""
-        app = App.get_running_app()
-        show_stored_play(app.store, getattr(app.session, "game_id", None))
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
