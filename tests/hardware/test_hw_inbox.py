@@ -96,3 +96,22 @@ def test_gpio_threads_land_in_the_inbox(factory):
         factory.pin(5).drive_high()
     assert got == [InputEvent("button", "undo", source="gpio"),
                    InputEvent("button", "undo", value="hold", source="gpio")]
+
+
+def test_the_package_imports_its_devices_only_when_asked():
+    """``hardware`` names every public class at its top (its ``__all__``) but imports gpiozero
+    and pyserial only when a device is first asked for: the inbox alone pulls in neither. The
+    lazy table and ``__all__`` name the same things, and each resolves."""
+    import subprocess
+    import sys
+
+    code = ("import sys, hardware\n"
+            "hardware.Inbox\n"
+            "print(sorted(m for m in ('gpiozero', 'serial') if m in sys.modules))\n"
+            "assert sorted(hardware._WHERE) == sorted(hardware.__all__), 'lazy table != __all__'\n"
+            "missing = [n for n in hardware.__all__ if getattr(hardware, n, None) is None]\n"
+            "assert not missing, missing\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
