@@ -95,8 +95,8 @@ def link_seats(conn: sqlite3.Connection, names: Sequence[str], setup: dict[str, 
     """Inside a new game's transaction: the profile id of each seat, in order. ``picked``: the
     profile uuid a seat was picked as (None: by its name), which must be a profile of that
     name (SetupError naming ``profiles[i]`` otherwise). A name no profile has gets a new
-    profile; a known one is marked played now and takes the seat's colour when the setup
-    chose one."""
+    profile; a known one is marked played at ``now`` (never earlier than it last played: an
+    imported game may be older) and takes the seat's colour when the setup chose one."""
     linked = []
     for seat, name in enumerate(names):
         colour = seat_colour(setup, seat)
@@ -113,8 +113,8 @@ def link_seats(conn: sqlite3.Connection, names: Sequence[str], setup: dict[str, 
                 "last_played_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (str(uuid.uuid4()), name.strip(), key(name), colour, now, now)).lastrowid))
             continue
-        conn.execute("UPDATE profiles SET last_played_at = ?, colour = COALESCE(?, colour) "
-                     "WHERE id = ?", (now, colour, row[0]))
+        conn.execute("UPDATE profiles SET last_played_at = max(coalesce(last_played_at, ?), "
+                     "?), colour = COALESCE(?, colour) WHERE id = ?", (now, now, colour, row[0]))
         linked.append(row[0])
     return linked
 

@@ -266,6 +266,30 @@ def test_a_profile_named_like_one_here_with_another_uuid_is_kept_apart(small, tm
         assert theirs.uuid in {p.uuid for p in annas}
 
 
+def test_a_seat_without_a_profile_never_moves_its_players_last_game_back(small, tmp_path):
+    """An older game whose seat no profile held links by name, as a new game's seat does; the
+    profile's last game stays the latest one, not the imported game's start."""
+    _, lines = small
+    games = [json.loads(line) for line in lines]
+    for game in games:
+        for seat in game["stored"]["seats"]:
+            seat["profile"] = None
+    older = [json.dumps(game) for game in games
+             if "Anna" in [s["name"] for s in game["stored"]["seats"]]]
+    assert older, "the small history has games with Anna"
+    target = tmp_path / "c.sqlite3"
+    with Store(target) as store:
+        store.new_game(get_rules("quest"), {"players": ["Anna"],
+                                            "needed": ["rotten_egg", "newt_eye", "bat_wing"]})
+        before = next(p for p in store.profiles() if p.name == "Anna")
+    code, said, _ = cli("import", write(tmp_path / "older.jsonl", older), "--db", target)
+    assert code == 0 and "kept apart" not in said
+    with Store(target) as store:
+        annas = [p for p in store.profiles() if p.name == "Anna"]
+    assert [(p.uuid, p.last_played) for p in annas] == [(before.uuid, before.last_played)]
+    assert annas[0].games == 1 + len(older)
+
+
 # -- files that are not games ----------------------------------------------------------------
 def _set(game: dict[str, Any], path: str, value: Any) -> None:
     *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
