@@ -173,11 +173,11 @@ def _check_ours(conn: sqlite3.Connection, path: str, integrity: bool = True) -> 
         if tables and app_id != APPLICATION_ID:
             raise Unreadable("it is not a table-companion database")
         if app_id == APPLICATION_ID:
-            listed = [f"({name})" for (name,) in conn.execute(
+            checked = [""] if integrity else [f"({name})" for (name,) in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
                 f"({', '.join('?' * len(LISTED_TABLES))})", LISTED_TABLES)]
             if not all(conn.execute(f"PRAGMA quick_check{table}").fetchone()[0] == "ok"
-                       for table in ([""] if integrity else listed)):
+                       for table in checked):
                 raise Unreadable("the integrity check failed")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
