@@ -225,11 +225,6 @@ class Store:
             "ORDER BY c.n", (game_id, rules_version())).fetchall()
         return [(n, json.loads(state)) for n, state in rows]
 
-    def _checkpoint(self, game_id: int) -> tuple[int, Any] | None:
-        """The latest of :meth:`_checkpoints`, or None."""
-        kept = self._checkpoints(game_id)
-        return kept[-1] if kept else None
-
     def _reconcile(self, session: Session, checkpoint: tuple[int, Any] | None) -> None:
         """What an older companion left behind is set right, once, from the fold: a game it
         killed between the step and the results (written then in a second transaction) is
