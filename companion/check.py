@@ -6,10 +6,11 @@ only sign was an app that failed at start. Here SQLite's own ``integrity_check``
 game is folded step by step from its raw rows, so each problem is named with its game and step.
 
 ``--repair`` never deletes anything a player entered: the steps from the first bad one on are
-marked "dropped" (kept in the file, out of the fold), so the game resumes at its last good state;
-a game whose setup this companion cannot play is marked "abandoned" (kept in history, no longer
-offered for resume). A repair also drops the game's checkpoints from the first bad step on and
-sets its line for the lists from the fold of what is left, in the same transaction. A damaged file is only reported: copying it aside is the store's job.
+marked "dropped" (kept in the file, out of the fold), so the game resumes at its last good
+state; a game whose setup this companion cannot play is marked "abandoned" (kept in history, no
+longer offered for resume). A repair also drops the game's checkpoints from the first bad step
+on and sets its line for the lists from the fold of what is left, in the same transaction. A
+damaged file is only reported: copying it aside is the store's job.
 """
 
 from __future__ import annotations

@@ -1,18 +1,18 @@
 """SQLite storage: every game, its players, its log of steps and events, its results.
 
 One file in the user data directory. Lists of games read one row per game, its line (summary,
-done steps, damage) kept in the same transaction as each step, never a game's log. WAL journal and ``synchronous=FULL``: a step is one
-transaction, committed before the screen shows its result, so a power cut cannot lose it. The
-step that ends a game is written in the same transaction as the results it finishes (and an
-undo past the end with the reopening), so a game is never "running" with its end in its log.
-Undo and redo only change a step's status; nothing a player entered is deleted. A value the
-file cannot keep (a whole number beyond SQLite's 64 bits, a broken character) is refused before
-anything is written. How the file is opened (what is moved aside
-and what is refused, one writer, read-only use) is in companion/store_open.py; how a step is
-written while playing, in companion/store_journal.py; how its steps are read back, in
-companion/store_steps.py. Each game has a uuid and each seat a
-player profile (companion/profiles.py), and the database a device id, so games from two tables
-merge by uuid (companion/history/merge.py) without collisions.
+done steps, damage) kept in the same transaction as each step, never a game's log. WAL journal
+and ``synchronous=FULL``: a step is one transaction, committed before the screen shows its
+result, so a power cut cannot lose it. The step that ends a game is written in the same
+transaction as the results it finishes (and an undo past the end with the reopening), so a game
+is never "running" with its end in its log. Undo and redo only change a step's status; nothing a
+player entered is deleted. A value the file cannot keep (a whole number beyond SQLite's 64 bits,
+a broken character) is refused before anything is written. How the file is opened (what is moved
+aside and what is refused, one writer, read-only use) is in companion/store_open.py; how a step
+is written while playing, in companion/store_journal.py; how its steps are read back, in
+companion/store_steps.py. Each game has a uuid and each seat a player profile
+(companion/profiles.py), and the database a device id, so games from two tables merge by uuid
+(companion/history/merge.py) without collisions.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 ``GameJournal`` is the store's side of ``companion.core.engine.Journal``: each call is ONE
 committed transaction holding the step (or its new status), what it does to the game's end, its
 line for the lists (summary, done steps) and its checkpoint when it made one, so a cut between
-two writes can never leave a finished game "running" or its line behind its log. ``_saving`` turns what
-SQLite refuses while playing (full, read-only, locked, failing) into ``NotSaved`` in players'
-words; ``unstorable`` refuses, before anything is written, a value the file cannot keep."""
+two writes can never leave a finished game "running" or its line behind its log. ``_saving``
+turns what SQLite refuses while playing (full, read-only, locked, failing) into ``NotSaved`` in
+players' words; ``unstorable`` refuses, before anything is written, a value the file cannot
+keep."""
 
 from __future__ import annotations
 

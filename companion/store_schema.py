@@ -3,20 +3,20 @@ up to date (``PRAGMA user_version``), so an old card keeps every game it holds.
 
 Version 1: games, players, steps, events, results. Version 2: each step says where its command
 came from (``steps.source``: "gpio" button, "serial" tray, "keyboard", "touch"; NULL for the
-rows written before, whose source nobody knows), and ``clocks`` keeps a game's chess clock
-(time per seat, the game's length, paused or not) so a resumed game's clocks go on where they
-stood. Version 3: each game row keeps its line for the lists (``summary``: the rules' summary
-after its latest change, ``done_steps``, and ``damaged``: what keeps it from folding, once a
-fold found it), written in the same transaction as every step, undo and redo, so the home screen
-and the history read one row per game and never a log; ``checkpoints`` keeps the state after
-every 32nd done step, with the companion (and rules) version that made it, so a resume folds
-only the steps after it. Version 4: player profiles (``profiles``: a uuid, the name, an optional
-short name and palette colour, when last played) with every seat linked to one
-(``players.profile_id``), each game a uuid and the device that played it (``games.uuid``,
-``games.device``), and the database its own ``device_id`` (``meta``), made once: so games from
-two tables merge (``companion import``) without colliding. A file from before keeps every row:
-one profile per seat name (trimmed, compared as gate.name_key does; the latest spelling wins),
-every game a new uuid (companion/profiles.py). A new file keeps its steps and events WITHOUT ROWID (the table is its
+rows written before, whose source nobody knows), and ``clocks`` keeps a game's chess clock (time
+per seat, the game's length, paused or not) so a resumed game's clocks go on where they stood.
+Version 3: each game row keeps its line for the lists (``summary``: the rules' summary after its
+latest change, ``done_steps``, and ``damaged``: what keeps it from folding, once a fold found
+it), written in the same transaction as every step, undo and redo, so the home screen and the
+history read one row per game and never a log; ``checkpoints`` keeps the state after every 32nd
+done step, with the companion (and rules) version that made it, so a resume folds only the steps
+after it. Version 4: player profiles (``profiles``: a uuid, the name, an optional short name and
+palette colour, when last played) with every seat linked to one (``players.profile_id``), each
+game a uuid and the device that played it (``games.uuid``, ``games.device``), and the database
+its own ``device_id`` (``meta``), made once: so games from two tables merge (``companion
+import``) without colliding. A file from before keeps every row: one profile per seat name
+(trimmed, compared as gate.name_key does; the latest spelling wins), every game a new uuid
+(companion/profiles.py). A new file keeps its steps and events WITHOUT ROWID (the table is its
 primary key: no second copy of the key in an index, about a tenth of the file); an older file
 keeps its tables as they are. A migration runs inside the writer's opening transaction: all of
 it or nothing.

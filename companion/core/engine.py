@@ -72,9 +72,9 @@ class GameRules:
     #: The table plays together against the game: one result for everyone, no points.
     cooperative: bool = False
     #: A step as the table says it: (command, its events, the seats' names, a memo the game
-    #: keeps across the game's steps in order, from ``{"setup": the checked setup}``) -> lines in the game's
-    #: words with who ("Carl claimed the Witch"), the command's first, then what followed by
-    #: itself ("Round over: ..."). Never an id or a command's name.
+    #: keeps across the game's steps in order, from ``{"setup": the checked setup}``) -> lines
+    #: in the game's words with who ("Carl claimed the Witch"), the command's first, then what
+    #: followed by itself ("Round over: ..."). Never an id or a command's name.
     describe: Callable[[Command, Sequence[Event], Sequence[str], dict[str, Any]],
                        list[str]] = plain_words
 
