@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from companion.core.errors import StoreError
@@ -417,24 +418,28 @@ def mark_clean(path: str) -> None:
             os.remove(temp)
 
 
+def _said(mark: str) -> Any:
+    """The fingerprint a clean close left in ``mark``; None when there is none to read."""
+    try:
+        with open(mark, encoding="utf-8") as kept:
+            return json.load(kept)
+    except (OSError, ValueError):
+        return None
+
+
 def rests_clean(path: str) -> bool:
     """Whether the file is exactly as the last writer closed it, for a reader: the mark stays
     (a reader changes nothing, so the next writer may still trust it)."""
-    try:
-        with open(path + ".clean", encoding="utf-8") as kept:
-            return json.load(kept) == _fingerprint(path)
-    except (OSError, ValueError):
-        return False
+    said = _said(path + ".clean")
+    return said is not None and said == _fingerprint(path)
 
 
 def was_closed_clean(path: str) -> bool:
     """Whether the file is exactly as the last writer closed it; the mark is removed either
     way (the writer that opens now may not close cleanly)."""
     mark = path + ".clean"
-    try:
-        with open(mark, encoding="utf-8") as kept:
-            said = json.load(kept)
-    except (OSError, ValueError):
+    said = _said(mark)
+    if said is None:
         return False
     try:
         os.remove(mark)
