@@ -324,15 +324,30 @@ def _copy_file(source: str, target: str) -> None:
         os.fsync(dst.fileno())
 
 
+def dated_name(path: str, word: str) -> str:
+    """``NAME.word-DATE`` beside the file (``-2``, ``-3``... after it when that name, or its
+    -wal, is taken): where a file is kept aside, never over another."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target, n = f"{path}.{word}-{stamp}", 1
+    while os.path.lexists(target) or os.path.lexists(target + "-wal"):
+        n += 1
+        target = f"{path}.{word}-{stamp}-{n}"
+    return target
+
+
+def sync(path: str) -> None:
+    """A file, or a folder's names, on the card before returning."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def copy_aside(path: str, why: StoreError) -> str:
     """Copy the file (and its -wal) to ``NAME.unreadable-DATE``; StoreError, with the file
     untouched and no partial copy left, if that cannot be done."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = f"{path}.unreadable-{stamp}"
-    n = 1
-    while os.path.lexists(target) or os.path.lexists(target + "-wal"):
-        n += 1
-        target = f"{path}.unreadable-{stamp}-{n}"
+    target = dated_name(path, "unreadable")
     made: list[str] = []
     try:
         for suffix in ("", "-wal"):
@@ -443,11 +458,7 @@ def was_closed_clean(path: str) -> bool:
         return False
     try:
         os.remove(mark)
-        folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            os.fsync(folder)   # gone for good before anything is written
-        finally:
-            os.close(folder)
+        sync(os.path.dirname(os.path.abspath(path)))   # gone for good before anything is written
     except OSError:
         return False   # a mark that may outlive a crash: check the whole file instead
     return said == _fingerprint(path)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
 from companion.core.errors import StoreError
 from companion.store_open import (
-    APPLICATION_ID, SCHEMA_VERSION, WriterLock, connect_reader, primary_code, refuse_odd_path,
+    APPLICATION_ID, SCHEMA_VERSION, WriterLock, connect_reader, dated_name, primary_code,
+    refuse_odd_path, sync,
 )
 
 
@@ -79,14 +79,6 @@ def _open_source(path: str) -> sqlite3.Connection:
     return conn
 
 
-def _fsync(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _copy(source: sqlite3.Connection, temp: str, label: str) -> tuple[int, int]:
     """The source's pages into a new owner-only ``temp`` (one file, no -wal), on the card and
     checked before returning (schema, games); StoreError naming ``label`` if the copy fails
@@ -102,7 +94,7 @@ def _copy(source: sqlite3.Connection, temp: str, label: str) -> tuple[int, int]:
     if why:
         raise StoreError(f"The copy {label} failed its check: {why}; it was not kept")
     os.chmod(temp, 0o600)
-    _fsync(temp)
+    sync(temp)
     return schema, games
 
 
@@ -129,7 +121,7 @@ def backup(database: str, target: str, *, force: bool = False) -> Copied:
     try:
         schema, games = _copy(source, temp, target)
         os.replace(temp, target)
-        _fsync(str(Path(target).parent))
+        sync(str(Path(target).parent))
     except BaseException:  # no half-made copy is left behind
         _remove(temp)
         raise
@@ -156,15 +148,6 @@ def check_restorable(source: str) -> tuple[int, int]:
     return schema, games
 
 
-def _aside_name(database: str) -> str:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    aside, n = f"{database}.before-restore-{stamp}", 1
-    while os.path.lexists(aside) or os.path.lexists(aside + "-wal"):
-        n += 1
-        aside = f"{database}.before-restore-{stamp}-{n}"
-    return aside
-
-
 def _keep_aside(database: str) -> str:
     """The current database's steps all in its main file (a checkpoint), then a second name
     for that file, dated; a -wal a damaged file leaves goes with it under the same name."""
@@ -176,7 +159,7 @@ def _keep_aside(database: str) -> str:
             conn.close()  # the last connection to close removes an emptied -wal
     except sqlite3.Error:
         pass  # a damaged current file keeps its -wal beside its new name below
-    aside = _aside_name(database)
+    aside = dated_name(database, "before-restore")
     try:
         os.link(database, aside)  # the database keeps its name until the restored one takes it
     except OSError:
@@ -208,7 +191,7 @@ def restore(database: str, source: str) -> Copied:
             conn.close()
         aside = _keep_aside(database) if os.path.exists(database) else None
         os.replace(temp, database)
-        _fsync(str(Path(database).parent))
+        sync(str(Path(database).parent))
     finally:
         _remove(temp)
         lock.release()
