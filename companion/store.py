@@ -334,7 +334,7 @@ class Store:
         fold), read in three statements per 500 games. With ``summaries=True`` each game's
         summary too (a finished game's line needs its results, not where it stood, and a
         summary can be 10 KB)."""
-        line = self._line if summaries else self._line.replace("summary", "NULL", 1)
+        line = self._line(summaries)
         ident = "uuid" if has_column(self.conn, "games", "uuid") else "NULL"
         query = f"SELECT id, game, status, created_at, updated_at, {line}, {ident} FROM games"
         args: tuple[Any, ...] = ()
@@ -364,12 +364,12 @@ class Store:
                          damaged or self._damaged.get(gid), ident)
                 for gid, game, st, created, updated, summary, done, damaged, ident in rows]
 
-    @property
-    def _line(self) -> str:
-        """The columns of a game's line; a reader's file from before version 3 has none, so
-        its games are listed with their step count read from the log."""
+    def _line(self, summaries: bool) -> str:
+        """The columns of a game's line (its summary only with ``summaries``); a reader's file
+        from before version 3 has none, so its games are listed with their step count read
+        from the log."""
         if has_column(self.conn, "games", "done_steps"):
-            return "summary, done_steps, damaged"
+            return f"{'summary' if summaries else 'NULL'}, done_steps, damaged"
         return ("NULL, (SELECT count(*) FROM steps WHERE steps.game_id = games.id AND "
                 "steps.status = 'done'), NULL")
 
