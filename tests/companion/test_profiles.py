@@ -21,7 +21,7 @@ from companion.history.plays import read_plays
 from companion.profiles import Profile
 from companion.store import Store
 from companion.store_schema import SCHEMA_VERSION
-from tests.companion.test_store_summary import V2_COLUMNS, as_schema_2
+from tests.companion.test_store_summary import V2_COLUMNS, as_older_schema, as_schema_2
 
 QUEST = {"needed": ["rotten_egg", "newt_eye", "bat_wing"]}
 
@@ -210,19 +210,7 @@ V3_COLUMNS = {"games": "id, game, setup, status, created_at, updated_at, finishe
 
 def as_schema_3(source, target) -> dict[str, list[tuple]]:
     """The games of ``source`` in a new file made with schema 3's tables; every row it holds."""
-    raw = sqlite3.connect(target)
-    raw.executescript(SCHEMA_3)
-    raw.execute("PRAGMA application_id = 1413696848")
-    raw.execute("PRAGMA user_version = 3")
-    raw.execute("ATTACH ? AS new", (str(source),))
-    for table, columns in V3_COLUMNS.items():
-        raw.execute(f"INSERT INTO main.{table} SELECT {columns} FROM new.{table}")
-    raw.commit()
-    raw.execute("DETACH new")
-    rows = {t: raw.execute(f"SELECT {c} FROM {t} ORDER BY 1, 2").fetchall()
-            for t, c in V3_COLUMNS.items()}
-    raw.close()
-    return rows
+    return as_older_schema(source, target, SCHEMA_3, 3, V3_COLUMNS)
 
 
 def older_history(path) -> None:

@@ -315,22 +315,29 @@ V2_COLUMNS = {"games": "id, game, setup, status, created_at, updated_at, finishe
               "clocks": "*"}
 
 
-def as_schema_2(source, target) -> dict[str, list[tuple]]:
-    """The games of ``source`` in a new file made with schema 2's tables, as that companion
-    wrote them (spaced JSON and all); returns every row it holds."""
+def as_older_schema(source, target, schema: str, version: int,
+                    columns: dict[str, str]) -> dict[str, list[tuple]]:
+    """The games of ``source`` in a new file made with an older version's tables (``schema``,
+    each table filled with its ``columns`` of today's); returns every row it holds."""
     raw = sqlite3.connect(target)
-    raw.executescript(SCHEMA_2)
+    raw.executescript(schema)
     raw.execute("PRAGMA application_id = 1413696848")
-    raw.execute("PRAGMA user_version = 2")
+    raw.execute(f"PRAGMA user_version = {version}")
     raw.execute("ATTACH ? AS new", (str(source),))
-    for table, columns in V2_COLUMNS.items():
-        raw.execute(f"INSERT INTO main.{table} SELECT {columns} FROM new.{table}")
+    for table, kept in columns.items():
+        raw.execute(f"INSERT INTO main.{table} SELECT {kept} FROM new.{table}")
     raw.commit()
     raw.execute("DETACH new")
     rows = {t: raw.execute(f"SELECT {c} FROM {t} ORDER BY 1, 2").fetchall()
-            for t, c in V2_COLUMNS.items()}
+            for t, c in columns.items()}
     raw.close()
     return rows
+
+
+def as_schema_2(source, target) -> dict[str, list[tuple]]:
+    """The games of ``source`` in a new file made with schema 2's tables, as that companion
+    wrote them (spaced JSON and all); returns every row it holds."""
+    return as_older_schema(source, target, SCHEMA_2, 2, V2_COLUMNS)
 
 
 def test_a_schema_2_file_opens_keeps_every_row_and_lists_its_games(tmp_path):
