@@ -382,7 +382,7 @@ def _profile(conn: sqlite3.Connection, game: Incoming, seat: dict[str, Any],
                         (key(name),)).fetchone()
     if same is not None:
         apart.append(f"{name} ({game.where}, profile {ident}) is not the {same[0]} "
-                            "here (another profile): kept apart; rename one to tell them apart")
+                     "here (another profile): kept apart; rename one to tell them apart")
     return int(conn.execute(
         "INSERT INTO profiles (uuid, name, name_key, short_name, colour, created_at, "
         "last_played_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
