@@ -242,7 +242,7 @@ class Store:
         over = session.over
         ended = (status == "finished") == over and kept == over
         line = dumps(session.summary())
-        done_steps = session.done_steps()
+        done_steps = session.done_steps_view()  # read only: no copy of the log
         last = done_steps[-1].n if done_steps else None
         stale = checkpoint is None and len(done_steps) >= CHECKPOINT_EVERY
         if (ended and summary == line and done == len(done_steps) and damaged is None
