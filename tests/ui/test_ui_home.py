@@ -10,7 +10,7 @@ import time
 
 from companion.core.model import Command
 from tests.support.figures import report
-from ui.screens.home import PAGE
+from ui.screens.home import PAGE, scores_markup
 from ui_helpers import both_sizes, button, frames, play_out, shot, tap, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
@@ -149,3 +149,13 @@ def test_a_game_that_does_not_fold_is_shown_damaged_once_resumed(app):
     assert hasattr(card, "repair_button") and not hasattr(card, "resume_button")
     both_sizes("home_damaged_once_resumed")
     app.notice = ""
+
+
+def test_a_row_names_the_winner_first_even_on_equal_points():
+    """A tie broken by the rules: the winner leads the row (Home and History share the
+    words), each name kept beside its score; a co-operative game names its team."""
+    row = scores_markup("witchs_brew", [("Ann", 5, False, 0), ("Bo", 5, True, 1)])
+    assert row.startswith("[b][color=#FFC24B]Bo\u00a05\u00a0(won)[/color][/b]")
+    assert row.endswith("Ann\u00a05")
+    assert scores_markup("quest", [("Ann", 0, True, 0), ("Bo", 0, True, 1)]).endswith(
+        "Ann, Bo: won together[/color][/b]")

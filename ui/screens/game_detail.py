@@ -19,8 +19,8 @@ from companion.history import browse
 from companion.history.series import story
 from ui import theme
 from ui.markup import plain
-from ui.screens.history import ACCENT_HEX, length_words, variant_words
-from ui.screens.home import when
+from ui.screens.history import length_words, variant_words
+from ui.screens.home import ACCENT_HEX, when
 from ui.widgets.chart import ChartLine
 from ui.widgets.game_bar import row_data
 

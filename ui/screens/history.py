@@ -33,18 +33,13 @@ from companion.history import browse, usb
 from companion.history.browse import Filter
 from companion.store import Store
 from ui import theme
-from ui.markup import plain
-from ui.screens.home import ACCENT_HEX, team_markup, when
+from ui.screens.home import KEEP, scores_markup, when
 from ui.widgets.common import FlatButton, _needs
 
 #: Games read at a time; the next page when the list is scrolled to its end.
 PAGE = 20
 #: A row's first line (when, what, how long) and its scores, in units; the gap below a row.
 HEAD_FS, SCORES_FS, ROW_GAP = 18, 22, 10
-
-
-#: A space a line never breaks at: a name stays beside its score, "1 h 05 min" stays whole.
-KEEP = "\u00a0"
 
 
 def count_words(n: int) -> str:
@@ -61,17 +56,6 @@ def length_words(minutes: float | None) -> str:
 
 def variant_words(variants) -> str:
     return ", ".join(v.replace("_", " ") for v in variants)
-
-
-def scores_markup(play) -> str:
-    """The seats, the winner(s) first in the accent colour, then by score; a co-operative
-    game's team says whether it won."""
-    if getattr(all_games().get(play.game), "cooperative", False):
-        return team_markup([s.name for s in play.seats], any(s.winner for s in play.seats))
-    ranked = sorted(play.seats, key=lambda s: (not s.winner, -(s.score or 0), s.seat))
-    return "   ".join(
-        (f"[b][color={ACCENT_HEX}]{plain(s.name)}{KEEP}{s.score}{KEEP}(won)[/color][/b]"
-         if s.winner else f"{plain(s.name)}{KEEP}{s.score}") for s in ranked)
 
 
 def head_words(play) -> str:
@@ -252,7 +236,8 @@ class HistoryScreen(Screen):
     def _row(self, play, width: float) -> dict:
         """A play's row, as tall as its lines at ``width`` (less the row's padding)."""
         u = App.get_running_app().u
-        head, scores = head_words(play), scores_markup(play)
+        head = head_words(play)
+        scores = scores_markup(play.game, [(s.name, s.score, s.winner, s.seat) for s in play.seats])
         width = max(width - u * 20, u * 40)
         head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
         scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]

@@ -34,11 +34,27 @@ HEAD_FS, SCORES_FS, ROW_GAP = 18, 18, 6
 ACCENT_HEX = "#FFC24B"
 
 
+#: A space a line never breaks at: a name stays beside its score, "1 h 05 min" stays whole.
+KEEP = "\u00a0"
+
+
 def team_markup(names: list[str], won: bool) -> str:
     """A co-operative game's result line: the team, and whether it won (no points to show)."""
     team = ", ".join(plain(name) for name in names)
     return (f"[b][color={ACCENT_HEX}]{team}: won together[/color][/b]" if won
             else f"{team}: lost together")
+
+
+def scores_markup(game: str, seats) -> str:
+    """A finished game's scores, for Home's rows and History's: ``seats`` are (name, score,
+    winner, seat); the winner(s) first in the accent colour, then by score; a co-operative
+    game's team says whether it won."""
+    if getattr(all_games().get(game), "cooperative", False):
+        return team_markup([name for name, *_ in seats], any(won for _, _, won, _ in seats))
+    ranked = sorted(seats, key=lambda s: (not s[2], -(s[1] or 0), s[3]))
+    return "   ".join(
+        (f"[b][color={ACCENT_HEX}]{plain(name)}{KEEP}{score}{KEEP}(won)[/color][/b]"
+         if won else f"{plain(name)}{KEEP}{score}") for name, score, won, _ in ranked)
 
 
 def when(iso: str) -> str:
@@ -264,12 +280,8 @@ class HomeScreen(Screen):
         third line rather than being cut)."""
         u = App.get_running_app().u
         head = f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}"
-        ranked = sorted(info.results, key=lambda r: (-r["score"], r["seat"]))
-        scores = team_markup([r["name"] for r in info.results],
-                             any(r["winner"] for r in info.results)) \
-            if getattr(all_games().get(info.game), "cooperative", False) else "   ".join(
-                (f"[b][color={ACCENT_HEX}]{plain(r['name'])} {r['score']} (won)[/color][/b]"
-                 if r["winner"] else f"{plain(r['name'])} {r['score']}") for r in ranked)
+        scores = scores_markup(info.game, [(r["name"], r["score"], r["winner"], r["seat"])
+                                           for r in info.results])
         width = max(width, u * 40)
         head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
         scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
