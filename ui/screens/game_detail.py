@@ -15,6 +15,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.core import palette
+from companion.games import all_games
 from companion.history import browse
 from companion.history.series import story
 from ui import theme
@@ -42,7 +43,7 @@ def result_markup(play) -> str:
     """One line per seat, best first, the winner in the accent colour and bold; Cauldron's
     places as stored, Witch's Brew's by score (a shared win shares the place); a co-operative
     game says whether the team won."""
-    if play.game == "quest":
+    if getattr(all_games().get(play.game), "cooperative", False):
         won = any(s.winner for s in play.seats)
         team = ", ".join(plain(s.name) for s in play.seats)
         if play.status != "finished":
