@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 from companion.core.errors import CompanionError
 from companion.games import all_games
 from companion.history.plays import Play, Seat, read_plays
-from companion.history.tally import lines as log_lines, tally
+from companion.history.tally import _mean, _rate, lines as log_lines, tally
 from companion.store_schema import has_column
 
 
@@ -82,14 +82,6 @@ class Stats:
                             for p in self.players],
                 "titles": [{"game": t.game, "title": t.title, **asdict(t.figures),
                             "extra": t.extra, "from_log": t.from_log} for t in self.titles]}
-
-
-def _rate(part: int, whole: int) -> float | None:
-    return round(part / whole, 3) if whole else None
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return round(sum(values) / len(values), 1) if values else None
 
 
 def longest_streak(won: Iterable[bool]) -> int:
