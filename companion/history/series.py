@@ -138,15 +138,20 @@ def told(rules: GameRules, setup: dict[str, Any], steps: Iterable[Step]) -> list
 
 def of_game(store: Any, game_id: int) -> Series:
     """A stored game's series (``store``: a companion.store.Store): its setup and its steps
-    as stored, folded once. StoreError for a game that does not exist."""
-    return story(store, game_id)[0]
+    as stored, folded once (not told in words: story). StoreError for a game that does not
+    exist."""
+    rules, setup, steps = _stored(store, game_id)
+    return series(rules, setup, steps)
 
 
 def story(store: Any, game_id: int) -> tuple[Series, list[str]]:
     """A stored game's series and its log in words (the game detail), its steps read once."""
+    rules, setup, steps = _stored(store, game_id)
+    return series(rules, setup, steps), told(rules, setup, steps)
+
+
+def _stored(store: Any, game_id: int) -> tuple[GameRules, dict[str, Any], list[Step]]:
     from companion.games import get_rules
 
     setup = store.setup_of(game_id)
-    rules = get_rules(setup["game"])
-    steps = list(store.steps(game_id))
-    return series(rules, setup, steps), told(rules, setup, steps)
+    return get_rules(setup["game"]), setup, list(store.steps(game_id))
