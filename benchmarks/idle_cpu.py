@@ -4,9 +4,10 @@ The app must sleep when nothing happens. Home screen: the app (demo mode: mock b
 benchmarks/bare/idle.py. A game screen: the app with a Witch's Brew game open, its 1 Hz turn
 clock running, next to benchmarks/bare/ticking.py (one label updated once a second). Each pair
 is started at the same time; once both have drawn (and the app opened its game) and settled,
-their CPU seconds (the scheduler's sum over their threads, /proc/<pid>/task/*/sched) are read over the same window, with the
-frames each drew (Window on_flip, counted by benchmarks/probe.py) and how often their threads
-woke (context switches summed over /proc/<pid>/task). Which one is started first alternates.
+their CPU seconds (the scheduler's sum over their threads, /proc/<pid>/task/*/sched) are read
+over the same window, with the frames each drew (Window on_flip, counted by benchmarks/probe.py)
+and how often their threads woke (context switches summed over /proc/<pid>/task). Which one is
+started first alternates.
 """
 
 from __future__ import annotations

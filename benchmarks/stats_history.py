@@ -147,8 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         titles = build(path, args.games)
         size = path.stat().st_size / 2**20
-        print(f"history: {sum(titles.values())} finished games ({', '.join(f'{n} {g}' for g, n in sorted(titles.items()))}), "
-              f"{size:.1f} MiB, built in {time.perf_counter() - started:.0f} s")
+        mix = ", ".join(f"{n} {g}" for g, n in sorted(titles.items()))
+        print(f"history: {sum(titles.values())} finished games ({mix}), {size:.1f} MiB, built "
+              f"in {time.perf_counter() - started:.0f} s")
         for line in measure(path):
             print(f"  {line}")
         if args.keep:
