@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import errno
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,15 +54,7 @@ class Written:
 
 def _unescape(field: str) -> str:
     """/proc/mounts writes a space, tab, newline and backslash in a path as octal (\\040)."""
-    out, i = [], 0
-    while i < len(field):
-        if field[i] == "\\" and field[i + 1:i + 4].isdigit() and len(field[i + 1:i + 4]) == 3:
-            out.append(chr(int(field[i + 1:i + 4], 8)))
-            i += 4
-        else:
-            out.append(field[i])
-            i += 1
-    return "".join(out)
+    return re.sub(r"\\([0-7]{3})", lambda octal: chr(int(octal[1], 8)), field)
 
 
 def sticks(mounts: str, roots: Sequence[str | os.PathLike[str]] = ROOTS) -> list[Stick]:
