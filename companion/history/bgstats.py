@@ -144,7 +144,7 @@ def payload(play: Play) -> dict[str, Any]:
     if points:
         game["highestWins"] = True
     data: dict[str, Any] = {"sourceName": SOURCE_NAME,
-                            "sourcePlayId": str(getattr(play, "uuid", None) or play.id),
+                            "sourcePlayId": str(play.uuid or play.id),
                             "playDate": play_date(play), "game": game, "players": players}
     if play.minutes is not None:
         data["durationMin"] = int(round(play.minutes))
