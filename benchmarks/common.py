@@ -249,7 +249,7 @@ def parse_report(text: str) -> dict[str, Any]:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of a running process, all its threads: the scheduler's own sum
-    (``se.sum_exec_runtime`` in /proc/<pid>/task/*/sched, microseconds) where the kernel
+    (``se.sum_exec_runtime`` in /proc/<pid>/task/*/sched, milliseconds) where the kernel
     shows it, else /proc/<pid>/stat's utime + stime (10 ms ticks, coarse for short windows)."""
     total, found = 0.0, False
     for task in Path(f"/proc/{pid}/task").iterdir():
