@@ -28,17 +28,16 @@ from companion.store_open import SCHEMA_VERSION
 
 
 def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> list[Any]:
-    """The stored plays for ``export --all`` and ``stats``: read only, never a fold; with
+    """The stored plays for ``export --all``: read only, never a fold; with
     ``stored``, each play's stored record is put there too (its log: export_all.py)."""
     try:
-        since = since_bound(args.since) if getattr(args, "since", None) else None
+        since = since_bound(args.since) if args.since else None
     except CompanionError as problem:
         raise Unusable(_one_line(problem)) from None
     with _database(args.db, create=False) as store:
         if store is None:
             return []
-        plays = read_plays(store.conn, since=since,
-                           unfinished=getattr(args, "include_unfinished", False))
+        plays = read_plays(store.conn, since=since, unfinished=args.include_unfinished)
         if stored is not None:
             stored.update(stored_records(store.conn, plays))
         return plays
