@@ -11,15 +11,12 @@ A file from before profiles is read as it is (``has_column``); its players are t
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from companion.core.errors import CompanionError
-from companion.history.plays import (
-    NOT_SETUP, Play, Seat, _details, _minutes, local_iso,
-)
+from companion.history.plays import Play, plays_by_id, read_play
 from companion.store_schema import has_column
 
 
@@ -88,13 +85,12 @@ def page(conn: sqlite3.Connection, chosen: Filter = Filter(), limit: int = 20,
     ids = [row[0] for row in conn.execute(
         f"SELECT g.id FROM games g WHERE {where} ORDER BY g.created_at DESC, g.id DESC "
         "LIMIT ? OFFSET ?", (*args, limit, offset))]
-    return _plays(conn, ids)
+    return plays_by_id(conn, ids)
 
 
 def play(conn: sqlite3.Connection, game_id: int) -> Play | None:
     """One stored game as a play (any status), or None when there is no such game."""
-    found = _plays(conn, [game_id])
-    return found[0] if found else None
+    return read_play(conn, game_id)
 
 
 def players(conn: sqlite3.Connection, game: str | None = None) -> list[Player]:
@@ -122,54 +118,3 @@ def players(conn: sqlite3.Connection, game: str | None = None) -> list[Player]:
     return [Player(name, name, None) for name, _ in rows]
 
 
-def _plays(conn: sqlite3.Connection, ids: list[int]) -> list[Play]:
-    """The games ``ids`` as plays, in that order: five statements for the page (with their
-    uuids and the seats' profiles where the file keeps them)."""
-    from companion.games import all_games
-
-    if not ids:
-        return []
-    titles = {name: rules.title for name, rules in all_games().items()}
-    marks = ",".join("?" * len(ids))
-    ident = "uuid, device" if has_column(conn, "games", "uuid") else "NULL, NULL"
-    rows = {row[0]: row for row in conn.execute(
-        f"SELECT id, game, status, setup, created_at, finished_at, {ident} FROM games "
-        f"WHERE id IN ({marks})", ids)}
-    linked: dict[tuple[int, int], str] = {}   # (game, seat) -> its profile's uuid
-    if has_profiles(conn):
-        linked = {(gid, seat): uuid for gid, seat, uuid in conn.execute(
-            f"SELECT pl.game_id, pl.seat, pr.uuid FROM players pl JOIN profiles pr ON "
-            f"pr.id = pl.profile_id WHERE pl.game_id IN ({marks})", ids)}
-    found = conn.execute(f"SELECT game_id, seat, name, score, winner, detail FROM results "
-                         f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids).fetchall()
-    seats: dict[int, list[Seat]] = {}
-    for (gid, seat, name, score, winner, _), detail in zip(found, _details(found)):
-        seats.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail,
-                                              linked.get((gid, seat))))
-    scored = set(seats)   # the others have no results (running or abandoned): their seats
-    for gid, seat, name in conn.execute(
-            f"SELECT game_id, seat, name FROM players WHERE game_id IN ({marks}) "
-            "ORDER BY game_id, seat", ids):
-        if gid not in scored:
-            seats.setdefault(gid, []).append(Seat(seat, name, None, False, {},
-                                                  linked.get((gid, seat))))
-    clocks: dict[int, float] = {}
-    if has_column(conn, "clocks", "data"):
-        for gid, seconds in conn.execute(
-                f"SELECT game_id, json_extract(data, '$.game') FROM clocks WHERE game_id IN "
-                f"({marks}) AND json_valid(data)", ids):
-            if isinstance(seconds, (int, float)) and seconds > 0:
-                clocks[gid] = float(seconds)
-    out = []
-    for gid in ids:
-        if gid not in rows:
-            continue
-        _, game, status, setup_text, created, finished, game_uuid, device = rows[gid]
-        setup = json.loads(setup_text)
-        out.append(Play(
-            gid, game, titles.get(game, game), status, local_iso(created) or created,
-            local_iso(finished), _minutes(created, finished, clocks.get(gid)),
-            tuple(seats.get(gid, ())), tuple(str(v) for v in setup.get("variants") or ()),
-            {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"},
-            game_uuid, device))
-    return out

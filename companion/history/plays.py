@@ -13,10 +13,11 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, time, timezone
-from typing import Any
+from typing import Any, Sequence
 
 from companion.core.errors import CompanionError
 from companion.store_schema import has_column
+from companion.store_steps import _loads_all
 
 #: Setup keys that are the seats themselves (or the game's name), not how the game was set up.
 NOT_SETUP = frozenset({"game", "players", "colours", "characters"})
@@ -113,56 +114,44 @@ def _minutes(created: str, finished: str | None, clock: float | None) -> float |
     return round(max(0.0, spent.total_seconds()) / 60, 1)
 
 
-def _details(rows: list[tuple[Any, ...]]) -> list[Any]:
-    """The results' detail JSON (each row's last column), parsed in one call as one array when
-    that reads back one value per row (the store writes them compact), else one by one."""
-    texts = [row[-1] for row in rows]
-    try:
-        values = json.loads("[" + ",".join(texts) + "]")
-        if isinstance(values, list) and len(values) == len(texts):
-            return values
-    except ValueError:
-        pass
-    return [json.loads(text) for text in texts]
+#: A game's row as the plays read it: with its uuid and device where the file keeps them.
+_GAME_ROW = "SELECT id, game, status, setup, created_at, finished_at, {ident} FROM games"
 
 
-def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
-               unfinished: bool = False) -> list[Play]:
-    """The finished games (with ``unfinished`` the running and abandoned ones too), oldest
-    first; ``since``: only games started at or after this stored (UTC) time (since_bound)."""
+def _game_row(conn: sqlite3.Connection) -> str:
+    known = has_column(conn, "games", "uuid")  # a reader's file from before version 4: none
+    return _GAME_ROW.format(ident="uuid, device" if known else "NULL, NULL")
+
+
+def _assemble(conn: sqlite3.Connection, rows: list[tuple[Any, ...]], scope: str,
+              args: Sequence[Any]) -> list[Play]:
+    """The plays of these game rows, in their order: their seats (with results for a finished
+    game, with the profiles they link to where the file keeps them) and table clocks read in
+    four statements over ``scope``, an SQL condition on ``game_id`` with its ``args``."""
     from companion.games import all_games
 
-    titles = {name: rules.title for name, rules in all_games().items()}
-    where = ["1 = 1" if unfinished else "status = 'finished'"]
-    args: list[Any] = []
-    if since is not None:
-        where.append("created_at >= ?")
-        args.append(since)
-    condition = " AND ".join(where)
-    known = has_column(conn, "games", "uuid")  # a reader's file from before version 4: none
-    ident = "uuid, device" if known else "NULL, NULL"
-    rows = conn.execute(f"SELECT id, game, status, setup, created_at, finished_at, {ident} "
-                        f"FROM games WHERE {condition} ORDER BY id", args).fetchall()
     if not rows:
         return []
-    scope = f"game_id IN (SELECT id FROM games WHERE {condition})"
-    found = conn.execute(f"SELECT game_id, seat, name, score, winner, detail FROM results "
-                         f"WHERE {scope} ORDER BY game_id, seat", args).fetchall()
-    results: dict[int, list[Seat]] = {}
+    titles = {name: rules.title for name, rules in all_games().items()}
     linked: dict[tuple[int, int], str] = {}  # (game, seat) -> profile uuid
-    if known:
+    if has_column(conn, "players", "profile_id") and has_column(conn, "profiles", "uuid"):
         linked = {(gid, seat): ident for gid, seat, ident in conn.execute(
             f"SELECT p.game_id, p.seat, pr.uuid FROM players p JOIN profiles pr ON pr.id = "
             f"p.profile_id WHERE p.{scope}", args)}
-    for (gid, seat, name, score, winner, _), detail in zip(found, _details(found)):
-        results.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail,
-                                                linked.get((gid, seat))))
-    names: dict[int, list[Seat]] = {}  # the seats of games without results (not finished)
-    for gid, seat, name in conn.execute(
-            f"SELECT game_id, seat, name FROM players WHERE game_id IN (SELECT id FROM games "
-            f"WHERE {condition} AND status != 'finished') ORDER BY game_id, seat", args):
-        names.setdefault(gid, []).append(Seat(seat, name, None, False, {},
+    found = conn.execute(f"SELECT game_id, seat, name, score, winner, detail, "
+                         f"json_valid(detail) FROM results WHERE {scope} "
+                         "ORDER BY game_id, seat", args).fetchall()
+    seats: dict[int, list[Seat]] = {}
+    for (gid, seat, name, score, winner, _, _), detail in zip(found, _loads_all(found, 5)):
+        seats.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail,
                                               linked.get((gid, seat))))
+    scored = set(seats)   # the others have no results (running or abandoned): their seats
+    for gid, seat, name in conn.execute(
+            f"SELECT game_id, seat, name FROM players WHERE {scope} ORDER BY game_id, seat",
+            args):
+        if gid not in scored:
+            seats.setdefault(gid, []).append(Seat(seat, name, None, False, {},
+                                                  linked.get((gid, seat))))
     clocks: dict[int, float] = {}
     if has_column(conn, "clocks", "data"):  # a file from before clocks has none
         for gid, seconds in conn.execute(
@@ -176,19 +165,40 @@ def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
         plays.append(Play(
             gid, game, titles.get(game, game), status, local_iso(created) or created,
             local_iso(finished), _minutes(created, finished, clocks.get(gid)),
-            tuple(results.get(gid) or names.get(gid, [])),
-            tuple(str(v) for v in setup.get("variants") or ()),
+            tuple(seats.get(gid, ())), tuple(str(v) for v in setup.get("variants") or ()),
             {k: v for k, v in setup.items() if k not in NOT_SETUP and k != "variants"},
             game_uuid, device))
     return plays
 
 
+def read_plays(conn: sqlite3.Connection, *, since: str | None = None,
+               unfinished: bool = False) -> list[Play]:
+    """The finished games (with ``unfinished`` the running and abandoned ones too), oldest
+    first; ``since``: only games started at or after this stored (UTC) time (since_bound)."""
+    where = ["1 = 1" if unfinished else "status = 'finished'"]
+    args: list[Any] = []
+    if since is not None:
+        where.append("created_at >= ?")
+        args.append(since)
+    condition = " AND ".join(where)
+    rows = conn.execute(f"{_game_row(conn)} WHERE {condition} ORDER BY id", args).fetchall()
+    return _assemble(conn, rows, f"game_id IN (SELECT id FROM games WHERE {condition})", args)
+
+
+def plays_by_id(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Play]:
+    """The stored games ``ids`` as plays (any status), in that order; an id with no game is
+    left out. A page of the history, or one game: its own rows only."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = {row[0]: row for row in conn.execute(f"{_game_row(conn)} WHERE id IN ({marks})",
+                                                 list(ids))}
+    return _assemble(conn, [rows[gid] for gid in ids if gid in rows],
+                     f"game_id IN ({marks})", list(ids))
+
+
 def read_play(conn: sqlite3.Connection, game_id: int) -> Play | None:
     """One stored game as a play (running and abandoned ones too), None when there is no such
-    game: read_plays over the games started from this one's start on, so a game just finished
-    costs one game's rows, not the whole history's."""
-    row = conn.execute("SELECT created_at FROM games WHERE id = ?", (game_id,)).fetchone()
-    if row is None:
-        return None
-    return next((p for p in read_plays(conn, since=row[0], unfinished=True)
-                 if p.id == game_id), None)
+    game: that game's rows only, however long the history."""
+    found = plays_by_id(conn, [game_id])
+    return found[0] if found else None

@@ -151,3 +151,19 @@ def test_a_filter_the_file_cannot_answer_is_refused_by_name(history):
     with pytest.raises(CompanionError, match="page"):
         browse.page(conn, Filter(), -1)
     assert browse.count(conn, Filter(profile="no such uuid")) == 0
+
+
+def test_results_details_that_only_parse_together_are_not_read_as_others(tmp_path):
+    """A game's results details are parsed in one call when SQLite vouches for each; three
+    damaged ones that happen to join into a valid array ("1,2", "[3", "4]") are read one by
+    one and refused, never taken as three other values."""
+    with Store(tmp_path / "c.sqlite3") as store:
+        (game,) = build_history(store, {"witchs_brew": 1}, seed=3)
+        rows = store.conn.execute("SELECT seat FROM results WHERE game_id = ? ORDER BY seat",
+                                  (game.id,)).fetchall()
+        assert len(rows) >= 3
+        for (seat,), text in zip(rows, ("1,2", "[3", "4]")):
+            store.conn.execute("UPDATE results SET detail = ? WHERE game_id = ? AND seat = ?",
+                               (text, game.id, seat))
+        with pytest.raises(ValueError):
+            read_play(store.conn, game.id)
