@@ -25,6 +25,7 @@ from typing import Sequence
 from companion.core.errors import CompanionError
 from companion.history.export_all import as_csv, as_jsonl, stored_records
 from companion.history.plays import read_plays
+from companion.store_open import sync
 
 #: where a removable drive is mounted: /media/<user>/<label>, /run/media/<user>/<label> (udisks)
 #: and /media/<label> (a udev rule with systemd-mount)
@@ -143,14 +144,6 @@ def _remove(path: Path) -> None:
         pass
 
 
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def export(conn: sqlite3.Connection, stick: str | os.PathLike[str], device: str,
            day: dt.date | None = None) -> Written:
     """Every finished game from ``conn`` to ``stick``/table-companion/ as ``<stem>.jsonl``
@@ -173,7 +166,7 @@ def export(conn: sqlite3.Connection, stick: str | os.PathLike[str], device: str,
         for part, target in zip(list(left), (jsonl, csv)):
             os.rename(part, target)
             left[left.index(part)] = target
-        _sync_folder(folder)
+        sync(str(folder))
     except OSError as problem:
         for path in left:
             _remove(path)
