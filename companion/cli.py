@@ -263,7 +263,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """SQLite's integrity check and every game folded from its raw rows; ``--repair`` sets
     aside what keeps a game from playing (nothing is deleted). Exit 1 if a problem remains."""
-    from companion.check import check, repair
+    from companion.store.check import check, repair
 
     with _database(args.db, create=args.repair) as store:
         if store is None:

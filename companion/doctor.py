@@ -56,8 +56,8 @@ def check_python(version: tuple[int, ...] = tuple(sys.version_info[:3])) -> Line
 def check_database(path: str | os.PathLike[str]) -> Line:
     """The game database, opened read-only: its schema version and how many games it holds."""
     from companion.core.errors import StoreError
-    from companion.store_open import connect_reader
-    from companion.store_schema import SCHEMA_VERSION
+    from companion.store.opening import connect_reader
+    from companion.store.schema import SCHEMA_VERSION
 
     path = str(path)
     if not os.path.lexists(path):

@@ -17,7 +17,7 @@ from companion import cli, doctor
 from companion.doctor import FAIL, OK, WARN
 from companion.games import get_rules
 from companion.store import Store
-from companion.store_schema import SCHEMA_VERSION
+from companion.store.schema import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from companion.core.errors import StoreError
-from companion.store_open import (
-    APPLICATION_ID, SCHEMA_VERSION, WriterLock, connect_reader, dated_name, primary_code,
-    refuse_odd_path, sync,
+from companion.store.opening import (
+    WriterLock, connect_reader, dated_name, primary_code, refuse_odd_path, sync,
 )
+from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
 
 
 @dataclass(frozen=True)

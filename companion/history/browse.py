@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.core.errors import CompanionError
 from companion.history.plays import Play, plays_by_id, read_play
-from companion.store_schema import has_column
+from companion.store.schema import has_column
 
 
 @dataclass(frozen=True)

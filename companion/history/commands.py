@@ -24,7 +24,7 @@ from companion.history.stats import (
     compute, find_game, find_player, gather, lines, players, profile_names,
 )
 from companion.store import default_path
-from companion.store_open import SCHEMA_VERSION
+from companion.store.schema import SCHEMA_VERSION
 
 
 def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> list[Any]:

@@ -17,7 +17,7 @@ import sqlite3
 from typing import Any, Mapping, Sequence
 
 from companion.history.plays import Play
-from companion.store_schema import COMPACT, has_column
+from companion.store.schema import COMPACT, has_column
 
 FORMATS = ("csv", "json", "jsonl")
 

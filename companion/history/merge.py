@@ -3,7 +3,7 @@ json) merged into this database by their uuids, so two tables' histories become 
 game counted twice or a local game overwritten.
 
 - A game whose uuid is new here is added with its seats, steps, events, clocks and results,
-  after its log has been folded by today's rules (companion/check.py) inside the file's
+  after its log has been folded by today's rules (companion/store/check.py) inside the file's
   transaction: a game that does not fold, or whose status or results are not what its log
   gives, is refused by name and the file changes nothing.
 - A game already here with the same content (game, status, setup, times, seats, log, results)
@@ -27,15 +27,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from companion.check import STATUSES, summarize
+from companion.store.check import STATUSES, summarize
 from companion.core.engine import DROPPED
 from companion.core.errors import CompanionError
 from companion.core.gate import INT64_MAX, INT64_MIN, shown
 from companion.games import all_games
 from companion.history.export_all import STORED, stored_record
-from companion.profiles import NAME, SHORT_NAME, colour_name, key, link_seats
-from companion.store_journal import _Tx, unstorable
-from companion.store_schema import dumps, write_clocks
+from companion.store.profiles import NAME, SHORT_NAME, colour_name, key, link_seats
+from companion.store.journal import Tx
+from companion.store.schema import dumps, unstorable, write_clocks
 
 GAME_STATUSES = ("finished", "running", "abandoned")
 #: What makes two records the same game (not when it was last touched, nor its clocks).
@@ -271,7 +271,7 @@ def merge(conn: sqlite3.Connection, records: list[tuple[str, Any]]) -> Merged:
     added = already = 0
     conflicts: list[str] = []
     apart: list[str] = []
-    with _Tx(conn):
+    with Tx(conn):
         for game in games:
             here = conn.execute("SELECT id, game, status FROM games WHERE uuid = ?",
                                 (game.uuid,)).fetchone()

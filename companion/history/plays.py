@@ -16,8 +16,8 @@ from datetime import date, datetime, time, timezone
 from typing import Any, Sequence
 
 from companion.core.errors import CompanionError
-from companion.store_schema import has_column
-from companion.store_steps import _loads_all
+from companion.store.schema import has_column
+from companion.store.steps import loads_all
 
 #: Setup keys that are the seats themselves (or the game's name), not how the game was set up.
 NOT_SETUP = frozenset({"game", "players", "colours", "characters"})
@@ -33,7 +33,7 @@ class Seat:
     #: What the game's own ``results`` keep beside the score (Cauldron: place, character,
     #: brews; Witch's Brew: tiebreak), as stored.
     detail: dict[str, Any]
-    #: The uuid of the player profile the seat is linked to (companion/profiles.py); None in
+    #: The uuid of the player profile the seat is linked to (companion/store/profiles.py); None in
     #: a file from before profiles.
     profile: str | None = None
 
@@ -142,7 +142,7 @@ def _assemble(conn: sqlite3.Connection, rows: list[tuple[Any, ...]], scope: str,
                          f"json_valid(detail) FROM results WHERE {scope} "
                          "ORDER BY game_id, seat", args).fetchall()
     seats: dict[int, list[Seat]] = {}
-    for (gid, seat, name, score, winner, _, _), detail in zip(found, _loads_all(found, 5)):
+    for (gid, seat, name, score, winner, _, _), detail in zip(found, loads_all(found, 5)):
         seats.setdefault(gid, []).append(Seat(seat, name, score, bool(winner), detail,
                                               linked.get((gid, seat))))
     scored = set(seats)   # the others have no results (running or abandoned): their seats

@@ -23,7 +23,7 @@ from companion.core.errors import CompanionError
 from companion.games import all_games
 from companion.history.plays import Play, Seat, read_plays
 from companion.history.tally import _mean, _rate, lines as log_lines, tally
-from companion.store_schema import has_column
+from companion.store.schema import has_column
 
 
 def keeps_points(game: str) -> bool:

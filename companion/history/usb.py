@@ -25,7 +25,7 @@ from typing import Sequence
 from companion.core.errors import CompanionError
 from companion.history.export_all import as_csv, as_jsonl, stored_records
 from companion.history.plays import read_plays
-from companion.store_open import sync
+from companion.store.opening import sync
 
 #: where a removable drive is mounted: /media/<user>/<label>, /run/media/<user>/<label> (udisks)
 #: and /media/<label> (a udev rule with systemd-mount)

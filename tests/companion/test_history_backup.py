@@ -27,7 +27,7 @@ from companion.games import get_rules
 from companion.history.backup import backup
 from companion.history.plays import read_plays
 from companion.store import Store
-from companion.store_open import APPLICATION_ID, SCHEMA_VERSION
+from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from tests.companion.test_history_stats import build_history
 from tests.companion.test_store_summary import as_schema_2
 from tests.support import autoplay

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from companion.check import check
+from companion.store.check import check
 from companion.cli import main
 from companion.games import get_rules
 from companion.history.backup import backup

@@ -1,4 +1,4 @@
-"""Player profiles, game uuids and the device id (schema 4, companion/profiles.py): a new game
+"""Player profiles, game uuids and the device id (schema 4, companion/store/profiles.py): a new game
 links each seat to the profile of that name (made on the spot), a profile is renamed or
 coloured only with a clean value, and a file written before profiles (schema 3, 2 or 1) opens
 with one profile per seat name, every seat linked and every game given a uuid, every row kept.
@@ -18,9 +18,9 @@ from companion.core import palette
 from companion.core.errors import SetupError, StoreError
 from companion.games import get_rules
 from companion.history.plays import read_plays
-from companion.profiles import Profile
+from companion.store.profiles import Profile
 from companion.store import Store
-from companion.store_schema import SCHEMA_VERSION
+from companion.store.schema import SCHEMA_VERSION
 from tests.companion.test_store_summary import V2_COLUMNS, as_older_schema, as_schema_2
 
 QUEST = {"needed": ["rotten_egg", "newt_eye", "bat_wing"]}
@@ -178,7 +178,7 @@ def test_any_profile_change_is_applied_whole_or_refused_whole(name, short, colou
 
 
 # -- files from before profiles ---------------------------------------------------------------
-#: The tables as schema 3 made them (companion/store_schema.py before version 4).
+#: The tables as schema 3 made them (companion/store/schema.py before version 4).
 SCHEMA_3 = """
 CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'abandoned')),
@@ -273,7 +273,7 @@ def test_a_migration_that_fails_leaves_the_file_at_its_version(tmp_path, monkeyp
     built, old = tmp_path / "new.sqlite3", tmp_path / "old.sqlite3"
     older_history(built)
     rows = as_schema_3(built, old)
-    import companion.profiles as profiles
+    import companion.store.profiles as profiles
 
     def broken(conn):
         conn.execute("INSERT INTO profiles (uuid, name, name_key, created_at) "

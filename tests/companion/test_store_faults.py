@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from companion.check import check
+from companion.store.check import check
 from companion.cli import build_parser, main
 from companion.core import StoreError
 from companion.games import get_rules

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import pytest
 
-from companion.check import check
+from companion.store.check import check
 from companion.core import Command, Session
 from companion.games import get_rules
 from companion.script import export_lines, replay

@@ -21,7 +21,7 @@ from companion.cli import main
 from companion.core import Command, StoreError
 from companion.games import get_rules
 from companion.store import Store
-from companion.store_open import copy_aside
+from companion.store.opening import copy_aside
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = get_rules("witchs_brew")

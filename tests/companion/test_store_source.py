@@ -1,4 +1,4 @@
-"""Schema 2 (companion/store_schema.py): each step keeps where its command came from, a game's
+"""Schema 2 (companion/store/schema.py): each step keeps where its command came from, a game's
 clocks are kept beside it, and a database written before both (schema 1) opens with every game
 and step it holds: its steps' source unknown, the game playable on from where it stood."""
 
@@ -11,7 +11,7 @@ import sqlite3
 from companion.core import Command, InputEvent
 from companion.games import get_rules
 from companion.store import Store
-from companion.store_schema import SCHEMA_VERSION
+from companion.store.schema import SCHEMA_VERSION
 from tests.companion.quest_autoplay import random_command
 from tests.companion.test_store_summary import as_schema_2
 

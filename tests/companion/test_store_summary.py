@@ -21,9 +21,9 @@ from companion.core.engine import CHECKPOINT_EVERY, DeferredStep
 from companion.core.errors import StoreError
 from companion.games import get_rules
 from companion.store import Store
-from companion.store_steps import BATCH
-from companion.store_journal import KEEP_CHECKPOINTS
-from companion.store_schema import SCHEMA_VERSION
+from companion.store.steps import BATCH
+from companion.store.journal import KEEP_CHECKPOINTS
+from companion.store.schema import SCHEMA_VERSION
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
 from tests.support.figures import median_ms, report

@@ -33,7 +33,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.check import check
+from companion.store.check import check
 from companion.core import Command
 from companion.script import export_lines, replay
 from companion.store import Store

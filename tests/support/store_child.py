@@ -31,7 +31,7 @@ from companion.core import Command
 from companion.games import get_rules
 from companion.core.errors import StoreError
 from companion.store import Store
-from companion.store_open import connect_writer
+from companion.store.opening import connect_writer
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ landscape sizes and in portrait, with zero layout findings."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 
 import pytest
 from ui_helpers import (
@@ -16,20 +15,9 @@ from ui_helpers import (
 
 from companion.games import get_rules
 from companion.history.plays import read_plays
+from companion.store.profiles import Profile as Person  # as Store.profiles() gives it
 from ui.widgets.common import ColourPicker, ColourSwatch
 from ui.widgets.players import KnownPlayerRow, KnownPlayers, ProfileEditor, last_of
-
-
-@dataclass(frozen=True)
-class Person:
-    """A profile as Store.profiles() gives it, for a list built by the test."""
-
-    uuid: str
-    name: str
-    short_name: str | None
-    colour: str | None
-    games: int
-    last_played: str | None
 
 
 class Book:
@@ -53,7 +41,7 @@ def store_game(app, game: str, players: list, colours: list[str] | None = None,
                at: str | None = None, monkeypatch=None) -> None:
     """A game stored as started (``at``: when, so that "most recent" is told apart)."""
     if at is not None:
-        monkeypatch.setattr("companion.store._now", lambda: at)
+        monkeypatch.setattr("companion.store.utc_now", lambda: at)
     setup = {"players": players}
     if game == "quest":
         setup["needed"] = ["rotten_egg", "newt_eye", "bat_wing"]

@@ -10,8 +10,8 @@ name (compared as :func:`companion.core.gate.name_key` compares names; of two su
 played last), made on the spot when there is none; the game's seat colour becomes the profile's.
 Names are never merged silently beyond that: a profile imported with another uuid stays apart.
 
-Plain SQL on the store's connection, inside the caller's transaction (companion/store.py and
-the version 4 migration, companion/store_schema.py); no Kivy.
+Plain SQL on the store's connection, inside the caller's transaction (the Store, and the
+version 4 migration: migrate.py); no Kivy.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from typing import Any, Sequence
 from companion.core import palette
 from companion.core.errors import SetupError, StoreError
 from companion.core.gate import name_key, shown
-from companion.store_journal import unstorable
-from companion.store_schema import has_column, new_device
+from companion.store.schema import has_column, new_device, unstorable
 
 #: The longest short name (letters), and the longest name (as a setup allows, core/gate.py).
 SHORT_NAME = 6

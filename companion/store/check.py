@@ -24,7 +24,7 @@ from companion.core.engine import DONE, DROPPED, UNDONE
 from companion.core.gate import shown
 from companion.core.model import Command, Event
 from companion.games import get_rules
-from companion.store_schema import dumps
+from companion.store.schema import dumps
 
 STATUSES = (DONE, UNDONE, DROPPED)
 
@@ -91,7 +91,7 @@ def check_game(conn: sqlite3.Connection, game_id: int) -> Problem | None:
 def fold_rows(conn: sqlite3.Connection, game_id: int) -> Folded:
     """One game folded step by step from its raw rows, up to its first problem. Rows the file
     cannot give back (a damaged page: the whole file is not checked at every start, see
-    store_open) are the game's problem too, named, never an exception."""
+    opening.py) are the game's problem too, named, never an exception."""
     try:
         return _fold_rows(conn, game_id)
     except sqlite3.DatabaseError as problem:
@@ -117,7 +117,7 @@ def _fold_rows(conn: sqlite3.Connection, game_id: int) -> Folded:
             expected += 1
             if status not in STATUSES:
                 raise ValueError(f"its status {shown(status)} is not one of {', '.join(STATUSES)}")
-            if status == DROPPED:  # kept as stored, never read again (see store_steps.SET_ASIDE)
+            if status == DROPPED:  # kept as stored, never read again (see steps.SET_ASIDE)
                 continue
             loaded = json.loads(command)
             if not isinstance(loaded, dict) or not isinstance(loaded.get("do"), str):

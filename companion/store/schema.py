@@ -16,10 +16,10 @@ game a uuid and the device that played it (``games.uuid``, ``games.device``), an
 its own ``device_id`` (``meta``), made once: so games from two tables merge (``companion
 import``) without colliding. A file from before keeps every row: one profile per seat name
 (trimmed, compared as gate.name_key does; the latest spelling wins), every game a new uuid
-(companion/profiles.py). A new file keeps its steps and events WITHOUT ROWID (the table is its
-primary key: no second copy of the key in an index, about a tenth of the file); an older file
-keeps its tables as they are. A migration runs inside the writer's opening transaction: all of
-it or nothing.
+(profiles.py). A new file keeps its steps and events WITHOUT ROWID (the table is its primary
+key: no second copy of the key in an index, about a tenth of the file); an older file keeps its
+tables as they are. A migration (migrate.py) runs inside the writer's opening transaction: all
+of it or nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import json
 import sqlite3
 import uuid
 from typing import Any
+
+from companion.core.gate import INT64_MAX, INT64_MIN, shown
 
 #: PRAGMA application_id marks the file as ours ("TCMP").
 APPLICATION_ID = 0x54434D50
@@ -137,22 +139,37 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=COMPACT)
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Inside an open transaction: bring an older file of ours to SCHEMA_VERSION; returns the
-    version it had. Rows already stored are kept as they are."""
-    found = conn.execute("PRAGMA user_version").fetchone()[0]
-    for version in range(found + 1, SCHEMA_VERSION + 1):
-        for statement in MIGRATIONS[version]:
-            conn.execute(statement)
-    if found < SCHEMA_VERSION:
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    if 0 < found < 3:
-        fill_summaries(conn)
-    if 0 < found < 4:
-        from companion.profiles import fill_profiles
-
-        fill_profiles(conn)
-    return found
+def unstorable(value: Any, at: str) -> str | None:
+    """What in ``value`` the file cannot keep, in words, or None: a whole number beyond
+    SQLite's 64 bits (the results table holds scores as INTEGER, and a number must read back
+    as it was written everywhere), or text with a lone surrogate (not UTF-8)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return None
+    if isinstance(value, int):
+        if INT64_MIN <= value <= INT64_MAX:
+            return None
+        return (f"{at} is {shown(value)}, more than the game record can keep (whole numbers "
+                f"up to {INT64_MAX:,} either way); nothing was recorded")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return (f"{at} holds a broken character (a lone surrogate) the game record "
+                    f"cannot keep; nothing was recorded")
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            label = key if isinstance(key, str) else shown(key)
+            problem = unstorable(key, at) or unstorable(item, f"{at}.{label}")
+            if problem:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            problem = unstorable(item, f"{at}[{i}]")
+            if problem:
+                return problem
+    return None
 
 
 def new_device(conn: sqlite3.Connection) -> str:
@@ -161,18 +178,6 @@ def new_device(conn: sqlite3.Connection) -> str:
     device = str(uuid.uuid4())
     conn.execute("INSERT INTO meta (key, value) VALUES ('device_id', ?)", (device,))
     return device
-
-
-def fill_summaries(conn: sqlite3.Connection) -> None:
-    """A file from before version 3 has no summaries: each running game (the ones the home
-    screen offers with where they stand) is folded once, here, in the opening transaction.
-    Finished and abandoned games show their results, players and step count, which the file
-    already holds; their summary is kept the next time one is opened (Store.open_session)."""
-    from companion.check import summarize
-
-    for (game_id,) in conn.execute("SELECT id FROM games WHERE status = 'running' "
-                                   "AND summary IS NULL").fetchall():
-        summarize(conn, game_id)
 
 
 def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:

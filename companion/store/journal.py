@@ -3,10 +3,10 @@
 ``GameJournal`` is the store's side of ``companion.core.engine.Journal``: each call is ONE
 committed transaction holding the step (or its new status), what it does to the game's end, its
 line for the lists (summary, done steps) and its checkpoint when it made one, so a cut between
-two writes can never leave a finished game "running" or its line behind its log. ``_saving``
+two writes can never leave a finished game "running" or its line behind its log. ``saving``
 turns what SQLite refuses while playing (full, read-only, locked, failing) into ``NotSaved`` in
-players' words; ``unstorable`` refuses, before anything is written, a value the file cannot
-keep."""
+players' words; ``unstorable`` (companion/store/schema.py) refuses, before anything is written,
+a value the file cannot keep."""
 
 from __future__ import annotations
 
@@ -16,30 +16,33 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from companion import __version__
 
 from companion.core.engine import DONE, Results, Standing, Step
 from companion.core.errors import NotSaved, RuleViolation
-from companion.core.gate import INT64_MAX, INT64_MIN, shown
-from companion.store_open import advice
-from companion.store_schema import dumps
+from companion.store.opening import advice
+from companion.store.schema import dumps, unstorable
 
 #: Checkpoints kept per running game (the latest ones; see keep_checkpoint); a finished game
 #: keeps its latest one only.
 KEEP_CHECKPOINTS = 2
 
-if TYPE_CHECKING:
-    from companion.store import Store
+
+class Connected(Protocol):
+    """What the journal needs of the store: its connection, read at each write (a test or a
+    fault run may swap it)."""
+
+    conn: sqlite3.Connection
 
 
-def _now() -> str:
+def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class _Tx:
-    """``with _Tx(conn):`` one IMMEDIATE transaction: commit on success, roll back on error."""
+class Tx:
+    """``with Tx(conn):`` one IMMEDIATE transaction: commit on success, roll back on error."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -65,40 +68,7 @@ class _Tx:
             self.conn.execute("ROLLBACK")
 
 
-def unstorable(value: Any, at: str) -> str | None:
-    """What in ``value`` the file cannot keep, in words, or None: a whole number beyond
-    SQLite's 64 bits (the results table holds scores as INTEGER, and a number must read back
-    as it was written everywhere), or text with a lone surrogate (not UTF-8)."""
-    if isinstance(value, bool) or value is None or isinstance(value, float):
-        return None
-    if isinstance(value, int):
-        if INT64_MIN <= value <= INT64_MAX:
-            return None
-        return (f"{at} is {shown(value)}, more than the game record can keep (whole numbers "
-                f"up to {INT64_MAX:,} either way); nothing was recorded")
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return (f"{at} holds a broken character (a lone surrogate) the game record "
-                    f"cannot keep; nothing was recorded")
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            label = key if isinstance(key, str) else shown(key)
-            problem = unstorable(key, at) or unstorable(item, f"{at}.{label}")
-            if problem:
-                return problem
-        return None
-    if isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            problem = unstorable(item, f"{at}[{i}]")
-            if problem:
-                return problem
-    return None
-
-
-def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) -> None:
+def settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) -> None:
     """Inside a step's transaction: the game's status and results as its fold says. Results
     finish it; None reopens a finished game (an undo past the end) and leaves others be."""
     conn.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
@@ -116,7 +86,7 @@ def _settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) 
 
 
 @contextmanager
-def _saving(what: str = "Not saved, so not applied") -> Iterator[None]:
+def saving(what: str = "Not saved, so not applied") -> Iterator[None]:
     """A write while playing that the card refuses (full, read-only, locked, failing) is a
     StoreError in players' words: the transaction rolled back, the session unchanged (it writes
     before it applies), and the table can press again once the card works."""
@@ -131,7 +101,7 @@ class GameJournal:
     """A session's durable log in the store: each call is ONE committed transaction, holding
     the step (or its new status) and what it does to the game's end."""
 
-    def __init__(self, store: Store, game_id: int) -> None:
+    def __init__(self, store: Connected, game_id: int) -> None:
         self.store = store
         self.game_id = game_id
 
@@ -142,8 +112,8 @@ class GameJournal:
             *[(e.data, e.type) for e in step.events],
             (results, "results"))
         conn = self.store.conn
-        now = _now()
-        with _saving(), _Tx(conn):
+        now = utc_now()
+        with saving(), Tx(conn):
             if dropped:
                 conn.executemany("UPDATE steps SET status = 'dropped' WHERE game_id = ? AND n = ?",
                                  [(self.game_id, n) for n in dropped])
@@ -164,8 +134,8 @@ class GameJournal:
         results = standing.results
         _refuse_unstorable((results, "results"))
         conn = self.store.conn
-        now = _now()
-        with _saving(), _Tx(conn):
+        now = utc_now()
+        with saving(), Tx(conn):
             conn.execute("UPDATE steps SET status = ? WHERE game_id = ? AND n = ?",
                          (status, self.game_id, n))
             self._stand(conn, standing, 1 if status == DONE else -1, now)
@@ -181,7 +151,7 @@ class GameJournal:
             keep_checkpoint(conn, self.game_id, *standing.checkpoint)
         if standing.results is not None:  # over: one is enough to undo the end and go on
             _prune(conn, self.game_id, 1)
-        _settle(conn, self.game_id, standing.results, now)
+        settle(conn, self.game_id, standing.results, now)
 
 
 def keep_checkpoint(conn: sqlite3.Connection, game_id: int, n: int, state: Any) -> None:
@@ -205,7 +175,7 @@ def rules_version() -> str:
     """The companion's version and a digest of the rules' source (companion/core and
     companion/games): a checkpoint made by other rules (an update that fixed one) is never
     resumed from, even when the version number was not raised."""
-    root = Path(__file__).parent
+    root = Path(__file__).parent.parent  # companion/
     digest = hashlib.sha256()
     for path in sorted([*root.glob("core/*.py"), *root.glob("games/**/*.py")]):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())

@@ -34,9 +34,8 @@ from urllib.parse import quote
 
 from companion.core.errors import StoreError
 
-from companion.store_schema import (  # noqa: F401 (the schema, and its steps from older files)
-    APPLICATION_ID, SCHEMA, SCHEMA_VERSION, migrate, new_device,
-)
+from companion.store.migrate import migrate
+from companion.store.schema import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, new_device
 
 #: How long a writer waits for another connection's transaction (seconds).
 BUSY_SECONDS = 10.0

@@ -1,19 +1,5 @@
-"""SQLite storage: every game, its players, its log of steps and events, its results.
-
-One file in the user data directory. Lists of games read one row per game, its line (summary,
-done steps, damage) kept in the same transaction as each step, never a game's log. WAL journal
-and ``synchronous=FULL``: a step is one transaction, committed before the screen shows its
-result, so a power cut cannot lose it. The step that ends a game is written in the same
-transaction as the results it finishes (and an undo past the end with the reopening), so a game
-is never "running" with its end in its log. Undo and redo only change a step's status; nothing a
-player entered is deleted. A value the file cannot keep (a whole number beyond SQLite's 64 bits,
-a broken character) is refused before anything is written. How the file is opened (what is moved
-aside and what is refused, one writer, read-only use) is in companion/store_open.py; how a step
-is written while playing, in companion/store_journal.py; how its steps are read back, in
-companion/store_steps.py. Each game has a uuid and each seat a player profile
-(companion/profiles.py), and the database a device id, so games from two tables merge by uuid
-(companion/history/merge.py) without collisions.
-"""
+"""The game database (SQLite): ``Store`` is its face; beside it how the file is opened, written
+step by step, laid out and migrated, read back, checked and repaired, and its player profiles."""
 
 from __future__ import annotations
 
@@ -27,19 +13,21 @@ from typing import TYPE_CHECKING, Any, Iterator
 from companion.core.engine import CHECKPOINT_EVERY, GameRules, Session, Step
 from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN
-from companion import profiles
-from companion.profiles import Profile
-from companion.store_open import (
+from companion.store import profiles
+from companion.store.journal import (
+    GameJournal, Tx, keep_checkpoint, rules_version, saving, settle, utc_now,
+)
+from companion.store.opening import (
     WriterLock, connect_reader, mark_clean, open_writer, refuse_odd_path,
 )
-from companion.store_journal import (  # noqa: F401 (GameJournal, unstorable: the store's API)
-    GameJournal, _now, _saving, _settle, _Tx, keep_checkpoint, rules_version, unstorable,
+from companion.store.profiles import Profile
+from companion.store.schema import (  # noqa: F401 (unstorable: the store's API)
+    dumps, has_column, read_clocks, unstorable, write_clocks,
 )
-from companion.store_schema import dumps, has_column, read_clocks, write_clocks
-from companion.store_steps import read_steps
+from companion.store.steps import read_steps
 
 if TYPE_CHECKING:
-    from companion.check import Problem
+    from companion.store.check import Problem
 
 def default_path() -> Path:
     """The database in the user data directory (platformdirs), or $COMPANION_DB."""
@@ -81,7 +69,22 @@ class Store:
     """The game database. ``notice`` says if a bad file was moved aside when opening.
 
     A writer (the default) holds the database's one-writer lock until ``close()``; with
-    ``readonly=True`` it only reads an existing companion database and changes nothing."""
+    ``readonly=True`` it only reads an existing companion database and changes nothing.
+
+    One file in the user data directory: every game, its players, its log of steps and events,
+    its results. Lists of games read one row per game, its line (summary, done steps, damage)
+    kept in the same transaction as each step, never a game's log. WAL journal and
+    ``synchronous=FULL``: a step is one transaction, committed before the screen shows its
+    result, so a power cut cannot lose it. The step that ends a game is written in the same
+    transaction as the results it finishes (and an undo past the end with the reopening), so a
+    game is never "running" with its end in its log. Undo and redo only change a step's status;
+    nothing a player entered is deleted. A value the file cannot keep (a whole number beyond
+    SQLite's 64 bits, a broken character) is refused before anything is written. How the file
+    is opened (what is moved aside and what is refused, one writer, read-only use) is in
+    opening.py; how a step is written while playing, in journal.py; how its steps are read
+    back, in steps.py. Each game has a uuid and each seat a player profile (profiles.py), and
+    the database a device id, so games from two tables merge by uuid
+    (companion/history/merge.py) without collisions."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
                  readonly: bool = False) -> None:
@@ -135,8 +138,8 @@ class Store:
         problem = unstorable(setup, "setup") or unstorable(names, "players")
         if problem:
             raise SetupError(problem)
-        now = _now()
-        with _saving("Not saved, so the game was not started"), _Tx(self.conn):
+        now = utc_now()
+        with saving("Not saved, so the game was not started"), Tx(self.conn):
             cur = self.conn.execute(
                 "INSERT INTO games (game, setup, created_at, updated_at, summary, uuid, device) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -149,7 +152,7 @@ class Store:
                 [(game_id, i, name, linked[i]) for i, name in enumerate(names)])
         return Session(rules, setup, journal=GameJournal(self, game_id), game_id=game_id)
 
-    # -- player profiles (companion/profiles.py) ----------------------------------------------
+    # -- player profiles (profiles.py) -----------------------------------------------------
     @property
     def device_id(self) -> str:
         """This database's device id, made once (a reader's file from before version 4: "")."""
@@ -169,7 +172,7 @@ class Store:
         SetupError naming the field, and nothing changed, for a blank or taken name, a short
         name over 6 letters or a colour not in the palette. Games keep the seat names they
         were played with."""
-        with _saving("Not saved, so the profile was not changed"), _Tx(self.conn):
+        with saving("Not saved, so the profile was not changed"), Tx(self.conn):
             changes = profiles.checked_changes(self.conn, profile_uuid, name=name,
                                                short_name=short_name, colour=colour)
             profiles.apply_changes(self.conn, profile_uuid, changes)
@@ -206,7 +209,7 @@ class Store:
         """What keeps a game that failed to open from folding; its line says so from now on
         (the home screen's damaged card). Kept in memory: a failed open changes nothing in the
         file, and the next run finds it again when the game is resumed."""
-        from companion.check import check_game
+        from companion.store.check import check_game
 
         found = check_game(self.conn, game_id)
         if found is not None:
@@ -248,19 +251,19 @@ class Store:
         if (ended and summary == line and done == len(done_steps) and damaged is None
                 and not stale):
             return
-        with _saving("Not saved, so the game was not set right"), _Tx(self.conn):
+        with saving("Not saved, so the game was not set right"), Tx(self.conn):
             self.conn.execute("UPDATE games SET summary = ?, done_steps = ?, damaged = NULL "
                               "WHERE id = ?", (line, len(done_steps), game_id))
             if stale:
                 keep_checkpoint(self.conn, game_id, last, session.state)
             if not ended:
                 results = session.rules.results(session.state) if over else None
-                _settle(self.conn, game_id, results, _now())
+                settle(self.conn, game_id, results, utc_now())
 
     # -- a game whose log does not fold ---------------------------------------------------
     def damage(self, game_id: int) -> "Problem | None":
         """What keeps a stored game from folding (its setup, or its first bad step), or None."""
-        from companion.check import check_game
+        from companion.store.check import check_game
 
         return check_game(self.conn, game_id)
 
@@ -277,24 +280,24 @@ class Store:
     def repair(self, game_id: int) -> list[str]:
         """``companion check --repair`` for one game: its bad steps kept but left out (or its
         unplayable setup set aside as abandoned); what was done, in words."""
-        from companion.check import repair
+        from companion.store.check import repair
 
         problem = self.damage(game_id)
         self._damaged.pop(game_id, None)
-        with _saving("Not saved, so nothing was repaired"):
+        with saving("Not saved, so nothing was repaired"):
             return repair(self.conn, [problem]) if problem else []
 
     def raw_log(self, game_id: int) -> list[str]:
-        from companion.check import raw_log
+        from companion.store.check import raw_log
 
         self._game_row(game_id)  # an unknown game number is a StoreError naming it
         return raw_log(self.conn, game_id)
 
     def abandon(self, game_id: int) -> None:
         """Stop offering a running game for resume; its log stays."""
-        with _saving("Not saved, so the game was not abandoned"), _Tx(self.conn):
+        with saving("Not saved, so the game was not abandoned"), Tx(self.conn):
             self.conn.execute("UPDATE games SET status = 'abandoned', updated_at = ? "
-                              "WHERE id = ? AND status = 'running'", (_now(), game_id))
+                              "WHERE id = ? AND status = 'running'", (utc_now(), game_id))
 
     def _game_row(self, game_id: int) -> tuple[str, dict[str, Any]]:
         row = None
@@ -316,7 +319,7 @@ class Store:
         return self._game_row(game_id)[1]
 
     def steps(self, game_id: int, before: int = INT64_MAX) -> Iterator[Step]:
-        """The stored steps in order (companion/store_steps.py); ``before`` stops at a step."""
+        """The stored steps in order (companion/store/steps.py); ``before`` stops at a step."""
         return read_steps(self.conn, game_id, before)
 
     def clocks(self, game_id: int) -> dict[str, Any] | None:
@@ -324,8 +327,8 @@ class Store:
         return read_clocks(self.conn, game_id)
 
     def keep_clocks(self, game_id: int, data: dict[str, Any]) -> None:
-        with _saving("Not saved, so the clocks were not kept"), _Tx(self.conn):
-            write_clocks(self.conn, game_id, data, _now())
+        with saving("Not saved, so the clocks were not kept"), Tx(self.conn):
+            write_clocks(self.conn, game_id, data, utc_now())
 
     def games(self, status: str | None = None, limit: int = -1, offset: int = 0, *,
               summaries: bool = False) -> list[GameInfo]:

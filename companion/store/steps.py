@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 from companion.core.engine import DROPPED, DeferredStep, Step
 from companion.core.gate import INT64_MAX
 from companion.core.model import Command, Event
-from companion.store_schema import has_column
+from companion.store.schema import has_column
 
 #: A dropped step as a session holds it (a redo branch a new command replaced, or a bad step
 #: ``check --repair`` set aside): never folded, replayed or exported, so its row is not parsed;
@@ -36,10 +36,10 @@ def _batch_loader(rows: list[tuple[Any, ...]], events: list[tuple[Any, ...]],
     def load() -> None:
         by_step: dict[int, list[Event]] = {}
         for (step, type_, _, automatic, undoable, _), data in zip(events,
-                                                                  _loads_all(events, 2)):
+                                                                  loads_all(events, 2)):
             by_step.setdefault(step, []).append(Event(type_, data, bool(automatic),
                                                       bool(undoable)))
-        for row, loaded, step in zip(rows, _loads_all(rows, 1), steps):
+        for row, loaded, step in zip(rows, loads_all(rows, 1), steps):
             if not isinstance(loaded, dict):
                 raise ValueError(f"step {row[0]}: its command is not a command")
             step.fill(Command(loaded.pop("do"), loaded.pop("player", None), loaded),
@@ -48,7 +48,7 @@ def _batch_loader(rows: list[tuple[Any, ...]], events: list[tuple[Any, ...]],
     return load
 
 
-def _loads_all(rows: list[tuple[Any, ...]], at: int) -> list[Any]:
+def loads_all(rows: list[tuple[Any, ...]], at: int) -> list[Any]:
     """The JSON texts in column ``at`` of ``rows`` (each row's last column: 1 when SQLite's
     ``json_valid`` found it well-formed), parsed. When SQLite found every one well-formed,
     each is exactly one JSON value, so they are parsed in one call as one array (a batch of
