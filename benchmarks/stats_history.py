@@ -101,7 +101,7 @@ def plain(conn: sqlite3.Connection) -> int:
 
 
 def measure(path: Path) -> list[str]:
-    from companion.cli import main
+    from companion.cli.main import main
     from companion.history.plays import read_plays
     from companion.history.stats import compute, gather, profile_names, select
     from companion.history.tally import tally

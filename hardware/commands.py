@@ -1,5 +1,5 @@
 """The hardware subcommands of ``companion``, plugged in through the ``companion.commands``
-entry point group (``companion/cli.py``): each object has ``HELP``, ``add_arguments(parser)``
+entry point group (``companion/cli/main.py``): each object has ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> int``.
 
     [project.entry-points."companion.commands"]

@@ -1,4 +1,4 @@
-"""``companion doctor``'s lines about the machine (companion/doctor.py): each line's ok, WARN
+"""``companion doctor``'s lines about the machine (companion/cli/doctor.py): each line's ok, WARN
 and FAIL, the database only read, and the command as a whole: the machine's lines, then the
 hardware plugin's sections, the GL renderer probed only with ``--display``, and exit status 1
 when anything FAILed."""
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import cli, doctor
-from companion.doctor import FAIL, OK, WARN
+from companion.cli import doctor
+from companion.cli import main as cli
+from companion.cli.doctor import FAIL, OK, WARN
 from companion.games import get_rules
 from companion.store import Store
 from companion.store.schema import SCHEMA_VERSION

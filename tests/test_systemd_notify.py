@@ -223,7 +223,7 @@ RUN_APP = textwrap.dedent("""
         systemd_notify.notify(f"X_PLAYING={self.session.game_id}")
 
     CompanionApp.on_start = on_start
-    from companion.cli import main
+    from companion.cli.main import main
     sys.exit(main(["run", "--db", sys.argv[1]]))
 """)
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.games import get_rules
 from companion.core.errors import StoreError
 from companion.store import Store

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.core import Command, Session
 from companion.games import get_rules
 from companion.script import export_lines, replay

@@ -9,7 +9,7 @@ from companion.store import Store
 def test_companion_history_says_a_cooperative_game_was_won_or_lost_together(tmp_path, capsys):
     """Cauldron Quest keeps no points (its rules are ``cooperative``): ``companion history``
     says the team's result, not everyone's 0; a scored game keeps its points and winner."""
-    from companion.cli import main
+    from companion.cli.main import main
     from tests.companion.test_history_stats import build_history
 
     db = tmp_path / "c.sqlite3"

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.games import get_rules
 from companion.history.backup import backup
 from companion.history.plays import read_plays

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.store.check import check
-from companion.cli import main
+from companion.cli.main import main
 from companion.games import get_rules
 from companion.history.backup import backup
 from companion.history.plays import read_plays

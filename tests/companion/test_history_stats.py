@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.core import Command
 from companion.core.errors import RuleViolation
 from companion.games import all_games, get_rules

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion import __version__
-from companion.cli import main
+from companion.cli.main import main
 from companion.core import ScriptError, SetupError
 from companion.script import export_lines, parse_line, replay
 from companion.store import Store

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from companion.store.check import check
-from companion.cli import build_parser, main
+from companion.cli.main import build_parser, main
 from companion.core import StoreError
 from companion.games import get_rules
 from companion.store import Store

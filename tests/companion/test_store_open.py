@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.core import Command, StoreError
 from companion.games import get_rules
 from companion.store import Store
@@ -396,7 +396,8 @@ def test_a_damaged_log_in_a_file_at_rest_is_named_when_its_game_is_resumed(tmp_p
 def test_companion_stats_on_a_log_damaged_at_rest_says_so_in_one_line(tmp_path, capsys):
     """``companion stats`` reads the finished games' events: a page of them damaged while the
     file rested is found there, and said in one line with exit status 2, not a traceback."""
-    from companion.cli import EXIT_UNUSABLE, main
+    from companion.cli.main import main
+    from companion.cli.status import EXIT_UNUSABLE
     from tests.companion.test_history_stats import build_history
 
     db = tmp_path / "c.sqlite3"

@@ -199,10 +199,10 @@ def test_load_for_doctor_missing_explicit_file(tmp_path):
 
 
 def test_plugs_into_the_companion_command(monkeypatch, capsys):
-    """The objects the entry points name satisfy companion/cli.py's plug-in contract."""
+    """The objects the entry points name satisfy companion/cli/main.py's plug-in contract."""
     from importlib.metadata import EntryPoint
 
-    import companion.cli as cli
+    import companion.cli.main as cli
 
     eps = [EntryPoint(name, f"hardware.commands:{name}", "companion.commands")
            for name in ("doctor", "dicesim")]

@@ -11,7 +11,7 @@ import pytest
 
 
 def test_importing_the_command_does_not_import_kivy():
-    code = "import sys, ui.command; from companion.cli import build_parser; build_parser(); " \
+    code = "import sys, ui.command; from companion.cli.main import build_parser; build_parser(); " \
            "print('kivy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -19,7 +19,7 @@ def test_importing_the_command_does_not_import_kivy():
 
 def test_run_arguments():
     import ui.command
-    from companion.cli import build_parser
+    from companion.cli.main import build_parser
 
     parser, handlers = build_parser()
     args = parser.parse_args(["run", "--demo", "--db", "x.sqlite3", "--size", "1280x720",
@@ -125,7 +125,7 @@ def test_demo_mode_keeps_its_own_database(monkeypatch, tmp_path, argv, expected)
     companion.demo.sqlite3 beside the real database."""
     import ui.app
     import ui.command
-    from companion.cli import build_parser
+    from companion.cli.main import build_parser
 
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "companion.sqlite3"))
     opened = []

@@ -1,7 +1,7 @@
-"""The command line's history commands: ``stats``, ``backup``, ``restore``, ``export --all``
-and ``import``, wired into ``companion`` by companion/cli.py and speaking as it does: exit status 2
-and one line naming the file and what is wrong (``Unusable``) for anything a person can type
-or a disk can hold, never a traceback. The work itself is in this package's pure modules."""
+"""The command line's history commands: ``history``, ``stats``, ``backup``, ``restore``,
+``export --all`` and ``import``, wired into ``companion`` by main.py and speaking as it does:
+exit status 2 and one line naming the file and what is wrong (``Unusable``) for anything a person
+can type or a disk can hold, never a traceback. The work itself is in companion/history/."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import sqlite3
 import sys
 from typing import Any
 
-from companion.cli import (
-    EXIT_DONE, EXIT_UNUSABLE, Unusable, _at, _database, _fits, _label, _one_line, _print_json,
-    _read_script, _say, _why, _write,
+from companion.cli.files import (
+    at_line, file_label, fits, one_line, open_database, print_json, read_script, say, why,
+    write_file,
 )
+from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
 from companion.core.errors import CompanionError, StoreError
 from companion.games import all_games
 from companion.history.backup import backup as copy_out, restore as copy_in
@@ -33,8 +34,8 @@ def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> li
     try:
         since = since_bound(args.since) if args.since else None
     except CompanionError as problem:
-        raise Unusable(_one_line(problem)) from None
-    with _database(args.db, create=False) as store:
+        raise Unusable(one_line(problem)) from None
+    with open_database(args.db, create=False) as store:
         if store is None:
             return []
         plays = read_plays(store.conn, since=since, unfinished=args.include_unfinished)
@@ -45,8 +46,8 @@ def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> li
 
 def _write_out(name: str | None, text: str) -> None:
     if name:
-        _write(name, text)
-    elif _fits(text, sys.stdout):
+        write_file(name, text)
+    elif fits(text, sys.stdout):
         sys.stdout.write(text)
     else:  # a terminal that cannot show every name: the bytes as UTF-8
         sys.stdout.flush()
@@ -69,23 +70,23 @@ def stats(args: argparse.Namespace) -> int:
     """Figures per player and per title over the finished games, from their results and (for
     what only a game's log tells) their events, read while the database is open once."""
     titles = {name: rules.title for name, rules in all_games().items()}
-    with _database(args.db, create=False) as store:
+    with open_database(args.db, create=False) as store:
         plays = read_plays(store.conn) if store is not None else []
         names = profile_names(store.conn) if store is not None else {}
         try:
             game = find_game(titles, args.game) if args.game else None
             player = find_player(plays, args.player, names) if args.player else None
         except CompanionError as problem:
-            raise Unusable(_one_line(problem)) from None
+            raise Unusable(one_line(problem)) from None
         figures = (gather(store.conn, player=player, game=game, plays=plays)
                    if store is not None else compute([]))
     if args.json:
-        _print_json(figures.as_dict())
+        print_json(figures.as_dict())
     else:
         chosen = " ".join(([f"of {titles[game]}"] if game else [])
                           + ([f"with {players(plays, names)[player]}"] if player else []))
         for line in lines(figures, titles, chosen):
-            _say(line)
+            say(line)
     return EXIT_DONE
 
 
@@ -97,16 +98,16 @@ def backup(args: argparse.Namespace) -> int:
     """The database copied with SQLite's online backup API, while the app may be playing."""
     database = _database_path(args)
     if args.db is None and not os.path.lexists(database):
-        raise Unusable(f"{_label(database)}: no such file (no game was ever stored there); "
+        raise Unusable(f"{file_label(database)}: no such file (no game was ever stored there); "
                        "nothing to back up")
     try:
         copied = copy_out(database, args.file, force=args.force)
     except StoreError as problem:
-        raise Unusable(_one_line(problem)) from None
+        raise Unusable(one_line(problem)) from None
     except (OSError, ValueError, sqlite3.Error) as problem:
-        raise Unusable(f"{_label(args.file)}: cannot be written ({_why(problem)}); nothing "
+        raise Unusable(f"{file_label(args.file)}: cannot be written ({why(problem)}); nothing "
                        "was kept") from None
-    _say(f"Backed up {copied.games} game(s) to {_label(copied.path)} (schema "
+    say(f"Backed up {copied.games} game(s) to {file_label(copied.path)} (schema "
          f"{copied.schema}, checked: quick_check ok, a companion database).")
     return EXIT_DONE
 
@@ -117,16 +118,17 @@ def restore(args: argparse.Namespace) -> int:
     try:
         copied = copy_in(database, args.file)
     except StoreError as problem:
-        raise Unusable(_one_line(problem)) from None
+        raise Unusable(one_line(problem)) from None
     except (OSError, ValueError, sqlite3.Error) as problem:
-        raise Unusable(f"{_label(database)}: the restore could not be finished "
-                       f"({_why(problem)})") from None
-    _say(f"Restored {copied.games} game(s) from {_label(args.file)} into {_label(database)}.")
+        raise Unusable(f"{file_label(database)}: the restore could not be finished "
+                       f"({why(problem)})") from None
+    say(f"Restored {copied.games} game(s) from {file_label(args.file)} into "
+        f"{file_label(database)}.")
     if copied.aside:
-        _say(f"The database that was there is kept as {_label(copied.aside)}.")
+        say(f"The database that was there is kept as {file_label(copied.aside)}.")
     if copied.schema < SCHEMA_VERSION:
-        _say(f"The backup has schema {copied.schema}: the companion brings it up to schema "
-             f"{SCHEMA_VERSION} when it next opens it.")
+        say(f"The backup has schema {copied.schema}: the companion brings it up to schema "
+            f"{SCHEMA_VERSION} when it next opens it.")
     return EXIT_DONE
 
 
@@ -136,23 +138,48 @@ def import_games(args: argparse.Namespace) -> int:
     be used (named, with its line), after the others were merged."""
     from companion.history.merge import ImportRefused, merge, read_records
 
-    files = [(name, _read_script(name)) for name in args.files]  # unreadable: nothing done
+    files = [(name, read_script(name)) for name in args.files]  # unreadable: nothing done
     refused = False
-    with _database(args.db) as store:
+    with open_database(args.db) as store:
         for name, read in files:
-            label = _label(name)
+            label = file_label(name)
             try:
                 merged = merge(store.conn, read_records(read))
             except ImportRefused as problem:
-                _say(f"companion import: {_at(label, problem)}", sys.stderr)
+                say(f"companion import: {at_line(label, problem)}", sys.stderr)
                 refused = True
                 continue
             except StoreError as problem:
-                raise Unusable(_one_line(problem)) from None
-            _say(f"{label}: {merged.added} game(s) added, {merged.already} already here, "
-                 f"{len(merged.conflicts)} conflict(s).")
+                raise Unusable(one_line(problem)) from None
+            say(f"{label}: {merged.added} game(s) added, {merged.already} already here, "
+                f"{len(merged.conflicts)} conflict(s).")
             for line in merged.conflicts:
-                _say(f"  conflict: {line}")
+                say(f"  conflict: {line}")
             for line in merged.apart:
-                _say(f"  {line}")
+                say(f"  {line}")
     return EXIT_UNUSABLE if refused else EXIT_DONE
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    with open_database(args.db, create=False) as store:
+        games = store.games() if store is not None else []
+    if args.json:
+        print_json([g.__dict__ for g in games])
+        return EXIT_DONE
+    if not games:
+        say("No games yet.")
+    titles = {name: rules.title for name, rules in all_games().items()}
+    together = {name for name, rules in all_games().items() if rules.cooperative}
+    for g in games:
+        line = f"#{g.id:<4} {g.created_at[:16]}  {titles.get(g.game, g.game):<14} {g.status:<9}"
+        if g.results and g.game in together:   # one result for the team, no points
+            won = any(r["winner"] for r in g.results)
+            line += "  " + ", ".join(r["name"] for r in g.results) + \
+                (": won together" if won else ": lost together")
+        elif g.results:
+            line += "  " + ", ".join(f"{r['name']} {r['score']}{' *' if r['winner'] else ''}"
+                                     for r in g.results)
+        else:
+            line += "  " + ", ".join(g.players) + f"  ({g.steps} steps)"
+        say(line)
+    return EXIT_DONE
