@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator
 
-from benchmarks.probe import FRAME_TIMEOUT, WITCHS_BREW, Frames, report
+from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, report
 
 ANSWERS = ("claim", "so_be_it", "pass")
 

@@ -18,97 +18,17 @@ frames drawn between them (``frames``), for the idle figures. The app runs as ``
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import runpy
-import signal
 import sys
 import threading
 import time
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
+
+from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, report, vm_hwm_mib
 
 T0 = float(os.environ.get("BENCH_T0", time.monotonic()))
-WITCHS_BREW = {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Dora", "Emil"]}
-FRAME_TIMEOUT = 5.0
-
-
-def report(**values: Any) -> None:
-    print("BENCH " + json.dumps(values), flush=True)
-
-
-def vm_hwm_mib() -> float:
-    """This process's peak resident memory so far (VmHWM), in MiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-class Frames:
-    """Counts the frames drawn (Window on_flip) and runs a scenario written as a generator:
-    it yields ``("frame", when, timeout)`` to wait for the first frame drawn once ``when()``
-    holds (it gets that frame's perf_counter time, or None after ``timeout`` seconds), or
-    ``("sleep", seconds)``."""
-
-    def __init__(self) -> None:
-        from kivy.core.window import Window
-
-        self.count = 0
-        self.marked = 0
-        self._waiting: tuple[Callable[[], bool], float] | None = None
-        self._scenario: Iterator | None = None
-        Window.bind(on_flip=self._on_flip)
-        signal.signal(signal.SIGUSR1, lambda *_: setattr(self, "marked", self.count))
-        signal.signal(signal.SIGTERM, self._on_term)
-
-    def _on_term(self, *_args) -> None:
-        report(frames=self.count - self.marked, vm_hwm_mib=vm_hwm_mib())
-        os._exit(0)
-
-    def _on_flip(self, *_args) -> None:
-        now = time.perf_counter()
-        self.count += 1
-        if self._waiting is not None and self._waiting[0]():
-            self._waiting = None
-            self._resume(now)
-
-    def run(self, scenario: Iterator) -> None:
-        """Start ``scenario`` now: its first wait is in place before the next frame."""
-        self._scenario = scenario
-        self._resume(None, at_once=True)
-
-    def _resume(self, value: Any, at_once: bool = False) -> None:
-        from kivy.clock import Clock
-
-        def step(_dt: float) -> None:
-            try:
-                what = self._scenario.send(value)
-            except StopIteration:
-                return
-            if what[0] == "sleep":
-                self._resume_later(what[1])
-            else:
-                _, when, timeout = what
-                waiting = (when, time.perf_counter())
-                self._waiting = waiting
-                Clock.schedule_once(lambda _dt: self._expire(waiting), timeout)
-
-        if at_once:
-            step(0.0)
-        else:
-            Clock.schedule_once(step)
-
-    def _resume_later(self, seconds: float) -> None:
-        from kivy.clock import Clock
-
-        Clock.schedule_once(lambda _dt: self._resume(None), seconds)
-
-    def _expire(self, waiting) -> None:
-        if self._waiting is waiting:
-            self._waiting = None
-            self._resume(None)
 
 
 def after_first_frame(then: Callable[["Frames"], None]) -> None:

@@ -34,8 +34,9 @@ with a :class:`ConfigError` naming the key; nothing half-works.
 Without ``--hardware`` the app reads ``hardware.toml`` in the user config directory
 (:func:`default_config_path`), if it is there.
 
-This module holds the data and the entry points; the parts live beside it and are imported
-here, so ``hardware.config.X`` keeps working for all of them: the rules a config must pass in
+This module holds the entry points; the parts live beside it and are imported here, so
+``hardware.config.X`` keeps working for all of them: the data (:class:`HardwareConfig`,
+:class:`DiceConfig`) in :mod:`hardware.config_data`, the rules a config must pass in
 :mod:`hardware.config_check`, writing one back (:func:`dump_config`, :func:`save_config`, for
 the app's Hardware screen) in :mod:`hardware.config_write`, and the demo keyboard
 (:data:`KEYBOARD_MAP`) in :mod:`hardware.keys`.
@@ -44,7 +45,6 @@ the app's Hardware screen) in :mod:`hardware.config_write`, and the demo keyboar
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any, Mapping
@@ -56,83 +56,10 @@ from .config_check import (  # the rules; the constants are re-exported for the 
     check_dice, check_number, check_only, check_pin, check_seat_number, check_table,
     seat_sort_key,
 )
+from .config_data import DiceConfig, HardwareConfig
 from .config_write import config_to_data, dump_config, save_config
 from .errors import ConfigError
 from .keys import KEYBOARD_MAP, input_for_key, key_label
-
-
-@dataclass(frozen=True)
-class DiceConfig:
-    """The dice tray: where it is (a device path or a pySerial URL), its speed, and the faces
-    each die can show (``faces`` for all, ``die_faces`` for those that differ).
-
-    ``ids`` renames the tray's dice to the game's ("d1" -> "action_a"); ``face_names`` gives
-    the face numbers of a die with symbols their meaning (face 1 of d1 -> "bottle"). Both are
-    keyed by the tray's die id and applied by :meth:`game_die` before a game sees the die.
-    """
-
-    url: str
-    baudrate: int = DEFAULT_BAUDRATE
-    faces: tuple[int, int] = (1, 6)
-    die_faces: dict[str, tuple[int, int]] = field(default_factory=dict)
-    ids: dict[str, str] = field(default_factory=dict)
-    face_names: dict[str, tuple[str | int, ...]] = field(default_factory=dict)
-
-    def faces_of(self, die: str) -> tuple[int, int]:
-        """The (lowest, highest) face of the tray's die ``die``."""
-        return self.die_faces.get(die, self.faces)
-
-    def game_die(self, die: str, value: Any = None) -> tuple[str, Any]:
-        """The tray's (die, value) as the game knows them: the id from ``ids`` and, for a
-        die in ``face_names``, the name of face ``value``. Anything else passes unchanged."""
-        names = self.face_names.get(die)
-        if names is not None and isinstance(value, int) and not isinstance(value, bool):
-            low = self.faces_of(die)[0]
-            if 0 <= value - low < len(names):
-                value = names[value - low]
-        return self.ids.get(die, die), value
-
-
-@dataclass(frozen=True)
-class HardwareConfig:
-    """A validated config. ``buttons`` maps input id ("seat1.claim", "undo") to BCM pin,
-    ``leds`` maps "seat1.led" to BCM pin. Build it with :func:`parse_config` or
-    :func:`load_config`; the constructor itself does not validate."""
-
-    buttons: dict[str, int] = field(default_factory=dict)
-    leds: dict[str, int] = field(default_factory=dict)
-    bounce_s: float = 0.030
-    hold_s: float = 1.5
-    pull_up: bool = True
-    dice: DiceConfig | None = None
-    buzzer: int | None = None
-    turn_limit_s: int = 0       # the "time" cue (buzzer and screen) after a turn this long
-
-    @classmethod
-    def empty(cls) -> "HardwareConfig":
-        """Nothing wired: the app runs on touch (and keyboard) alone."""
-        return cls()
-
-    @property
-    def is_empty(self) -> bool:
-        """No GPIO device (button, LED or buzzer); a dice tray alone does not count here."""
-        return not self.buttons and not self.leds and self.buzzer is None
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """Seat numbers that have at least one button or LED, ascending."""
-        found = {_seat_of(key) for key in (*self.buttons, *self.leds)}
-        return tuple(sorted(s for s in found if s is not None))
-
-    def seat_leds(self) -> dict[int, int]:
-        """Seat number -> LED pin, for :class:`hardware.lights.SeatLights`."""
-        return {seat: pin for key, pin in self.leds.items()
-                if (seat := _seat_of(key)) is not None}
-
-
-def _seat_of(input_id: str) -> int | None:
-    head = input_id.split(".", 1)[0]
-    return int(head[4:]) if head.startswith("seat") and head[4:].isdigit() else None
 
 
 def load_config(path: str | PathLike[str], missing_ok: bool = True) -> HardwareConfig:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from .config_check import SEAT_BUTTONS, SEAT_LED, TABLE_BUTTONS
 
 if TYPE_CHECKING:
-    from .config import HardwareConfig
+    from .config_data import HardwareConfig
 
 DICE_TABLES = ("die_faces", "ids", "face_names")   # the [dice.*] sub-tables, in file order
 

@@ -1,0 +1,84 @@
+"""A validated hardware config as data: which pin each input sits on, the dice tray, the
+buzzer. Made by :func:`hardware.config.parse_config`, written back by
+:mod:`hardware.config_write`; both import it from here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config_check import DEFAULT_BAUDRATE
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """The dice tray: where it is (a device path or a pySerial URL), its speed, and the faces
+    each die can show (``faces`` for all, ``die_faces`` for those that differ).
+
+    ``ids`` renames the tray's dice to the game's ("d1" -> "action_a"); ``face_names`` gives
+    the face numbers of a die with symbols their meaning (face 1 of d1 -> "bottle"). Both are
+    keyed by the tray's die id and applied by :meth:`game_die` before a game sees the die.
+    """
+
+    url: str
+    baudrate: int = DEFAULT_BAUDRATE
+    faces: tuple[int, int] = (1, 6)
+    die_faces: dict[str, tuple[int, int]] = field(default_factory=dict)
+    ids: dict[str, str] = field(default_factory=dict)
+    face_names: dict[str, tuple[str | int, ...]] = field(default_factory=dict)
+
+    def faces_of(self, die: str) -> tuple[int, int]:
+        """The (lowest, highest) face of the tray's die ``die``."""
+        return self.die_faces.get(die, self.faces)
+
+    def game_die(self, die: str, value: Any = None) -> tuple[str, Any]:
+        """The tray's (die, value) as the game knows them: the id from ``ids`` and, for a
+        die in ``face_names``, the name of face ``value``. Anything else passes unchanged."""
+        names = self.face_names.get(die)
+        if names is not None and isinstance(value, int) and not isinstance(value, bool):
+            low = self.faces_of(die)[0]
+            if 0 <= value - low < len(names):
+                value = names[value - low]
+        return self.ids.get(die, die), value
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    """A validated config. ``buttons`` maps input id ("seat1.claim", "undo") to BCM pin,
+    ``leds`` maps "seat1.led" to BCM pin. Build it with :func:`parse_config` or
+    :func:`load_config`; the constructor itself does not validate."""
+
+    buttons: dict[str, int] = field(default_factory=dict)
+    leds: dict[str, int] = field(default_factory=dict)
+    bounce_s: float = 0.030
+    hold_s: float = 1.5
+    pull_up: bool = True
+    dice: DiceConfig | None = None
+    buzzer: int | None = None
+    turn_limit_s: int = 0       # the "time" cue (buzzer and screen) after a turn this long
+
+    @classmethod
+    def empty(cls) -> "HardwareConfig":
+        """Nothing wired: the app runs on touch (and keyboard) alone."""
+        return cls()
+
+    @property
+    def is_empty(self) -> bool:
+        """No GPIO device (button, LED or buzzer); a dice tray alone does not count here."""
+        return not self.buttons and not self.leds and self.buzzer is None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seat numbers that have at least one button or LED, ascending."""
+        found = {_seat_of(key) for key in (*self.buttons, *self.leds)}
+        return tuple(sorted(s for s in found if s is not None))
+
+    def seat_leds(self) -> dict[int, int]:
+        """Seat number -> LED pin, for :class:`hardware.lights.SeatLights`."""
+        return {seat: pin for key, pin in self.leds.items()
+                if (seat := _seat_of(key)) is not None}
+
+
+def _seat_of(input_id: str) -> int | None:
+    head = input_id.split(".", 1)[0]
+    return int(head[4:]) if head.startswith("seat") and head[4:].isdigit() else None
