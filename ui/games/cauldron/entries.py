@@ -15,7 +15,7 @@ from kivy.uix.modalview import ModalView
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.markup import plain
+from ui.text.markup import plain
 from ui.games.cauldron.common import (
     CHARACTER_NAMES, holds_words, ingredient_colours, ingredient_name, recipe,
 )

@@ -23,7 +23,7 @@ from companion.games.cauldron import RULES
 from companion.games.cauldron import data as d
 from companion.core import palette
 from ui import theme
-from ui.keyboard import keyboard_lift
+from ui.kiosk.keyboard import keyboard_lift
 from ui.games.cauldron.common import CHARACTER_NAMES, ingredient_colours, short
 from ui.games.cauldron.entries import CauldronCount
 from ui.games.cauldron.potion import earlier_catalogue
