@@ -25,7 +25,7 @@ from companion.core import palette
 from ui import theme
 from ui.kiosk.keyboard import keyboard_lift
 from ui.games.cauldron.common import CHARACTER_NAMES, ingredient_colours, short
-from ui.games.cauldron.entries import CauldronCount
+from ui.games.cauldron.entry import CauldronCount
 from ui.games.cauldron.potion import earlier_catalogue
 from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import (
