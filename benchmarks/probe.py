@@ -12,7 +12,7 @@ there, and reports on stdout as ``BENCH {json}`` lines (benchmarks/common.py rea
 Every child reports ``first_frame``: seconds from its spawn (``BENCH_T0``, the parent's
 monotonic clock) to the first frame drawn after the app started. SIGUSR1 then SIGTERM count the
 frames drawn between them (``frames``), for the idle figures. The app runs as ``companion run
---demo --size 800x480`` does (ui/command.py), on the database ``--db``.
+--demo --size 800x480`` does (ui/kiosk/command.py), on the database ``--db``.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def main() -> None:
             after_first_frame(lambda _frames: None)   # it exits by itself, or is stopped
         apps[0]().run()
         return
-    from ui.command import configure_kivy
+    from ui.kiosk.command import configure_kivy
 
     configure_kivy((800, 480), False)
     from ui.app import CompanionApp

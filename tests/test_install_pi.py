@@ -148,7 +148,7 @@ def test_install_in_a_prefix_then_uninstall_keeps_the_games(prefix, tmp_path):
     uid = int(user[2])
 
     app = prefix / "opt" / "table-companion"
-    assert (app / "ui" / "service.py").is_file() and not (app / ".git").exists()
+    assert (app / "ui" / "kiosk" / "service.py").is_file() and not (app / ".git").exists()
     for path in [app, *app.rglob("*")]:
         info = path.lstat()
         assert info.st_uid == 0 and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH), path

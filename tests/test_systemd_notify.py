@@ -24,7 +24,7 @@ import pytest
 from companion.games import get_rules
 from companion.store import Store
 from tests.support.autoplay import next_command
-from ui import systemd_notify
+from ui.kiosk import systemd_notify
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_S = 120  # a generous bound for a slow shared machine; only a hang ever reaches it
@@ -135,7 +135,7 @@ def _start(tmp_path: Path, script: str, env: dict[str, str], *args: str) -> subp
 
 
 # A minimal Kivy app with the service link: the pinger and the main loop are the app's own
-# (ui/service.py); the app blocks its main thread on the third ping, for three intervals,
+# (ui/kiosk/service.py); the app blocks its main thread on the third ping, for three intervals,
 # between two markers sent from that same thread; it stops itself after three more pings.
 PINGER_APP = textwrap.dedent("""
     import time
@@ -143,7 +143,7 @@ PINGER_APP = textwrap.dedent("""
     from kivy.clock import Clock
     from kivy.core.window import Window
     from kivy.uix.label import Label
-    from ui import service, systemd_notify
+    from ui.kiosk import service, systemd_notify
 
     pings = []
     real_watchdog = systemd_notify.watchdog
@@ -207,11 +207,11 @@ def test_without_watchdog_usec_the_app_schedules_no_pings(systemd, tmp_path):
 # ``companion run`` itself, the game of a stored table resumed on start (as a player would).
 # SDL's own SIGTERM handler turns the signal into a window close request; the window here
 # refuses close requests (as a kiosk guarding against Alt+F4 would), so what stops the app is
-# the app's own handler (ui/service.py), whatever the window provider does.
+# the app's own handler (ui/kiosk/service.py), whatever the window provider does.
 RUN_APP = textwrap.dedent("""
     import sys
     from kivy.core.window import Window
-    from ui import systemd_notify
+    from ui.kiosk import systemd_notify
     from ui.app import CompanionApp
 
     started = CompanionApp.on_start

@@ -1,9 +1,9 @@
 """The Kivy app: owns the store, the session and the devices.
 
 Screens only read its properties and call its methods, so the rules stay in ``companion`` and
-threads stay in ``ui.devices``: device threads ``put`` on the Inbox, a Clock trigger drains it
-on the main thread and hands each input to ``handle`` here. Nothing polls; the only repeating
-clock is the game bar's 1 Hz tick while a game runs unpaused (ui/widgets/game_bar.py).
+threads stay in ``ui.table.devices``: device threads ``put`` on the Inbox, a Clock trigger
+drains it on the main thread and hands each input to ``handle`` here. Nothing polls; the only
+repeating clock is the game bar's 1 Hz tick while a game runs unpaused (ui/widgets/game_bar.py).
 """
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ from companion.core.model import Command, InputEvent
 from companion.games import get_rules
 from companion.store import Store, default_path
 from ui import theme
-from ui import table_settings as table
-from ui import renderer, service
-from ui.touch import use_touch_inputs
-from ui.devices import TableDevices
-from ui.dimmer import Dimmer
+from ui.table import settings as table
+from ui.kiosk import renderer, service
+from ui.kiosk.touch import use_touch_inputs
+from ui.table.devices import TableDevices
+from ui.kiosk.dimmer import Dimmer
 from ui.games import GAMES
-from ui.sound import ScreenSound
-from ui.waiting import CardWait
-from ui.table_settings_app import TableSettingsApp
+from ui.table.sound import ScreenSound
+from ui.table.waiting import CardWait
+from ui.table.settings_app import TableSettingsApp
 from ui.widgets.game_bar import GameBarApp
 
 HERE = Path(__file__).parent
@@ -125,7 +125,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
 
     def run(self) -> None:
         """The input providers are read when the app runs (not in the tests, which pump
-        frames themselves): one per touch panel (ui/touch.py)."""
+        frames themselves): one per touch panel (ui/kiosk/touch.py)."""
         use_touch_inputs(Config, console=os.environ.get("SDL_VIDEODRIVER") == "kmsdrm")
         super().run()
 
@@ -135,7 +135,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
 
     def on_start(self) -> None:
         self.open_store(self.db_path)
-        # the kiosk drawing with the processor says so on the home screen (ui/renderer.py)
+        # the kiosk drawing with the processor says so on the home screen (ui/kiosk/renderer.py)
         renderer.check(self.screens.get_screen("home"))
         if self.settings_problem:
             self.notice = f"{self.notice} {self.settings_problem}".strip()

@@ -1,7 +1,8 @@
 """Bare Kivy baseline: a hello-world that starts, draws its first frame and exits.
 
 The yardstick for the companion's cold start and peak memory (benchmarks/cold_start.py): the
-same Kivy 2.3, window size and frame cap as ``companion run`` (ui/command.py), and nothing else.
+same Kivy 2.3, window size and frame cap as ``companion run`` (ui/kiosk/command.py), and
+nothing else.
 """
 
 from kivy.config import Config

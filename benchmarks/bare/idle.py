@@ -1,7 +1,7 @@
 """Bare Kivy baseline: an idle window that draws nothing after its first frames.
 
 The yardstick for the companion's idle CPU on the home screen (benchmarks/idle_cpu.py): the
-same Kivy 2.3, window size and frame cap as ``companion run`` (ui/command.py).
+same Kivy 2.3, window size and frame cap as ``companion run`` (ui/kiosk/command.py).
 """
 
 from kivy.config import Config

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from ui.table_clock import TableClock, clock_words
+from ui.table.clock import TableClock, clock_words
 
 
 def test_the_awaited_seats_clock_runs_and_a_new_turn_restarts_the_turn_clock() -> None:

@@ -27,7 +27,7 @@ TIMEOUT_S = 10.0
 
 
 def main(db: str, hardware: str) -> int:
-    from ui.command import configure_kivy
+    from ui.kiosk.command import configure_kivy
 
     configure_kivy((800, 480), fullscreen=False)
     from kivy.config import Config

@@ -25,7 +25,7 @@ os.environ.setdefault("COMPANION_SOUND", "0")
 
 import pytest  # noqa: E402
 
-from ui.command import configure_kivy  # noqa: E402
+from ui.kiosk.command import configure_kivy  # noqa: E402
 
 configure_kivy((1280, 720), fullscreen=False)
 from kivy.config import Config  # noqa: E402

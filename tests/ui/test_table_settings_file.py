@@ -1,4 +1,4 @@
-"""The table settings file (ui/table_settings.py): a good file, a missing one, each bad field,
+"""The table settings file (ui/table/settings.py): a good file, a missing one, each bad field,
 generated garbage (never a traceback), the atomic 0600 save, and the turn limit written into
 the hardware config with the Hardware screen's own code."""
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ui import table_settings as table
-from ui.table_settings import DEFAULTS, TableSettings, load_settings, save_settings
+from ui.table import settings as table
+from ui.table.settings import DEFAULTS, TableSettings, load_settings, save_settings
 
 
 def write(path, data) -> None:

@@ -1,11 +1,11 @@
 """The Pi's display when nobody plays, and when it draws without its graphics chip.
 
-Backlight and blanking (ui/dimmer.py): after ``off_minutes`` the screen goes black and the
+Backlight and blanking (ui/kiosk/dimmer.py): after ``off_minutes`` the screen goes black and the
 backlight off (``bl_power`` and ``brightness`` in a fake /sys/class/backlight tree in tmp_path;
 a fully black sheet where there is no backlight), any input turns it on again as it was, and
 the settings refuse an "off" that would come before the dimming, naming the field.
 
-The software renderer (ui/renderer.py): this machine draws with llvmpipe, so the notice is
+The software renderer (ui/kiosk/renderer.py): this machine draws with llvmpipe, so the notice is
 asked for (``COMPANION_RENDERER_NOTICE=1`` or the kiosk's kmsdrm) or told off; it sits on the
 home screen, one WARNING line goes to the log, and Dismiss takes it away.
 """
@@ -20,10 +20,10 @@ from kivy.core.window import Window
 from ui_helpers import both_sizes, button, frames, shot, tap, texts
 
 from companion.core.model import InputEvent
-from ui import renderer
-from ui import table_settings as table
-from ui.dimmer import Backlight, Dimmer
-from ui.table_settings import TableSettings, load_settings
+from ui.kiosk import renderer
+from ui.table import settings as table
+from ui.kiosk.dimmer import Backlight, Dimmer
+from ui.table.settings import TableSettings, load_settings
 
 
 def backlight_tree(root, bl_power: bool = True):
@@ -199,7 +199,7 @@ def test_this_machine_draws_in_software_and_the_notice_says_so(app, caplog):
     assert renderer.check(home, renderer="V3D 7.1", environ={"SDL_VIDEODRIVER": "kmsdrm"}) \
         is None                                              # the graphics chip: nothing
     assert renderer.is_software(renderer.gl_renderer())
-    with caplog.at_level(logging.WARNING, logger="ui.renderer"):
+    with caplog.at_level(logging.WARNING, logger="ui.kiosk.renderer"):
         notice = renderer.check(home, environ={"COMPANION_RENDERER_NOTICE": "1"})
     assert notice is not None and notice.parent is not None
     try:

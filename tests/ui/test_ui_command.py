@@ -11,20 +11,20 @@ import pytest
 
 
 def test_importing_the_command_does_not_import_kivy():
-    code = "import sys, ui.command; from companion.cli.main import build_parser; build_parser(); " \
-           "print('kivy' in sys.modules)"
+    code = "import sys, ui.kiosk.command; from companion.cli.main import build_parser; " \
+           "build_parser(); print('kivy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_run_arguments():
-    import ui.command
+    import ui.kiosk.command
     from companion.cli.main import build_parser
 
     parser, handlers = build_parser()
     args = parser.parse_args(["run", "--demo", "--db", "x.sqlite3", "--size", "1280x720",
                               "--hardware", "hw.toml", "--fullscreen"])
-    assert handlers["run"] is ui.command.run
+    assert handlers["run"] is ui.kiosk.command.run
     assert (args.demo, args.db, args.size, args.hardware, args.fullscreen) == \
         (True, "x.sqlite3", (1280, 720), "hw.toml", True)
     defaults = parser.parse_args(["run"])
@@ -37,7 +37,7 @@ def test_run_arguments():
 def _start_logs(tmp_path, import_line: str) -> str:
     """What a fresh Python logs when ``companion run``'s Kivy settings are in place and then
     ``import_line`` runs (console log on, its own KIVY_HOME, a minimal PATH)."""
-    code = ("from ui.command import configure_kivy\n"
+    code = ("from ui.kiosk.command import configure_kivy\n"
             f"configure_kivy((800, 480), False)\n{import_line}\n")
     env = {k: v for k, v in os.environ.items() if k != "KIVY_NO_CONSOLELOG"}
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path), PATH="/usr/bin:/bin",
@@ -94,7 +94,7 @@ def _mtdev_record(problem: Exception):
 def test_a_missing_libmtdev_is_one_line_the_kiosk_s_a_warning(monkeypatch, driver, level, words):
     """On the kiosk mtdev is what reads the panel: without it no finger is seen, so the line
     is a warning there; elsewhere the window system reads touch and it is only information."""
-    from ui.command import KioskLog
+    from ui.kiosk.command import KioskLog
 
     monkeypatch.setenv("SDL_VIDEODRIVER", driver)
     record = _mtdev_record(OSError("libmtdev.so.1: cannot open shared object file: No such "
@@ -107,7 +107,7 @@ def test_a_missing_libmtdev_is_one_line_the_kiosk_s_a_warning(monkeypatch, drive
 
 def test_another_mtdev_failure_keeps_its_error_and_traceback():
     """Only the missing library is explained away: a broken mtdev module stays an ERROR."""
-    from ui.command import KioskLog
+    from ui.kiosk.command import KioskLog
 
     record = _mtdev_record(AttributeError("module 'kivy.lib.mtdev' has no attribute 'Device'"))
     assert KioskLog().filter(record)
@@ -124,7 +124,7 @@ def test_demo_mode_keeps_its_own_database(monkeypatch, tmp_path, argv, expected)
     """Games played to try the app never reach the table's history: --demo without --db opens
     companion.demo.sqlite3 beside the real database."""
     import ui.app
-    import ui.command
+    import ui.kiosk.command
     from companion.cli.main import build_parser
 
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "companion.sqlite3"))
@@ -137,9 +137,9 @@ def test_demo_mode_keeps_its_own_database(monkeypatch, tmp_path, argv, expected)
         def run(self):
             pass
 
-    monkeypatch.setattr(ui.command, "configure_kivy", lambda *_: None)
+    monkeypatch.setattr(ui.kiosk.command, "configure_kivy", lambda *_: None)
     monkeypatch.setattr(ui.app, "CompanionApp", Recorder)
-    monkeypatch.setattr("ui.service.stop_on_sigterm", lambda app: None)
+    monkeypatch.setattr("ui.kiosk.service.stop_on_sigterm", lambda app: None)
     parser, handlers = build_parser()
     assert handlers["run"](parser.parse_args(argv)) == 0
     assert opened == [expected.format(data=tmp_path) if expected else None]

@@ -2,9 +2,9 @@
 
 A player named ``[b]Anna[/b]`` or ``[color=ff0000]x`` must not restyle the screen, and
 ``[ref=x]`` must not turn a name into a link: wherever a name goes into a label with markup it
-is escaped (``ui.markup.plain``). Each game is started with such names; every markup label that
-names a player carries the escaped form, none carries the raw one, and what Kivy shows for it
-is the name as typed. Screenshots at 800x480 for a look.
+is escaped (``ui.text.markup.plain``). Each game is started with such names; every markup label
+that names a player carries the escaped form, none carries the raw one, and what Kivy shows for
+it is the name as typed. Screenshots at 800x480 for a look.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_quest_names_at_the_table(app):
 
 
 def test_plain_escapes_only_what_markup_reads():
-    from ui.markup import plain
+    from ui.text.markup import plain
 
     assert plain("[b]Anna[/b]") == "&bl;b&br;Anna&bl;/b&br;"
     assert plain("Tom & Jerry") == "Tom &amp; Jerry"

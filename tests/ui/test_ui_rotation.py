@@ -18,7 +18,7 @@ from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
 from ui_helpers import button, close_dialogs, draw, frames, resize, tall_shot
 
-from ui import table_settings as table
+from ui.table import settings as table
 from ui import theme
 
 PANEL = (800, 480)

@@ -11,7 +11,7 @@ import pytest
 from kivy.core.window import Window
 from ui_helpers import both_sizes, button, frames, shot, tap, texts
 
-from ui.table_settings import DEFAULTS, TableSettings
+from ui.table.settings import DEFAULTS, TableSettings
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def table(app, tmp_path, monkeypatch):
     yield path
     monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "none.json"))
     app.load_table_settings()
-    from ui.sound import CUES
+    from ui.table.sound import CUES
 
     app.sound.broken, app.sound.folder, app.sound.cues = "", None, dict(CUES)
     app.sound._sounds.clear()
@@ -178,7 +178,7 @@ def test_a_dim_screen_wakes_on_a_touch_that_presses_nothing(app, table):
 
 
 def test_the_backlight_dims_where_there_is_one_and_is_restored(tmp_path):
-    from ui.dimmer import Backlight
+    from ui.kiosk.dimmer import Backlight
 
     panel = tmp_path / "rpi_backlight"
     panel.mkdir()

@@ -11,7 +11,7 @@ import json
 import pytest
 from ui_helpers import both_sizes, button, find, frames, tap
 
-from ui.table_settings import TEXT_SIZES
+from ui.table.settings import TEXT_SIZES
 from ui.widgets.common import FlatButton, Txt
 
 

@@ -1,6 +1,6 @@
 """One tap on the panel is one press: the Kivy input providers the kiosk configures
-(``ui.touch.touch_inputs``) read a touch panel once, and nothing else turns the same touch into a
-second event.
+(``ui.kiosk.touch.touch_inputs``) read a touch panel once, and nothing else turns the same touch
+into a second event.
 
 The panel here is synthetic but speaks the kernel's language: a fake ``/sys/class/input`` tree
 (a multitouch panel and a keyboard, as Kivy's probesysfs finds them) and, for each opening of
@@ -27,7 +27,7 @@ from kivy.core.window import Window
 from kivy.input.factory import MotionEventFactory
 from kivy.uix.button import Button
 
-from ui.touch import touch_inputs, use_touch_inputs
+from ui.kiosk.touch import touch_inputs, use_touch_inputs
 
 EVENT = struct.Struct("llHHi")          # struct input_event on a 64-bit kernel (timeval first)
 EV_SYN, EV_KEY, EV_ABS = 0, 1, 3

@@ -19,7 +19,7 @@ from companion.games import all_games
 from companion.history import browse
 from companion.history.series import story
 from ui import theme
-from ui.markup import plain
+from ui.text.markup import plain
 from ui.screens.history import length_words, variant_words
 from ui.screens.home import ACCENT_HEX, when
 from ui.widgets.chart import ChartLine

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games import all_games
 from ui import theme
 from ui.games import GAMES
-from ui.markup import plain
+from ui.text.markup import plain
 from ui.widgets.common import Box, FlatButton, Txt, _needs
 
 MAX_RESUME = 3

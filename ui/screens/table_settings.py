@@ -2,7 +2,7 @@
 
 Sound and its volume, the text size (Large draws every font 15% larger), how the panel stands
 (upright, upside down for the far side, or on either side: portrait), dimming when nobody touches it and then switching it off, and the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
-"Apply" button); the file and its checks are in :mod:`ui.table_settings`. A settings file that
+"Apply" button); the file and its checks are in :mod:`ui.table.settings`. A settings file that
 was bad when read is named here until a change rewrites it.
 
 The turn limit is the one the Hardware screen shows: it is written into the hardware config
@@ -20,7 +20,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from ui import table_settings as table
+from ui.table import settings as table
 from ui.widgets.common import Box, FlatButton
 
 #: (value, words) for each row's buttons

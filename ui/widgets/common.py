@@ -123,7 +123,7 @@ class Txt(GrowsWhereItFits, Label):
 
 def button_text(title: str, caption: str, caption_px: float) -> str:
     """A button's words: the title, and the caption as a second line at ``caption_px``."""
-    from ui.markup import plain
+    from ui.text.markup import plain
 
     if not caption:
         return plain(title)

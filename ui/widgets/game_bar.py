@@ -30,7 +30,7 @@ from kivy.uix.modalview import ModalView
 from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
-from ui.table_clock import TableClock, clock_words
+from ui.table.clock import TableClock, clock_words
 from ui.widgets.common import Box
 from ui.widgets.wrap import lines_needed
 

@@ -11,13 +11,13 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui.games.cauldron.common import ingredient_colours, ingredient_name
-from ui.games.cauldron.entries import CauldronCount, _Entry
+from ui.games.cauldron.entry import CauldronCount, CauldronEntry
 from ui.widgets.common import Chip
 
 PARTS = ("pool", "board", "fields")
 
 
-class CauldronAdjustDialog(_Entry):
+class CauldronAdjustDialog(CauldronEntry):
     def __init__(self, seat: int, **kwargs):
         super().__init__(**kwargs)
         self.seat = seat

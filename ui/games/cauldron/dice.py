@@ -23,7 +23,7 @@ from companion.games.cauldron.dice import expected_roll, step_die
 from ui import theme
 from ui.games.cauldron.ask import KIND
 from ui.games.cauldron.common import ingredient_name, why_not
-from ui.games.cauldron.entries import _Entry
+from ui.games.cauldron.entry import CauldronEntry
 from ui.widgets.common import FlatButton, Txt
 
 DICE = random.SystemRandom()
@@ -81,7 +81,7 @@ def fixable(state: dict, kinds: tuple[str, ...] = ("turn_order", "steal", "rollo
     return False
 
 
-class CauldronFixDieDialog(_Entry):
+class CauldronFixDieDialog(CauldronEntry):
     """Which roll, whose die, the face it really shows; then one ``correct_roll``."""
 
     answer = StringProperty("")

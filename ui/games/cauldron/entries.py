@@ -6,56 +6,25 @@ The dialogs only collect; the rules judge each command they send."""
 
 from __future__ import annotations
 
-from kivy.app import App
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.markup import plain
+from ui.text.markup import plain
+from ui.games.cauldron.adjust import CauldronAdjustDialog
 from ui.games.cauldron.common import (
     CHARACTER_NAMES, holds_words, ingredient_colours, ingredient_name, recipe,
 )
-from ui.widgets.common import Chip, FlatButton, StepWithin, Stepper, Txt
+from ui.games.cauldron.entry import CauldronEntry
+from ui.widgets.common import Chip, FlatButton, Stepper, Txt
 
 SOURCES = ("spell", "omen", "milestone", "ability", "correction")
 
 
-class CauldronCount(StepWithin, BoxLayout):
-    """[-] count [+] without a label chip (the row names it); the count turns amber when it
-    differs from ``was``, the value the game holds now."""
-
-    value = NumericProperty(0)
-    was = NumericProperty(0)
-    minimum = NumericProperty(0)
-    maximum = NumericProperty(60)
-    changed = ObjectProperty(None, allownone=True)
-
-
-class _Entry(ModalView):
-    title = StringProperty("")
-    subtitle = StringProperty("")
-    error = StringProperty("")
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.app = App.get_running_app()
-
-    def _send(self, command: Command, close: bool = True) -> bool:
-        if self.app.send(command):
-            self.error = ""
-            if close:
-                self.dismiss()
-            return True
-        self.error = self.app.refusal
-        self.app.dismiss_refusal()
-        return False
-
-
-class CauldronOmenDialog(_Entry):
+class CauldronOmenDialog(CauldronEntry):
     starts = StringProperty("dice")
     earlier = NumericProperty(0)         # Omens entered before, offered for one-tap reuse
 
@@ -127,7 +96,7 @@ class CauldronOmenDialog(_Entry):
         self._send(Command("omen", args=args))
 
 
-class CauldronSeatDialog(_Entry):
+class CauldronSeatDialog(CauldronEntry):
     source = StringProperty("correction")
 
     def __init__(self, seat: int, **kwargs):
@@ -211,8 +180,6 @@ class CauldronSeatDialog(_Entry):
         self._send(Command("end_turn", self.player["name"], {"skip": True}))
 
     def correct(self) -> None:
-        from ui.games.cauldron.adjust import CauldronAdjustDialog
-
         self.dismiss()
         CauldronAdjustDialog(self.seat).open()
 

@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.played import hours_minutes, local_clock, minutes_played
+from ui.text.played import hours_minutes, local_clock, minutes_played
 from ui.games.cauldron.common import CHARACTER_NAMES
 from ui.widgets.common import Box, Chip
 

@@ -23,9 +23,9 @@ from companion.games.cauldron import RULES
 from companion.games.cauldron import data as d
 from companion.core import palette
 from ui import theme
-from ui.keyboard import keyboard_lift
+from ui.kiosk.keyboard import keyboard_lift
 from ui.games.cauldron.common import CHARACTER_NAMES, ingredient_colours, short
-from ui.games.cauldron.entries import CauldronCount
+from ui.games.cauldron.entry import CauldronCount
 from ui.games.cauldron.potion import earlier_catalogue
 from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import (

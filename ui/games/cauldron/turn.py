@@ -23,7 +23,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from ui import theme
-from ui.markup import plain
+from ui.text.markup import plain
 from ui.games.cauldron.common import (
     ingredient_colours, ingredient_name, recipe, send, why_not,
 )

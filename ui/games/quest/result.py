@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.games.quest.state import NEEDED
-from ui.played import hours_minutes, minutes_played
+from ui.text.played import hours_minutes, minutes_played
 from ui.games.quest import draw
 
 PATHS = 6

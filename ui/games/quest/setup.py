@@ -33,7 +33,7 @@ from companion.core.gate import name_key
 from companion.games.quest import RULES
 from companion.games.quest.state import DEFAULTS, INGREDIENTS, NEEDED
 from ui import theme
-from ui.keyboard import keyboard_lift
+from ui.kiosk.keyboard import keyboard_lift
 from ui.games.quest import draw
 from ui.widgets.common import FlatButton, Stepper
 from ui.widgets.players import last_game, last_of, pick_player, start_game

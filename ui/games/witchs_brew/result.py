@@ -15,7 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
-from ui.played import hours_minutes, minutes_played
+from ui.text.played import hours_minutes, minutes_played
 from ui.widgets.common import Box, Chip, Txt
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).

@@ -26,7 +26,7 @@ from companion.core import palette
 from companion.core.errors import SetupError
 from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew.state import VARIANT
-from ui.keyboard import keyboard_lift
+from ui.kiosk.keyboard import keyboard_lift
 from ui.widgets.common import distinct_colours, paint
 from ui.widgets.players import ColouredSeats, last_game, start_game
 

@@ -18,7 +18,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.window import Window
 
-from ui import systemd_notify
+from ui.kiosk import systemd_notify
 
 
 class ServiceLink:

@@ -48,11 +48,11 @@ class KioskLog(logging.Filter):
       nothing else needs one, so that record becomes one INFO line.
     - Without libmtdev (any PC, or a Pi before ``apt-get install libmtdev1``) Kivy's input
       providers log "MTDev is not supported" as ERROR with the failed ``dlopen``'s traceback.
-      On a desktop the window system hands touch over as the mouse (``ui.touch.touch_inputs``),
-      so that is one INFO line. On the console (kmsdrm, the kiosk) mtdev is what reads the
-      panel, so the same line is a WARNING there: the screen will not answer a finger until
-      the package is installed. Any other failure of that import keeps its error and
-      traceback."""
+      On a desktop the window system hands touch over as the mouse
+      (``ui.kiosk.touch.touch_inputs``), so that is one INFO line. On the console (kmsdrm, the
+      kiosk) mtdev is what reads the panel, so the same line is a WARNING there: the screen
+      will not answer a finger until the package is installed. Any other failure of that
+      import keeps its error and traceback."""
 
     NO_CUT_BUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
     NO_MTDEV = "Input: MTDev is not supported"
@@ -108,7 +108,7 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     configure_kivy(args.size, args.fullscreen)
     from ui.app import CompanionApp
-    from ui.service import stop_on_sigterm
+    from ui.kiosk.service import stop_on_sigterm
 
     from companion.store import demo_path
 

@@ -4,7 +4,7 @@ A Label with ``markup: True`` reads ``[b]``, ``[color=...]``, ``[ref=...]`` and 
 text; a player named ``[b]Anna[/b]`` (or a potion, a note, a refusal quoting a name) would
 otherwise restyle the table's screen or swallow part of it. Every piece of such text goes
 through :func:`plain` where it is put into markup; the markup the app writes itself stays
-outside it. In ``.kv`` files: ``#:import M ui.markup`` and ``M.plain(root.title)``.
+outside it. In ``.kv`` files: ``#:import M ui.text.markup`` and ``M.plain(root.title)``.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ layout unit ``app.u`` times the table's text size (1.0 normal, 1.15 large). The 
 without moving a layout, and the layout check says where a text no longer fits.
 
 A mixin of ``CompanionApp`` (as ``GameBarApp`` is), so ``ui/app.py`` keeps the one flow of
-inputs and sessions; the settings themselves are ``ui/table_settings.py`` (no Kivy there)."""
+inputs and sessions; the settings themselves are ``ui/table/settings.py`` (no Kivy there)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from typing import Any
 from kivy.core.window import Window
 from kivy.properties import AliasProperty, NumericProperty
 
-from ui import table_settings as table
+from ui.table import settings as table
 
 #: The cues the GPIO buzzer has (hardware/buzzer.py, not imported here: it needs gpiozero).
 BUZZER_CUES = frozenset({"turn", "refused", "time"})
