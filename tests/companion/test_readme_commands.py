@@ -1,6 +1,8 @@
-"""The README's setup keys and command tables cannot drift from the declarations the gate checks.
+"""Each game's documented setup keys and command tables cannot drift from the declarations the
+gate checks.
 
-Each game's README section has a ``Setup keys:`` line and a ``| command | arguments |`` table.
+Each game's file in docs/ (named for its title: ``docs/witchs-brew.md``) has a ``Setup keys:``
+line and a ``| command | arguments |`` table.
 Names of keys and arguments are written as backticked bare identifiers (dotted for the fields of
 a record, ``potion.stack``); values are written quoted or as JSON, so they are never mistaken
 for names. A documented key that is not declared, or a declared one that is not documented,
@@ -17,10 +19,8 @@ import pytest
 from companion.core import gate as g
 from companion.games import all_games
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 NAME = re.compile(r"`([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)`")
-#: Heading words that say which game a section is about; the longer title is tried first.
-TITLES = (("Cauldron Quest", "quest"), ("Witch's Brew", "witchs_brew"), ("Cauldron", "cauldron"))
 
 
 def _fields(name: str, spec: g.Spec) -> set[str]:
@@ -51,20 +51,20 @@ def declared_setup(keys: dict[str, g.Arg]) -> set[str]:
     return names
 
 
-def sections() -> dict[str, list[str]]:
-    """Each game's README lines: the sections whose heading names the game."""
-    out: dict[str, list[str]] = {game: [] for _, game in TITLES}
-    game = None
-    for line in README.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            game = next((gm for title, gm in TITLES if title in line), None)
-        elif game:
-            out[game].append(line)
-    return out
+def doc(title: str) -> Path:
+    """A game's reference file, named for its title: Witch's Brew is ``docs/witchs-brew.md``."""
+    return DOCS / (title.lower().replace("'", "").replace(" ", "-") + ".md")
+
+
+def section(game: str) -> list[str]:
+    """The lines of a game's reference file."""
+    path = doc(all_games()[game].title)
+    assert path.is_file(), f"{all_games()[game].title} has no reference file {path.name} in docs/"
+    return path.read_text(encoding="utf-8").splitlines()
 
 
 def documented(lines: list[str]) -> tuple[set[str], dict[str, set[str]]]:
-    """The setup keys and, per command, the argument names a game's section documents."""
+    """The setup keys and, per command, the argument names a game's file documents."""
     setup: set[str] = set()
     commands: dict[str, set[str]] = {}
     in_setup = False
@@ -90,9 +90,9 @@ GAMES = sorted(all_games())
 @pytest.mark.parametrize("game", GAMES)
 def test_every_setup_key_is_documented_and_every_documented_key_declared(game: str) -> None:
     rules = all_games()[game]
-    setup, _ = documented(sections()[game])
+    setup, _ = documented(section(game))
     expected = declared_setup(dict(rules.setup_keys))
-    assert setup, f"README: the {rules.title} section has no 'Setup keys:' line"
+    assert setup, f"{doc(rules.title).name}: no 'Setup keys:' line"
     assert setup - expected == set(), f"documented but not declared: {sorted(setup - expected)}"
     assert expected - setup == set(), f"declared but not documented: {sorted(expected - setup)}"
 
@@ -100,10 +100,11 @@ def test_every_setup_key_is_documented_and_every_documented_key_declared(game: s
 @pytest.mark.parametrize("game", GAMES)
 def test_every_command_and_argument_is_documented_and_declared(game: str) -> None:
     rules = all_games()[game]
-    _, commands = documented(sections()[game])
+    _, commands = documented(section(game))
     engine = set(g.ENGINE_COMMANDS)
     assert set(commands) - set(rules.commands) - engine == set(), "documented commands the game lacks"
-    assert set(rules.commands) - set(commands) == set(), "declared commands the README lacks"
+    assert set(rules.commands) - set(commands) == set(), (
+        f"declared commands {doc(rules.title).name} lacks")
     for name, declared in rules.commands.items():
         expected = declared_args(declared)
         assert commands[name] == expected, (
@@ -111,7 +112,7 @@ def test_every_command_and_argument_is_documented_and_declared(game: str) -> Non
 
 
 def test_the_parser_sees_a_drift() -> None:
-    """The check itself can fail: a made-up section with one undeclared and one missing name."""
+    """The check itself can fail: a made-up file with one undeclared and one missing name."""
     lines = ["Setup keys: `game`, `players`, `colour`", "",
              "| command | arguments |", "|---|---|", "| `claim`, `pass` | `player`, `loud` |",
              "| `resolve` | `player`, `potion.stack`: `{\"red\": 2}` or \"red\" |"]
