@@ -323,7 +323,7 @@ class Store:
         return read_steps(self.conn, game_id, before)
 
     def clocks(self, game_id: int) -> dict[str, Any] | None:
-        """A game's chess clock as last kept (ui/table_clock.py says what it holds), or None."""
+        """A game's chess clock as last kept (ui/table/clock.py says what it holds), or None."""
         return read_clocks(self.conn, game_id)
 
     def keep_clocks(self, game_id: int, data: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 team winning, the wizard winning.
 
 Only the tones and which step sounds which are Quest's. They play through the app's ``cue``
-(:mod:`ui.table_settings_app`, :class:`ui.sound.ScreenSound`) like every other game's cues, so
+(:mod:`ui.table.settings_app`, :class:`ui.table.sound.ScreenSound`) like every other game's cues, so
 the table's sound setting (on/off and volume) and ``COMPANION_SOUND=0`` govern them too; a
 module of its own that played files directly used to ignore the setting.
 """
