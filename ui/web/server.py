@@ -234,7 +234,8 @@ class PhoneServer:
         if not origin or not host or origin != f"http://{host}":
             raise web.HTTPForbidden(text="This page opens only from the table's own link")
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_BYTES,
-                                   compress=False, headers=HEADERS)
+                                   compress=False)
+        ws.headers.update(HEADERS)
         if not ws.can_prepare(request).ok:
             raise web.HTTPNotFound(text="Not found")
         with self._lock:
