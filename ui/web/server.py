@@ -47,6 +47,8 @@ MAX_CONNECTIONS = 32
 #: The messages a connection may send: a burst of BURST, then RATE a second.
 RATE, BURST = 3.0, 6
 HEARTBEAT_S = 20.0
+#: How long a closing phone may take to answer (Stop sharing waits no longer).
+CLOSE_TIMEOUT_S = 2.0
 MAX_SEATS = 6
 STATIC = Path(__file__).with_name("static")
 ASSETS = {"table.css": "text/css", "table.js": "text/javascript"}
@@ -59,6 +61,7 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",     # the token is in the address
 }
+ROLE = web.RequestKey("role", int)
 _PATH = re.compile(r"/t/([0-9a-f]{32})(?:/(ws|table\.css|table\.js))?")
 
 
@@ -209,7 +212,7 @@ class PhoneServer:
         try:
             if role is None or request.method not in ("GET", "HEAD"):
                 raise web.HTTPNotFound(text="Not found")
-            request["role"] = role
+            request[ROLE] = role
             response = await handler(request)
         except web.HTTPException as answer:
             response = web.Response(status=answer.status, text=answer.text or answer.reason)
@@ -234,7 +237,7 @@ class PhoneServer:
         if not origin or not host or origin != f"http://{host}":
             raise web.HTTPForbidden(text="This page opens only from the table's own link")
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_BYTES,
-                                   compress=False)
+                                   compress=False, timeout=CLOSE_TIMEOUT_S)
         ws.headers.update(HEADERS)
         if not ws.can_prepare(request).ok:
             raise web.HTTPNotFound(text="Not found")
@@ -242,7 +245,7 @@ class PhoneServer:
             if len(self._clients) >= MAX_CONNECTIONS:
                 raise web.HTTPServiceUnavailable(
                     text=f"At most {MAX_CONNECTIONS} phones can watch at once")
-            client = Client(ws, request["role"])
+            client = Client(ws, request[ROLE])
             self._clients.add(client)
         try:
             await ws.prepare(request)
@@ -373,8 +376,8 @@ class PhoneServer:
     async def _shutdown(self) -> None:
         with self._lock:
             clients = list(self._clients)
-        for client in clients:
-            await client.ws.close(code=1001, message=b"Sharing stopped")
+        await asyncio.gather(*(c.ws.close(code=1001, message=b"Sharing stopped")
+                               for c in clients), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
