@@ -174,6 +174,9 @@ def _result(session: Session, prompt: dict[str, Any]) -> dict[str, Any]:
         seats.append({"seat": row["seat"], "name": row["name"], "winner": bool(row["winner"]),
                       "score": None if session.rules.cooperative else row["score"],
                       "details": details})
+    if not session.rules.cooperative:        # the winners first, then by place or score
+        seats.sort(key=lambda s: (not s["winner"], dict(s["details"]).get("Place", 0),
+                                  -(s["score"] or 0)))
     return {"text": prompt.get("text", ""), "seats": seats}
 
 

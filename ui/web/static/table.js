@@ -36,7 +36,8 @@
     fill($("stands"), t.stands.map((s) => el("li", s)));
     const turnSeat = t.seat === null || t.seat === undefined ? null : t.seats[t.seat];
     seatStyle($("now"), turnSeat);
-    $("turn").textContent = t.over ? "Game over" : (t.turn ? `${t.turn}${t.cooperative ? "" : "'s turn"}` : "");
+    $("now").hidden = t.over;
+    $("turn").textContent = t.turn ? `${t.turn}'s turn` : "";
     $("asks").textContent = t.asks;
     fill($("notes"), t.notes.map((n) => el("li", n)));
     drawMine(t);
@@ -48,7 +49,15 @@
       who.append(el("span", s.name, "name"), el("span", "", "time"));
       card.append(who, el("div", s.status, "status"), el("div", s.colour_name, "colour"));
       const list = el("dl");
-      for (const [label, value] of s.figures) list.append(el("dt", label), el("dd", value));
+      for (const [label, value] of s.figures) {
+        if (typeof value === "number" || String(value).length <= 4) {
+          list.append(el("dt", label), el("dd", value));
+        } else {                           // words: a line of their own, never broken up
+          const line = el("dd", null, "wide");
+          line.append(el("span", label + " "), String(value));
+          list.append(line);
+        }
+      }
       card.append(list);
       return card;
     }));
