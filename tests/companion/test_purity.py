@@ -1,4 +1,4 @@
-"""companion/ is pure: it never imports Kivy, gpiozero, pyserial, ui or hardware."""
+"""companion/ is pure: it never imports Kivy, gpiozero, pyserial, aiohttp, ui or hardware."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FORBIDDEN = {"kivy", "gpiozero", "serial", "ui", "hardware"}
+FORBIDDEN = {"kivy", "gpiozero", "serial", "aiohttp", "ui", "hardware"}
 
 
 def test_no_module_under_companion_imports_ui_or_hardware_libraries():

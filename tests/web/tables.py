@@ -1,0 +1,55 @@
+"""Real sessions of the three games for the phones' tests, and their snapshots."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from companion.core import Command, Session
+from companion.core.narrator import Narrator
+from companion.view import table_view
+from tests.companion import cauldron_autoplay, quest_autoplay
+from tests.support import autoplay
+
+WB_SETUP = {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Dora"]}
+
+
+@lru_cache(maxsize=None)
+def brew_commands() -> tuple[Command, ...]:
+    return tuple(autoplay.play(dict(WB_SETUP), seed=2)[1])
+
+
+@lru_cache(maxsize=None)
+def cauldron_commands() -> tuple[Command, ...]:
+    return tuple(cauldron_autoplay.play(cauldron_autoplay.setup_for(3))[1])
+
+
+def brew(steps: int = 36) -> Session:
+    """Witch's Brew after ``steps`` commands (36: Anna answers Dora's Witch)."""
+    session = Session(autoplay.get_rules("witchs_brew"), dict(WB_SETUP))
+    for command in brew_commands()[:steps]:
+        session.execute(command)
+    return session
+
+
+def cauldron(steps: int) -> Session:
+    from companion.games.cauldron import RULES
+
+    session = Session(RULES, cauldron_autoplay.setup_for(3))
+    for command in cauldron_commands()[:steps]:
+        session.execute(command)
+    return session
+
+
+def quest(steps: int, seed: int = 3) -> Session:
+    session, rng = quest_autoplay.new(), random.Random(seed)
+    for _ in range(steps):
+        if session.over:
+            break
+        item = quest_autoplay.random_command(session.state, rng)
+        session.execute(item) if isinstance(item, Command) else session.handle_input(item)
+    return session
+
+
+def snapshot(session: Session, number: int = 1, **extra) -> dict:
+    return table_view(session, number, Narrator(session), **extra)

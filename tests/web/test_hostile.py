@@ -1,0 +1,139 @@
+"""Generated and hostile messages (wrong tokens, another seat's command, oversized, malformed,
+floods): the server never raises, answers every path without a valid token with 404, and puts
+on the inbox only what that seat's buttons may do now, which the game then accepts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from companion.core import InputEvent, Session
+from tests.support.fuzz import garbage
+from tests.web import tables
+from tests.web.serving import serve, socket
+from ui.web.server import WATCH, Client, PhoneServer
+
+TABLES = [tables.brew(36), tables.brew(40), tables.cauldron(3), tables.cauldron(12),
+          tables.quest(0), tables.quest(9)]
+SNAPSHOTS = [tables.snapshot(s, 7) for s in TABLES]
+WORDS = hs.sampled_from(["claim", "so_be_it", "pass", "undo", "redo", "next", "die",
+                         "action_a", "magic1", "seat1.claim", "", "Anna"])
+VALUES = hs.one_of(hs.integers(-3, 9), hs.sampled_from(["bottle", "hat", "spell", "3"]),
+                   hs.none(), hs.booleans(), garbage(3))
+
+
+@hs.composite
+def messages(draw) -> str:
+    """Mostly well-formed presses and dice (right and wrong), the rest anything at all."""
+    kind = draw(hs.sampled_from(["press", "die", "other", "junk", "big"]))
+    if kind == "junk":
+        return draw(hs.one_of(hs.text(max_size=60), garbage(4).map(json.dumps)))
+    if kind == "big":
+        return json.dumps({"type": "press", "button": "x" * draw(hs.integers(4000, 9000)),
+                           "seen": 7})
+    message: dict = {"type": kind if kind != "other" else draw(hs.text(max_size=8))}
+    if kind == "press":
+        message["button"] = draw(hs.one_of(WORDS, VALUES))
+    if kind == "die":
+        message["die"] = draw(hs.one_of(WORDS, VALUES))
+        message["value"] = draw(VALUES)
+    message["seen"] = draw(hs.one_of(hs.sampled_from([7, 7, 7, 6, 8]), VALUES))
+    if draw(hs.booleans()) and draw(hs.booleans()):
+        message[draw(hs.sampled_from(["seat", "player", "source", "type2"]))] = draw(VALUES)
+    return json.dumps(message)
+
+
+def _allowed(snapshot: dict, seat: int) -> set[tuple]:
+    if seat == WATCH or seat >= len(snapshot["controls"]):
+        return set()
+    controls = snapshot["controls"][seat]
+    return ({("button", f"seat{seat + 1}.{b['button']}", None) for b in controls["buttons"]}
+            | {("die", d["die"], face) for d in controls["dice"] for face in d["faces"]})
+
+
+def _accepted(session: Session, event: InputEvent) -> None:
+    trial = Session(session.rules, session.setup)
+    for step in session.done_steps():
+        trial.execute(step.command, source=step.source)
+    trial.handle_input(event)       # a RuleViolation here fails the test
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.items: list[InputEvent] = []
+
+    def put(self, event: InputEvent) -> None:
+        self.items.append(event)
+
+
+@settings(max_examples=300)
+@given(table=hs.integers(0, len(TABLES) - 1), seat=hs.sampled_from([WATCH, 0, 1, 2, 3, 5]),
+       sent=hs.lists(messages(), min_size=1, max_size=12))
+def test_only_what_the_seat_may_do_reaches_the_inbox(table, seat, sent):
+    inbox = Recorder()
+    server = PhoneServer(inbox)
+    server.publish(SNAPSHOTS[table])
+    client = Client(ws=None, seat=seat)      # type: ignore[arg-type]  (nothing is sent to it)
+    for text in sent:
+        answer = server._received(client, text)
+        assert answer is None or json.loads(answer)["type"] == "refused"
+    allowed = _allowed(SNAPSHOTS[table], seat)
+    for event in inbox.items:
+        value = event.value if event.kind == "die" else None
+        assert (event.kind, event.id, value) in allowed
+        assert event.source == f"{SNAPSHOTS[table]['seats'][seat]['name']}'s phone"
+    for event in inbox.items[:2]:
+        _accepted(TABLES[table], event)
+
+
+@settings(max_examples=25)
+@given(seat=hs.sampled_from([WATCH, 0, 1]), sent=hs.lists(messages(), min_size=1, max_size=20))
+def test_hostile_messages_over_a_real_socket_change_nothing_outside_the_seat(seat, sent):
+    snapshot = SNAPSHOTS[0]
+
+    async def check(server, client, inbox):
+        token = server.watch_token if seat == WATCH else server.seat_tokens[seat]
+        ws, _, _ = await socket(client, token)
+        for text in sent:
+            if ws.closed:
+                break
+            await ws.send_str(text)
+        await ws.close()
+        for _ in range(20):                   # the server reads what was sent before closing
+            await asyncio.sleep(0.01)
+        other, _, _ = await socket(client, server.watch_token)   # it still serves
+        await other.close()
+        return inbox.drain()
+
+    passed = serve(check, snapshot)
+    allowed = _allowed(snapshot, seat)
+    assert all((e.kind, e.id, e.value if e.kind == "die" else None) in allowed for e in passed)
+
+
+@settings(max_examples=40)
+@given(path=hs.one_of(hs.text(alphabet="0123456789abcdef", min_size=0, max_size=40)
+                      .map(lambda t: f"/t/{t}"),
+                      hs.text(alphabet="abcdef/._-%0123456789tws", max_size=60).map(
+                          lambda t: "/" + t.lstrip("/"))))   # "//x" names a host
+def test_wrong_tokens_see_nothing(path):
+    async def check(server, client, inbox):
+        if any(token in path for token in [server.watch_token, *server.seat_tokens]):
+            return
+        answer = await client.get(path)
+        assert answer.status in (404, 400), path
+    serve(check, SNAPSHOTS[0])
+
+
+def test_a_press_for_another_seat_is_never_taken():
+    inbox = Recorder()
+    server = PhoneServer(inbox)
+    server.publish(SNAPSHOTS[0])              # Anna answers; Barb's phone tries Anna's buttons
+    barb = Client(ws=None, seat=1)            # type: ignore[arg-type]
+    for text in ('{"type":"press","button":"claim","seen":7}',
+                 '{"type":"press","button":"seat1.claim","seen":7}',
+                 '{"type":"press","button":"claim","seen":7,"seat":0}'):
+        assert json.loads(server._received(barb, text))["type"] == "refused"
+    assert inbox.items == []

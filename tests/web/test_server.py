@@ -1,0 +1,242 @@
+"""The phones' server on loopback: tokens and 404s, headers, the Origin check, the limits, and
+a seat's press arriving on the inbox as that seat's InputEvent."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+
+import aiohttp
+import pytest
+
+from companion.core import InputEvent
+from hardware.inbox import Inbox
+from tests.web import tables
+from tests.web.serving import origin, serve, socket
+from ui.web.server import BURST, MAX_CONNECTIONS, PhoneServer
+
+SNAPSHOT = tables.snapshot(tables.brew(36), 7)     # Anna answers Dora's Witch
+
+
+def test_without_a_valid_token_every_path_is_404():
+    async def check(server, client, inbox):
+        good = server.watch_token
+        paths = ["/", "/t/", "/t/" + "0" * 32, "/t/" + good.upper(), "/t/" + good[:-1],
+                 f"/t/{good}x", "/static/table.js", "/t/" + "0" * 32 + "/table.js",
+                 "/t/" + "0" * 32 + "/ws", "/favicon.ico"]
+        for path in paths:
+            answer = await client.get(path)
+            assert answer.status == 404, path
+            assert answer.headers["Cache-Control"] == "no-store"
+        assert (await client.post(f"/t/{good}")).status == 404
+        assert (await client.get(f"/t/{good}/secret.py")).status == 404
+        assert (await client.get(f"/t/{good}/table.html")).status == 404
+    serve(check)
+
+
+def test_the_page_and_its_files_with_their_headers():
+    async def check(server, client, inbox):
+        for token in (server.watch_token, server.seat_tokens[2]):
+            page = await client.get(f"/t/{token}")
+            assert page.status == 200 and page.content_type == "text/html"
+            html = await page.text()
+            assert f"/t/{token}/table.js" in html and "{{" not in html
+            for name, kind in (("table.css", "text/css"), ("table.js", "text/javascript")):
+                asset = await client.get(f"/t/{token}/{name}")
+                assert asset.status == 200 and asset.content_type == kind
+            for answer in (page, asset):
+                assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
+                assert answer.headers["Cache-Control"] == "no-store"
+                assert answer.headers["Referrer-Policy"] == "no-referrer"
+                assert not any(h.lower().startswith("access-control") for h in answer.headers)
+    serve(check)
+
+
+def test_the_websocket_checks_origin_against_host():
+    async def check(server, client, inbox):
+        path = f"/t/{server.watch_token}/ws"
+        for bad in (None, "http://evil.example", f"https://{client.host}:{client.port}",
+                    f"http://{client.host}:{client.port + 1}", "null"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await client.ws_connect(path, origin=bad)
+            assert refused.value.status == 403, bad
+        ws = await client.ws_connect(path, origin=origin(client))
+        assert (await ws.receive_json())["type"] == "hello"
+        await ws.close()
+    serve(check, SNAPSHOT)
+
+
+def test_a_seat_press_arrives_on_the_inbox_as_that_seats_button():
+    async def check(server, client, inbox):
+        ws, hello, first = await socket(client, server.seat_tokens[0])
+        assert hello["seat"] == 0 and first["table"]["n"] == 7
+        await ws.send_json({"type": "press", "button": "so_be_it", "seen": 7})
+        for _ in range(50):
+            if len(inbox):
+                break
+            await asyncio.sleep(0.02)
+        assert inbox.drain() == [InputEvent("button", "seat1.so_be_it", source="Anna's phone")]
+        assert server.connected() == {"watching": 0, "seats": [0], "phones": 1, "dropped": 0}
+        await ws.close()
+    serve(check, SNAPSHOT)
+
+
+def test_a_phone_gets_every_new_snapshot_whole():
+    async def check(server, client, inbox):
+        ws, _, first = await socket(client, server.watch_token)
+        later = dict(SNAPSHOT, n=8)
+        server.publish(later)
+        message = await ws.receive_json(timeout=5)
+        assert message["type"] == "snapshot" and message["table"] == later
+        assert 0 <= message["age"] < 5 and first["table"] == SNAPSHOT
+        await ws.close()
+    serve(check, SNAPSHOT)
+
+
+async def _refusal(ws) -> str:
+    message = await ws.receive_json(timeout=5)
+    assert message["type"] == "refused"
+    return message["why"]
+
+
+@pytest.mark.parametrize("token, message, named", [
+    ("watch", {"type": "press", "button": "claim", "seen": 7}, "watches"),
+    (1, {"type": "press", "button": "claim", "seen": 7}, "Barb's buttons can do nothing"),
+    (0, {"type": "press", "button": "claim", "seen": 6}, "moved on"),
+    (0, {"type": "press", "button": "undo", "seen": 7}, "'undo'"),
+    (0, {"type": "press", "button": "claim", "seen": 7, "seat": 1}, "'seat'"),
+    (0, {"type": "die", "die": "die", "value": 3, "seen": 7}, "no die"),
+    (0, {"type": "redo"}, "'redo'"),
+    (0, "not json", "JSON"),
+])
+def test_what_a_phone_may_not_send_is_refused_naming_why(token, message, named):
+    async def check(server, client, inbox):
+        chosen = server.watch_token if token == "watch" else server.seat_tokens[token]
+        ws, _, _ = await socket(client, chosen)
+        await (ws.send_str(message) if isinstance(message, str) else ws.send_json(message))
+        assert named in await _refusal(ws)
+        await ws.send_bytes(b"\x00")
+        assert "JSON text" in await _refusal(ws)
+        assert len(inbox) == 0
+        await ws.close()
+    serve(check, SNAPSHOT)
+
+
+def test_a_message_over_4_kb_closes_that_connection_only():
+    async def check(server, client, inbox):
+        ws, _, _ = await socket(client, server.seat_tokens[0])
+        other, _, _ = await socket(client, server.watch_token)
+        await ws.send_str('{"type":"press","button":"' + "x" * 5000 + '","seen":7}')
+        closing = await ws.receive(timeout=5)
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+        assert len(inbox) == 0
+        server.publish(dict(SNAPSHOT, n=8))
+        assert (await other.receive_json(timeout=5))["table"]["n"] == 8
+        await other.close()
+    serve(check, SNAPSHOT)
+
+
+def test_a_flood_is_dropped_and_counted():
+    async def check(server, client, inbox):
+        ws, _, _ = await socket(client, server.seat_tokens[0])
+        for _ in range(60):
+            await ws.send_json({"type": "press", "button": "pass", "seen": 7})
+        await ws.send_json({"type": "ping"})     # answered (refused) once the flood is read
+        for _ in range(100):
+            if server.connected()["dropped"] >= 60 - BURST - 6:
+                break
+            await asyncio.sleep(0.02)
+        passed = inbox.drain()
+        assert BURST <= len(passed) <= BURST + 6   # the burst, and what a second refills
+        assert set(passed) == {InputEvent("button", "seat1.pass", source="Anna's phone")}
+        assert server.connected()["dropped"] >= 60 - len(passed)
+        await ws.close()
+    serve(check, SNAPSHOT)
+
+
+def test_at_most_32_connections():
+    async def check(server, client, inbox):
+        sockets = [(await socket(client, server.watch_token))[0] for _ in range(MAX_CONNECTIONS)]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect(f"/t/{server.watch_token}/ws", origin=origin(client))
+        assert refused.value.status == 503
+        assert server.connected()["watching"] == MAX_CONNECTIONS
+        await sockets.pop().close()
+        for _ in range(50):
+            if server.connected()["phones"] < MAX_CONNECTIONS:
+                break
+            await asyncio.sleep(0.02)
+        sockets.append((await socket(client, server.watch_token))[0])
+        for ws in sockets:
+            await ws.close()
+    serve(check, SNAPSHOT)
+
+
+def test_a_seat_token_beyond_the_table_is_404():
+    async def check(server, client, inbox):
+        assert (await client.get(f"/t/{server.seat_tokens[3]}")).status == 200
+        assert (await client.get(f"/t/{server.seat_tokens[4]}")).status == 404
+    serve(check, SNAPSHOT)
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+
+def test_start_links_and_stop_on_its_own_thread():
+    server = PhoneServer(Inbox())
+    server.start(port=0, addresses=["127.0.0.1"])
+    try:
+        assert server.running and server.port
+        server.publish(SNAPSHOT)
+        links = server.links()
+        assert links["watch"] == [f"http://127.0.0.1:{server.port}/t/{server.watch_token}"]
+        assert [s["name"] for s in links["seats"]] == ["Anna", "Barb", "Carl", "Dora"]
+        assert len({server.watch_token, *server.seat_tokens}) == 7
+        assert all(len(t) == 32 for t in server.seat_tokens)    # 128 bits, in hex
+        assert _get(links["watch"][0]) == 200 and _get(links["seats"][1]["urls"][0]) == 200
+        first = links["watch"][0]
+    finally:
+        server.stop()
+    assert not server.running and server.links() == {"watch": [], "seats": []}
+    with pytest.raises(OSError):
+        urllib.request.urlopen(first, timeout=2)
+    server.start(port=0, addresses=["127.0.0.1"])       # a new sharing session: new tokens
+    try:
+        assert server.links()["watch"][0] != first
+    finally:
+        server.stop()
+
+
+def test_stop_ends_every_connection():
+    server = PhoneServer(Inbox())
+    server.start(port=0, addresses=["127.0.0.1"])
+    server.publish(SNAPSHOT)
+    url = server.links()["watch"][0]
+    host = url.split("/")[2]
+
+    async def watch():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url + "/ws", origin=f"http://{host}") as ws:
+                await ws.receive_json(timeout=5)
+                await ws.receive_json(timeout=5)
+                closing = asyncio.ensure_future(ws.receive(timeout=10))
+                await asyncio.get_running_loop().run_in_executor(None, server.stop)
+                closing = await closing
+                return closing.type, ws.close_code
+
+    kind, code = asyncio.run(watch())
+    assert kind in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED) and code == 1001
+
+
+def test_no_local_address_to_listen_on_is_an_error():
+    server = PhoneServer(Inbox())
+    with pytest.raises(OSError, match="listen on none"):
+        server.start(port=0, addresses=["192.0.2.1"])    # not this machine's
+    assert not server.running and server.watch_token is None

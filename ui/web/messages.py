@@ -1,0 +1,71 @@
+"""What a phone may send, declared per message type and checked like every other input: a
+message that is not a JSON object, names no known type, lacks a field, carries an unknown key
+or a value of the wrong type is refused with a reason naming it, and nothing else happens.
+
+    {"type": "press", "button": "claim", "seen": 12}
+    {"type": "die", "die": "magic1", "value": 4, "seen": 12}
+
+``seen`` is the number of the snapshot the phone showed when pressed: a press against an older
+table is refused (the phone shows the new one), never applied to a state nobody saw.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: At most this many bytes a message (the WebSocket refuses a larger frame).
+MAX_BYTES = 4096
+
+_TEXT = (str,)
+_NUMBER = (int,)
+#: Each type's fields and the JSON types each may have (bool is never a number here).
+MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
+    "press": {"button": _TEXT, "seen": _NUMBER},
+    "die": {"die": _TEXT, "value": (int, str), "seen": _NUMBER},
+}
+_TYPE_WORDS = {str: "text", int: "a whole number"}
+
+
+class Refused(ValueError):
+    """A message the server will not act on; ``str()`` says why, to the phone that sent it."""
+
+
+def parse(text: Any) -> dict[str, Any]:
+    """The checked message, or Refused naming what is wrong."""
+    if not isinstance(text, str):
+        raise Refused("Messages are JSON text")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise Refused(f"A message is at most {MAX_BYTES} bytes")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("A message must be JSON") from None
+    if not isinstance(message, dict):
+        raise Refused("A message must be a JSON object")
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGES:
+        known = ", ".join(sorted(MESSAGES))
+        raise Refused(f"type: must be one of {known}, got {_shown(kind)}")
+    fields = MESSAGES[kind]
+    for key in message:
+        if key != "type" and key not in fields:
+            raise Refused(f"{kind}: unknown key {_shown(key)}")
+    for key, types in fields.items():
+        if key not in message:
+            raise Refused(f"{kind}.{key}: missing")
+        value = message[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            wants = " or ".join(_TYPE_WORDS[t] for t in types)
+            raise Refused(f"{kind}.{key}: must be {wants}, got {_shown(value)}")
+    return message
+
+
+def _shown(value: Any) -> str:
+    """A value as a refusal quotes it: short, whatever a phone sent."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def reply(kind: str, **fields: Any) -> str:
+    return json.dumps({"type": kind, **fields}, separators=(",", ":"))
