@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 from companion.core.errors import CompanionError
 from companion.games import all_games
 from companion.history.plays import Play, Seat, read_plays
-from companion.history.tally import _mean, _rate, lines as log_lines, tally
+from companion.history.tally import lines as log_lines, mean, rate, tally
 from companion.store.schema import has_column
 
 
@@ -104,8 +104,8 @@ def figures(entries: Sequence[tuple[Play, bool, int | None]], scored: bool) -> F
     wins = sum(1 for _, won, _ in entries if won)
     scores = [s for _, _, s in entries if s is not None] if scored else []
     minutes = [p.minutes for p, _, _ in entries if p.minutes is not None]
-    return Figures(len(entries), wins, _rate(wins, len(entries)), _mean(scores),
-                   max(scores) if scores else None, _mean(minutes),
+    return Figures(len(entries), wins, rate(wins, len(entries)), mean(scores),
+                   max(scores) if scores else None, mean(minutes),
                    longest_streak(won for _, won, _ in entries))
 
 
@@ -178,10 +178,10 @@ def _extra(game: str, plays: Sequence[Play]) -> dict[str, Any]:
                 counted[0] += 1
                 counted[1] += int(s.winner)
         brews = [s.detail["brews"] for s in seats if isinstance(s.detail.get("brews"), int)]
-        return {"average_winning_magik": _mean([s.score for s in winners
+        return {"average_winning_magik": mean([s.score for s in winners
                                                 if s.score is not None]),
-                "average_brews": _mean(brews),
-                "characters": {c: {"seats": n, "wins": w, "win_rate": _rate(w, n)}
+                "average_brews": mean(brews),
+                "characters": {c: {"seats": n, "wins": w, "win_rate": rate(w, n)}
                                for c, (n, w) in sorted(characters.items())}}
     if game == "witchs_brew":
         shared = tiebreak = 0
@@ -191,13 +191,13 @@ def _extra(game: str, plays: Sequence[Play]) -> dict[str, Any]:
             shared += len(won) > 1
             top = max(scores) if scores else None
             tiebreak += sum(1 for s in p.seats if s.score == top) > len(won) >= 1
-        return {"average_winning_score": _mean([s.score for s in winners
+        return {"average_winning_score": mean([s.score for s in winners
                                                 if s.score is not None]),
                 "shared_wins": shared, "decided_by_tiebreak": tiebreak}
     if game == "quest":
         won = sum(1 for p in plays if p.winners)
-        return {"team_wins": won, "team_win_rate": _rate(won, len(plays)),
-                "average_players": _mean([len(p.seats) for p in plays])}
+        return {"team_wins": won, "team_win_rate": rate(won, len(plays)),
+                "average_players": mean([len(p.seats) for p in plays])}
     return {}
 
 

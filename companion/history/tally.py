@@ -24,11 +24,11 @@ from companion.history.plays import Play
 Who = Callable[[int, int], str]
 
 
-def _rate(part: int, whole: int) -> float | None:
+def rate(part: int, whole: int) -> float | None:
     return round(part / whole, 3) if whole else None
 
 
-def _mean(values: Sequence[float]) -> float | None:
+def mean(values: Sequence[float]) -> float | None:
     return round(sum(values) / len(values), 1) if values else None
 
 
@@ -113,10 +113,10 @@ def cauldron(conn: sqlite3.Connection, plays: Sequence[Play], who: Who,
             reached[number] += 1
     return {
         "magik_by_season": [{"season": n, "games": reached[n], "seats": len(v),
-                             "average": _mean(v)} for n, v in sorted(by_season.items())],
+                             "average": mean(v)} for n, v in sorted(by_season.items())],
         "milestones": {m: {"taken": len(v["seasons"]), "games": len(plays),
-                           "share": _rate(len(v["seasons"]), len(plays)),
-                           "average_season": _mean(v["seasons"]),
+                           "share": rate(len(v["seasons"]), len(plays)),
+                           "average_season": mean(v["seasons"]),
                            "by": dict(sorted(v["by"].items(), key=lambda kv: (-kv[1], kv[0])))}
                        for m, v in milestones.items()},
         "purchases": {item: {"count": len(costs), "magik": sum(costs),
@@ -153,7 +153,7 @@ def witchs_brew(conn: sqlite3.Connection, plays: Sequence[Play], who: Who,
             ravens[who(gid, seat)] += sum(held)
     total = sum(ravens.values())
     return {
-        "roles": {key: {"actions": a, "favours": f, "action_share": _rate(a, a + f)}
+        "roles": {key: {"actions": a, "favours": f, "action_share": rate(a, a + f)}
                   for key, (a, f) in roles.items()},
         "ravens": {"taken": total, "per_game": round(total / len(plays), 2) if plays else None,
                    "by": dict(sorted(ravens.items(), key=lambda kv: (-kv[1], kv[0])))},
@@ -192,10 +192,10 @@ def quest(conn: sqlite3.Connection, plays: Sequence[Play], who: Who,
         counts[n] += 1
     won = [len(PATHS) - blocked[p.id] for p in plays if p.winners]
     return {
-        "paths_open": {"average": _mean(open_paths), "average_when_won": _mean(won),
+        "paths_open": {"average": mean(open_paths), "average_when_won": mean(won),
                        "games": {str(n): counts[n] for n in sorted(counts)}},
         "spells": {spell: {"cast": len(results), "worked": sum(results),
-                           "rate": _rate(sum(results), len(results)),
+                           "rate": rate(sum(results), len(results)),
                            "chance": round(float(odds[spell]), 3) if spell in odds else None,
                            "exact": (f"{odds[spell].numerator}/{odds[spell].denominator}"
                                      if spell in odds else None)}

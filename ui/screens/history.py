@@ -34,7 +34,7 @@ from companion.history.browse import Filter
 from companion.store import Store
 from ui import theme
 from ui.screens.home import KEEP, scores_markup, when
-from ui.widgets.common import FlatButton, _needs
+from ui.widgets.common import FlatButton, text_needs
 
 #: Games read at a time; the next page when the list is scrolled to its end.
 PAGE = 20
@@ -239,8 +239,8 @@ class HistoryScreen(Screen):
         head = head_words(play)
         scores = scores_markup(play.game, [(s.name, s.score, s.winner, s.seat) for s in play.seats])
         width = max(width - u * 20, u * 40)
-        head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
-        scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
+        head_h = text_needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
+        scores_h = text_needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
         return {"head": head, "scores": scores, "head_h": head_h, "game_id": play.id,
                 "screen": self, "height": max(head_h + scores_h + u * (ROW_GAP + 8), u * 56)}
 

@@ -23,7 +23,7 @@ from companion.games import all_games
 from ui import theme
 from ui.games import GAMES
 from ui.text.markup import plain
-from ui.widgets.common import Box, FlatButton, Txt, _needs
+from ui.widgets.common import Box, FlatButton, Txt, text_needs
 
 MAX_RESUME = 3
 #: Finished games read at a time; the next page when the list is scrolled to its end.
@@ -283,7 +283,7 @@ class HomeScreen(Screen):
         scores = scores_markup(info.game, [(r["name"], r["score"], r["winner"], r["seat"])
                                            for r in info.results])
         width = max(width, u * 40)
-        head_h = _needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
-        scores_h = _needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
+        head_h = text_needs(False, head, u * HEAD_FS, "Roboto", False, width, "left")[1]
+        scores_h = text_needs(True, scores, u * SCORES_FS, "Roboto", False, width, "left")[1]
         return {"head": head, "scores": scores, "head_h": head_h, "game_id": info.id,
                 "height": head_h + scores_h + u * ROW_GAP}

@@ -58,7 +58,7 @@ MARKUP_TAG = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
 
 
 @lru_cache(maxsize=4096)
-def _needs(markup: bool, text: str, font_size: float, font_name: str, bold: bool,
+def text_needs(markup: bool, text: str, font_size: float, font_name: str, bold: bool,
            width: float | None, halign: str) -> tuple[float, float]:
     """The size ``text`` needs at ``width`` (None: on one line), without shortening; the same
     words at the same size are measured once."""
@@ -104,13 +104,13 @@ class GrowsWhereItFits:
             return True
         size = app.u * self.fs * scale
         args = (bool(self.markup), text, size, self.font_name, bool(self.bold))
-        if self.shorten and "\n" not in text and _needs(*args, None, self.halign)[0] >= width - 1:
+        if self.shorten and "\n" not in text and text_needs(*args, None, self.halign)[0] >= width - 1:
             return False                   # it would be shortened with "..."
         words = set((MARKUP_TAG.sub("", text) if self.markup else text).split())
-        if any(_needs(False, word, size, self.font_name, bool(self.bold), None, "left")[0]
+        if any(text_needs(False, word, size, self.font_name, bool(self.bold), None, "left")[0]
                >= width - 1 for word in words):
             return False                   # a word would be broken across two lines
-        return height is None or _needs(*args, width, self.halign)[1] <= height
+        return height is None or text_needs(*args, width, self.halign)[1] <= height
 
 
 class Txt(GrowsWhereItFits, Label):
