@@ -240,3 +240,43 @@ def test_no_local_address_to_listen_on_is_an_error():
     with pytest.raises(OSError, match="listen on none"):
         server.start(port=0, addresses=["192.0.2.1"])    # not this machine's
     assert not server.running and server.watch_token is None
+
+
+def test_a_restart_keeps_the_tokens_and_tells_the_phones():
+    server = PhoneServer(Inbox())
+    with pytest.raises(RuntimeError, match="No tokens kept"):
+        server.start(port=0, addresses=["127.0.0.1"], keep_tokens=True)
+    server.start(port=0, addresses=["127.0.0.1"])
+    server.publish(SNAPSHOT)
+    url, port, tokens = server.links()["watch"][0], server.port, list(server.seat_tokens)
+    host = url.split("/")[2]
+
+    async def watch():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url + "/ws", origin=f"http://{host}") as ws:
+                await ws.receive_json(timeout=5)
+                await ws.receive_json(timeout=5)
+                closing = asyncio.ensure_future(ws.receive(timeout=10))
+                await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: server.stop(keep_tokens=True))
+                closing = await closing
+                return ws.close_code, closing.extra
+
+    try:
+        code, why = asyncio.run(watch())
+        assert (code, why) == (1012, "Restarting")
+        assert not server.running and server.links() == {"watch": [], "seats": []}
+        server.start(port=port, addresses=["127.0.0.1"], keep_tokens=True)
+        assert server.links()["watch"] == [url] and server.seat_tokens == tokens
+        assert _get(url) == 200
+    finally:
+        server.stop()
+    assert server.watch_token is None and _get_refused(url)
+
+
+def _get_refused(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url, timeout=2)
+    except OSError:
+        return True
+    return False
