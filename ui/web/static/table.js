@@ -31,6 +31,7 @@
 
   function draw() {
     const t = table;
+    document.body.dataset.n = t.n;         // the snapshot shown (what a press says it saw)
     document.title = `${t.title}: the table`;
     $("title").textContent = t.title;
     fill($("stands"), t.stands.map((s) => el("li", s)));
