@@ -34,19 +34,21 @@ SETTLE = 1.5
 
 def clients(ctx: Context, url: str, count: int = CLIENTS):
     """The child with ``count`` phones on ``url``, once every one has its first snapshot."""
+    out = ctx.sandbox.path(f"phones-{time.monotonic_ns()}.json")
     proc = spawn([sys.executable, "-m", "benchmarks.phones_clients", url, "--clients",
-                  str(count)], ctx.sandbox.env())
+                  str(count), "--out", str(out)], ctx.sandbox.env())
     read_until(proc, "connected")
-    return proc, time.monotonic()
+    return proc, time.monotonic(), out
 
 
-def stop(proc, started: float) -> dict:
+def stop(proc, started: float, out) -> dict:
+    """What the phones saw: ``received``, ``pings``, ``seconds`` (benchmarks/phones_clients)."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
     done = reap(proc, started, timeout=20)
-    if "received" not in done.report:
+    if "done" not in done.report:
         raise RuntimeError(f"benchmarks: the phones ended without reporting: {done.stderr[-600:]}")
-    return done.report
+    return json.loads(out.read_text())
 
 
 def session_of(steps: int):
@@ -72,7 +74,7 @@ def publish_latency(ctx: Context, fig: Figure) -> None:
     server.start(port=0, addresses=["127.0.0.1"])
     try:
         server.publish(view)
-        proc, started = clients(ctx, server.links()["watch"][0])
+        phones = clients(ctx, server.links()["watch"][0])
         sent = {}
         try:
             for n in range(2, publishes + 2):
@@ -82,7 +84,7 @@ def publish_latency(ctx: Context, fig: Figure) -> None:
                 time.sleep(gap)
             time.sleep(0.3)
         finally:
-            got = stop(proc, started)["received"]
+            got = stop(*phones)["received"]
     finally:
         server.stop()
     each, last, missing = [], [], 0

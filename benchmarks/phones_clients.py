@@ -1,13 +1,14 @@
 """The phones for the phones figure (benchmarks/phones.py): N WebSocket clients on loopback,
 in a process of their own so the table's process is timed alone.
 
-    python -m benchmarks.phones_clients URL [--clients 20]
+    python -m benchmarks.phones_clients URL --out FILE [--clients 20]
 
 Each client opens the page's socket as the page does (``URL/ws``, its Origin), answers the
 server's pings by hand (so they are counted) and notes when each snapshot arrived, on the
 system-wide monotonic clock the parent shares. It reports ``connected`` once every client has
-its first snapshot, then on SIGTERM: ``received`` ({snapshot number: [monotonic times]}),
-``pings`` (every client's count) and ``seconds`` connected.
+its first snapshot, then on SIGTERM writes to FILE (JSON: too long for a pipe's line)
+``received`` ({snapshot number: [monotonic times]}), ``pings`` (every client's count) and
+``seconds`` connected, and reports ``done``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import signal
 import time
 from collections import defaultdict
+from pathlib import Path
 
 import aiohttp
 
@@ -47,7 +49,7 @@ async def phone(session: aiohttp.ClientSession, url: str, origin: str, ready: as
                     ready.set()
 
 
-async def main(url: str, clients: int) -> None:
+async def main(url: str, clients: int, out: Path) -> None:
     origin = "/".join(url.split("/")[:3])
     received: dict[int, list[float]] = defaultdict(list)
     pings, connected = [0] * clients, [0]
@@ -65,13 +67,15 @@ async def main(url: str, clients: int) -> None:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    report(received={str(n): times for n, times in received.items()}, pings=pings,
-           seconds=seconds)
+    out.write_text(json.dumps({"received": {str(n): t for n, t in received.items()},
+                               "pings": pings, "seconds": seconds}))
+    report(done=True)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url", help="a watch link: http://127.0.0.1:PORT/t/TOKEN")
     parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--out", type=Path, required=True, help="where the times are written")
     args = parser.parse_args()
-    asyncio.run(main(args.url, args.clients))
+    asyncio.run(main(args.url, args.clients, args.out))
