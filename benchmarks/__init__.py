@@ -18,4 +18,5 @@ FIGURES = (
     ("history", "history"),
     ("suite", "suite"),
     ("replay", "replay"),
+    ("phones", "phones"),      # issue 22
 )

@@ -88,6 +88,8 @@ def shown(value: float, unit: str) -> str:
         return f"{value:.2f}x"
     if unit == "MiB":
         return f"{value:.0f} MiB"
+    if unit == "bytes":
+        return f"{value:,.0f} bytes"
     if unit == "%":
         return f"{value:.2f} %"
     if unit in ("/s", "cmd/s"):

@@ -19,12 +19,18 @@ def report(**values: Any) -> None:
     print("BENCH " + json.dumps(values), flush=True)
 
 
-def vm_hwm_mib() -> float:
-    """This process's peak resident memory so far (VmHWM), in MiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+def vm_hwm_mib(pid: int | str = "self", field: str = "VmHWM") -> float:
+    """A process's peak resident memory so far (VmHWM), or another of its /proc status
+    fields in kB, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def vm_rss_mib(pid: int | str = "self") -> float:
+    """A process's resident memory now (VmRSS), in MiB."""
+    return vm_hwm_mib(pid, "VmRSS")
 
 
 class Frames:

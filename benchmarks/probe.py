@@ -26,7 +26,9 @@ import threading
 import time
 from typing import Callable, Iterator
 
-from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, report, vm_hwm_mib
+from benchmarks.frames import (
+    FRAME_TIMEOUT, WITCHS_BREW, Frames, report, vm_hwm_mib, vm_rss_mib,
+)
 
 T0 = float(os.environ.get("BENCH_T0", time.monotonic()))
 
@@ -65,6 +67,32 @@ def start_game(_frames: Frames) -> None:
 
     problem = App.get_running_app().start_game(dict(WITCHS_BREW))
     report(game_started=problem is None, problem=problem)
+
+
+def phones(_frames: Frames) -> None:
+    """The game screen, and once it has drawn and settled, the phones' server on loopback
+    with the table's snapshot, fed and listened to as the app would (its inbox). Reports the
+    watch link and the resident memory just before the server was imported and started
+    (``phones_rss_before_mib``)."""
+    from kivy.app import App
+    from kivy.clock import Clock
+
+    start_game(_frames)
+
+    def share(_dt: float) -> None:
+        before = vm_rss_mib()
+        from companion.core.narrator import Narrator
+        from companion.view import table_view
+        from ui.web.server import PhoneServer
+
+        app = App.get_running_app()
+        server = PhoneServer(app.devices.inbox)
+        server.start(port=0, addresses=["127.0.0.1"])
+        server.publish(table_view(app.session, 1, Narrator(app.session)))
+        app.phones_for_benchmark = server          # kept alive while the app runs
+        report(phones_url=server.links()["watch"][0], phones_rss_before_mib=before)
+
+    Clock.schedule_once(share, 1.5)
 
 
 def play(args: argparse.Namespace) -> Callable[[Frames], None]:
@@ -130,7 +158,7 @@ def main() -> None:
     parser.add_argument("what", choices=["app", "bare"])
     parser.add_argument("script", nargs="?", help="bare: the Kivy script to run")
     parser.add_argument("--exit", action="store_true", help="exit after the first frame")
-    parser.add_argument("--scenario", choices=["idle", "game", "play", "latency", "history"],
+    parser.add_argument("--scenario", choices=["idle", "game", "phones", "play", "latency", "history"],
                         default="idle")
     parser.add_argument("--db", help="app: the game database")
     parser.add_argument("--commands", type=int, default=10, help="play: commands played")
@@ -162,7 +190,7 @@ def main() -> None:
     configure_kivy((800, 480), False)
     from ui.app import CompanionApp
 
-    then: Callable[[Frames], None] = {"idle": lambda _f: None, "game": start_game,
+    then: Callable[[Frames], None] = {"idle": lambda _f: None, "game": start_game, "phones": phones,
                                       "play": play(args), "history": history(args)}.get(
         args.scenario) or latency(args)
     after_first_frame(stop if args.exit else then)

@@ -13,7 +13,7 @@ from benchmarks.__main__ import main
 
 def test_every_figure_module_imports():
     names = [name for name, _ in FIGURES]
-    assert len(names) == len(set(names)) == 8
+    assert len(names) == len(set(names)) == 9
     for _name, module in FIGURES:
         figure = importlib.import_module(f"benchmarks.{module}")
         assert figure.TITLE and callable(figure.measure)
@@ -35,3 +35,25 @@ def test_pure_figures_run_with_tiny_sizes(tmp_path, capsys):
     assert "scripts/test" in " ".join(figures["suite"]["notes"])
     printed = capsys.readouterr().out
     assert "== replay:" in printed and "undo-heavy, 60 commands" in printed
+
+
+def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
+    """The server on loopback with 20 clients in a child, and the app with and without it."""
+    out = tmp_path / "figures.json"
+    assert main(["--tiny", "--only", "phones", "--json", str(out)]) == 0
+    (figure,) = json.loads(out.read_text())["figures"]
+    rows = {r["label"]: r for r in figure["rows"]}
+    assert set(rows) == {
+        "snapshot at 100 steps: build", "snapshot at 100 steps: size",
+        "snapshot at 1,000 steps: build", "snapshot at 1,000 steps: size",
+        "publish -> each of 20 clients has it", "publish -> all 20 have it",
+        "idle: app, server on, 20 clients, % of one core", "idle: app, server off, % of one core",
+        "idle: ratio on/off", "memory: added by the server and its clients (inside)",
+        "memory: app with the server less the app without",
+        "heartbeat: pings per client (most of any)"}
+    each = rows["publish -> each of 20 clients has it"]
+    assert each["n"] == 20 * 10 and "p99" in each            # every client got every publish
+    assert "0 deliveries missing" in rows["publish -> all 20 have it"]["note"]
+    assert 1000 < rows["snapshot at 1,000 steps: size"]["median"] < 16384
+    assert rows["idle: ratio on/off"]["n"] == 1
+    assert "== phones:" in capsys.readouterr().out

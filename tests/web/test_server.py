@@ -214,11 +214,8 @@ def test_start_links_and_stop_on_its_own_thread():
         server.stop()
 
 
-def test_stop_ends_every_connection():
-    server = PhoneServer(Inbox())
-    server.start(port=0, addresses=["127.0.0.1"])
-    server.publish(SNAPSHOT)
-    url = server.links()["watch"][0]
+def _closed_by(url: str, stopping) -> tuple[aiohttp.WSMsgType, int, str]:
+    """A watcher on ``url`` while ``stopping()`` runs: how its connection was closed."""
     host = url.split("/")[2]
 
     async def watch():
@@ -227,12 +224,20 @@ def test_stop_ends_every_connection():
                 await ws.receive_json(timeout=5)
                 await ws.receive_json(timeout=5)
                 closing = asyncio.ensure_future(ws.receive(timeout=10))
-                await asyncio.get_running_loop().run_in_executor(None, server.stop)
+                await asyncio.get_running_loop().run_in_executor(None, stopping)
                 closing = await closing
-                return closing.type, ws.close_code
+                return closing.type, ws.close_code, closing.extra
 
-    kind, code = asyncio.run(watch())
+    return asyncio.run(watch())
+
+
+def test_stop_ends_every_connection():
+    server = PhoneServer(Inbox())
+    server.start(port=0, addresses=["127.0.0.1"])
+    server.publish(SNAPSHOT)
+    kind, code, why = _closed_by(server.links()["watch"][0], server.stop)
     assert kind in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED) and code == 1001
+    assert why == "Sharing stopped"
 
 
 def test_no_local_address_to_listen_on_is_an_error():
@@ -240,3 +245,30 @@ def test_no_local_address_to_listen_on_is_an_error():
     with pytest.raises(OSError, match="listen on none"):
         server.start(port=0, addresses=["192.0.2.1"])    # not this machine's
     assert not server.running and server.watch_token is None
+
+
+def test_a_restart_keeps_the_tokens_and_tells_the_phones():
+    server = PhoneServer(Inbox())
+    with pytest.raises(RuntimeError, match="No tokens kept"):
+        server.start(port=0, addresses=["127.0.0.1"], keep_tokens=True)
+    server.start(port=0, addresses=["127.0.0.1"])
+    server.publish(SNAPSHOT)
+    url, port, tokens = server.links()["watch"][0], server.port, list(server.seat_tokens)
+    try:
+        _, code, why = _closed_by(url, lambda: server.stop(keep_tokens=True))
+        assert (code, why) == (1012, "Restarting")
+        assert not server.running and server.links() == {"watch": [], "seats": []}
+        server.start(port=port, addresses=["127.0.0.1"], keep_tokens=True)
+        assert server.links()["watch"] == [url] and server.seat_tokens == tokens
+        assert _get(url) == 200
+    finally:
+        server.stop()
+    assert server.watch_token is None and _get_refused(url)
+
+
+def _get_refused(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url, timeout=2)
+    except OSError:
+        return True
+    return False

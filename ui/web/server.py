@@ -13,6 +13,8 @@ The controller API (what the app calls, from its main thread)::
     server.links()               # {"watch": [url, ...], "seats": [{"seat", "name", "urls"}]}
     server.connected()           # {"watching": 2, "seats": [0, 3], "phones": 3, "dropped": 0}
     server.stop()                # Stop sharing: every connection and token ends at once
+    server.stop(keep_tokens=True); server.start(port, keep_tokens=True)   # a restart: the
+                                 # phones are told so, reconnect by themselves, links still work
 
 Each sharing session has a watch token and one token per seat, 128 random bits each; a path
 without a valid one answers 404, whatever it is. A watch token can send nothing; a seat token
@@ -53,6 +55,9 @@ MAX_SEATS = 6
 STATIC = Path(__file__).with_name("static")
 ASSETS = {"table.css": "text/css", "table.js": "text/javascript"}
 WATCH = -1
+#: How a connection is closed (code, reason): on Stop sharing (the page stops trying) and on a
+#: restart (the page reconnects by itself, as after any other close).
+STOPPED, RESTARTING = (1001, b"Sharing stopped"), (1012, b"Restarting")
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self'; "
                                "style-src 'self'; script-src 'self'; base-uri 'none'; "
@@ -106,12 +111,18 @@ class PhoneServer:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, port: int = 8765, addresses: Sequence[str] | None = None) -> None:
+    def start(self, port: int = 8765, addresses: Sequence[str] | None = None, *,
+              keep_tokens: bool = False) -> None:
         """New tokens, then listen on ``addresses`` (default: every local one) at ``port``
-        (0: a free one, the same on every address). OSError when none can be listened on."""
+        (0: a free one, the same on every address). OSError when none can be listened on.
+        ``keep_tokens``: the tokens ``stop(keep_tokens=True)`` kept, so the phones' links and
+        open pages work again (a restart, not a new sharing session)."""
         if self.running:
             raise RuntimeError("The phones' server is already running")
-        self.new_tokens()
+        if not keep_tokens:
+            self.new_tokens()
+        elif self.watch_token is None:
+            raise RuntimeError("No tokens kept to start with: stop(keep_tokens=True) keeps them")
         wanted = list(addresses) if addresses is not None else local_addresses()
         ready, failed = threading.Event(), []
         self._thread = threading.Thread(target=self._run, args=(wanted, port, ready, failed),
@@ -121,18 +132,21 @@ class PhoneServer:
         if failed:
             self._thread.join()
             self._thread = None
-            self._forget_tokens()
+            self._forget_tokens(keep_tokens)
             raise failed[0]
 
-    def stop(self) -> None:
-        """End every connection and every token (Stop sharing)."""
+    def stop(self, *, keep_tokens: bool = False) -> None:
+        """End every connection and every token (Stop sharing). ``keep_tokens``: a restart;
+        the phones are told the server restarts (they reconnect by themselves) and the tokens
+        are kept for ``start(keep_tokens=True)``."""
         loop, thread = self._loop, self._thread
         if loop is not None and thread is not None and thread.is_alive():
-            asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=10)
+            closing = self._shutdown(*(RESTARTING if keep_tokens else STOPPED))
+            asyncio.run_coroutine_threadsafe(closing, loop).result(timeout=10)
             loop.call_soon_threadsafe(loop.stop)
             thread.join(timeout=10)
         self._thread = self._loop = None
-        self._forget_tokens()
+        self._forget_tokens(keep_tokens)
 
     def publish(self, snapshot: dict[str, Any]) -> None:
         """The table as it is now (from any thread): kept for phones that connect later and
@@ -171,8 +185,10 @@ class PhoneServer:
         self.watch_token = secrets.token_hex(16)
         self.seat_tokens = [secrets.token_hex(16) for _ in range(MAX_SEATS)]
 
-    def _forget_tokens(self) -> None:
-        self.watch_token, self.seat_tokens, self.port, self.addresses = None, [], None, []
+    def _forget_tokens(self, keep_tokens: bool = False) -> None:
+        if not keep_tokens:
+            self.watch_token, self.seat_tokens = None, []
+        self.port, self.addresses = None, []
 
     def _role(self, token: str) -> int | None:
         """WATCH, the seat the token is bound to, or None for anything else."""
@@ -373,10 +389,10 @@ class PhoneServer:
                           f"(port {port})")
         self.port, self.addresses = port, bound
 
-    async def _shutdown(self) -> None:
+    async def _shutdown(self, code: int = STOPPED[0], why: bytes = STOPPED[1]) -> None:
         with self._lock:
             clients = list(self._clients)
-        await asyncio.gather(*(c.ws.close(code=1001, message=b"Sharing stopped")
+        await asyncio.gather(*(c.ws.close(code=code, message=why)
                                for c in clients), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()

@@ -31,6 +31,7 @@
 
   function draw() {
     const t = table;
+    document.body.dataset.n = t.n;         // the snapshot shown (what a press says it saw)
     document.title = `${t.title}: the table`;
     $("title").textContent = t.title;
     fill($("stands"), t.stands.map((s) => el("li", s)));
@@ -52,10 +53,8 @@
       for (const [label, value] of s.figures) {
         if (typeof value === "number" || String(value).length <= 4) {
           list.append(el("dt", label), el("dd", value));
-        } else {                           // words: a line of their own, never broken up
-          const line = el("dd", null, "wide");
-          line.append(el("span", label + " "), String(value));
-          list.append(line);
+        } else {                           // words: the label, then a line of their own
+          list.append(el("dt", label, "wide"), el("dd", value, "wide"));
         }
       }
       card.append(list);
@@ -71,7 +70,7 @@
 
   function drawMine(t) {
     const box = $("mine");
-    if (you === null || !t.controls[you]) { box.hidden = true; return; }
+    if (you === null || !t.controls[you] || t.over) { box.hidden = true; return; }
     const mine = t.controls[you], seat = t.seats[you];
     box.hidden = false;
     seatStyle(box, seat);
@@ -105,6 +104,7 @@
     box.hidden = !t.result;
     if (!t.result) return;
     $("result-text").textContent = t.result.text;
+    $("result-seats").classList.toggle("team", t.cooperative);   // won or lost together: no places
     fill($("result-seats"), t.result.seats.map((s) => {
       const li = el("li", null, s.winner ? "winner" : "");
       li.append(s.score === null ? s.name : `${s.name}: ${s.score}`);

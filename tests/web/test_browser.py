@@ -1,0 +1,303 @@
+"""The phones' page in a real browser: Debian's Chromium, headless, driven by Selenium, against
+a PhoneServer on 127.0.0.1 fed by a real session of each game. The test stands in for the app's
+main thread: it publishes a snapshot after every change and plays what the phones pressed
+through the game's input map and gate (``Session.handle_input``), as ui/app.py does.
+
+Chromium missing: skipped on a desktop, a failure in CI (``CI=true``; .ci/run installs it).
+Screenshots of each game at a phone's 390x844 and a tablet's 1024x768 go to screenshots/
+(``COMPANION_SHOTS=0`` draws the page the same and writes none)."""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from companion.core import Command, CompanionError, InputEvent, Session
+from companion.core.narrator import Narrator
+from companion.view import table_view
+from hardware.inbox import Inbox
+from tests.companion import cauldron_autoplay, quest_autoplay
+from tests.support import autoplay
+from tests.web import tables
+from ui.web.server import PhoneServer
+
+CHROMIUM, DRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run")
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+SAVE_SHOTS = os.environ.get("COMPANION_SHOTS", "1") != "0"
+SIZES = ((390, 844), (1024, 768))
+WAIT_S = 10.0
+
+
+def _move(game: str) -> Callable[[Session, random.Random], Command | InputEvent]:
+    """What the Pi plays next in ``game``: a legal move of the game's autoplay."""
+    return {"witchs_brew": autoplay.next_command, "cauldron": cauldron_autoplay.next_command,
+            "quest": lambda session, rng: quest_autoplay.random_command(session.state, rng)}[game]
+
+
+#: Each game where a seat's phone has something to press: (game, session, the seat).
+GAMES = {
+    "witchs_brew": (lambda: tables.brew(36), 0),      # Anna answers Dora's Witch
+    "cauldron": (lambda: tables.cauldron(15), 0),     # Anna ends her harvest turn
+    "quest": (lambda: tables.quest(0), 0),            # Ann rolls the action dice
+}
+FINISHED = {
+    "witchs_brew": lambda: tables.brew(len(tables.brew_commands())),
+    "cauldron": lambda: tables.cauldron(len(tables.cauldron_commands())),
+    "quest": lambda: tables.quest(400),
+}
+
+
+class Table:
+    """The app's side: a session, its narrator, the numbered snapshots, the server and inbox."""
+
+    def __init__(self, session: Session) -> None:
+        self.session, self.narrator, self.n = session, Narrator(session), 0
+        self.inbox = Inbox()
+        self.server = PhoneServer(self.inbox)
+        self.server.start(port=0, addresses=["127.0.0.1"])
+        self.publish()
+
+    def publish(self) -> dict[str, Any]:
+        self.n += 1
+        names = self.session.names
+        seat = self.session.prompt().get("seat")
+        clock = {"turn": 14.0, "game": 1500.0, "seats": [60.0 * (i + 3) for i in range(len(names))],
+                 "seat": seat, "paused": False}
+        self.view = table_view(self.session, self.n, self.narrator, clock=clock, turn_limit=90)
+        self.server.publish(self.view)
+        return self.view
+
+    def play(self, item: Command | InputEvent) -> None:
+        """A press on the Pi (touch) or a die it read, then the new snapshot."""
+        if isinstance(item, Command):
+            self.session.execute(item, "touch")
+        else:
+            self.session.handle_input(item)
+        self.publish()
+
+    def pressed(self) -> list[Any]:
+        """Wait for what the phones pressed, then play it as the app's main thread does:
+        through the input map and the gate; a refusal changes nothing."""
+        deadline = time.monotonic() + WAIT_S
+        while not len(self.inbox) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        played = []
+        for event in self.inbox.drain():
+            try:
+                played.append(self.session.handle_input(event))
+            except CompanionError as refusal:
+                played.append(refusal)
+        self.publish()
+        return played
+
+    def link(self, seat: int | None = None) -> str:
+        links = self.server.links()
+        return links["watch"][0] if seat is None else links["seats"][seat]["urls"][0]
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+@pytest.fixture
+def table_of():
+    made: list[Table] = []
+
+    def make(session: Session) -> Table:
+        made.append(Table(session))
+        return made[-1]
+
+    yield make
+    for table in made:
+        table.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = [str(p) for p in (CHROMIUM, DRIVER) if not p.exists()]
+    if missing:
+        why = f"{' and '.join(missing)} missing (apt-get install chromium chromium-driver)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"The browser tests must run in CI: {why}")
+        pytest.skip(why)
+    os.environ["SE_OFFLINE"] = "true"        # Selenium Manager downloads nothing
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    with tempfile.TemporaryDirectory(prefix="companion-chromium-") as profile:
+        options.add_argument(f"--user-data-dir={profile}")
+        driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+        try:
+            size(driver, *SIZES[0])
+            yield driver
+        finally:
+            driver.quit()
+
+
+def size(driver, width: int, height: int) -> None:
+    """The page's viewport exactly, as a phone or tablet has it (touch, its own width)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+
+
+def until(driver, check: Callable[[], Any], what: str) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_S, poll_frequency=0.05).until(
+        lambda _d: check(), message=f"the page never showed {what}")
+
+
+def text(driver, element_id: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, element_id).text
+
+
+def shown_n(driver) -> int | None:
+    n = driver.execute_script("return document.body.dataset.n")
+    return int(n) if n else None
+
+
+def current(driver, table: Table) -> None:
+    """Wait until the page shows the table's newest snapshot, and check its words."""
+    until(driver, lambda: shown_n(driver) == table.n, f"snapshot {table.n}")
+    view = table.view
+    assert text(driver, "asks") == view["asks"] or view["over"]
+    assert text(driver, "link") == ""                          # no "reconnecting…" showing
+
+
+def seat_names(driver) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seat .name")]
+
+
+def shot(driver, name: str) -> None:
+    """The page at each size as a player holding it sees it (and the phone's whole page)."""
+    for width, height in SIZES:
+        size(driver, width, height)
+        driver.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.15)
+        if SAVE_SHOTS:
+            SHOTS.mkdir(exist_ok=True)
+            driver.save_screenshot(str(SHOTS / f"phones_{name}_{width}x{height}.png"))
+    if SAVE_SHOTS:
+        size(driver, *SIZES[0])
+        full = driver.execute_script("return document.documentElement.scrollHeight")
+        size(driver, SIZES[0][0], int(full))
+        time.sleep(0.15)
+        driver.save_screenshot(str(SHOTS / f"phones_{name}_{SIZES[0][0]}x{SIZES[0][1]}_full.png"))
+    size(driver, *SIZES[0])
+
+
+# -- the tests --------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_page_shows_the_prompt_and_the_seats_then_each_change(browser, table_of, game):
+    table = table_of(GAMES[game][0]())
+    browser.get(table.link())
+    current(browser, table)
+    assert text(browser, "title") == table.view["title"]
+    assert seat_names(browser) == table.session.names
+    assert text(browser, "turn") == f"{table.view['turn']}'s turn"
+    for line in table.view["stands"]:
+        assert line in text(browser, "stands")
+    assert all(line["text"] in text(browser, "log") for line in table.view["log"])
+    assert not browser.find_element("id", "mine").is_displayed()   # a watcher has no buttons
+    shot(browser, f"{game}_watching")
+    rng = random.Random(5)
+    for _ in range(3):                                             # presses on the Pi
+        table.play(_move(game)(table.session, rng))
+        current(browser, table)
+        assert table.view["log"][-1]["text"] in text(browser, "log")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_seat_button_on_the_page_plays_as_that_phone(browser, table_of, game):
+    make, seat = GAMES[game]
+    table = table_of(make())
+    name = table.session.names[seat]
+    controls = table.view["controls"][seat]
+    assert controls["buttons"] or controls["dice"]
+    steps = len(table.session.done_steps())
+    browser.get(table.link(seat))
+    current(browser, table)
+    assert text(browser, "mine-title") == f"{name}: the table waits for you"
+    shot(browser, f"{game}_seat")
+    from selenium.webdriver.common.by import By
+
+    pressable = browser.find_elements(By.CSS_SELECTOR, "#buttons button, #dice button")
+    labels = [b["label"] for b in controls["buttons"]] + [
+        str(face) for d in controls["dice"] for face in d["faces"]]
+    assert [b.text for b in pressable] == labels
+    pressable[0].click()
+    played = table.pressed()
+    assert len(played) == 1 and not isinstance(played[0], Exception), played
+    step = table.session.done_steps()[-1]
+    assert len(table.session.done_steps()) == steps + 1 and step is played[0]
+    assert step.source == f"{name}'s phone"
+    if step.command.player is not None:
+        assert step.command.player == name
+    current(browser, table)
+    assert "phone" in text(browser, "log")                   # the log says where it came from
+
+
+@pytest.mark.parametrize("game", list(FINISHED))
+def test_the_end_shows_the_result(browser, table_of, game):
+    table = table_of(FINISHED[game]())
+    assert table.session.over
+    browser.get(table.link(0))
+    current(browser, table)
+    assert not browser.find_element("id", "now").is_displayed()
+    result = text(browser, "result")
+    assert table.view["result"]["text"].splitlines()[0] in result
+    assert all(s["name"] in result for s in table.view["result"]["seats"])
+    shot(browser, f"{game}_result")
+
+
+def test_after_a_restart_the_page_reconnects_and_is_current(browser, table_of):
+    table = table_of(GAMES["witchs_brew"][0]())
+    browser.get(table.link(0))
+    current(browser, table)
+    port = table.server.port
+    table.server.stop(keep_tokens=True)
+    until(browser, lambda: text(browser, "link-words") == "Reconnecting\u2026",
+          "Reconnecting…")
+    table.play(_move("witchs_brew")(table.session, random.Random(1)))   # the Pi goes on meanwhile
+    assert shown_n(browser) == table.n - 1
+    table.server.start(port=port, addresses=["127.0.0.1"], keep_tokens=True)
+    current(browser, table)
+    assert table.server.connected()["seats"] == [0]
+
+
+def test_stop_sharing_tells_the_page_and_it_stops_trying(browser, table_of):
+    table = table_of(GAMES["witchs_brew"][0]())
+    browser.get(table.link())
+    current(browser, table)
+    table.server.stop()
+    until(browser, lambda: "stopped sharing" in text(browser, "link-words"), "stopped sharing")
+
+
+def test_a_wrong_token_sees_nothing(browser, table_of):
+    table = table_of(GAMES["witchs_brew"][0]())
+    good = table.link()
+    wrong = good[: -len(table.server.watch_token)] + "0" * 32
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(wrong, timeout=5)
+    assert refused.value.code == 404
+    browser.get(wrong)
+    assert browser.execute_script("return document.body.innerText").strip() == "Not found"
+    assert browser.execute_script("return document.getElementById('seats')") is None
+    assert table.server.connected()["phones"] == 0
