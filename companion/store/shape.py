@@ -65,6 +65,8 @@ class Shapes:
 
     tables: dict[str, tuple[frozenset[str], frozenset[str]]]
     indexes: dict[str, frozenset[str]]
+    #: each index as today's schema writes it (a repair makes a changed one again)
+    made: dict[str, str]
 
 
 @functools.lru_cache(maxsize=1)
@@ -80,6 +82,7 @@ def shapes() -> Shapes:
         memory.close()
     tables: dict[str, tuple[set[str], set[str]]] = {}
     indexes: dict[str, set[str]] = {}
+    made_as: dict[str, str] = {}
     statements = made + [s for version in sorted(MIGRATIONS) for s in MIGRATIONS[version]]
     for sql in statements:
         found = tokens(sql)
@@ -94,8 +97,9 @@ def shapes() -> Shapes:
         elif found[:2] == ["CREATE", "INDEX"] or found[:3] == ["CREATE", "UNIQUE", "INDEX"]:
             name = found[3 if found[1] == "UNIQUE" else 2].lower()
             indexes.setdefault(name, set()).add(" ".join(found))
+            made_as.setdefault(name, sql)
     return Shapes({name: (frozenset(i), frozenset(e)) for name, (i, e) in tables.items()},
-                  {name: frozenset(sqls) for name, sqls in indexes.items()})
+                  {name: frozenset(sqls) for name, sqls in indexes.items()}, made_as)
 
 
 @dataclass(frozen=True)
@@ -212,8 +216,8 @@ def drop_strangers(conn: sqlite3.Connection, found: list[Stranger]) -> list[str]
             conn.execute("DELETE FROM sqlite_schema WHERE name = ?", (stranger.name,))
             conn.execute("PRAGMA writable_schema = OFF")
         done.append(f"removed the {stranger.type} `{stranger.name}`")
-        ours = shapes().indexes.get(stranger.name.lower())
+        ours = shapes().made.get(stranger.name.lower())
         if stranger.type == "index" and ours:
-            conn.execute(sorted(ours)[0])
+            conn.execute(ours)
             done[-1] += " and made it again as a companion database has it"
     return done
