@@ -64,7 +64,9 @@ def test_a_dry_run_prints_the_whole_plan_and_changes_nothing(prefix):
             "--home-dir /var/lib/table-companion --shell /usr/sbin/nologin") in plan
     assert "sudo" not in plan and "usermod" not in plan  # no admin rights for the user
     assert f"python3 -m venv {prefix}/opt/table-companion/.venv" in plan
-    assert "-m pip install" in plan and "table-companion\\[pi\\]" in plan
+    assert ("-m pip install --quiet --no-cache-dir --require-hashes --only-binary=:all: "
+            f"--requirement {prefix}/opt/table-companion/requirements-pi.lock") in plan
+    assert "--no-deps --no-build-isolation --no-index" in plan   # the app: nothing fetched
     assert f"install -m 0600 -o companion -g companion {ROOT / 'pyproject.toml'}" in plan
     assert f"systemctl --root={prefix} enable table-companion.service" in plan
     assert f"write {prefix}/etc/udev/rules.d/60-table-companion-backlight.rules" in plan
@@ -188,3 +190,69 @@ def test_install_in_a_prefix_then_uninstall_keeps_the_games(prefix, tmp_path):
     assert games.read_bytes() == b"the games" and kept.is_file()
     assert "kept the games" in done.stdout
     assert _host() == host
+
+
+def _locked() -> dict[str, tuple[str, list[str]]]:
+    """requirements-pi.lock: name -> (version, its sha256 hashes)."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    name = ""
+    for line in (ROOT / "requirements-pi.lock").read_text().splitlines():
+        line = line.strip().rstrip("\\").strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("--hash=sha256:"):
+            found[name][1].append(line.removeprefix("--hash=sha256:"))
+        else:
+            name, _, version = line.partition("==")
+            assert version, f"requirements-pi.lock: {line!r} is not name==version"
+            found[name] = (version, [])
+    return found
+
+
+def test_the_lock_pins_constraints_versions_with_a_hash_for_every_package():
+    """scripts/lock-pi writes it from constraints.txt: run again after an upgrade."""
+    from packaging.utils import canonicalize_name
+
+    from tests.test_constraints import _pins
+
+    pins, locked = _pins(), _locked()
+    for name in ("kivy", "lgpio", "gpiozero", "pyserial", "platformdirs", "segno", "aiohttp",
+                 "yarl", "multidict", "frozenlist", "aiosignal", "attrs", "propcache",
+                 "aiohappyeyeballs", "idna", "colorzero"):
+        assert name in locked, f"requirements-pi.lock lacks {name}"
+    for name, (version, hashes) in locked.items():
+        if canonicalize_name(name) in pins:
+            assert version == pins[canonicalize_name(name)], (
+                f"requirements-pi.lock has {name}=={version}, constraints.txt "
+                f"{pins[canonicalize_name(name)]}: run scripts/lock-pi")
+        assert hashes and all(len(h) == 64 and int(h, 16) >= 0 for h in hashes), name
+
+
+@pytest.mark.parametrize("account", [
+    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin",
+    "companion:x:999:999:Somebody else:/home/companion:/bin/bash",
+])
+def test_an_existing_account_that_is_not_its_own_is_refused_unless_told(prefix, account):
+    name = account.split(":")[0]
+    with open(prefix / "etc" / "passwd", "a") as passwd:
+        passwd.write(account + "\n")
+    before = _tree(prefix)
+    done = _run(INSTALL, "--prefix", str(prefix), "--dry-run", "--user", name)
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"user {name} exists and is not the companion's own account" in done.stderr
+    assert "--existing-user" in done.stderr and "nothing was changed" in done.stderr
+    told = _run(INSTALL, "--prefix", str(prefix), "--dry-run", "--user", name,
+                "--existing-user")
+    assert told.returncode == 0, told.stderr
+    assert f"user {name} exists and was not made by this installer" in told.stdout
+    assert "useradd" not in told.stdout
+    assert _tree(prefix) == before
+
+
+def test_its_own_account_from_an_earlier_install_is_used_as_it_is(prefix):
+    with open(prefix / "etc" / "passwd", "a") as passwd:
+        passwd.write("companion:x:998:998:Table companion kiosk:/var/lib/table-companion:"
+                     "/usr/sbin/nologin\n")
+    done = _run(INSTALL, "--prefix", str(prefix), "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert "made by an earlier install" in done.stdout and "useradd" not in done.stdout

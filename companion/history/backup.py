@@ -25,6 +25,7 @@ from companion.store.opening import (
     WriterLock, connect_reader, dated_name, primary_code, refuse_odd_path, sync,
 )
 from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
+from companion.store.shape import listed, read_schema, strangers, trusting_nothing, what_to_do
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Copied:
     aside: str | None = None
 
 
-def _why_not_ours(conn: sqlite3.Connection) -> tuple[str | None, int, int]:
+def _why_not_ours(conn: sqlite3.Connection, path: str) -> tuple[str | None, int, int]:
     """(why this is not a sound companion database or None, its schema, its games)."""
     try:
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -52,6 +53,9 @@ def _why_not_ours(conn: sqlite3.Connection) -> tuple[str | None, int, int]:
         if schema > SCHEMA_VERSION:
             return (f"it was written by a newer companion (schema {schema}; this one reads up "
                     f"to schema {SCHEMA_VERSION}): update the companion first"), schema, 0
+        odd = strangers(read_schema(conn))
+        if odd:
+            return f"this file carries {listed(odd)} ({what_to_do(odd, path)})", schema, 0
         found = conn.execute("PRAGMA quick_check").fetchone()[0]
         if found != "ok":  # its first finding, without SQLite's "*** in database main ***"
             first = [line for line in found.splitlines() if not line.startswith("***")]
@@ -69,13 +73,14 @@ def _open_source(path: str) -> sqlite3.Connection:
     """A read-only connection to a file to restore; it writes nothing beside it (a file on
     a write-protected stick is read as one that cannot change)."""
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    conn = trusting_nothing(sqlite3.connect(uri, uri=True, isolation_level=None))
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.Error as problem:
         if primary_code(problem) in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY):
             conn.close()
-            return sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+            return trusting_nothing(sqlite3.connect(uri + "&immutable=1", uri=True,
+                                                    isolation_level=None))
     return conn
 
 
@@ -84,11 +89,11 @@ def _copy(source: sqlite3.Connection, temp: str, label: str) -> tuple[int, int]:
     checked before returning (schema, games); StoreError naming ``label`` if the copy fails
     its check."""
     os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
-    target = sqlite3.connect(temp, isolation_level=None)
+    target = trusting_nothing(sqlite3.connect(temp, isolation_level=None))
     try:
         source.backup(target)  # every page in one step: one consistent snapshot
         target.execute("PRAGMA journal_mode = DELETE")  # self-contained: no -wal beside it
-        why, schema, games = _why_not_ours(target)
+        why, schema, games = _why_not_ours(target, label)
     finally:
         target.close()
     if why:
@@ -140,7 +145,7 @@ def check_restorable(source: str) -> tuple[int, int]:
         raise StoreError(f"{source} cannot be restored: it cannot be opened ({problem}); "
                          "nothing was changed") from None
     try:
-        why, schema, games = _why_not_ours(conn)
+        why, schema, games = _why_not_ours(conn, source)
     finally:
         conn.close()
     if why:
@@ -152,7 +157,7 @@ def _keep_aside(database: str) -> str:
     """The current database's steps all in its main file (a checkpoint), then a second name
     for that file, dated; a -wal a damaged file leaves goes with it under the same name."""
     try:
-        conn = sqlite3.connect(database, isolation_level=None)
+        conn = trusting_nothing(sqlite3.connect(database, isolation_level=None))
         try:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:

@@ -11,6 +11,11 @@ state; a game whose setup this companion cannot play is marked "abandoned" (kept
 longer offered for resume). A repair also drops the game's checkpoints from the first bad step
 on and sets its line for the lists from the fold of what is left, in the same transaction. A
 damaged file is only reported: copying it aside is the store's job.
+
+Every finished game's results rows are compared with what the fold of its log gives, and each
+difference is named (game, seat, stored value, folded value); a repair writes the log's results
+again (trust.py). A file carrying objects no companion makes (shape.py) is named by object; a
+repair keeps a copy of the file first, then removes them (trust.py).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ class Problem:
     game_id: int | None  # None: the file itself
     step: int | None  # None: the game's setup, or the file
     what: str
+    #: "log": the game does not fold; "results": its results rows are not its log's
+    kind: str = "log"
 
     def __str__(self) -> str:
         if self.game_id is None:
@@ -150,13 +157,70 @@ def summarize(conn: sqlite3.Connection, game_id: int) -> Folded:
 
 
 def check(conn: sqlite3.Connection) -> list[Problem]:
-    """Every problem in the file: SQLite's integrity check, then every game's fold."""
+    """Every problem in the file: SQLite's integrity check, then every game's fold and its
+    results rows against that fold."""
     problems = integrity(conn)
     for (game_id,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
-        found = check_game(conn, game_id)
-        if found:
-            problems.append(found)
+        folded = fold_rows(conn, game_id)
+        if folded.problem:
+            problems.append(folded.problem)
+        else:
+            problems.extend(results_differ(conn, game_id, folded))
     return problems
+
+
+def log_results(folded: Folded) -> list[dict[str, Any]] | None:
+    """The results the fold gives (as the file keeps them), or None while the game is on."""
+    if not folded.rules.is_over(folded.state):
+        return None
+    return json.loads(dumps(folded.rules.results(folded.state)))
+
+
+def results_differ(conn: sqlite3.Connection, game_id: int, folded: Folded) -> list[Problem]:
+    """Each way a game's status and results rows differ from the fold of its log, named by
+    seat: a row edited by hand, or written by something that is not the companion."""
+    def differs(what: str) -> Problem:
+        return Problem(game_id, None, what, kind="results")
+
+    status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+    try:
+        expected = log_results(folded)
+    except Exception as problem:  # noqa: BLE001 - a state the rules cannot read: named
+        return [Problem(game_id, None, "its log folds to a game the rules cannot read "
+                                       f"({_why(problem)})")]
+    if expected is None:
+        if status == "finished":
+            return [differs("it is stored as finished, but its log does not end the game")]
+        return []
+    out = [] if status == "finished" else [
+        differs(f"it is stored as {shown(status)}, but its log ends the game")]
+    stored = {row[0]: row for row in conn.execute(
+        "SELECT seat, name, score, winner, detail FROM results WHERE game_id = ?", (game_id,))}
+    folded_seats = {r["seat"]: r for r in expected}
+    for seat in sorted(set(stored) | set(folded_seats), key=str):
+        row, result = stored.get(seat), folded_seats.get(seat)
+        if row is None:
+            out.append(differs(f"seat {seat}: no results row; its log gives score "
+                               f"{shown(result['score'])}"))
+            continue
+        if result is None:
+            out.append(differs(f"seat {seat}: a results row (score {shown(row[2])}) its log "
+                               "does not give"))
+            continue
+        for field, kept, given in (("name", row[1], result["name"]),
+                                   ("score", row[2], result["score"]),
+                                   ("winner", row[3], int(bool(result["winner"])))):
+            if kept != given:
+                out.append(differs(f"seat {seat}: {field} stored {shown(kept)}, its log "
+                                   f"gives {shown(given)}"))
+        try:
+            detail = json.loads(row[4])
+        except (TypeError, ValueError):
+            detail = row[4]
+        if detail != result and all(row[i] == v for i, v in (
+                (1, result["name"]), (2, result["score"]), (3, int(bool(result["winner"]))))):
+            out.append(differs(f"seat {seat}: its stored detail is not what its log gives"))
+    return out
 
 
 def _verbatim(value: Any) -> Any:
@@ -190,10 +254,11 @@ def raw_log(conn: sqlite3.Connection, game_id: int) -> list[str]:
 
 
 def repair(conn: sqlite3.Connection, problems: list[Problem]) -> list[str]:
-    """Set aside what keeps each game from playing (nothing is deleted); what was done."""
+    """Set aside what keeps each game from playing (nothing is deleted); what was done. Results
+    that differ from a log are written again by trust.write_log_results."""
     done: list[str] = []
     for problem in problems:
-        if problem.game_id is None:
+        if problem.game_id is None or problem.kind == "results":
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:

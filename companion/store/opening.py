@@ -36,6 +36,7 @@ from companion.core.errors import StoreError
 
 from companion.store.migrate import migrate
 from companion.store.schema import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, new_device
+from companion.store.shape import read_schema, refuse_strangers, trusting_nothing
 
 #: How long a writer waits for another connection's transaction (seconds).
 BUSY_SECONDS = 10.0
@@ -164,15 +165,18 @@ class WriterLock:
 # -- connections -----------------------------------------------------------------------------
 def _check_ours(conn: sqlite3.Connection, path: str, integrity: bool = True) -> int:
     """The number of schema objects; Unreadable if the file is not ours or damaged (the
-    integrity check only with ``integrity``), StoreError if a newer companion wrote it. Read in
-    one transaction: another process may be creating the schema meanwhile."""
+    integrity check only with ``integrity``), Untrusted if it carries an object no companion
+    makes (shape.py), StoreError if a newer companion wrote it. Read in one transaction:
+    another process may be creating the schema meanwhile."""
     conn.execute("BEGIN")
     try:
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        rows = read_schema(conn)
+        tables = len(rows)
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         if tables and app_id != APPLICATION_ID:
             raise Unreadable("it is not a table-companion database")
         if app_id == APPLICATION_ID:
+            refuse_strangers(conn, path, rows)
             checked = [""] if integrity else [f"({name})" for (name,) in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
                 f"({', '.join('?' * len(LISTED_TABLES))})", LISTED_TABLES)]
@@ -264,7 +268,7 @@ def connect_writer(path: str) -> sqlite3.Connection:
     except sqlite3.Error as problem:
         raise refusal(path, problem) from None
     try:
-        conn.execute("PRAGMA foreign_keys = ON")
+        trusting_nothing(conn).execute("PRAGMA foreign_keys = ON")
         _check_ours(conn, path, integrity=not closed_clean)
         if not memory:
             _switch_to_wal(conn)
@@ -292,7 +296,7 @@ def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
         try:
-            if _check_ours(conn, path, integrity=not rests_clean(path)) == 0:
+            if _check_ours(trusting_nothing(conn), path, integrity=not rests_clean(path)) == 0:
                 raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
         except BaseException:
             conn.close()
@@ -343,10 +347,10 @@ def sync(path: str) -> None:
         os.close(fd)
 
 
-def copy_aside(path: str, why: StoreError) -> str:
-    """Copy the file (and its -wal) to ``NAME.unreadable-DATE``; StoreError, with the file
-    untouched and no partial copy left, if that cannot be done."""
-    target = dated_name(path, "unreadable")
+def keep_copy(path: str, word: str) -> str:
+    """Copy the file (and its -wal) to ``NAME.word-DATE``; OSError, with the file untouched
+    and no partial copy left, if that cannot be done."""
+    target = dated_name(path, word)
     made: list[str] = []
     try:
         for suffix in ("", "-wal"):
@@ -354,17 +358,24 @@ def copy_aside(path: str, why: StoreError) -> str:
                 continue
             made.append(target + suffix)
             _copy_file(path + suffix, target + suffix)
-    except OSError as problem:
+    except OSError:
         for name in made:
-            try:
+            with contextlib.suppress(OSError):
                 os.remove(name)
-            except OSError:
-                pass
+        raise
+    return target
+
+
+def copy_aside(path: str, why: StoreError) -> str:
+    """Copy the file (and its -wal) to ``NAME.unreadable-DATE``; StoreError, with the file
+    untouched and no partial copy left, if that cannot be done."""
+    try:
+        return keep_copy(path, "unreadable")
+    except OSError as problem:
         words = advice(problem) or "free some space and start again"
         raise StoreError(f"The game database {path} could not be read ({why}) and could not "
                          f"be copied aside ({problem.strerror or problem}), so it was left as "
                          f"it was: {words}") from None
-    return target
 
 
 def open_writer(path: str) -> tuple[sqlite3.Connection, str | None]:
