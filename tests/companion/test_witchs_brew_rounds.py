@@ -180,8 +180,7 @@ def test_announcing_a_role_already_played_this_set_lays_the_card_face_down(wb):
     assert s.summary()["role"] is None and s.summary()["round"] == 3
     assert s.prompt()["phase"] == "play" and s.prompt()["turn"] == "Carl"
     assert s.words(step)[0] == (
-        "Carl laid the Warlock face down: it was played earlier this set, and a forgotten card "
-        "goes face down at once; Carl plays another")
+        "Carl laid the Warlock face down: a forgotten card, played earlier this set")
     wb.refused(s, "play_role", "Carl", role="warlock",
                match="Carl already played the Warlock this set")
     wb.do(s, "play_role", "Carl", role="witch")
@@ -214,7 +213,8 @@ def test_a_forgotten_last_card_passes_the_start_to_the_left(wb):
         step = wb.do(s, "play_role", "Barb", role=role)
     assert wb.player(s, "Barb")["cards_left"] == 0
     assert s.prompt()["turn"] == "Carl"
-    assert s.words(step)[0].endswith("; Barb has no card left, Carl begins the round")
+    assert s.words(step)[0] == ("Barb laid the Druid face down: a forgotten card, played "
+                                "earlier this set; Carl begins")
 
 
 def test_a_forgotten_card_is_forfeited_face_down_and_counts_as_played(wb):

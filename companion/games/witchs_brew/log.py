@@ -66,14 +66,11 @@ def event_words(event: Event, names: Sequence[str], role: Any = None) -> str:
     if kind == "role_played":
         return f"{who} played {_role(d.get('role'))}"
     if kind == "card_forfeited":
-        line = (f"{who} laid {_role(d.get('role'))} face down: it was played earlier this set, "
-                "and a forgotten card goes face down at once")
-        if "then" not in d:
-            return line
-        then = d["then"]
-        if then == d.get("seat"):
-            return f"{line}; {who} plays another"
-        return f"{line}; {who} has no card left, {_who(names, then)} begins the round"
+        # short enough for the game bar's two lines: the prompt says who plays another
+        line = (f"{who} laid {_role(d.get('role'))} face down: a forgotten card, played "
+                "earlier this set")
+        then = d.get("then", d.get("seat"))
+        return line if then == d.get("seat") else f"{line}; {_who(names, then)} begins"
     if kind == "answered":
         answer = d.get("answer")
         if answer == "pass":
