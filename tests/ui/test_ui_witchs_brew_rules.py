@@ -107,3 +107,17 @@ def test_a_gain_the_supply_cuts_short_is_said_on_screen(app):
     s.execute(Command("play_role", "Anna", {"role": "witch"}))
     frames()
     assert table(app).supply_note == ""
+
+
+def test_the_setup_turns_the_box_counts_on(app):
+    """Drops and gold "are not meant to run out" (RULES-NOTES.md): unlimited unless the table
+    taps the setup's supply button, which plays with the box's 20 of each drop and 24 gold."""
+    tap_title("Witch's Brew")
+    setup = app.screens.get_screen("setup")
+    assert "supply" not in setup.setup()
+    tap_title("Drops, gold: unlimited")
+    assert setup.setup()["supply"] == {"drops": 20, "gold": 24}
+    both_sizes("witchs_brew_setup_box_supply")
+    tap_title("Start the game")
+    assert app.session.state["supply"] == {"red": 20, "white": 20, "green": 20, "gold": 24,
+                                           "vials": 45}
