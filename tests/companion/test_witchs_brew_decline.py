@@ -14,13 +14,20 @@ from tests.support.fuzz import assert_export_replays
 START = {"red": 1, "white": 1, "green": 1, "gold": 2, "vials": 0}
 
 
+def anna_announces(wb, players, role, *answers: str):
+    """A table where Anna announces ``role`` and the next seats answer in turn."""
+    s = wb.new(players)
+    wb.do(s, "play_role", "Anna", role=role)
+    for who, answer in zip(wb.FIVE[1:], answers):
+        wb.do(s, answer, who)
+    return s
+
+
 def test_a_favor_applied_at_once_may_be_declined_while_the_round_goes_on(wb):
     """"If he is unable or unwilling to execute this action, he merely says so and does not do
     it." Barb says "So be it!" to the Wolf keeper: her drop is applied at once; while Carl is
     still to answer she declines it, and the round goes on with Carl."""
-    s = wb.new(wb.FIVE)
-    wb.do(s, "play_role", "Anna", role="wolf_keeper")
-    wb.do(s, "so_be_it", "Barb")
+    s = anna_announces(wb, wb.FIVE, "wolf_keeper", "so_be_it")
     assert wb.counters(s, "Barb")["red"] == 2
     assert s.summary()["free_gains"] == [
         {"player": "Barb", "role": "wolf_keeper", "kind": "favor", "changes": {"red": 1}}]
@@ -39,10 +46,7 @@ def test_the_holder_who_declines_the_full_action_still_begins_the_next_round(wb)
     """"The player, who "won" the right to the full action of the role in the previous round,
     must begin the new round, even if he chose not to execute the action." Carl holds the Herb
     collector; its 3 green drops are applied at once, he declines them, and still begins."""
-    s = wb.new(3)
-    wb.do(s, "play_role", "Anna", role="herb_collector")
-    wb.do(s, "pass", "Barb")
-    wb.do(s, "claim", "Carl")
+    s = anna_announces(wb, 3, "herb_collector", "pass", "claim")
     assert wb.counters(s, "Carl")["green"] == 4
     assert s.prompt()["phase"] == "play" and s.prompt()["turn"] == "Carl"
     step = wb.do(s, "abstain", "Carl")
@@ -58,10 +62,7 @@ def test_the_holder_who_declines_the_full_action_still_begins_the_next_round(wb)
 
 def test_the_warlock_favor_is_declined_like_the_drops(wb):
     """The rulebook's own example favor: "she takes one gold nugget from the supply"."""
-    s = wb.new(wb.FIVE)
-    wb.do(s, "play_role", "Anna", role="warlock")
-    wb.do(s, "so_be_it", "Barb")
-    wb.do(s, "so_be_it", "Carl")
+    s = anna_announces(wb, wb.FIVE, "warlock", "so_be_it", "so_be_it")
     step = wb.do(s, "abstain", "Barb")
     assert s.words(step) == ["Barb declined the favor of the Warlock: 1 gold back to the supply"]
     assert wb.counters(s, "Barb")["gold"] == 2 and wb.counters(s, "Carl")["gold"] == 3
@@ -91,18 +92,13 @@ def test_exactly_that_gain_goes_back_and_only_until_the_next_role_is_announced(w
 
 def test_a_gain_given_away_since_cannot_be_declined(wb):
     """Nobody gives back what they no longer have: the refusal says what the seat has."""
-    s = wb.new(3)
-    wb.do(s, "play_role", "Anna", role="warlock")
-    wb.do(s, "so_be_it", "Barb")
-    wb.do(s, "pass", "Carl")
+    s = anna_announces(wb, 3, "warlock", "so_be_it", "pass")
     wb.do(s, "resolve", "Anna", changes={"gold": 3}, others={"Barb": {"gold": -3}})
     wb.refused(s, "abstain", "Barb", match="Barb has 0 gold: cannot give up 1")
 
 
 def test_a_decline_is_undone_and_redone_and_replays_as_played(wb):
-    s = wb.new(wb.FIVE)
-    wb.do(s, "play_role", "Anna", role="snake_hunter")
-    wb.do(s, "so_be_it", "Barb")
+    s = anna_announces(wb, wb.FIVE, "snake_hunter", "so_be_it")
     wb.do(s, "abstain", "Barb")
     assert wb.counters(s, "Barb")["white"] == 1
     step = s.undo()

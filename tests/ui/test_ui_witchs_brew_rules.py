@@ -5,19 +5,8 @@ said on screen. Screenshots at 800x480 and 1280x720 (screenshots/)."""
 from __future__ import annotations
 
 from companion.core.model import Command
+from test_ui_screens import FIVE, start, table
 from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
-
-FIVE = ["Anna", "Barb", "Carl", "Daniel", "Emma"]
-
-
-def start(app, players=FIVE, **extra):
-    assert app.start_game({"game": "witchs_brew", "players": list(players), **extra}) is None
-    frames()
-    return app.session
-
-
-def table(app):
-    return app.screens.get_screen("witchs_brew")
 
 
 def no_thanks(app, name):
