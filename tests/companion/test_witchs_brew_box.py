@@ -11,6 +11,8 @@ from companion.games import get_rules
 
 RULES = get_rules("witchs_brew")
 THREE = ["Anna", "Barb", "Carl"]
+#: The table's setting for the box's own counts: 20 drops of each colour, 24 gold nuggets.
+BOX = {"drops": 20, "gold": 24}
 SIZES = {"copper": 7, "silver": 7, "iron": 7, "ingredient_shelf": 5, "gold_shelf": 5}
 
 
@@ -118,28 +120,72 @@ def test_a_removed_card_goes_back_on_top_of_its_stack(wb):
 
 
 # --------------------------------------------------------------------------------------------
-# The supply: "the 45 potion vials", drops and gold as the box (or the table) has them
+# The supply: "the 45 potion vials"; drops and gold "are not meant to run out" (RULES-NOTES.md)
 # --------------------------------------------------------------------------------------------
+def test_drops_and_gold_are_unlimited_unless_the_table_plays_with_the_box_counts(wb):
+    """RULES-NOTES.md: "Drops and gold are not meant to run out." By default the companion
+    never cuts a gain of drops or gold short; vials stay the box's 45."""
+    s = wb.new(THREE)
+    assert s.summary()["supply"] == {"red": None, "white": None, "green": None, "gold": None,
+                                     "vials": 45}
+    wb.do(s, "adjust", "Barb", changes={"red": 60, "gold": 90})
+    wb.do(s, "play_role", "Anna", role="wolf_keeper")
+    wb.do(s, "so_be_it", "Barb")
+    step = wb.do(s, "pass", "Carl")
+    assert [e.data["changes"] for e in step.events if e.type == "effect_applied"] == [
+        {"0": {"red": 3}}]
+    assert "short" not in s.words(step)[-1]
+    assert wb.counters(s, "Barb")["red"] == 62
+    wb.refused(s, "adjust", "Anna", changes={"gold": 201},
+               match="changes.gold: a whole number from -200 to 200, not 201")
+    wb.refused(s, "adjust", "Anna", changes={"vials": 46},
+               match="changes.vials: a whole number from -45 to 45, not 46")
+
+
 def test_the_fortune_teller_takes_what_is_left_of_the_45_vials(wb):
     """Rulebook: "Place the remaining drops, gold nuggets, and the 45 potion vials in separate
-    supplies"; a favor or action takes what the supply still holds, and is skipped (the log
-    says why) when it holds none."""
+    supplies"; a favor or action takes what the supply still holds, says so in the log and on
+    screen (the summary's ``supply_short``), and is skipped (the log says why) when it holds
+    none."""
     s = wb.new(THREE)
-    wb.do(s, "adjust", "Carl", changes={"vials": 44})
-    assert s.summary()["supply"]["vials"] == 1
+    wb.do(s, "adjust", "Carl", changes={"vials": 43})
+    assert s.summary()["supply"]["vials"] == 2
     wb.do(s, "play_role", "Anna", role="fortune_teller")
     wb.do(s, "so_be_it", "Barb")
     step = wb.do(s, "resolve", "Barb")
-    assert step.events[0].data["changes"] == {"1": {"gold": -1, "vials": 1}}
+    assert s.words(step) == ["Barb's Fortune teller favor: -1 gold, +1 vial"]
+    step = wb.do(s, "pass", "Carl")
+    step = wb.do(s, "resolve", "Anna")
+    assert step.events[0].data["changes"] == {"0": {"gold": -1, "vials": 1}}
+    assert s.words(step) == ["Anna's Fortune teller: -1 gold, +1 vial (the supply was "
+                             "short: 1 of the 2 vials on the card)"]
+    assert s.summary()["supply_short"] == [
+        {"player": "Anna", "role": "fortune_teller", "kind": "action",
+         "short": [{"counter": "vials", "printed": 2, "got": 1}]}]
     assert s.summary()["supply"]["vials"] == 0
+    # an empty supply: Barb's favor and Anna's full action come to nothing, the log says why
+    s = wb.new(THREE)
+    wb.do(s, "adjust", "Carl", changes={"vials": 45})
+    wb.do(s, "play_role", "Anna", role="fortune_teller")
+    step = wb.do(s, "so_be_it", "Barb")
+    assert s.words(step)[-1] == ("Barb's Fortune teller favor comes to nothing: The supply has no "
+                                 "vials left")
     step = wb.do(s, "pass", "Carl")
     skipped = [e for e in step.events if e.type == "effect_skipped"]
     assert skipped[0].data["reason"] == "The supply has no vials left"
+    assert s.words(step)[-1] == ("Anna's Fortune teller comes to nothing: The supply has no "
+                                 "vials left")
     assert wb.counters(s, "Anna")["vials"] == 0
+    short = s.summary()["supply_short"]
+    assert short[-1] == {"player": "Anna", "role": "fortune_teller", "kind": "action",
+                         "short": [{"counter": "vials", "printed": 2, "got": 0}]}
+    # the next role announced: what the screen said about the last round goes
+    wb.do(s, "play_role", "Anna", role="witch")
+    assert s.summary()["supply_short"] == []
 
 
 def test_no_counter_can_exceed_what_the_box_holds(wb):
-    s = wb.new(THREE)
+    s = wb.new(THREE, supply=BOX)
     wb.refused(s, "adjust", "Anna", changes={"vials": 46},
                match="changes.vials: a whole number from -45 to 45, not 46")
     wb.do(s, "adjust", "Anna", changes={"vials": 40})
@@ -154,16 +200,22 @@ def test_no_counter_can_exceed_what_the_box_holds(wb):
 
 def test_a_gatherer_takes_what_is_left_of_the_drops(wb):
     """RULES-NOTES.md, box: "60 drops (20 each red = wolf blood, white = snake venom, green =
-    herb juice)"; the table's supply setting may add more."""
-    s = wb.new(THREE)
+    herb juice)": a table that plays with the box's counts sees a gain cut short, in the log
+    and on screen, never silently."""
+    s = wb.new(THREE, supply=BOX)
     wb.do(s, "adjust", "Barb", changes={"red": 16})
     wb.do(s, "play_role", "Anna", role="wolf_keeper")
     wb.do(s, "pass", "Barb")
     step = wb.do(s, "pass", "Carl")
     applied = [e for e in step.events if e.type == "effect_applied"]
     assert applied[0].data["changes"] == {"0": {"red": 1}}
+    assert s.words(step)[-1] == ("Anna's Wolf keeper: +1 red drop (the supply was short: 1 of "
+                                 "the 3 red drops on the card)")
+    assert s.summary()["supply_short"] == [
+        {"player": "Anna", "role": "wolf_keeper", "kind": "action",
+         "short": [{"counter": "red", "printed": 3, "got": 1}]}]
     assert s.summary()["supply"]["red"] == 0
-    s2 = wb.new(THREE)
+    s2 = wb.new(THREE, supply=BOX)
     wb.do(s2, "adjust", "Barb", changes={"red": 17})
     wb.do(s2, "play_role", "Anna", role="wolf_keeper")
     wb.do(s2, "pass", "Barb")
@@ -187,33 +239,36 @@ def test_the_table_may_play_with_more_drops_and_gold(wb):
 
 def test_the_alchemist_takes_what_is_left_of_the_gold(wb):
     """RULES-NOTES.md, box: "24 gold nuggets"."""
-    s = wb.new(THREE)
+    s = wb.new(THREE, supply=BOX)
     wb.do(s, "adjust", "Barb", changes={"gold": 16})
     wb.do(s, "play_role", "Anna", role="alchemist")
     wb.do(s, "pass", "Barb")
     wb.do(s, "pass", "Carl")
     step = wb.do(s, "resolve", "Anna", drop="red")
     assert step.events[0].data["changes"] == {"0": {"red": -1, "gold": 2}}
+    assert s.words(step) == ["Anna's Alchemist: -1 red drop, +2 gold (the supply was short: "
+                             "2 of the 5 gold on the card)"]
 
 
 def test_the_assistant_takes_all_the_drops_left_when_fewer_than_three(wb):
     s = wb.new(THREE, supply={"drops": 5})
     wb.do(s, "adjust", "Barb", changes={"red": 1, "white": 2, "green": 2})
-    assert s.summary()["supply"] == {"red": 1, "white": 0, "green": 0, "gold": 18, "vials": 45}
+    assert s.summary()["supply"] == {"red": 1, "white": 0, "green": 0, "gold": None, "vials": 45}
     wb.do(s, "play_role", "Anna", role="assistant")
     wb.do(s, "pass", "Barb")
     wb.do(s, "pass", "Carl")
     wb.refused(s, "resolve", "Anna", drops={"red": 2},
-               match="drops: the Assistant takes exactly 1 drops (all the supply has left)")
+               match="drops: the Assistant takes exactly 1 drop (all the supply has left)")
     wb.refused(s, "resolve", "Anna", drops={"white": 1},
                match="The supply has only 0 white drops left")
-    wb.do(s, "resolve", "Anna", drops={"red": 1})
+    step = wb.do(s, "resolve", "Anna", drops={"red": 1})
+    assert s.words(step)[0].endswith("(the supply was short: 1 of the 3 drops on the card)")
     assert s.summary()["supply"]["red"] == 0
 
 
 def test_gold_taken_from_the_other_players_needs_nothing_from_the_supply(wb):
     """The Cutpurse's gold comes from the players: an empty supply does not stop it."""
-    s = wb.new(THREE)
+    s = wb.new(THREE, supply=BOX)
     wb.do(s, "adjust", "Barb", changes={"gold": 18})
     assert s.summary()["supply"]["gold"] == 0
     wb.do(s, "play_role", "Anna", role="cutpurse")

@@ -147,16 +147,17 @@ def test_assistant_full_action_takes_three_chosen_drops(wb):
         wb.refused(s, "resolve", "Anna", drops=bad,
                    match="drops: the Assistant takes exactly 3 drops")
     wb.refused(s, "resolve", "Anna", drops={"red": 4, "white": -1},
-               match="drops.white: a whole number from 0 to 20, not -1")
+               match="drops.white: a whole number from 0 to 200, not -1")
     wb.refused(s, "resolve", "Anna", drops={"gold": 3},
                match="drops.gold: not a key of the drops taken; it knows red, white, green")
     wb.refused(s, "resolve", "Anna", drops=["red", "red", "red"],
                match="drops: the drops taken as {red, white, green}, not a list of 3")
     wb.refused(s, "resolve", "Anna", drops={"red": 1.5, "white": 1.5},
-               match="drops.red: a whole number from 0 to 20, not 1.5")
+               match="drops.red: a whole number from 0 to 200, not 1.5")
     wb.refused(s, "resolve", "Anna", match="drops: the Assistant takes exactly 3 drops")
-    wb.refused(s, "resolve", "Anna", drop="red", match="drop: not part of the Assistant full "
-               "action (Pay 1 gold, take any 3 drops); it takes drops")
+    wb.refused(s, "resolve", "Anna", drop="red", match="\"drop\" (the drop returned) is not "
+               "part of the Assistant full action (Pay 1 gold, take any 3 drops): it takes only "
+               "the drops taken (\"drops\")")
     wb.do(s, "resolve", "Anna", drops={"red": 2, "green": 1})
     assert wb.counters(s, "Anna") == {"red": 3, "white": 1, "green": 2, "gold": 1, "vials": 0}
 
@@ -205,9 +206,9 @@ def test_brew_refusals(wb):
     to_anna_full_action(wb, s)
     copper = {"stack": "copper", "points": 2}
     wb.refused(s, "resolve", "Anna", potion=copper, pay={"red": 2},
-               match="Anna has 1 red: cannot give up 2")
+               match="Anna has 1 red drop: cannot give up 2")
     wb.refused(s, "resolve", "Anna", potion=copper, pay={"red": -1},
-               match="pay.red: a whole number from 0 to 20, not -1")
+               match="pay.red: a whole number from 0 to 200, not -1")
     wb.refused(s, "resolve", "Anna", potion=copper, pay={"gold": 1},
                match="pay.gold: not a key of the drops paid; it knows red, white, green")
     wb.refused(s, "resolve", "Anna", potion={"stack": "gold_shelf", "points": 2}, pay={},
@@ -220,7 +221,7 @@ def test_brew_refusals(wb):
     wb.refused(s, "resolve", "Anna", potion={"stack": "copper", "points": "3"},
                match="potion.points: a whole number from 0 to 99, not '3'")
     wb.refused(s, "resolve", "Anna", potion=copper, changes={"gold": 1},
-               match="changes: not part of the Witch full action")
+               match="\"changes\" (what changed for the seat) is not part of the Witch full action")
     wb.refused(s, "resolve", "Anna", potion={"stack": "copper", "points": 3, "raven": "yes"},
                match="potion.raven: true or false")
     wb.do(s, "resolve", "Anna", potion=copper, pay={"red": 1})
@@ -305,7 +306,7 @@ def test_table_action_refusals(wb):
     wb.refused(s, "resolve", "Anna", others={"Barb": {"gold": -4}},
                match="Barb has 3 gold: cannot give up 4")
     wb.refused(s, "resolve", "Anna", others={"Anna": {"gold": 1}},
-               match="others: list only the other players; use changes for yourself")
+               match="others: list only the other players; what changed for Anna goes in \"changes\"")
     wb.refused(s, "resolve", "Anna", others={"Zed": {"gold": 1}},
                match="others key: there is no player named 'Zed' at this table")
     wb.refused(s, "resolve", "Anna", others=["Barb"],
@@ -314,7 +315,7 @@ def test_table_action_refusals(wb):
                match="changes.mana: not a key of the seat's changes; "
                      "it knows red, white, green, gold, vials")
     wb.refused(s, "resolve", "Anna", changes={"gold": True},
-               match="changes.gold: a whole number from -24 to 24, not True")
+               match="changes.gold: a whole number from -200 to 200, not True")
     wb.refused(s, "resolve", "Anna", others={"Barb": {"potions": 1}},
                match="others.Barb.potions: not a key of that player's changes")
     wb.refused(s, "resolve", "Anna", potion={"stack": "attic", "points": 1},
@@ -365,7 +366,8 @@ def test_abstain_from_favor_and_full_action(wb):
 
 def test_abstain_or_resolve_with_nothing_pending_is_refused(wb):
     s = wb.new(3)
-    wb.refused(s, "abstain", "Anna", match="Not the time to abstain: Anna: choose a role card")
+    wb.refused(s, "abstain", "Anna",
+               match="Anna has no action or favor to decline now: Anna: choose a role card")
     wb.refused(s, "resolve", "Anna", match="Not the time to resolve an action: Anna: choose")
 
 
@@ -389,7 +391,7 @@ def test_adjust_counters_any_time_but_never_below_zero(wb):
     wb.do(s, "adjust", "Carl", changes={"gold": 3, "vials": 2, "red": -1})
     assert wb.counters(s, "Carl") == {"red": 0, "white": 1, "green": 1, "gold": 5, "vials": 2}
     assert wb.player(s, "Carl")["score"] == 2
-    wb.refused(s, "adjust", "Carl", changes={"red": -1}, match="Carl has 0 red: cannot give up 1")
+    wb.refused(s, "adjust", "Carl", changes={"red": -1}, match="Carl has 0 red drops: cannot give up 1")
     wb.refused(s, "adjust", "Carl", changes={"vials": -3}, match="Carl has 2 vials: cannot give up 3")
     # adjusting does not disturb the round
     assert s.prompt()["turn"] == "Barb" and s.summary()["holder"] == "Anna"
@@ -415,11 +417,11 @@ def test_adjust_adds_and_removes_potions(wb):
 
 def test_adjust_with_nothing_to_change_is_refused(wb):
     s = wb.new(3)
-    wb.refused(s, "adjust", "Anna", match="adjust: nothing to change")
-    wb.refused(s, "adjust", "Anna", changes={}, match="adjust: nothing to change")
-    wb.refused(s, "adjust", "Anna", changes={"gold": 0}, match="adjust: nothing to change")
+    wb.refused(s, "adjust", "Anna", match="Nothing to correct: give the changes, a potion card added or the one removed")
+    wb.refused(s, "adjust", "Anna", changes={}, match="Nothing to correct: give the changes, a potion card added or the one removed")
+    wb.refused(s, "adjust", "Anna", changes={"gold": 0}, match="Nothing to correct: give the changes, a potion card added or the one removed")
     wb.refused(s, "adjust", "Anna", changes={"gold": 1.0},
-               match="changes.gold: a whole number from -24 to 24, not 1.0")
+               match="changes.gold: a whole number from -200 to 200, not 1.0")
     wb.refused(s, "adjust", "Zed", changes={"gold": 1}, match="player: there is no player named 'Zed'")
 
 

@@ -44,17 +44,24 @@ ODD_VALUES = hs.one_of(
 
 
 def setups() -> hs.SearchStrategy[dict[str, Any]]:
-    """Every kind of table: 3 to 6 seats, the variant where it is allowed, the box's supply or a
-    short one (so the supply runs out within a few dozen steps), any starter."""
-    def build(n: int, variant: bool, short: bool, starter: int) -> dict[str, Any]:
+    """Every kind of table: 3 to 6 seats, the variant where it is allowed, drops and gold
+    unlimited (the default), as the box counts them, or short (so the supply runs out within a
+    few dozen steps), any starter."""
+    def build(n: int, variant: bool, supply: str, starter: int) -> dict[str, Any]:
         setup: dict[str, Any] = {"game": "witchs_brew", "players": NAMES[:n],
                                  "starter": NAMES[starter % n]}
         if variant and n <= 4:
             setup["variants"] = ["excluded_roles"]
-        if short:
+        if supply == "short":
             setup["supply"] = {"drops": n + 2, "gold": 2 * n + 3}
+        elif supply == "box":
+            setup["supply"] = dict(st.BOX_SUPPLY)
+        elif supply == "short gold":
+            setup["supply"] = {"gold": 2 * n + 1}
         return setup
-    return hs.builds(build, hs.integers(3, 6), hs.booleans(), hs.booleans(), hs.integers(0, 5))
+    return hs.builds(build, hs.integers(3, 6), hs.booleans(),
+                     hs.sampled_from(["unlimited", "box", "short", "short gold"]),
+                     hs.integers(0, 5))
 
 
 def check_the_box(state: dict[str, Any]) -> None:
@@ -71,7 +78,15 @@ def check_the_box(state: dict[str, Any]) -> None:
             assert potion["stack"] in STACKS and type(potion["points"]) is int
             assert type(potion["raven"]) is bool
     left = st.left_in_supply(state)
-    assert all(n >= 0 for n in left.values()), f"the supply went below empty: {left}"
+    assert all(n is None or n >= 0 for n in left.values()), f"the supply went below empty: {left}"
+    # a gain a seat may still decline is one the companion applied by itself, to a seat here
+    for gain in state["free_gains"]:
+        assert 0 <= gain["seat"] < len(players)
+        effect = effect_of({"role": gain["role"], "kind": gain["kind"]})
+        assert effect.automatic and set(gain["changes"]) <= set(effect.gain), gain
+    if state["role"] is not None:  # in a round: only its favors, nothing from a round before
+        assert all(g["role"] == state["role"] and g["kind"] == "favor"
+                   for g in state["free_gains"]), state["free_gains"]
     for stack, size in STACK_SIZES.items():
         taken = st.potions_taken(state, stack)
         ravens = st.ravens_taken(state, stack)
@@ -154,6 +169,24 @@ class WitchsBrewTable(TableMachine):
             args["remove_potion"] = data.draw(hs.integers(0, 4))
         accepted = self.play(Command("adjust", data.draw(hs.sampled_from(self.names)), args))
         event(f"correction accepted: {accepted}")
+
+    @rule(data=hs.data())
+    def decline(self, data: hs.DataObject) -> None:
+        """Any seat says "No thanks" at any time: accepted only for what it is owed now or was
+        given by itself since the last role was announced, and then exactly that goes back."""
+        state = self.session.state
+        who = data.draw(hs.sampled_from(self.names))
+        seat = self.names.index(who)
+        owed = [g for g in state["free_gains"] if g["seat"] == seat]
+        waiting = st.phase(state) == "resolve" and st.turn(state) == seat
+        before = {c: state["players"][seat][c] for c in COUNTERS}
+        accepted = self.play(Command("abstain", who))
+        event(f"decline accepted: {accepted}, waiting: {waiting}, given: {bool(owed)}")
+        if accepted and not waiting:
+            assert owed, "a decline with nothing to decline was accepted"
+            after = self.session.state["players"][seat]
+            assert {c: before[c] - after[c] for c in COUNTERS if before[c] != after[c]} \
+                == {c: n for c, n in owed[-1]["changes"].items() if n}, (before, after, owed)
 
     @rule(data=hs.data())
     def any_resolve(self, data: hs.DataObject) -> None:

@@ -209,7 +209,7 @@ def test_after_the_game_only_corrections_and_undo(wb):
     four_ravens(wb, s)
     end_set_one(wb, s)
     assert s.over
-    over_text = "The game is over: only corrections (adjust) and undo are possible"
+    over_text = "The game is over: only corrections and undo are possible now"
     wb.refused(s, "play_role", "Carl", role="warlock", match=over_text)
     wb.refused(s, "pass", "Anna", match=over_text)
     wb.refused(s, "reveal_excluded", None, roles=["warlock"], match=over_text)
@@ -240,7 +240,7 @@ def test_variant_three_players_excludes_two_roles_per_set(wb):
     wb.refused(s, "play_role", "Anna", role="witch",
                match="Not the time to announce a role: Set 1: turn over 2 spare role cards")
     wb.refused(s, "reveal_excluded", None, roles=["warlock"],
-               match="roles: turn over exactly 2 different role card(s) this set")
+               match="roles: turn over exactly 2 different role cards this set")
     wb.refused(s, "reveal_excluded", None, roles=["warlock", "warlock"],
                match="roles[1]: 'warlock' is listed twice")
     wb.refused(s, "reveal_excluded", None, roles="warlock",
@@ -254,7 +254,7 @@ def test_variant_three_players_excludes_two_roles_per_set(wb):
                match="The Warlock lies face up in the middle this set (variant): nobody may play it")
     wb.refused(s, "play_role", "Anna", role="witch", match="The Witch lies face up in the middle")
     wb.refused(s, "reveal_excluded", None, roles=["druid", "wizard"],
-               match="Not the time to turn over excluded roles: Anna: choose a role card")
+               match="Not the time to turn over spare role cards: Anna: choose a role card")
     wb.play_set(s, wb.same_hands(s, hand_without(["warlock", "witch"])))
     assert s.summary()["set"] == 2 and s.prompt()["phase"] == "reveal"
     assert s.summary()["excluded"] == []
@@ -287,7 +287,7 @@ def test_variant_four_players_excludes_one_role_and_reshuffles_after_twelve_sets
     s = wb.new(4, variants=["excluded_roles"])
     assert s.prompt()["text"] == "Set 1: turn over 1 spare role card; nobody may choose it this set"
     wb.refused(s, "reveal_excluded", None, roles=["warlock", "witch"],
-               match="roles: turn over exactly 1 different role card(s) this set")
+               match="roles: turn over exactly 1 role card this set")
     for k, key in enumerate(ALL_ROLES):
         if k:
             wb.refused(s, "reveal_excluded", None, roles=[ALL_ROLES[k - 1]],
@@ -305,7 +305,8 @@ def test_without_the_variant_nothing_is_turned_over(wb):
     s = wb.new(3)
     assert s.prompt()["phase"] == "play"
     wb.refused(s, "reveal_excluded", None, roles=["warlock", "witch"],
-               match="Not the time to turn over excluded roles: Anna: choose a role card")
+               match="This game is played without the variant: there are no spare role cards "
+                     "to turn over")
 
 
 @pytest.mark.parametrize("n", [5, 6])
@@ -369,8 +370,10 @@ def test_seat_button_maps_to_that_seats_answer(wb):
     wb.do(s, "play_role", "Anna", role="warlock")
     assert RULES.map_input(s.state, InputEvent("button", "seat2.claim")) == Command("claim", "Barb")
     assert RULES.map_input(s.state, InputEvent("button", "seat5.pass")) == Command("pass", "Emma")
-    assert RULES.map_input(s.state, InputEvent("button", "seat6.pass")) is None
-    assert RULES.map_input(s.state, InputEvent("button", "seat0.pass")) is None
+    with pytest.raises(RuleViolation, match="There is no seat 6 at this table: it has 5 seats"):
+        RULES.map_input(s.state, InputEvent("button", "seat6.pass"))
+    with pytest.raises(RuleViolation, match="There is no seat 0 at this table"):
+        RULES.map_input(s.state, InputEvent("button", "seat0.pass"))
     assert RULES.map_input(s.state, InputEvent("button", "undo")) is None
     assert RULES.map_input(s.state, InputEvent("die", "seat2.claim", 3)) is None
     step = s.handle_input(InputEvent("button", "seat2.claim"))

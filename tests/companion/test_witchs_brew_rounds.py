@@ -157,11 +157,12 @@ def test_a_seat_may_not_announce_a_role_it_already_played_this_set(wb):
                match="Anna already played the Warlock this set: each role card is played once per set")
 
 
-def test_a_role_already_played_this_set_by_others_may_not_be_announced_again(wb):
+def test_announcing_a_role_already_played_this_set_lays_the_card_face_down(wb):
     """Rulebook, Further Important Rules: "If a player plays a role card that was played
-    previously in this set (meaning he 'forgot' to play it earlier when required), he must
-    immediately place it face down ... and play another." Anna announced the Warlock in round 1,
-    Barb and Carl passed; when Carl later announces the Warlock he must play another card."""
+    previously in this set (meaning he 'forgot' the play it earlier when required), he must
+    immediately place it face down on his face down stack of cards and play another." Anna
+    announced the Warlock in round 1, Barb and Carl passed; when Carl later announces the
+    Warlock, the card goes face down (one card fewer in his hand) and he plays another."""
     s = wb.new(3)
     wb.do(s, "play_role", "Anna", role="warlock")
     wb.do(s, "pass", "Barb")
@@ -171,12 +172,49 @@ def test_a_role_already_played_this_set_by_others_may_not_be_announced_again(wb)
     wb.do(s, "pass", "Barb")
     wb.do(s, "claim", "Carl")       # Carl holds and starts round 3
     assert s.prompt()["turn"] == "Carl"
-    state_before = copy.deepcopy(s.state)
-    with pytest.raises(RuleViolation) as info:
-        wb.do(s, "play_role", "Carl", role="warlock")
-    message = str(info.value)
-    assert "Warlock" in message and "this set" in message
-    assert s.state == state_before
+    assert wb.player(s, "Carl")["cards_left"] == 4
+    step = wb.do(s, "play_role", "Carl", role="warlock")
+    assert [e.type for e in step.events] == ["card_forfeited"]
+    assert wb.player(s, "Carl")["cards_left"] == 3
+    assert wb.played(s, "Carl") == ["wolf_keeper", "warlock"]
+    assert s.summary()["role"] is None and s.summary()["round"] == 3
+    assert s.prompt()["phase"] == "play" and s.prompt()["turn"] == "Carl"
+    assert s.words(step)[0] == (
+        "Carl laid the Warlock face down: a forgotten card, played earlier this set")
+    wb.refused(s, "play_role", "Carl", role="warlock",
+               match="Carl already played the Warlock this set")
+    wb.do(s, "play_role", "Carl", role="witch")
+    assert s.summary()["holder"] == "Carl"
+    # undo puts the card back in Carl's hand; redo lays it face down again
+    s.undo()
+    s.undo()
+    assert wb.player(s, "Carl")["cards_left"] == 4 and s.prompt()["turn"] == "Carl"
+    s.redo()
+    assert wb.played(s, "Carl") == ["wolf_keeper", "warlock"]
+
+
+def test_a_forgotten_last_card_passes_the_start_to_the_left(wb):
+    """"If the player who is to begin the new round has no cards left in his hand, the task of
+    beginning the round passes to his left neighbor": a forgotten card that was the seat's last
+    one leaves the start to the next seat with cards, and the log says so."""
+    s = wb.new(3)
+    hand = ["alchemist", "assistant", "witch", "druid"]
+    for role in hand:
+        wb.do(s, "play_role", "Anna", role=role)
+        wb.do(s, "pass", "Barb")
+        wb.do(s, "pass", "Carl")
+        if s.prompt()["phase"] == "resolve":
+            wb.do(s, "abstain", "Anna")
+    wb.do(s, "play_role", "Anna", role="wizard")
+    wb.do(s, "claim", "Barb")
+    wb.do(s, "pass", "Carl")
+    wb.do(s, "abstain", "Barb")       # Barb begins round 6 with 4 cards
+    for role in ("alchemist", "assistant", "witch", "druid"):  # all four forgotten
+        step = wb.do(s, "play_role", "Barb", role=role)
+    assert wb.player(s, "Barb")["cards_left"] == 0
+    assert s.prompt()["turn"] == "Carl"
+    assert s.words(step)[0] == ("Barb laid the Druid face down: a forgotten card, played "
+                                "earlier this set; Carl begins")
 
 
 def test_a_forgotten_card_is_forfeited_face_down_and_counts_as_played(wb):
@@ -290,7 +328,8 @@ def test_a_set_where_seats_run_out_of_cards(wb):
     # Anna holds the last round but has no cards: Barb, her left neighbour, begins.
     assert s.prompt()["turn"] == "Barb"
     wb.refused(s, "play_role", "Anna", role="alchemist",
-               match="It is Barb's turn to announce a role, not Anna's")
+               match="Anna has no cards left in hand this set: it is Barb's turn to announce "
+                     "a role")
     wb.do(s, "play_role", "Barb", role="witch")
     assert s.prompt()["turn"] == "Carl"
     wb.do(s, "claim", "Carl")
@@ -303,7 +342,8 @@ def test_a_set_where_seats_run_out_of_cards(wb):
     for role in ("druid", "wizard"):
         wb.do(s, "play_role", "Carl", role=role)
         assert s.prompt()["turn"] == "Barb"
-        wb.refused(s, "pass", "Anna", match="It is Barb's turn to answer, not Anna's")
+        wb.refused(s, "pass", "Anna",
+                   match="Anna has no cards left in hand this set: it is Barb's turn to answer")
         wb.do(s, "so_be_it", "Barb")
         assert s.prompt()["phase"] == "resolve" and s.prompt()["turn"] == "Barb"
         wb.do(s, "abstain", "Barb")

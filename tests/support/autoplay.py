@@ -45,7 +45,7 @@ def chosen_drops(state: dict[str, Any], count: int, rng: random.Random) -> dict[
     left = left_in_supply(state)
     chosen = {d: 0 for d in DROPS}
     for _ in range(count):
-        colour = rng.choice([d for d in DROPS if left[d] > chosen[d]])
+        colour = rng.choice([d for d in DROPS if left[d] is None or left[d] > chosen[d]])
         chosen[colour] += 1
     return {d: n for d, n in chosen.items() if n}
 
@@ -64,7 +64,15 @@ def next_command(session: Session, rng: random.Random) -> Command:
         roles = [r for r in ROLES if r not in played and r not in state["excluded"]]
         if not roles:  # every role is out: the seat's cards were forgotten, face down they go
             own = state["players"][prompt["seat"]]["roles_played"]
-            return Command("forfeit", who, {"role": rng.choice(sorted(played - set(own)))})
+            late = rng.choice(sorted(played - set(own)))
+            # named (forfeit) or simply announced: either way the card goes face down
+            return Command(rng.choice(["forfeit", "play_role"]), who, {"role": late})
+        gains = state.get("free_gains", [])
+        if gains and rng.random() < 0.1:  # "No thanks": a seat declines what it was given
+            seat = rng.choice(gains)["seat"]
+            if all(state["players"][seat][c] >= n
+                   for c, n in next(g for g in gains if g["seat"] == seat)["changes"].items()):
+                return Command("abstain", state["players"][seat]["name"])
         return Command("play_role", who, {"role": rng.choice(roles)})
     if phase == "answer":
         seat = prompt["seat"]
@@ -90,7 +98,8 @@ def next_command(session: Session, rng: random.Random) -> Command:
                 return Command("abstain", who)
             return Command("resolve", who, {"potion": potion, "pay": pay})
         if effect.kind == TABLE:
-            gold = 1 if left_in_supply(state)["gold"] > 0 else 0
+            left = left_in_supply(state)["gold"]
+            gold = 1 if left is None or left > 0 else 0
             return Command("resolve", who, {"changes": {"gold": gold}})
     raise AssertionError(f"autoplay has no move for phase {phase!r}")
 

@@ -98,7 +98,7 @@ def test_a_refused_correction_stays_in_its_dialog(app):
     (dialog,) = dialogs()
     assert dialog.title == "Correct Daniel"
     tap_title("Apply", dialog)
-    assert dialog.error == "adjust: nothing to change"
+    assert dialog.error == "Nothing to correct: give the changes, a potion card added or the one removed"
     assert dialogs() == [dialog] and len(app.session.steps) == steps
     tap(button("+", stepper("Vials", dialog)))
     tap_title("Apply", dialog)

@@ -17,11 +17,9 @@ from companion.core.gate import (
     SeatColours, Text, Whole, clean_text, player_names,
 )
 from companion.games.witchs_brew.roles import (
-    COUNTERS, DROPS, MAX_POINTS, ROLES, STACK_SIZES, STACKS, START,
+    COUNTERS, DROPS, MAX_POINTS, MOST_AT_ONCE, ROLES, STACK_SIZES, STACKS, START,
 )
-from companion.games.witchs_brew.state import (
-    VARIANT, box_supply, seat_names,
-)
+from companion.games.witchs_brew.state import BOX_SUPPLY, VARIANT, seat_names
 
 State = dict[str, Any]
 
@@ -32,13 +30,19 @@ STACK = Choice(STACKS, aliases={key.replace("_", " "): key for key in STACKS})
 PLAYER = Player(seat_names)
 
 
+def _most(state: State, counter: str) -> int:
+    """The most of one counter a change may move: what the table plays with in all, or
+    MOST_AT_ONCE where the supply of it is unlimited."""
+    held = state["supply"][counter]
+    return MOST_AT_ONCE if held is None else held
+
+
 def _box(counter: str):
-    """The most of one counter the box (with the table's supply setting) holds."""
-    return lambda state: state["supply"][counter]
+    return lambda state: _most(state, counter)
 
 
 def _minus_box(counter: str):
-    return lambda state: -state["supply"][counter]
+    return lambda state: -_most(state, counter)
 
 
 def counter_changes(what: str) -> Record:
@@ -75,7 +79,9 @@ COMMANDS: dict[str, Declared] = {
         "others": Arg(MapOf(PLAYER, counter_changes("that player's changes"), most=5),
                       doc="card effects: the other players' changes, by name"),
     }, PLAYER_REQUIRED, doc="carry out the full action or favor owed"),
-    "abstain": Declared(player=PLAYER_REQUIRED, doc="decline the full action or favor owed"),
+    "abstain": Declared(player=PLAYER_REQUIRED,
+                        doc="decline the full action or favor owed, or one the companion "
+                            "applied, until the next role is announced"),
     "adjust": Declared({
         "changes": Arg(counter_changes("the seat's changes"), doc="counters corrected"),
         "potion": Arg(POTION, doc="a potion card added"),
@@ -109,8 +115,10 @@ SETUP_KEYS: dict[str, Arg] = {
                        "(companion.core.palette; the state keeps its hex code)"),
     "supply": Arg(Record({
         "drops": Arg(Whole(lambda c: _seats(c) * START["red"], 200),
-                     doc=f"drops of each colour in all (box: {box_supply()['red']})"),
+                     doc=f"drops of each colour in all (box: {BOX_SUPPLY['drops']}; "
+                         "left out: unlimited)"),
         "gold": Arg(Whole(lambda c: _seats(c) * START["gold"], 200),
-                    doc=f"gold nuggets in all (box: {box_supply()['gold']})"),
-    }, what="the supply"), doc="drops and gold the table plays with, when it adds its own"),
+                    doc=f"gold nuggets in all (box: {BOX_SUPPLY['gold']}; left out: unlimited)"),
+    }, what="the supply"), doc="drops and gold the table plays with, when they may run out "
+                               "(unlimited if left out)"),
 }

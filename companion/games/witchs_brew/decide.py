@@ -12,17 +12,25 @@ from typing import Any
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
 from companion.games.witchs_brew import state as st
-from companion.games.witchs_brew.flow import cannot_pay, drops_to_take, effect_of, gain_now
+from companion.games.witchs_brew.evolve import evolve
+from companion.games.witchs_brew.flow import (
+    cannot_pay, drops_to_take, effect_of, gain_now, shortfalls,
+)
 from companion.games.witchs_brew.prompt import prompt
 from companion.games.witchs_brew.roles import (
     BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, GAIN, PAY, RAVENS_PER_STACK, ROLES, STACK_SIZES,
-    STACKS, TABLE, TRADE_DROP, counter_words, plain_per_stack,
+    STACKS, TABLE, TRADE_DROP, amount, plain_per_stack,
 )
 from companion.games.witchs_brew.state import State
 
 #: What ``resolve`` takes for each kind of effect; anything else is refused, naming it.
 RESOLVE_ARGS = {GAIN: (), PAY: (), TRADE_DROP: ("drop",), CHOOSE_DROPS: ("drops",),
                 BREW: ("potion", "pay"), TABLE: ("changes", "others", "potion")}
+#: Each argument of ``resolve`` in the table's words, for a refusal that names it.
+RESOLVE_WORDS = {"drop": "the drop returned", "drops": "the drops taken",
+                 "potion": "the potion card taken", "pay": "the drops paid for it",
+                 "changes": "what changed for the seat", "others": "what changed for the others"}
+GAME_OVER = "The game is over: only corrections and undo are possible now"
 
 
 def _title(key: str) -> str:
@@ -36,15 +44,15 @@ def _changes(state: State, changes: dict[int, dict[str, int]]) -> dict[str, dict
         player = state["players"][seat]
         for counter, delta in deltas.items():
             if player[counter] + delta < 0:
-                raise RuleViolation(
-                    f"{player['name']} has {player[counter]} {counter}: cannot give up {-delta}")
+                raise RuleViolation(f"{player['name']} has {amount(player[counter], counter)}: "
+                                    f"cannot give up {-delta}")
     left = st.left_in_supply(state)
     for counter in COUNTERS:
         taken = sum(deltas.get(counter, 0) for deltas in changes.values())
-        if taken > left[counter]:
+        if left[counter] is not None and taken > left[counter]:
             raise RuleViolation(
-                f"The supply has only {left[counter]} {counter_words(counter)} left (the table "
-                f"plays with {state['supply'][counter]} in all): nobody can take {taken} more")
+                f"The supply has only {amount(left[counter], counter)} left (the table plays "
+                f"with {state['supply'][counter]} in all): nobody can take {taken} more")
     return {str(seat): {c: v for c, v in deltas.items() if v} for seat, deltas in changes.items()}
 
 
@@ -96,14 +104,19 @@ def _need_phase(state: State, wanted: str, doing: str) -> None:
     if current == wanted:
         return
     if current == "over":
-        raise RuleViolation("The game is over: only corrections (adjust) and undo are possible")
+        raise RuleViolation(GAME_OVER)
     raise RuleViolation(f"Not the time to {doing}: {prompt(state)['text']}")
 
 
 def _need_turn(state: State, seat: int, doing: str) -> None:
     due = st.turn(state)
-    if due != seat:
-        raise RuleViolation(f"It is {st.name(state, due)}'s turn to {doing}, not {st.name(state, seat)}'s")
+    if due == seat:
+        return
+    who = st.name(state, seat)
+    if st.cards_left(state, seat) == 0 and st.phase(state) in ("play", "answer"):
+        raise RuleViolation(f"{who} has no cards left in hand this set: it is "
+                            f"{st.name(state, due)}'s turn to {doing}")
+    raise RuleViolation(f"It is {st.name(state, due)}'s turn to {doing}, not {who}'s")
 
 
 def play_role(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -117,21 +130,30 @@ def play_role(state: State, cmd: Command, seat: int) -> list[Event]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set: "
                             "each role card is played once per set")
     if any(key in p["roles_played"] for p in state["players"]):
-        raise RuleViolation(f"The {_title(key)} was already played this set: a card that should have "
-                            "been played then goes face down (forfeit) and another role is announced")
+        return _forgotten(state, seat, key)
     return [Event("role_played", {"seat": seat, "role": key})]
 
 
+def _forgotten(state: State, seat: int, key: str) -> list[Event]:
+    """"If a player plays a role card that was played previously in this set ... he must
+    immediately place it face down on his face down stack of cards and play another": the
+    card counts as played; ``then`` is the seat that announces next (the same one, unless that
+    was its last card)."""
+    event = Event("card_forfeited", {"seat": seat, "role": key})
+    return [Event("card_forfeited",
+                  {"seat": seat, "role": key, "then": st.starter(evolve(state, event))})]
+
+
 def forfeit(state: State, cmd: Command, seat: int) -> list[Event]:
-    """The rulebook's penalty for a forgotten card: it goes face down and counts as played."""
-    _need_phase(state, "play", "forfeit a forgotten card")
+    """The rulebook's penalty for a forgotten card, named: it goes face down, counts as played."""
+    _need_phase(state, "play", "lay a forgotten card face down")
     _need_turn(state, seat, "announce a role")
     key = cmd.args["role"]
     if key in state["players"][seat]["roles_played"]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set")
     if not any(key in p["roles_played"] for p in state["players"]):
         raise RuleViolation(f"The {_title(key)} has not been played this set: announce it instead")
-    return [Event("card_forfeited", {"seat": seat, "role": key})]
+    return _forgotten(state, seat, key)
 
 
 def answer(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -148,10 +170,18 @@ def answer(state: State, cmd: Command, seat: int) -> list[Event]:
 
 
 def _extra(args: dict[str, Any], allowed: tuple[str, ...], what: str, text: str) -> None:
+    """An argument the waiting effect does not take, refused with what it does take, each
+    argument named as a key and said in words."""
     for key in args:
         if key not in allowed:
-            needs = ", ".join(allowed) if allowed else "nothing more"
-            raise RuleViolation(f"{key}: not part of the {what} ({text}); it takes {needs}")
+            takes = [f"{RESOLVE_WORDS[k]} (\"{k}\")" for k in allowed]
+            needs = ("only " + _words_list(takes)) if takes else "nothing more than who resolves it"
+            raise RuleViolation(f"\"{key}\" ({RESOLVE_WORDS[key]}) is not part of the {what} "
+                                f"({text}): it takes {needs}")
+
+
+def _words_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def resolve(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -171,8 +201,8 @@ def resolve(state: State, cmd: Command, seat: int) -> list[Event]:
     mine = {k: -v for k, v in effect.cost.items()}
     changes: dict[int, dict[str, int]] = {}
     if effect.kind == PAY:
-        for counter, amount in gain.items():
-            mine[counter] = mine.get(counter, 0) + amount
+        for counter, n in gain.items():
+            mine[counter] = mine.get(counter, 0) + n
     elif effect.kind == TRADE_DROP:
         drop = args.get("drop")
         if drop is None:
@@ -186,8 +216,8 @@ def resolve(state: State, cmd: Command, seat: int) -> list[Event]:
         count = drops_to_take(state, effect)
         if sum(chosen.values()) != count:
             left = "" if count == effect.count else " (all the supply has left)"
-            raise RuleViolation(f"drops: the {_title(front['role'])} takes exactly {count} "
-                                f"drops{left}, e.g. {{\"red\": 2, \"green\": 1}}")
+            raise RuleViolation(f"drops: the {_title(front['role'])} takes exactly "
+                                f"{amount(count, 'drops')}{left}, e.g. {{\"red\": 2, \"green\": 1}}")
         for d, v in chosen.items():
             mine[d] = mine.get(d, 0) + v
     elif effect.kind == BREW:
@@ -203,18 +233,36 @@ def resolve(state: State, cmd: Command, seat: int) -> list[Event]:
         for other_name, deltas in args.get("others", {}).items():
             other = st.seat_of(state, other_name)
             if other == seat:
-                raise RuleViolation("others: list only the other players; use changes for yourself")
+                raise RuleViolation(f"others: list only the other players; what changed for "
+                                    f"{st.name(state, seat)} goes in \"changes\"")
             changes[other] = deltas
     changes = {seat: mine, **changes}
-    return [Event("effect_applied",
-                  {**base, "changes": _changes(state, changes), "potion": potion})]
+    data = {**base, "changes": _changes(state, changes), "potion": potion}
+    if effect.kind in (PAY, TRADE_DROP, CHOOSE_DROPS) and shortfalls(state, effect):
+        data["short"] = shortfalls(state, effect)
+    return [Event("effect_applied", data)]
 
 
 def abstain(state: State, cmd: Command, seat: int) -> list[Event]:
-    _need_phase(state, "resolve", "abstain")
-    _need_turn(state, seat, "resolve an action or favor")
-    front = state["pending"][0]
-    return [Event("effect_abstained", {"seat": seat, "role": front["role"], "kind": front["kind"]})]
+    """"A player may always choose to abstain from taking the action he is allowed": the one
+    waiting for the seat now, or one the companion applied for it by itself since the last role
+    was announced (exactly that gain goes back to the supply)."""
+    if st.phase(state) == "resolve" and st.turn(state) == seat:
+        front = state["pending"][0]
+        return [Event("effect_abstained",
+                      {"seat": seat, "role": front["role"], "kind": front["kind"]})]
+    gains = [g for g in state.get("free_gains", []) if g["seat"] == seat]
+    if gains:
+        gain = gains[-1]
+        back = {c: -n for c, n in gain["changes"].items()}
+        return [Event("gain_declined", {"seat": seat, "role": gain["role"], "kind": gain["kind"],
+                                        "changes": _changes(state, {seat: back})})]
+    if st.phase(state) == "over":
+        raise RuleViolation(GAME_OVER)
+    if st.phase(state) == "resolve":
+        _need_turn(state, seat, "resolve an action or favor")
+    raise RuleViolation(f"{st.name(state, seat)} has no action or favor to decline now: "
+                        f"{prompt(state)['text']}")
 
 
 def adjust(state: State, cmd: Command, seat: int) -> list[Event]:
@@ -232,16 +280,21 @@ def adjust(state: State, cmd: Command, seat: int) -> list[Event]:
     if args.get("potion") is not None:
         data["potion"] = _potion(_without(state, seat, remove), args["potion"], STACKS)
     if not data["changes"] and "potion" not in data and "remove_potion" not in data:
-        raise RuleViolation("adjust: nothing to change")
+        raise RuleViolation("Nothing to correct: give the changes, a potion card added or "
+                            "the one removed")
     return [Event("adjusted", data)]
 
 
 def reveal_excluded(state: State, cmd: Command) -> list[Event]:
-    _need_phase(state, "reveal", "turn over excluded roles")
+    if not state["variant"] and st.phase(state) != "over":
+        raise RuleViolation("This game is played without the variant: there are no spare role "
+                            "cards to turn over")
+    _need_phase(state, "reveal", "turn over spare role cards")
     roles = cmd.args["roles"]
     count = st.excluded_per_set(state)
     if len(roles) != count:
-        raise RuleViolation(f"roles: turn over exactly {count} different role card(s) this set")
+        cards = "1 role card" if count == 1 else f"{count} different role cards"
+        raise RuleViolation(f"roles: turn over exactly {cards} this set")
     shown = st.shown_this_cycle(state)
     for key in roles:
         if key in shown:
@@ -259,6 +312,6 @@ def decide(state: State, cmd: Command) -> list[Event]:
     if cmd.do == "reveal_excluded":
         return reveal_excluded(state, cmd)
     seat = st.seat_of(state, cmd.player)
-    if st.phase(state) == "over" and cmd.do != "adjust":
-        raise RuleViolation("The game is over: only corrections (adjust) and undo are possible")
+    if st.phase(state) == "over" and cmd.do not in ("adjust", "abstain"):
+        raise RuleViolation(GAME_OVER)
     return SEAT_COMMANDS[cmd.do](state, cmd, seat)

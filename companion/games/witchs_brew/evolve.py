@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from companion.core.model import Event, copy_plain
+from companion.games.witchs_brew.roles import ROLES
 from companion.games.witchs_brew.state import State, shown_this_cycle
+
+
+def _free(data: dict) -> bool:
+    """Whether an applied effect is a gain the companion applies by itself (GAIN)."""
+    role = ROLES[data["role"]]
+    return (role.full if data["kind"] == "action" else role.favor).automatic
 
 
 def _play_card(state: State, seat: int, role: str) -> None:
@@ -29,6 +36,7 @@ def evolve(state: State, event: Event) -> State:
     elif kind == "role_played":
         s["role"], s["round_starter"], s["holder"] = d["role"], d["seat"], d["seat"]
         s["answers"] = [{"seat": d["seat"], "answer": "start"}]
+        s["free_gains"], s["short"] = [], []
         _play_card(s, d["seat"], d["role"])
     elif kind == "card_forfeited":
         _play_card(s, d["seat"], d["role"])
@@ -51,10 +59,22 @@ def evolve(state: State, event: Event) -> State:
         s["round"] += 1
     elif kind in ("effect_applied", "effect_skipped", "effect_abstained"):
         s["pending"].pop(0)
+        if d.get("short"):
+            s.setdefault("short", []).append({k: copy_plain(d[k]) for k in
+                                              ("seat", "role", "kind", "short")})
         if kind == "effect_applied":
             _apply_changes(s, d.get("changes", {}))
             if d.get("potion"):
                 s["players"][d["seat"]]["potions"].append(dict(d["potion"]))
+            if _free(d):
+                s.setdefault("free_gains", []).append(
+                    {"seat": d["seat"], "role": d["role"], "kind": d["kind"],
+                     "changes": dict(d.get("changes", {}).get(str(d["seat"]), {}))})
+    elif kind == "gain_declined":
+        _apply_changes(s, d["changes"])
+        gains = s["free_gains"]
+        last = max(i for i, g in enumerate(gains) if g["seat"] == d["seat"])
+        gains.pop(last)
     elif kind == "adjusted":
         _apply_changes(s, {str(d["seat"]): d.get("changes", {})})
         player = s["players"][d["seat"]]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from companion.core.model import Command, Event
-from companion.games.witchs_brew.roles import ROLES, counter_words
+from companion.games.witchs_brew.roles import ROLES, amount
 
 ANSWERS = {"claim": "claimed", "so_be_it": 'said "So be it!" to', "pass": "passed on"}
 
@@ -23,15 +23,22 @@ def _who(names: Sequence[str], seat: Any) -> str:
 
 def _counts(deltas: dict[str, Any]) -> str:
     """``{"green": -1, "gold": 2}`` -> "-1 green drop, +2 gold"."""
-    out = []
-    for counter, n in deltas.items():
-        if not n:
-            continue
-        words = counter_words(counter)
-        if abs(n) == 1 and words.endswith("s") and words != "gold":
-            words = words[:-1]
-        out.append(f"{n:+d} {words}")
-    return ", ".join(out)
+    return ", ".join(("+" if n > 0 else "") + amount(n, counter)
+                     for counter, n in deltas.items() if n)
+
+
+def _part(kind: Any) -> str:
+    return "full action" if kind == "action" else "favor"
+
+
+def short_words(short: Any) -> str:
+    """What the supply cut short, as the log and the screen say it: "the supply was short:
+    1 of the 2 vials on the card"."""
+    if not isinstance(short, list):
+        return ""
+    said = [f"{s.get('got')} of the {amount(s.get('printed', 0), s.get('counter', ''))}"
+            for s in short if isinstance(s, dict)]
+    return f"the supply was short: {' and '.join(said)} on the card" if said else ""
 
 
 def _potion(potion: Any) -> str:
@@ -59,7 +66,11 @@ def event_words(event: Event, names: Sequence[str], role: Any = None) -> str:
     if kind == "role_played":
         return f"{who} played {_role(d.get('role'))}"
     if kind == "card_forfeited":
-        return f"{who} laid {_role(d.get('role'))} face down"
+        # short enough for the game bar's two lines: the prompt says who plays another
+        line = (f"{who} laid {_role(d.get('role'))} face down: a forgotten card, played "
+                "earlier this set")
+        then = d.get("then", d.get("seat"))
+        return line if then == d.get("seat") else f"{line}; {_who(names, then)} begins"
     if kind == "answered":
         answer = d.get("answer")
         if answer == "pass":
@@ -69,11 +80,21 @@ def event_words(event: Event, names: Sequence[str], role: Any = None) -> str:
         what = "" if d.get("kind") == "action" else " favor"
         said = ", ".join(p for p in (_potion(d.get("potion")),
                                      _changes(names, d.get("changes") or {}, d.get("seat"))) if p)
-        return f"{who}'s {_role(d.get('role'))[4:]}{what}: {said or 'nothing changed'}"
+        short = short_words(d.get("short"))
+        short = f" ({short})" if short else ""
+        return f"{who}'s {_role(d.get('role'))[4:]}{what}: {said or 'nothing changed'}{short}"
     if kind == "effect_skipped":
-        return f"{who}'s {_role(d.get('role'))[4:]} comes to nothing: {d.get('reason', '')}"
+        what = "" if d.get("kind") == "action" else " favor"
+        return (f"{who}'s {_role(d.get('role'))[4:]}{what} comes to nothing: "
+                f"{d.get('reason', '')}")
     if kind == "effect_abstained":
-        return f"{who} did without {_role(d.get('role'))}"
+        return f"{who} declined the {_part(d.get('kind'))} of {_role(d.get('role'))}"
+    if kind == "gain_declined":
+        mine = (d.get("changes") or {}).get(str(d.get("seat")), {})
+        back = ", ".join(amount(-n, c) for c, n in mine.items() if n) if isinstance(
+            mine, dict) else ""
+        return (f"{who} declined the {_part(d.get('kind'))} of {_role(d.get('role'))}"
+                + (f": {back} back to the supply" if back else ""))
     if kind == "adjusted":
         said = _counts(d.get("changes") or {})
         if "remove_potion" in d:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.errors import RuleViolation
 from companion.core.model import Command, InputEvent
 from companion.games.witchs_brew import state as st
 from companion.games.witchs_brew.flow import effect_of
@@ -66,8 +67,11 @@ def map_input(state: State, event: InputEvent) -> Command | None:
         seat = int(seat_part[4:]) - 1
     except ValueError:
         return None
-    if not 0 <= seat < len(state["players"]) or action not in ANSWERS:
+    if action not in ANSWERS:
         return None
+    if not 0 <= seat < len(state["players"]):
+        raise RuleViolation(f"There is no seat {seat + 1} at this table: it has "
+                            f"{len(state['players'])} seats")
     player = state["players"][seat]["name"]
     if st.phase(state) == "resolve" and st.turn(state) == seat:
         if action == "pass":
@@ -124,4 +128,10 @@ def summary(state: State) -> dict[str, Any]:
         "stacks_left": st.stacks_left(state),
         "supply": st.left_in_supply(state),
         "excluded": state["excluded"] or [],
+        "free_gains": [{"player": st.name(state, g["seat"]), "role": g["role"],
+                        "kind": g["kind"], "changes": dict(g["changes"])}
+                       for g in state.get("free_gains", [])],
+        "supply_short": [{"player": st.name(state, s["seat"]), "role": s["role"],
+                          "kind": s["kind"], "short": [dict(x) for x in s["short"]]}
+                         for s in state.get("short", [])],
     }

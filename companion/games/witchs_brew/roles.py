@@ -19,11 +19,14 @@ STACK_SIZES = {"copper": 7, "silver": 7, "iron": 7, "ingredient_shelf": 5, "gold
 #: 2 ravens, a shelf 3 and 2.
 RAVENS_PER_STACK = 2
 #: The box (rulebook: 45 potion vials, 60 ingredients; RULES-NOTES.md: 20 drops of each colour,
-#: 24 gold nuggets). Vials are fixed; drops and gold are a setup setting (``supply``), because
-#: the game does not mean them to run out and some tables add more.
+#: 24 gold nuggets). Vials are fixed. Drops and gold "are not meant to run out": unlimited unless
+#: the table's setup says how many it plays with (``supply``; the box's counts, or its own).
 VIALS_IN_BOX = 45
 DROPS_IN_BOX = 20
 GOLD_IN_BOX = 24
+#: The most of one counter a change may move when the supply of it is unlimited (a 5,000-digit
+#: number is still refused, naming its field).
+MOST_AT_ONCE = 200
 #: Each player's starting drops (one of each colour) and gold, taken from the supply.
 START = {"red": 1, "white": 1, "green": 1, "gold": 2, "vials": 0}
 #: The printed value in a potion's glass bulb: the rulebook prints none, so any card value.
@@ -119,6 +122,14 @@ ROLES: dict[str, Role] = {
 def counter_words(counter: str) -> str:
     """A counter as players say it: "red drops", "gold", "vials"."""
     return f"{counter} drops" if counter in DROPS else counter
+
+
+def amount(n: int, counter: str) -> str:
+    """A number of a counter as players say it: "1 red drop", "2 vials", "1 gold"."""
+    words = counter_words(counter)
+    if abs(n) == 1 and words.endswith("s"):
+        words = words[:-1]
+    return f"{n} {words}"
 
 
 def plain_per_stack(stack: str) -> int:

@@ -23,13 +23,17 @@ SEAT_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00"
 COLOUR_NAMES = ("orange", "sky blue", "green", "yellow", "blue", "vermilion")
 
 
-def box_supply(settings: dict[str, Any] | None = None) -> dict[str, int]:
-    """What the supply holds in all (players' play areas included): vials as the box has them,
-    drops and gold as the table's ``supply`` setting says (the box's by default)."""
+#: The table's ``supply`` setting for the box's own counts of drops and gold.
+BOX_SUPPLY = {"drops": DROPS_IN_BOX, "gold": GOLD_IN_BOX}
+
+
+def box_supply(settings: dict[str, Any] | None = None) -> dict[str, int | None]:
+    """What the supply holds in all (players' play areas included): the box's 45 vials, and
+    drops and gold as the table's ``supply`` setting says. Drops and gold "are not meant to run
+    out", so what the setting leaves out is unlimited (None)."""
     settings = settings or {}
-    drops = settings.get("drops", DROPS_IN_BOX)
-    return {**{d: drops for d in DROPS}, "gold": settings.get("gold", GOLD_IN_BOX),
-            "vials": VIALS_IN_BOX}
+    drops = settings.get("drops")
+    return {**{d: drops for d in DROPS}, "gold": settings.get("gold"), "vials": VIALS_IN_BOX}
 
 
 def setup(config: dict[str, Any]) -> State:
@@ -59,6 +63,11 @@ def setup(config: dict[str, Any]) -> State:
         "role": None,
         "round_starter": None,
         "holder": None,
+        # gains the companion applied by itself since the last role was announced: a seat may
+        # still decline one ("A player may always choose to abstain")
+        "free_gains": [],
+        # gains since then that the supply cut short, so the screen says so as the log does
+        "short": [],
         "answers": [],
         "pending": [],
         "last_round": None,
@@ -83,9 +92,15 @@ def seat_of(state: State, who: str) -> int:
     return seat
 
 
-def left_in_supply(state: State) -> dict[str, int]:
-    """What the supply in the middle of the table still holds of each counter."""
-    return {c: state["supply"][c] - sum(p[c] for p in state["players"]) for c in COUNTERS}
+def left_in_supply(state: State) -> dict[str, int | None]:
+    """What the supply in the middle of the table still holds of each counter (None: unlimited)."""
+    return {c: None if state["supply"][c] is None
+            else state["supply"][c] - sum(p[c] for p in state["players"]) for c in COUNTERS}
+
+
+def can_give(left: int | None, wanted: int) -> int:
+    """How much of ``wanted`` a supply holding ``left`` (None: unlimited) can hand out."""
+    return wanted if left is None else max(0, min(wanted, left))
 
 
 def name(state: State, seat: int | None) -> str | None:

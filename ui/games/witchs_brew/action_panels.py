@@ -14,7 +14,7 @@ import random
 
 from kivy.app import App
 from kivy.properties import (
-    BooleanProperty, ColorProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
+    ColorProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
@@ -145,38 +145,22 @@ class ResolvePanel(BoxLayout):
 
 
 class PlayPanel(BoxLayout):
-    """The starter announces a role card; or, having forgotten to play a card when it was
-    asked for, turns it face down (forfeit) before announcing another."""
+    """The starter announces a role card. A card another seat played earlier this set stays on
+    the picker, its caption saying what happens: announced, it is a forgotten card and goes face
+    down ("he must immediately place it face down ... and play another"), and the same seat
+    picks again."""
 
-    forfeit = BooleanProperty(False)
-    can_forfeit = BooleanProperty(False)
     player = StringProperty("")
 
     def show(self, player: str, own: list[str], others: list[str], excluded: list[str]) -> None:
-        self.player, self._lists = player, (own, others, excluded)
-        self.can_forfeit = any(k not in own for k in others)
-        if not self.can_forfeit:
-            self.forfeit = False
-        self._refresh()
-
-    def _refresh(self) -> None:
-        own, others, excluded = self._lists
-        if self.forfeit:
-            blocked = {k: "" for k in ROLES if k not in others or k in own}
-        else:
-            blocked = {k: "played this set" for k in others}
-            blocked.update({k: "you played it" for k in own})
-            blocked.update({k: "face up" for k in excluded})
-        self.ids.picker.show(blocked, picked=self.pick)
-
-    def toggle_forfeit(self) -> None:
-        self.forfeit = not self.forfeit
-        self._refresh()
+        self.player = player
+        captions = {k: "played: goes face down" for k in others}
+        blocked = {k: "you played it" for k in own}
+        blocked.update({k: "face up" for k in excluded})
+        self.ids.picker.show(blocked, picked=self.pick, captions=captions)
 
     def pick(self, key: str) -> None:
-        do = "forfeit" if self.forfeit else "play_role"
-        if App.get_running_app().send(Command(do, self.player, {"role": key})):
-            self.forfeit = False
+        App.get_running_app().send(Command("play_role", self.player, {"role": key}))
 
 
 class RevealPanel(BoxLayout):

@@ -16,10 +16,16 @@ from kivy.uix.widget import Widget
 from companion.core.model import Command
 from companion.games.witchs_brew.roles import (
     BREW, CAULDRONS, CHOOSE_DROPS, COUNTERS, DROPS, RAVENS_PER_STACK, ROLES, STACKS, TABLE,
-    plain_per_stack,
+    MOST_AT_ONCE, plain_per_stack,
 )
 from ui import theme
 from ui.widgets.common import FlatButton, Stepper, counter_chip_colours
+
+
+def most(supply: dict, counter: str) -> int:
+    """What a stepper may take of a counter: what the supply has left, or MOST_AT_ONCE where
+    the table plays with it unlimited (drops and gold by default)."""
+    return MOST_AT_ONCE if supply[counter] is None else supply[counter]
 
 
 class PotionEditor(BoxLayout):
@@ -106,7 +112,8 @@ class EffectDialog(ModalView):
         mode = {CHOOSE_DROPS: "choose_drops", BREW: "brew", TABLE: "table"}[effect.kind]
         part = "full action" if pending["kind"] == "action" else "favor"
         supply = App.get_running_app().summary["supply"]
-        count = min(effect.count, sum(supply[d] for d in DROPS))  # fewer when the supply is short
+        count = effect.count if any(supply[d] is None for d in DROPS) else min(
+            effect.count, sum(supply[d] for d in DROPS))  # fewer when the supply is short
         return cls(seat, mode, f"{pending['player']}: {role.title} {part}", effect.text,
                    count=count)
 
@@ -138,8 +145,8 @@ class EffectDialog(ModalView):
         supply = self.app.summary["supply"]
         if self.mode == "choose_drops":
             self._steppers(DROPS, "Take", signed=False, low=lambda c: 0,
-                           high=lambda c: min(self.count, supply[c]),
-                           note=lambda c: f"{supply[c]} left")
+                           high=lambda c: min(self.count, most(supply, c)),
+                           note=lambda c: "" if supply[c] is None else f"{supply[c]} left")
             self.tally = Label(font_size=self.app.u * 30, bold=True, color=theme.INK)
             ids.right.add_widget(self.tally)
             self._recount()
@@ -199,7 +206,7 @@ class EffectDialog(ModalView):
         deltas = self.deltas[self.target]
         supply = self.app.summary["supply"]
         self._steppers(COUNTERS, "", signed=True, low=lambda c: -player[c],
-                       high=lambda c: supply[c], note=lambda c: f"now {player[c]}")
+                       high=lambda c: most(supply, c), note=lambda c: f"now {player[c]}")
         for counter, s in self.steppers.items():
             s.value = deltas[counter]
             self._note(s)

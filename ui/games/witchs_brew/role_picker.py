@@ -34,13 +34,16 @@ class RolePicker(GridLayout):
             self.add_widget(card)
 
     def show(self, blocked: dict[str, str], selected: list[str] | None = None,
-             picked: Callable[[str], None] | None = None) -> None:
-        """``blocked`` maps role key -> why it cannot be chosen ("played", "face up")."""
+             picked: Callable[[str], None] | None = None,
+             captions: dict[str, str] | None = None) -> None:
+        """``blocked`` maps role key -> why it cannot be chosen ("face up"); ``captions`` what
+        choosing one of the others means ("played: goes face down")."""
         self.selected = list(selected or [])
         self.picked = picked
+        captions = captions or {}
         for key, card in self.cards.items():
             card.disabled = key in blocked
-            card.caption = blocked.get(key, "")
+            card.caption = blocked.get(key, captions.get(key, ""))
             card.selected = key in self.selected
 
     def _tapped(self, card: RoleCard) -> None:

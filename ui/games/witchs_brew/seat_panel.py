@@ -1,13 +1,19 @@
 """One seat at the table: name and colour, counters, score, and this round's answer.
 
 The table screen fills it from ``session.summary()``; the panel only shows. A tap on it opens
-the manual correction for that seat (the table, not the app, has the last word)."""
+the manual correction for that seat (the table, not the app, has the last word). While the
+companion has applied a free gain for the seat (a gatherer's drops, the Warlock's gold) and
+no new role is announced, the panel has a **No thanks** button: the seat declines it
+(``abstain``), and exactly that gain goes back."""
 
 from __future__ import annotations
 
+from kivy.app import App
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 
 from companion.core import palette
+from companion.core.model import Command
+from companion.games.witchs_brew.roles import amount
 from ui import theme
 from ui.widgets.common import SeatBox
 
@@ -47,10 +53,13 @@ class SeatPanel(SeatBox):
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
     short = BooleanProperty(False)   # too little height: the potions / cards line is left out
+    #: what the seat would give back by declining the gain applied for it ("" : nothing)
+    declinable = StringProperty("")
 
     def show(self, seat: int, player: dict, colour_hex: str, colour_name: str,
-             status: str, kind: str, awaited: bool, holder: bool) -> None:
-        """Fill the panel from one player of the summary."""
+             status: str, kind: str, awaited: bool, holder: bool,
+             free_gain: dict | None = None) -> None:
+        """Fill the panel from one player of the summary (and the gain it may decline)."""
         self.seat = seat
         self.player = player["name"]
         self.colour = theme.rgba(colour_hex)
@@ -66,3 +75,16 @@ class SeatPanel(SeatBox):
         self.status_fill, self.status_ink = STATUS_STYLE[kind]
         self.awaited = awaited
         self.holder = holder
+        self.declinable = "" if not free_gain else ", ".join(
+            amount(n, c) for c, n in free_gain["changes"].items() if n)
+
+    def on_touch_down(self, touch):
+        """A touch on No thanks declines the gain; anywhere else opens the correction."""
+        button = self.ids.no_thanks
+        if self.declinable and button.collide_point(*touch.pos) \
+                and not App.get_running_app().refusal:
+            return button.on_touch_down(touch)
+        return super().on_touch_down(touch)
+
+    def decline(self) -> None:
+        App.get_running_app().send(Command("abstain", self.player))

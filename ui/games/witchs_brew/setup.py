@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 from companion.core import palette
 from companion.core.errors import SetupError
 from companion.games.witchs_brew import RULES
-from companion.games.witchs_brew.state import VARIANT
+from companion.games.witchs_brew.state import BOX_SUPPLY, VARIANT
 from ui.kiosk.keyboard import keyboard_lift
 from ui.widgets.common import distinct_colours, paint
 from ui.widgets.players import ColouredSeats, last_game, start_game
@@ -68,6 +68,8 @@ class SetupScreen(ColouredSeats, Screen):
     count = NumericProperty(4)
     starter = NumericProperty(0)
     variant = BooleanProperty(False)
+    #: drops and gold as the box counts them (20 each, 24), not unlimited (the default)
+    box_supply = BooleanProperty(False)
     error = StringProperty("")
     note = StringProperty("")           # a known player seated without their usual colour
 
@@ -96,6 +98,7 @@ class SetupScreen(ColouredSeats, Screen):
         names = last.players if last else []
         self.count = len(names) if MIN_SEATS <= len(names) <= MAX_SEATS else 4
         self.variant = False
+        self.box_supply = False
         for seat, row in enumerate(self.rows):
             row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
         distinct_colours(self.rows, ())
@@ -114,6 +117,7 @@ class SetupScreen(ColouredSeats, Screen):
         starter = setup.get("starter")
         self.starter = names.index(starter) if starter in names else 0
         self.variant = VARIANT in setup.get("variants", []) and self.count in (3, 4)
+        self.box_supply = setup.get("supply") == BOX_SUPPLY
         self._show_problem(None)
         self._place()
 
@@ -127,6 +131,9 @@ class SetupScreen(ColouredSeats, Screen):
 
     def toggle_variant(self) -> None:
         self.variant = not self.variant and self.count in (3, 4)
+
+    def toggle_supply(self) -> None:
+        self.box_supply = not self.box_supply
 
     def choose_starter(self, seat: int) -> None:
         self.starter = seat
@@ -150,6 +157,8 @@ class SetupScreen(ColouredSeats, Screen):
                  "colours": [row.colour for row in self.rows[: self.count]]}
         if self.variant:
             setup["variants"] = [VARIANT]
+        if self.box_supply:
+            setup["supply"] = dict(BOX_SUPPLY)
         return setup
 
     def start(self) -> None:

@@ -13,13 +13,15 @@ from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games.witchs_brew import state as wb_state
-from companion.games.witchs_brew.roles import ROLES
+from companion.games.witchs_brew.roles import ROLES, amount
 from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS
 from ui import theme
 from ui.games.witchs_brew.action_panels import AnswerBar, PlayPanel, ResolvePanel, RevealPanel
 from ui.games.witchs_brew.seat_panel import SeatPanel
 
 ANSWER_WORDS = {"so_be_it": "So be it", "pass": "Passed"}
+#: The letters the role box's last line holds at 800x480 (and 1280x720: it scales).
+NOTE_ROOM = 24
 
 
 def colour_of(app, seat: int) -> tuple[str, str]:
@@ -63,6 +65,17 @@ def seat_status(summary: dict, prompt: dict, seat: int) -> tuple[str, str]:
     return "", "quiet"
 
 
+def supply_note(summary: dict) -> str:
+    """The newest gain the supply cut short since the last role was announced, in words short
+    enough for the turn banner ("Supply short: Anna got 1 of 3 red drops"), or ""."""
+    if not summary["supply_short"]:
+        return ""
+    last = summary["supply_short"][-1]
+    said = " and ".join(f"{s['got']} of {amount(s['printed'], s['counter'])}"
+                        for s in last["short"])
+    return f"Supply short: {last['player']} got {said}"
+
+
 def what_now(summary: dict, prompt: dict) -> str:
     """What the awaited seat does now, in two lines of large type: the rules' prompt without
     what the banner and the bottom panel already say (the name, the role, the effect's text)."""
@@ -94,6 +107,8 @@ class WitchsBrewScreen(Screen):
     turn_fill = ColorProperty(theme.CALM)
     turn_ink = ColorProperty(theme.INK)
     mode = StringProperty("")
+    #: a gain the supply cut short, said until the next role is announced ("" : none)
+    supply_note = StringProperty("")
     #: Choosing role cards (play, reveal): the cards take more room, the one-line banner less.
     picking = BooleanProperty(False)
 
@@ -113,6 +128,7 @@ class WitchsBrewScreen(Screen):
         self.ravens = f"Ravens {summary['ravens']} / {summary['ravens_needed']}"
         self._seats(app, summary, prompt)
         self._banner(app, summary, prompt)
+        self.supply_note = supply_note(summary)
         self._action(app, summary, prompt)
 
     # -- seats ---------------------------------------------------------------------------
@@ -124,12 +140,14 @@ class WitchsBrewScreen(Screen):
             self.panels = [SeatPanel(opener=self.open_adjust) for _ in players]
             for panel in self.panels:
                 box.add_widget(panel)
+        gains = {g["player"]: g for g in summary["free_gains"]}
         for seat, (panel, player) in enumerate(zip(self.panels, players)):
             word, style = seat_status(summary, prompt, seat)
             hex_colour, colour_name = colour_of(app, seat)
             panel.show(seat, player, hex_colour, colour_name, word, style,
                        awaited=prompt["seat"] == seat,
-                       holder=player["name"] == summary["holder"])
+                       holder=player["name"] == summary["holder"],
+                       free_gain=gains.get(player["name"]))
 
     def open_adjust(self, seat: int) -> None:
         from ui.games.witchs_brew.effect_dialog import EffectDialog
@@ -163,7 +181,9 @@ class WitchsBrewScreen(Screen):
             elif phase == "play" and summary["last_round"] and \
                     summary["last_round"]["set"] == summary["set"]:
                 last = summary["last_round"]
-                note = f"Last: {ROLES[last['role']].title} to {last['holder']}"
+                note = f"{ROLES[last['role']].title} to {last['holder']}"
+                # "Last:" only where the line has room for it (a long title and name do not)
+                note = f"Last: {note}" if len(note) <= NOTE_ROOM - 6 else note
         self.role_note = note
         seat = prompt["seat"]
         who = prompt["turn"]

@@ -1,0 +1,112 @@
+"""Witch's Brew at the table, issue 21: a seat declines what the companion applied for it (No
+thanks on its tile), a role announced again goes face down, and a gain the supply cut short is
+said on screen. Screenshots at 800x480 and 1280x720 (screenshots/)."""
+
+from __future__ import annotations
+
+from companion.core.model import Command
+from test_ui_screens import FIVE, start, table
+from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
+
+
+def no_thanks(app, name):
+    return panel(app, name).ids.no_thanks
+
+
+def test_no_thanks_on_a_seat_tile_declines_the_favor_applied_for_it(app):
+    """"If he is unable or unwilling to execute this action, he merely says so and does not do
+    it": Barb's drop is applied at once; her tile offers No thanks until the next role."""
+    start(app)
+    tap_title("Wolf keeper")
+    tap_title("So be it!")                        # Barb: +1 red, applied by itself
+    assert "R 2" in panel_texts(app, "Barb")
+    assert no_thanks(app, "Barb").opacity == 1 and not no_thanks(app, "Barb").disabled
+    assert no_thanks(app, "Carl").opacity == 0 and no_thanks(app, "Carl").disabled
+    assert panel(app, "Barb").declinable == "1 red drop"
+    both_sizes("witchs_brew_no_thanks_favor")
+    tap(no_thanks(app, "Barb"))
+    assert not app.refusal
+    assert "R 1" in panel_texts(app, "Barb")
+    assert no_thanks(app, "Barb").opacity == 0
+    assert app.root.ids.game_bar.shown.startswith(
+        "Barb declined the favor of the Wolf keeper: 1 red drop back to the supply")
+    assert table(app).turn_name == "Carl"        # the round goes on
+    # undo by touch gives the drop back to Barb, and the button with it
+    tap(table(app).ids.undo)
+    assert "R 2" in panel_texts(app, "Barb") and no_thanks(app, "Barb").opacity == 1
+
+
+def test_the_holder_declines_the_full_action_and_still_begins(app):
+    """"The player, who "won" the right to the full action ... must begin the new round, even
+    if he chose not to execute the action"."""
+    start(app)
+    tap_title("Herb collector")
+    for _ in range(4):
+        tap_title("Pass")
+    assert "G 4" in panel_texts(app, "Anna")
+    assert table(app).mode == "play"
+    both_sizes("witchs_brew_no_thanks_action")
+    tap(no_thanks(app, "Anna"))
+    assert "G 1" in panel_texts(app, "Anna")
+    assert table(app).turn_name == "Anna" and table(app).mode == "play"
+    tap_title("Witch")                           # the next role: nothing left to decline
+    assert all(no_thanks(app, n).opacity == 0 for n in FIVE)
+
+
+def test_a_role_played_earlier_this_set_is_laid_face_down_from_the_picker(app):
+    """"If a player plays a role card that was played previously in this set ... he must
+    immediately place it face down ... and play another": the card is on the picker, and a tap
+    lays it face down and waits for another."""
+    s = start(app, players=FIVE[:3])
+    s.execute(Command("play_role", "Anna", {"role": "warlock"}))
+    s.execute(Command("pass", "Barb"))
+    s.execute(Command("pass", "Carl"))
+    s.execute(Command("abstain", "Anna"))
+    s.execute(Command("play_role", "Anna", {"role": "witch"}))
+    s.execute(Command("pass", "Barb"))
+    s.execute(Command("claim", "Carl"))
+    s.execute(Command("abstain", "Carl"))
+    frames()
+    assert table(app).turn_name == "Carl"
+    warlock = button("Warlock")
+    assert not warlock.disabled and warlock.caption == "played: goes face down"
+    tap(warlock)
+    assert not app.refusal
+    assert app.summary["players"][2]["cards_left"] == 3
+    assert table(app).turn_name == "Carl" and table(app).mode == "play"
+    assert app.root.ids.game_bar.shown.startswith("Carl laid the Warlock face down: a "
+                                                  "forgotten card, played earlier this set")
+    assert button("Warlock").disabled            # Carl has it face down now
+    both_sizes("witchs_brew_forgotten_card")
+
+
+def test_a_gain_the_supply_cuts_short_is_said_on_screen(app):
+    """With the box's counts (20 drops of each colour), Anna's Wolf keeper finds 1 red drop
+    left: the table sees it, never silently."""
+    s = start(app, supply={"drops": 20, "gold": 24})
+    s.execute(Command("adjust", "Barb", {"changes": {"red": 14}}))
+    s.execute(Command("play_role", "Anna", {"role": "wolf_keeper"}))
+    for name in FIVE[1:]:
+        s.execute(Command("pass", name))
+    frames()
+    said = "Supply short: Anna got 1 of 3 red drops"
+    assert table(app).supply_note == said
+    assert said in texts(table(app))
+    both_sizes("witchs_brew_supply_short")
+    s.execute(Command("play_role", "Anna", {"role": "witch"}))
+    frames()
+    assert table(app).supply_note == ""
+
+
+def test_the_setup_turns_the_box_counts_on(app):
+    """Drops and gold "are not meant to run out" (RULES-NOTES.md): unlimited unless the table
+    taps the setup's supply button, which plays with the box's 20 of each drop and 24 gold."""
+    tap_title("Witch's Brew")
+    setup = app.screens.get_screen("setup")
+    assert "supply" not in setup.setup()
+    tap_title("Drops, gold: unlimited")
+    assert setup.setup()["supply"] == {"drops": 20, "gold": 24}
+    both_sizes("witchs_brew_setup_box_supply")
+    tap_title("Start the game")
+    assert app.session.state["supply"] == {"red": 20, "white": 20, "green": 20, "gold": 24,
+                                           "vials": 45}
