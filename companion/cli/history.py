@@ -44,9 +44,10 @@ def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> li
         return plays
 
 
-def _write_out(name: str | None, text: str) -> None:
+def _write_out(args: argparse.Namespace, text: str) -> None:
+    name = args.output
     if name:
-        write_file(name, text)
+        write_file(name, text, database=args.db, force=args.force)
     elif fits(text, sys.stdout):
         sys.stdout.write(text)
     else:  # a terminal that cannot show every name: the bytes as UTF-8
@@ -62,7 +63,7 @@ def export_all(args: argparse.Namespace) -> int:
     fmt = args.format or "jsonl"
     stored: dict[int, Any] = {}
     plays = _plays(args, stored if fmt != "csv" else None)
-    _write_out(args.output, render(plays, fmt, stored))
+    _write_out(args, render(plays, fmt, stored))
     return EXIT_DONE
 
 

@@ -67,7 +67,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                            f"{one_line(problem)}") from None
     text = "\n".join(lines) + "\n"
     if args.output:
-        write_file(args.output, text)
+        write_file(args.output, text, database=args.db, force=args.force)
     elif fits(text, sys.stdout):
         sys.stdout.write(text)
     else:  # a terminal that cannot show every name: the same JSON, with \\u escapes
