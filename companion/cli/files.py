@@ -9,12 +9,12 @@ import os
 import sqlite3
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, TextIO
+from typing import Any, BinaryIO, Iterator, TextIO
 
 from companion.cli.status import Unusable
 from companion.core.errors import StoreError
 from companion.files import FileRefused, write_whole
-from companion.files.read import FileTooBig, NotAFile, read_bounded, read_regular
+from companion.files.read import FileTooBig, NotAFile, open_regular, read_bounded, read_regular
 from companion.files.write import family
 
 
@@ -106,6 +106,22 @@ def read_script(name: str) -> list[str]:
         raise Unusable(f"{label}, line {line}: not UTF-8 text (byte 0x{data[bad.start]:02x}); "
                        "save the script as UTF-8") from None
     return text.split("\n")
+
+
+def open_import(name: str) -> BinaryIO:
+    """A file to import, opened to be read a game at a time (standard input for ``-``): a
+    regular file no bigger than the import limit, or Unusable naming it."""
+    label = file_label(name)
+    if name == "-":
+        if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+            raise Unusable(f"{label}: cannot be read (standard input is closed)")
+        return sys.stdin.buffer
+    try:
+        return open_regular(name, "import", label)
+    except (NotAFile, FileTooBig) as problem:
+        raise Unusable(str(problem)) from None
+    except (OSError, ValueError) as problem:
+        raise Unusable(f"{label}: cannot be read ({why(problem)})") from None
 
 
 def write_file(name: str, text: str, *, database: str | None = None,

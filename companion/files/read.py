@@ -27,12 +27,20 @@ LIMITS = {
 }
 
 
-class NotAFile(CompanionError, OSError):
-    """Not a regular file (a pipe, a device, a socket, a folder): refused before reading."""
+class Unreadable(CompanionError, OSError):
+    """A file refused before reading: ``label: cannot be read (reason)``."""
+
+    def __init__(self, label: str, reason: str) -> None:
+        super().__init__(f"{label}: cannot be read ({reason})")
+        self.reason = reason
 
 
-class FileTooBig(CompanionError, OSError):
-    """Bigger than the companion reads for its kind; the message says the limit and how to
+class NotAFile(Unreadable):
+    """Not a regular file (a pipe, a device, a socket, a folder)."""
+
+
+class FileTooBig(Unreadable):
+    """Bigger than the companion reads for its kind; the reason says the limit and how to
     raise it."""
 
 
@@ -47,8 +55,8 @@ def limit(kind: str) -> int:
 
 def too_big(label: str, kind: str) -> FileTooBig:
     megabytes = limit(kind) / MB
-    return FileTooBig(f"{label}: cannot be read (it is bigger than the {megabytes:g} MB the "
-                      f"companion reads for a {kind}; set {LIMITS[kind][1]} to allow more)")
+    return FileTooBig(label, f"it is bigger than the {megabytes:g} MB the companion reads for "
+                             f"a {kind}; set {LIMITS[kind][1]} to allow more")
 
 
 def _kind_of(mode: int) -> str:
@@ -71,7 +79,7 @@ def open_regular(path: str | os.PathLike[str], kind: str, label: str | None = No
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise NotAFile(f"{label}: cannot be read ({_kind_of(st.st_mode)})")
+            raise NotAFile(label, _kind_of(st.st_mode))
         if st.st_size > limit(kind):
             raise too_big(label, kind)
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)
