@@ -98,8 +98,7 @@ def _copy(source: sqlite3.Connection, temp: str, label: str) -> tuple[int, int]:
         target.close()
     if why:
         raise StoreError(f"The copy {label} failed its check: {why}; it was not kept")
-    os.chmod(temp, 0o600)
-    sync(temp)
+    sync(temp)   # made owner-only by its os.open above; never chmod'ed by name
     return schema, games
 
 

@@ -146,7 +146,7 @@ def _open_stick_folder(root: Path) -> int:
         try:
             folder = open_folder(FOLDER, at=top)
         except OSError as problem:
-            if problem.errno == errno.ELOOP:
+            if problem.errno == errno.ELOOP or os.path.islink(root / FOLDER):
                 raise StickError(f"{root / FOLDER} is a link on the stick, not a folder: the "
                                  "companion writes only into a real folder there; nothing was "
                                  "written") from None
