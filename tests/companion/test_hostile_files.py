@@ -19,7 +19,7 @@ import pytest
 from companion.history import backup as backups
 from companion.history.usb import FOLDER, StickError, export as to_stick
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.companion.test_history_import import small  # noqa: F401 (fixture)
 from tests.support.figures import report
 
 TALLY = {"probes": 0, "changed": 0, "tracebacks": 0, "hangs": 0}
@@ -52,13 +52,10 @@ def run(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("hostile")
-    path = folder / "games.sqlite3"
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        build_history(store, {"witchs_brew": 2, "cauldron": 1, "quest": 1}, seed=5)
-    victim = folder / "victim.txt"
+def table(small):
+    """The import tests' small history (seven games of all three titles), beside a bystander."""
+    path = small[0]
+    victim = path.parent / "victim.txt"
     victim.write_text("another file\n")
     victim.chmod(0o644)
     return path
