@@ -78,10 +78,16 @@ def _lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
             yield number, text
 
 
+class NotStored(StoreError):
+    """A step of a replay with ``--db`` that the database did not take: the replay stops there
+    (the steps before it are stored)."""
+
+
 def replay(lines: Iterable[str], *, strict: bool = False, store: Any = None) -> Replay:
     """Play a script. A refused line is listed in ``rejected`` and the replay goes on; with
     ``strict`` the first refusal raises it (ScriptError naming the line). A setup line that
-    cannot be played raises SetupError naming it, strict or not."""
+    cannot be played raises SetupError naming it, strict or not; a step the store cannot
+    save raises NotStored naming its line, and nothing after it is tried."""
     numbered = iter(_lines(lines))
     first = next(numbered, None)
     if first is None:
@@ -102,6 +108,8 @@ def replay(lines: Iterable[str], *, strict: bool = False, store: Any = None) -> 
                 session.execute(item)
             else:
                 session.handle_input(item)
+        except StoreError as problem:   # not saved: every later step would be refused too
+            raise NotStored(f"line {number}: {problem}") from None
         except CompanionError as refusal:
             if strict:
                 raise ScriptError(f"line {number}: {refusal}") from refusal

@@ -49,6 +49,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Mapping
 
+from companion.files.read import Unreadable, read_regular
+
 from .config_check import (  # the rules; the constants are re-exported for the UI
     BUZZER_KEYS, DEFAULT_BAUDRATE, DICE_KEYS, DIE_ID, FACE_NAME, FIRST_PIN, LAST_PIN,
     MAX_BOUNCE_MS, MAX_FACE, MAX_FACE_NAME, MAX_HOLD_S, MAX_SEATS, MAX_TURN_LIMIT_S, OPTIONS,
@@ -71,8 +73,9 @@ def load_config(path: str | PathLike[str], missing_ok: bool = True) -> HardwareC
     """
     path = Path(path)
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
+        data = parse_toml(read_regular(path, "config", str(path)).decode("utf-8"))
+    except Unreadable as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.reason}") from None
     except FileNotFoundError:
         if missing_ok:
             return HardwareConfig.empty()
@@ -87,6 +90,29 @@ def load_config(path: str | PathLike[str], missing_ok: bool = True) -> HardwareC
         return parse_config(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+#: how deep tables and arrays may nest in a hardware config (the deepest it needs is 3)
+MAX_DEPTH = 32
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """The TOML text as a dict; a TOMLDecodeError for text nested deeper than MAX_DEPTH
+    (tomllib recurses, and 5,000 levels would end in a RecursionError)."""
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError(f"nested deeper than the {MAX_DEPTH} levels a hardware "
+                                      "config may have") from None
+    stack = [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if level > MAX_DEPTH:
+            raise tomllib.TOMLDecodeError(f"nested deeper than the {MAX_DEPTH} levels a "
+                                          "hardware config may have")
+        items = value.values() if isinstance(value, dict) else value
+        stack.extend((v, level + 1) for v in items if isinstance(v, (dict, list)))
+    return data
 
 
 def parse_config(data: Mapping[str, Any]) -> HardwareConfig:

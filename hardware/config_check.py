@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from companion.core.gate import shown
+
 from .dice.urls import check_tray_url
 from .errors import ConfigError
 
@@ -56,7 +58,7 @@ def check_only(table: Mapping[str, Any], allowed: tuple[str, ...], prefix: str,
 
 def check_table(value: Any, key: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{key}: expected a table ([{key}]), got {value!r}")
+        raise ConfigError(f"{key}: expected a table ([{key}]), got {shown(value, 80)}")
     return value
 
 
@@ -75,7 +77,7 @@ def check_seat_number(number: str) -> int:
 def check_pin(key: str, value: Any, used: dict[int, str]) -> int:
     """A free, usable BCM pin; ``used`` (pin -> key) catches two devices on one pin."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{key}: pin must be a BCM GPIO number, like 17; got {value!r}")
+        raise ConfigError(f"{key}: pin must be a BCM GPIO number, like 17; got {shown(value, 80)}")
     if not FIRST_PIN <= value <= LAST_PIN:
         raise ConfigError(
             f"{key}: pin {value} is not a GPIO pin (use BCM {FIRST_PIN}-{LAST_PIN})")
@@ -99,7 +101,7 @@ def check_number(options: Mapping[str, Any], name: str, default: float, low: flo
         low_text = f"more than {low}" if above_min else f"at least {low}"
         raise ConfigError(
             f"options.{name}: must be a number of {unit}, {low_text} and at most {high}; "
-            f"got {value!r}")
+            f"got {shown(value, 80)}")
     return float(value)
 
 
@@ -132,7 +134,7 @@ def check_dice(value: Any) -> dict[str, Any]:
 
 def check_baudrate(baudrate: Any) -> int:
     if isinstance(baudrate, bool) or not isinstance(baudrate, int):
-        raise ConfigError(f"dice.baudrate: must be a whole number like 115200, got {baudrate!r}")
+        raise ConfigError(f"dice.baudrate: must be a whole number like 115200, got {shown(baudrate, 80)}")
     if baudrate not in STANDARD_BAUDRATES:
         raise ConfigError(f"dice.baudrate: {baudrate} is not a standard baud rate "
                           f"(like 9600, 57600, 115200)")
@@ -145,7 +147,7 @@ def check_faces(key: str, value: Any) -> tuple[int, int]:
           and 0 <= value[0] < value[1] <= MAX_FACE)
     if not ok:
         raise ConfigError(f"{key}: must be [lowest, highest] face, like [1, 6] "
-                          f"(0-{MAX_FACE}, lowest below highest); got {value!r}")
+                          f"(0-{MAX_FACE}, lowest below highest); got {shown(value, 80)}")
     return (value[0], value[1])
 
 
@@ -164,9 +166,9 @@ def check_die_ids(table: Mapping[str, Any]) -> dict[str, str]:
         if not isinstance(game_id, str) or not DIE_ID.match(game_id):
             raise ConfigError(f'{key}: the id the game knows this die by, like "action_a" or '
                               f'"magic1" (a letter, then up to 15 letters, digits, _ or -); '
-                              f"got {game_id!r}")
+                              f"got {shown(game_id, 80)}")
         if game_id in named:
-            raise ConfigError(f"{key}: {game_id!r} is already the game's id of "
+            raise ConfigError(f"{key}: {shown(game_id, 80)} is already the game's id of "
                               f"{named[game_id]}; two dice cannot be the same die")
         named[game_id] = die
         ids[die] = game_id
@@ -186,5 +188,5 @@ def check_face_names(key: str, names: Any, faces: tuple[int, int]) -> tuple[str 
             f"{key}: must list what each of the die's {count} faces ({low}-{high}) means, "
             f'in face order, like ["bottle", "bottle", "bottle", "bottle", "hat", "hat"] '
             f"(words of up to {MAX_FACE_NAME} letters, digits, _ or -, or numbers); "
-            f"got {names!r}")
+            f"got {shown(names, 80)}")
     return tuple(names)

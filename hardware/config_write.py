@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
+
+from companion.files.write import write_whole
 
 from .config_check import SEAT_BUTTONS, SEAT_LED, TABLE_BUTTONS
 
@@ -138,27 +139,9 @@ def save_config(config: HardwareConfig, path: str | PathLike[str]) -> Path:
 
 
 def write_atomically(path: Path, text: str, *, mode: int, folder_mode: int = 0o777) -> Path:
-    """``text`` into a temporary file beside ``path``, synced, then renamed over it (and the
-    rename synced), so a crash or power cut leaves the old file or the new one, never half a
-    file. Creates the folder if needed; returns the path. The settings file uses it too."""
-    path.parent.mkdir(mode=folder_mode, parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    try:   # and the rename itself reaches the disk
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass
-    return path
+    """``text`` as ``path`` by the companion's one writer (companion/files/write.py): a new
+    file beside it, synced, its mode set on the open file, renamed over it by the folder's
+    descriptor (never through a link, never onto a pipe), and the folder synced; a crash or
+    power cut leaves the old file or the new one. Creates the folder if needed; returns the
+    path. The settings file uses it too."""
+    return write_whole(path, text, mode=mode, force=True, folder_mode=folder_mode)

@@ -29,6 +29,7 @@ from companion.core.errors import CompanionError, NotSaved, SetupError, StoreErr
 from companion.core.gate import shown
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
+from companion.files.write import family, write_whole
 from companion.store import Store, default_path
 from ui import theme
 from ui.table import settings as table
@@ -235,10 +236,8 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         path = folder / "exports" / f"game-{game_id}-log-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
         try:
             text = "\n".join(self.store.raw_log(game_id)) + "\n"
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
+            write_whole(path, text, mode=0o600, folder_mode=0o700,
+                        protect=family(self.db_path))
         except (CompanionError, OSError, sqlite3.Error) as problem:
             self.notice = f"The log of game #{game_id} was not saved: {problem}"
             return

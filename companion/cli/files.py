@@ -9,10 +9,13 @@ import os
 import sqlite3
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, TextIO
+from typing import Any, BinaryIO, Iterator, TextIO
 
 from companion.cli.status import Unusable
 from companion.core.errors import StoreError
+from companion.files import FileRefused, write_whole
+from companion.files.read import FileTooBig, NotAFile, open_regular, read_bounded, read_regular
+from companion.files.write import family
 
 
 # -- saying things ---------------------------------------------------------------------------
@@ -87,11 +90,12 @@ def read_script(name: str) -> list[str]:
             stdin = sys.stdin
             if stdin is None:
                 raise OSError(errno.EBADF, "standard input is closed")
-            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode(
-                "utf-8", "surrogateescape")
+            data = (read_bounded(stdin.buffer, "script", label) if hasattr(stdin, "buffer")
+                    else stdin.read().encode("utf-8", "surrogateescape"))
         else:
-            with open(name, "rb") as file:
-                data = file.read()
+            data = read_regular(name, "script", label)
+    except (NotAFile, FileTooBig) as problem:
+        raise Unusable(str(problem)) from None
     except (OSError, ValueError) as problem:
         raise Unusable(f"{label}: cannot be read ({why(problem)})") from None
     data = data.removeprefix(b"\xef\xbb\xbf")
@@ -104,10 +108,34 @@ def read_script(name: str) -> list[str]:
     return text.split("\n")
 
 
-def write_file(name: str, text: str) -> None:
+def open_import(name: str) -> BinaryIO:
+    """A file to import, opened to be read a game at a time (standard input for ``-``): a
+    regular file no bigger than the import limit, or Unusable naming it."""
+    label = file_label(name)
+    if name == "-":
+        if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+            raise Unusable(f"{label}: cannot be read (standard input is closed)")
+        return sys.stdin.buffer
     try:
-        with open(name, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        return open_regular(name, "import", label)
+    except (NotAFile, FileTooBig) as problem:
+        raise Unusable(str(problem)) from None
+    except (OSError, ValueError) as problem:
+        raise Unusable(f"{label}: cannot be read ({why(problem)})") from None
+
+
+def write_file(name: str, text: str, *, database: str | None = None,
+               force: bool = False) -> None:
+    """``text`` as the file ``name``, by the one writer (companion/files/write.py): never over
+    the game database (``database``, or the default one) or a file beside it, never through a
+    link or onto a pipe; an existing file only with ``force``."""
+    from companion.store import default_path
+
+    try:
+        write_whole(name, text, mode=0o644, force=force,
+                    protect=family(database or default_path()))
+    except FileRefused as problem:
+        raise Unusable(file_label(str(problem))) from None
     except (OSError, ValueError) as problem:
         reason = ("its folder does not exist" if getattr(problem, "errno", None) == errno.ENOENT
                   else why(problem))

@@ -6,13 +6,14 @@ can type or a disk can hold, never a traceback. The work itself is in companion/
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sqlite3
 import sys
 from typing import Any
 
 from companion.cli.files import (
-    at_line, file_label, fits, one_line, open_database, print_json, read_script, say, why,
+    at_line, file_label, fits, one_line, open_database, open_import, print_json, say, why,
     write_file,
 )
 from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
@@ -44,9 +45,10 @@ def _plays(args: argparse.Namespace, stored: dict[int, Any] | None = None) -> li
         return plays
 
 
-def _write_out(name: str | None, text: str) -> None:
+def _write_out(args: argparse.Namespace, text: str) -> None:
+    name = args.output
     if name:
-        write_file(name, text)
+        write_file(name, text, database=args.db, force=args.force)
     elif fits(text, sys.stdout):
         sys.stdout.write(text)
     else:  # a terminal that cannot show every name: the bytes as UTF-8
@@ -62,7 +64,7 @@ def export_all(args: argparse.Namespace) -> int:
     fmt = args.format or "jsonl"
     stored: dict[int, Any] = {}
     plays = _plays(args, stored if fmt != "csv" else None)
-    _write_out(args.output, render(plays, fmt, stored))
+    _write_out(args, render(plays, fmt, stored))
     return EXIT_DONE
 
 
@@ -136,15 +138,23 @@ def import_games(args: argparse.Namespace) -> int:
     """Games exported by another table merged in by uuid, one transaction per file; each file
     says what it added, what was already here and its conflicts. Exit 2 if a file could not
     be used (named, with its line), after the others were merged."""
-    from companion.history.merge import ImportRefused, merge, read_records
+    from companion.history.import_stream import stream_records
+    from companion.history.merge import ImportRefused, merge
 
-    files = [(name, read_script(name)) for name in args.files]  # unreadable: nothing done
+    files = [(name, open_import(name)) for name in args.files]  # unreadable: nothing done
     refused = False
-    with open_database(args.db) as store:
-        for name, read in files:
+    with open_database(args.db) as store, contextlib.ExitStack() as closing:
+        for _name, stream in files:
+            if stream is not getattr(sys.stdin, "buffer", None):
+                closing.callback(stream.close)
+        for name, stream in files:
             label = file_label(name)
             try:
-                merged = merge(store.conn, read_records(read))
+                if stream.seekable():   # every game read once before any is merged, as a list
+                    for _game in stream_records(stream):
+                        pass
+                    stream.seek(0)
+                merged = merge(store.conn, stream_records(stream))
             except ImportRefused as problem:
                 say(f"companion import: {at_line(label, problem)}", sys.stderr)
                 refused = True

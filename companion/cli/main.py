@@ -65,6 +65,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
                        help="every finished game: players, scores, winners, length, setup")
     p.add_argument("--db", help="the database (default: the user data directory)")
     p.add_argument("-o", "--output", "--out", help="write to this file instead of standard output")
+    p.add_argument("--force", action="store_true",
+                   help="with -o: replace the file if it exists (with a whole new file)")
     p.add_argument("--raw", action="store_true",
                    help="the game's rows exactly as stored (also for a game that does not fold)")
     p.add_argument("--format", choices=("csv", "json", "jsonl"),

@@ -24,13 +24,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace, lines: list[str], store: Any) -> int:
-    from companion.script import replay
+    from companion.script import NotStored, replay
 
     label = file_label(args.file)
     try:
         result = replay(lines, strict=args.strict, store=store)
     except SetupError as problem:
         raise Unusable(at_line(label, problem)) from None
+    except NotStored as problem:  # --db: the first step the database did not take
+        say(f"companion replay: {label}, {one_line(problem)}; the replay stopped there (the "
+            "steps before it are stored)", sys.stderr)
+        return EXIT_REFUSED
     except ScriptError as refusal:  # --strict: the first refused line
         say(f"companion replay: {at_line(label, refusal)}", sys.stderr)
         return EXIT_REFUSED
@@ -67,7 +71,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                            f"{one_line(problem)}") from None
     text = "\n".join(lines) + "\n"
     if args.output:
-        write_file(args.output, text)
+        write_file(args.output, text, database=args.db, force=args.force)
     elif fits(text, sys.stdout):
         sys.stdout.write(text)
     else:  # a terminal that cannot show every name: the same JSON, with \\u escapes

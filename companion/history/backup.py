@@ -3,8 +3,9 @@ and back, with SQLite's online backup API (never a file copy: a copy of a WAL da
 while the app writes can miss what its -wal holds, or catch a page half written).
 
 A backup reads through a read-only connection and takes no lock, so it works while the app
-plays; the copy is made under a temporary name beside the target, checked (``quick_check``, our
-application id) and only then given its name, readable by its owner only. A restore checks the
+plays; the copy is made in a folder only this user can enter, checked (``quick_check``, our
+application id) and only then written as the target by the one writer (companion/files/),
+readable by its owner only. A restore checks the
 file first (ours, not from a newer companion, sound) and says why it refuses; it takes the
 writer's lock (so it refuses while the app runs, naming its pid, and no app can start in the
 middle), keeps the current database aside under a dated name (never deleted), and puts the
@@ -15,12 +16,16 @@ companion next opens the file, as for any older file.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from companion.core.errors import StoreError
+from companion.files.read import FileTooBig, NotAFile, open_regular
+from companion.files.write import FileRefused, family, write_whole
 from companion.store.opening import (
     WriterLock, connect_reader, dated_name, primary_code, refuse_odd_path, sync,
 )
@@ -98,8 +103,7 @@ def _copy(source: sqlite3.Connection, temp: str, label: str) -> tuple[int, int]:
         target.close()
     if why:
         raise StoreError(f"The copy {label} failed its check: {why}; it was not kept")
-    os.chmod(temp, 0o600)
-    sync(temp)
+    sync(temp)   # made owner-only by its os.open above; never chmod'ed by name
     return schema, games
 
 
@@ -110,35 +114,50 @@ def _remove(path: str) -> None:
         pass
 
 
+def _private_folder(database: str) -> str:
+    """A folder only this user can enter, for SQLite's copy before it is placed: beside the
+    database when its folder can be written, else in the system's temporary folder. (SQLite
+    opens a file by its name, so it never writes into the target's folder, where another
+    user might swap a name for a link.)"""
+    try:
+        return tempfile.mkdtemp(prefix=".backup-", dir=os.path.dirname(os.path.abspath(database)))
+    except OSError:
+        return tempfile.mkdtemp(prefix="companion-backup-")
+
+
 def backup(database: str, target: str, *, force: bool = False) -> Copied:
     """The database, as it stands now, into ``target``; StoreError (nothing written) if the
-    target exists without ``force``, or the database cannot be read."""
+    target exists without ``force``, or the database cannot be read. The copy is checked in a
+    private folder, then written as ``target`` by the one writer (companion/files/write.py):
+    owner-only, its mode set on the open file, never through a link."""
     if os.path.abspath(target) == os.path.abspath(database):
         raise StoreError(f"{target} is the game database itself: give another file")
-    if refuse_odd_path(target) and not force:
-        raise StoreError(f"{target} already exists: give --force to replace it (nothing was "
-                         "written)")
     if os.path.lexists(target + "-wal"):  # SQLite would replay that -wal into the copy
         raise StoreError(f"{target} is a database in use (its -wal is beside it): give another "
                          "file (nothing was written)")
     source = connect_reader(database)  # read-only, no lock: the app may be playing
-    temp = f"{target}.partial-{os.getpid()}"
+    folder = _private_folder(database)
+    temp = os.path.join(folder, "copy.sqlite")
     try:
         schema, games = _copy(source, temp, target)
-        os.replace(temp, target)
-        sync(str(Path(target).parent))
-    except BaseException:  # no half-made copy is left behind
-        _remove(temp)
-        raise
+        with open(temp, "rb") as copy:
+            write_whole(target, copy, mode=0o600, force=force, protect=family(database))
+    except FileRefused as problem:
+        raise StoreError(str(problem)) from None
     finally:
         source.close()
+        shutil.rmtree(folder, ignore_errors=True)
     return Copied(target, games, schema)
 
 
 def check_restorable(source: str) -> tuple[int, int]:
     """(schema, games) of a file to restore; StoreError saying why it is refused."""
-    if not refuse_odd_path(source):
-        raise StoreError(f"{source}: no such file; nothing was restored")
+    try:
+        open_regular(source, "backup").close()  # a pipe or a device refused, never waited on
+    except FileNotFoundError:
+        raise StoreError(f"{source}: no such file; nothing was restored") from None
+    except (NotAFile, FileTooBig) as problem:
+        raise StoreError(f"{problem}; nothing was restored") from None
     try:
         conn = _open_source(source)
     except sqlite3.Error as problem:

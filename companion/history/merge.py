@@ -13,8 +13,8 @@ game counted twice or a local game overwritten.
   merged by name: one named like a profile here but with another uuid is kept apart, and the
   import says so (the setup's picker then shows both; a rename tells them apart).
 
-One transaction per file, and every line is checked before anything is written: a line that is
-not a game names its line and field, and the file changes nothing.
+One transaction per file, read a game at a time; a line that is not a game names its line and
+field, the transaction is rolled back, and the file changes nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sqlite3
 import uuid as uuids
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterable
 
 from companion.store.check import STATUSES, summarize
 from companion.core.engine import DROPPED
@@ -210,8 +210,16 @@ def incoming(where: str, value: Any) -> Incoming:
     seats = _list(where, f"{STORED}.seats", stored.get("seats"))
     if not seats:
         raise _fail(where, f"{STORED}.seats", "a game needs at least one seat")
+    sitting: dict[str, int] = {}
     for i, seat in enumerate(seats):
         _seat(where, f"{STORED}.seats[{i}]", i, seat)
+        ident = (seat["profile"] or {}).get("uuid")
+        if ident in sitting:   # a player's statistics would count the game twice
+            raise _fail(where, f"{STORED}.seats[{i}].profile",
+                        f"profile {ident} already sits in seat {sitting[ident]}: one player "
+                        "cannot hold two seats of one game")
+        if ident is not None:
+            sitting[ident] = i
     for i, step in enumerate(_list(where, f"{STORED}.log", stored.get("log"))):
         _step(where, f"{STORED}.log[{i}]", i + 1, step)
     for i, result in enumerate(_list(where, f"{STORED}.results", stored.get("results"))):
@@ -264,15 +272,16 @@ def _step(where: str, at: str, n: int, value: Any) -> None:
 
 
 # -- merging ---------------------------------------------------------------------------------
-def merge(conn: sqlite3.Connection, records: list[tuple[str, Any]]) -> Merged:
-    """The file's games into the database, in ONE transaction (see the module's docstring);
+def merge(conn: sqlite3.Connection, records: Iterable[tuple[str, Any]]) -> Merged:
+    """The file's games into the database, in ONE transaction (see the module's docstring),
+    taken one at a time (``records`` may be a stream: companion/history/import_stream.py);
     ImportRefused, and nothing changed, for a game that is not one or does not fold."""
-    games = [incoming(where, value) for where, value in records]
     added = already = 0
     conflicts: list[str] = []
     apart: list[str] = []
     with Tx(conn):
-        for game in games:
+        for where, value in records:
+            game = incoming(where, value)
             here = conn.execute("SELECT id, game, status FROM games WHERE uuid = ?",
                                 (game.uuid,)).fetchone()
             if here is None:

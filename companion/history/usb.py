@@ -6,13 +6,16 @@ The kiosk has no desktop and so no automounter: a stick is whatever a udev rule 
 Raspberry Pi") mounted under /media or /run/media. ``sticks`` finds those mount points in the
 text of /proc/mounts, with the roots given as parameters, so tests use a fake tree.
 
-A stick can be pulled out or fill up in the middle of a write: each file is written under a
-hidden temporary name, flushed and fsync'd, and only then renamed to its final name (and the
-folder fsync'd), so a name the table sees always holds a whole file. Nothing here imports the
+A stick can be pulled out or fill up in the middle of a write, and what is on it was put there by
+anyone: each file is written by the one writer (companion/files/write.py) under a new hidden
+name, fsync'd, and only then given a free final name (and the folder fsync'd), so a name the
+table sees always holds a whole file; the folder is opened without following a link and must be
+on the stick itself, so a planted link or a FIFO sends nothing elsewhere and never hangs. Nothing here imports the
 UI; the History screen runs ``export`` off the main thread."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import os
@@ -25,7 +28,7 @@ from typing import Sequence
 from companion.core.errors import CompanionError
 from companion.history.export_all import as_csv, as_jsonl, stored_records
 from companion.history.plays import read_plays
-from companion.store.opening import sync
+from companion.files.write import FileRefused, open_folder, write_in
 
 #: where a removable drive is mounted: /media/<user>/<label>, /run/media/<user>/<label> (udisks)
 #: and /media/<label> (a udev rule with systemd-mount)
@@ -94,11 +97,22 @@ def file_stem(day: dt.date, device: str) -> str:
     return f"plays-{day.isoformat()}-{short}"
 
 
-def free_stem(folder: Path, stem: str) -> str:
-    """``stem``, or ``stem-2``, ``stem-3``... the first whose jsonl and csv are both free: a
-    second export the same day never overwrites the first."""
+def free_stem(folder: Path | int, stem: str) -> str:
+    """``stem``, or ``stem-2``, ``stem-3``... the first whose jsonl and csv are both free (a
+    link, even a dangling one, or a pipe takes a name too): a second export the same day never
+    overwrites the first. ``folder``: a path or an open folder's descriptor."""
+    def taken(name: str) -> bool:
+        try:
+            if isinstance(folder, int):
+                os.stat(name, dir_fd=folder, follow_symlinks=False)
+            else:
+                os.lstat(folder / name)
+        except FileNotFoundError:
+            return False
+        return True
+
     n, chosen = 1, stem
-    while (folder / f"{chosen}.jsonl").exists() or (folder / f"{chosen}.csv").exists():
+    while taken(f"{chosen}.jsonl") or taken(f"{chosen}.csv"):
         n += 1
         chosen = f"{stem}-{n}"
     return chosen
@@ -122,33 +136,39 @@ def why(problem: OSError) -> str:
     return _WORDS.get(problem.errno or 0) or problem.strerror or str(problem)
 
 
-def _write_whole(target: Path, text: str) -> Path:
-    """``text`` to a hidden temporary name beside ``target``, fsync'd; returns that name."""
-    part = target.with_name(f".{target.name}.part")
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+def _open_stick_folder(root: Path) -> int:
+    """The stick's ``table-companion`` folder, made if missing, opened without following a link
+    (neither the stick's top folder nor this one may be a link) and on the stick's own drive."""
+    top = open_folder(root)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-    except BaseException:
-        _remove(part)
-        raise
-    return part
-
-
-def _remove(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(FOLDER, 0o755, dir_fd=top)
+        try:
+            folder = open_folder(FOLDER, at=top)
+        except OSError as problem:
+            if problem.errno == errno.ELOOP or os.path.islink(root / FOLDER):
+                raise StickError(f"{root / FOLDER} is a link on the stick, not a folder: the "
+                                 "companion writes only into a real folder there; nothing was "
+                                 "written") from None
+            if problem.errno == errno.ENOTDIR:
+                raise StickError(f"{root / FOLDER} on the stick is a file, not a folder: "
+                                 "rename it; nothing was written") from None
+            raise
+        if os.fstat(folder).st_dev != os.fstat(top).st_dev:
+            os.close(folder)
+            raise StickError(f"{root / FOLDER} is on another drive than the stick (something is "
+                             "mounted there); nothing was written")
+        return folder
+    finally:
+        os.close(top)
 
 
 def export(conn: sqlite3.Connection, stick: str | os.PathLike[str], device: str,
            day: dt.date | None = None) -> Written:
     """Every finished game from ``conn`` to ``stick``/table-companion/ as ``<stem>.jsonl``
-    (with the stored records) and ``<stem>.csv``. StickError, naming the stick and why, when
-    they cannot be written; then no file is left under a final name by this export."""
+    (with the stored records) and ``<stem>.csv``, each by the one writer (companion/files/):
+    a new file under a free name, never through a link. StickError, naming the stick and why,
+    when they cannot be written; then no file is left under a final name by this export."""
     root = Path(stick)
     if not root.is_dir():
         raise StickError(f"{root}: {_WORDS[errno.ENOENT]}; nothing was written")
@@ -156,22 +176,27 @@ def export(conn: sqlite3.Connection, stick: str | os.PathLike[str], device: str,
     jsonl_text = as_jsonl(plays, stored_records(conn, plays))
     csv_text = as_csv(plays)
     folder = root / FOLDER
-    left: list[Path] = []     # what to take away again if the stick fails before the end
     try:
-        folder.mkdir(exist_ok=True)
-        stem = free_stem(folder, file_stem(day or dt.date.today(), device))
-        jsonl, csv = folder / f"{stem}.jsonl", folder / f"{stem}.csv"
-        for target, text in ((jsonl, jsonl_text), (csv, csv_text)):
-            left.append(_write_whole(target, text))
-        for part, target in zip(list(left), (jsonl, csv)):
-            os.rename(part, target)
-            left[left.index(part)] = target
-        sync(str(folder))
+        dfd = _open_stick_folder(root)
     except OSError as problem:
-        for path in left:
-            _remove(path)
+        if isinstance(problem, StickError):
+            raise
         raise StickError(f"{folder}: {why(problem)}; nothing was written") from None
-    return Written(len(plays), jsonl, csv)
+    left: list[str] = []     # what to take away again if the stick fails before the end
+    try:
+        stem = free_stem(dfd, file_stem(day or dt.date.today(), device))
+        for name, text in ((f"{stem}.jsonl", jsonl_text), (f"{stem}.csv", csv_text)):
+            write_in(dfd, name, text, mode=0o644, shown=str(folder / name))
+            left.append(name)
+    except OSError as problem:
+        for name in left:
+            with contextlib.suppress(OSError):
+                os.unlink(name, dir_fd=dfd)
+        reason = str(problem) if isinstance(problem, FileRefused) else why(problem)
+        raise StickError(f"{folder}: {reason}; nothing was written") from None
+    finally:
+        os.close(dfd)
+    return Written(len(plays), folder / f"{stem}.jsonl", folder / f"{stem}.csv")
 
 
 def said(written: Written) -> str:

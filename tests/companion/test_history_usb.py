@@ -112,10 +112,10 @@ def test_a_stick_that_cannot_be_written_says_why_and_leaves_no_file(table, tmp_p
         (locked / FOLDER).mkdir(parents=True)
         real = os.open
 
-        def read_only(path, flags, *args):   # a stick mounted ro (root may write any folder)
+        def read_only(path, flags, *args, **kw):  # a stick mounted ro (root may write any folder)
             if flags & (os.O_WRONLY | os.O_RDWR):
                 raise OSError(30, "Read-only file system")
-            return real(path, flags, *args)
+            return real(path, flags, *args, **kw)
 
         monkeypatch.setattr(os, "open", read_only)
         with pytest.raises(StickError, match=r"locked/table-companion: the stick is read-only"):
@@ -127,16 +127,16 @@ def test_a_stick_that_fails_mid_write_leaves_nothing_under_a_final_name(table, t
                                                                         monkeypatch):
     stick = tmp_path / "stick"
     stick.mkdir()
-    real = os.rename
+    real = os.link   # a new file takes its free name by a hard link (companion/files/write.py)
     calls = []
 
-    def full_on_the_second(src, dst):
+    def full_on_the_second(src, dst, **kw):
         calls.append(Path(dst).name)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        real(src, dst)
+        real(src, dst, **kw)
 
-    monkeypatch.setattr(os, "rename", full_on_the_second)
+    monkeypatch.setattr(os, "link", full_on_the_second)
     with Store(table, readonly=True) as store:
         with pytest.raises(StickError, match="the stick is full; nothing was written"):
             export(store.conn, stick, store.device_id, DAY)

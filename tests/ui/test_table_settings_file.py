@@ -126,10 +126,10 @@ def test_save_is_atomic_owner_only_and_reads_back(tmp_path, monkeypatch):
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]   # no temp left
 
-    def torn(*_args):       # the power goes between writing the temp file and the rename
+    def torn(*_args, **_at):   # the power goes between writing the temp file and the rename
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(os, "replace", torn)
+    monkeypatch.setattr(os, "rename", torn)   # the one writer renames by the folder's fd
     with pytest.raises(OSError):
         save_settings(DEFAULTS, path)
     assert load_settings(path) == (wanted, "")                          # the old file whole

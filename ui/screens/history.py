@@ -287,6 +287,8 @@ class HistoryScreen(Screen):
                 done = _export(reader.conn, stick, device)
         except (CompanionError, OSError, sqlite3.Error) as problem:
             done = (f"Not exported: the game database could not be read ({problem}).", False)
+        except Exception as problem:  # whatever it was, the button is not left busy for good
+            done = (f"Not exported: {type(problem).__name__}: {problem}", False)
         Clock.schedule_once(lambda _dt: self._exported(*done))
 
     def _exported(self, words: str, ok: bool) -> None:

@@ -32,6 +32,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from companion.files.read import read_regular
+
 SETTINGS_ENV = "COMPANION_SETTINGS"
 VOLUMES = (25, 50, 75, 100)               # the screen's choices; the file may hold any 0-100
 #: Kivy's degrees (counter-clockwise) -> how the panel stands, in the table's words: the picture
@@ -159,12 +161,13 @@ def load_settings(path: str | PathLike[str] | None = None) -> tuple[TableSetting
     A missing file is no problem; nothing here raises."""
     path = Path(path) if path is not None else settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, "config").decode("utf-8")  # a pipe or a device: refused
     except FileNotFoundError:
         return DEFAULTS, ""
     except (OSError, UnicodeDecodeError) as problem:
-        reason = problem.strerror if isinstance(problem, OSError) and problem.strerror \
-            else str(problem)
+        reason = getattr(problem, "reason", None) or (
+            problem.strerror if isinstance(problem, OSError) and problem.strerror
+            else str(problem))
         return DEFAULTS, f"Settings file {path} cannot be read ({reason}): using the defaults."
     try:
         data = json.loads(text)
