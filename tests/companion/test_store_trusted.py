@@ -122,7 +122,9 @@ def test_a_start_on_a_file_with_triggers_is_refused_and_nothing_is_moved_aside(h
         assert "Nothing was changed; run companion check --repair" in words
     code, out, err = _run("history", "--db", str(hostile))
     assert code == 2 and "a trigger `scores_999`" in err
-    code, out, err = _run("import", "--db", str(hostile), os.devnull)
+    empty = hostile.parent.parent / "no-games.jsonl"   # a regular file: a device is refused first
+    empty.write_text("")
+    code, out, err = _run("import", "--db", str(hostile), str(empty))
     assert code == 2 and "a trigger `renames`" in err
     after = _files(hostile.parent)
     after.pop("backup.sqlite3.clean", None)   # the writer's clean mark goes as it opens
