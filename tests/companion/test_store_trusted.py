@@ -8,7 +8,6 @@ edited by hand are named by ``check``."""
 from __future__ import annotations
 
 import io
-import os
 import random
 import sqlite3
 from contextlib import redirect_stderr, redirect_stdout
