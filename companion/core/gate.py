@@ -171,12 +171,15 @@ class Choice(Spec):
     options: Any  # Sequence[Any] | Callable[[State], Sequence[Any]]
     #: Other spellings a table may type, mapped to the option they mean.
     aliases: Mapping[str, Any] = field(default_factory=dict)
+    #: How a refusal lists an option when its id is not the table's word for it ("rotten egg"
+    #: for rotten_egg); the word must also be accepted (an option or an alias).
+    words: Mapping[Any, str] = field(default_factory=dict)
 
     def values(self, state: State) -> tuple[Any, ...]:
         return tuple(_bound(self.options, state))
 
     def wants(self, state: State) -> str:
-        values = self.values(state)
+        values = [self.words.get(v, v) for v in self.values(state)]
         listed = ", ".join(str(v) for v in values[:14]) + (" …" if len(values) > 14 else "")
         return f"one of {listed}"
 
