@@ -304,6 +304,7 @@ def _keyed(problem: RuleViolation, path: str, key: str, arg: Arg) -> RuleViolati
     out = RuleViolation(f'{message} (the key "{key}": {arg.doc})',
                         screen=f"{doc}{f' ({inner})' if inner else ''}: {rest}")
     out.keyed = True  # type: ignore[attr-defined]
+    out.plain = message  # type: ignore[attr-defined]  # a setup's refusal, as before
     return out
 
 
@@ -464,8 +465,8 @@ def check_setup(keys: Mapping[str, Arg], config: Any, *, game: str) -> dict[str,
     given = {k: v for k, v in config.items() if k != "game"}
     try:
         return _check_keys(given, {**keys}, "", config, what=f"the {game} setup")
-    except RuleViolation as problem:
-        raise SetupError(str(problem)) from None
+    except RuleViolation as problem:  # the setup screens read these, seat by seat
+        raise SetupError(getattr(problem, "plain", str(problem))) from None
 
 
 def player_names(least: int, most: int) -> Spec:
