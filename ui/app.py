@@ -341,7 +341,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         except NotSaved:  # it waits for the card, and the banner says so
             return False
         except CompanionError as refusal:
-            self.refuse(str(refusal))
+            self.refuse(getattr(refusal, "screen", None) or str(refusal))  # players' words
             return False
         return True
 
@@ -378,7 +378,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
                 self.cue("refused")
             return None
         except CompanionError as refusal:  # a rule the press breaks
-            reason = str(refusal)
+            reason = getattr(refusal, "screen", None) or str(refusal)
             if event.kind == "die":
                 face = shown(event.value)
                 face = face[1:-1] if isinstance(event.value, str) else face

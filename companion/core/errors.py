@@ -7,7 +7,13 @@ class CompanionError(Exception):
 
 
 class RuleViolation(CompanionError, ValueError):
-    """A command the rules refuse. The message names the rule; the state is unchanged."""
+    """A command the rules refuse. The message names the rule; the state is unchanged.
+    ``screen`` is the same refusal in players' words where the message names a script's key
+    (the gate's refusals); a screen shows it instead of the message."""
+
+    def __init__(self, message: str = "", screen: str | None = None) -> None:
+        super().__init__(message)
+        self.screen = screen or message
 
 
 class SetupError(CompanionError, ValueError):

@@ -171,12 +171,15 @@ class Choice(Spec):
     options: Any  # Sequence[Any] | Callable[[State], Sequence[Any]]
     #: Other spellings a table may type, mapped to the option they mean.
     aliases: Mapping[str, Any] = field(default_factory=dict)
+    #: How a refusal lists an option when its id is not the table's word for it ("rotten egg"
+    #: for rotten_egg); the word must also be accepted (an option or an alias).
+    words: Mapping[Any, str] = field(default_factory=dict)
 
     def values(self, state: State) -> tuple[Any, ...]:
         return tuple(_bound(self.options, state))
 
     def wants(self, state: State) -> str:
-        values = self.values(state)
+        values = [self.words.get(v, v) for v in self.values(state)]
         listed = ", ".join(str(v) for v in values[:14]) + (" …" if len(values) > 14 else "")
         return f"one of {listed}"
 
@@ -285,6 +288,26 @@ class Arg:
     doc: str = ""
 
 
+def _keyed(problem: RuleViolation, path: str, key: str, arg: Arg) -> RuleViolation:
+    """A value's refusal with its key named as a key and what it means (``(the key "magik":
+    Magik it gives or takes)``), and in players' words for a screen ("Magik it gives or takes
+    (Anna): a whole number from -35 to 35, not 40"). A refusal deeper in (a record's own
+    field) is already keyed and passes through."""
+    if getattr(problem, "keyed", False) or not arg.doc:
+        return problem
+    message = str(problem)
+    at, _, rest = message.partition(": ")
+    if not at.startswith(path) or not rest:
+        return problem
+    inner = at[len(path):].lstrip(".")
+    doc = arg.doc[0].upper() + arg.doc[1:]
+    out = RuleViolation(f'{message} (the key "{key}": {arg.doc})',
+                        screen=f"{doc}{f' ({inner})' if inner else ''}: {rest}")
+    out.keyed = True  # type: ignore[attr-defined]
+    out.plain = message  # type: ignore[attr-defined]  # a setup's refusal, as before
+    return out
+
+
 def _check_keys(given: Mapping[str, Any], args: Mapping[str, Arg], at: str, state: State,
                 *, what: str) -> dict[str, Any]:
     unknown = [k for k in given if k not in args]
@@ -293,15 +316,23 @@ def _check_keys(given: Mapping[str, Any], args: Mapping[str, Arg], at: str, stat
         key = unknown[0]
         label = shown(key)[1:-1] if isinstance(key, str) else shown(key)
         where = f"{at}.{label}" if at else label
-        raise RuleViolation(f"{where}: not a key of {what}; it knows {known}")
+        meanings = "; ".join(f'"{k}" is {a.doc}' for k, a in args.items() if a.doc)
+        raise RuleViolation(f'{where}: not a key of {what}; it knows {known}'
+                            + (f" ({meanings})" if meanings else ""),
+                            screen=f"{what[0].upper()}{what[1:]} has nothing called "
+                                   f"{shown(key)}: that was not the table's entry")
     out: dict[str, Any] = {}
     for key, arg in args.items():
         path = f"{at}.{key}" if at else key
         if key not in given or given[key] is None:
             if arg.required:
-                raise RuleViolation(f"{path}: missing; give {arg.spec.wants(state)}")
+                raise RuleViolation(f"{path}: missing; give {arg.spec.wants(state)}"
+                                    + (f' (the key "{key}": {arg.doc})' if arg.doc else ""))
             continue
-        out[key] = arg.spec.check(given[key], path, state)
+        try:
+            out[key] = arg.spec.check(given[key], path, state)
+        except RuleViolation as problem:
+            raise _keyed(problem, path, key, arg) from None
     return out
 
 
@@ -434,8 +465,8 @@ def check_setup(keys: Mapping[str, Arg], config: Any, *, game: str) -> dict[str,
     given = {k: v for k, v in config.items() if k != "game"}
     try:
         return _check_keys(given, {**keys}, "", config, what=f"the {game} setup")
-    except RuleViolation as problem:
-        raise SetupError(str(problem)) from None
+    except RuleViolation as problem:  # the setup screens read these, seat by seat
+        raise SetupError(getattr(problem, "plain", str(problem))) from None
 
 
 def player_names(least: int, most: int) -> Spec:

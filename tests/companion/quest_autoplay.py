@@ -33,6 +33,13 @@ def _roll(state: dict[str, Any], rng: random.Random) -> list[int]:
     return [spell["dice"][i] if d in kept else rng.randint(1, 6) for i, d in enumerate(MAGIC_DICE)]
 
 
+def keepable(state: dict[str, Any]) -> list[str]:
+    """The magic dice the team may say it keeps: not one the tray already read as rolled again
+    in this roll (a new face)."""
+    spell, reading = state["spell"], state["reading"]
+    return [d for i, d in enumerate(MAGIC_DICE) if reading.get(d, spell["dice"][i]) == spell["dice"][i]]
+
+
 def legal_commands(state: dict[str, Any], rng: random.Random) -> list[Command | InputEvent]:
     """Every kind of legal thing the table may do now (dice values drawn from ``rng``)."""
     phase = RULES.prompt(state)["phase"]
@@ -66,7 +73,8 @@ def legal_commands(state: dict[str, Any], rng: random.Random) -> list[Command | 
     elif phase == "magic":
         out.append(Command("magic_roll", args={"dice": _roll(state, rng)}))
         if state["spell"]["rolls"]:
-            out.append(Command("keep", args={"dice": sorted(rng.sample(MAGIC_DICE, rng.randint(0, 2)))}))
+            free = keepable(state)
+            out.append(Command("keep", args={"dice": sorted(rng.sample(free, rng.randint(0, min(2, len(free)))))}))
             out.append(Command("end_turn"))
     elif phase == "cast":
         out += _cast(state, rng)

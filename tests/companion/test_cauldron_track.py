@@ -76,7 +76,9 @@ def test_rituals_of_power_in_the_simple_game_notes_that_spell_effects_are_ignore
     s = start(new(2, ["simple"]))
     set_magik(s, "Anna", 19)
     assert "ignore what refers to Spells" in " ".join(s.prompt()["notes"])
-    assert "Advanced Potions and Spells are now for sale" in " ".join(s.prompt()["notes"])
+    # "do not use Spells": only the Advanced Potions go on sale
+    assert "; Advanced Potions are now for sale" in " ".join(s.prompt()["notes"])
+    assert "Spells are now for sale" not in " ".join(s.prompt()["notes"])
 
 
 def test_lsp_and_hsp_with_roll_offs_for_ties():

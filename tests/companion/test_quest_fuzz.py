@@ -22,7 +22,7 @@ from companion.games.quest import RULES, board
 from companion.games.quest import state as st
 from companion.games.quest.odds import MAGIC_DICE, ROLLS
 from companion.games.quest.state import BOTTLES, INGREDIENTS
-from tests.companion.quest_autoplay import legal_commands, new, random_command
+from tests.companion.quest_autoplay import keepable, legal_commands, new, random_command
 from tests.support.commands import refused
 from tests.support.fuzz import (
     ODD_SCALARS, assert_export_replays, assert_setup_plays_or_is_refused, assert_step_holds,
@@ -148,10 +148,15 @@ class QuestTable(RuleBasedStateMachine):
         if st.phase(state) != "magic" or not state["spell"]["rolls"]:
             return
         if not state["spell"]["chosen"] or not state["spell"]["keep"]:
-            kept = data.draw(hs.lists(hs.sampled_from(MAGIC_DICE), min_size=1, max_size=2,
+            free = keepable(state)
+            if not free:
+                return
+            kept = data.draw(hs.lists(hs.sampled_from(free), min_size=1, max_size=min(2, len(free)),
                                       unique=True))
             assert try_step(self.session, Command("keep", args={"dice": kept}))
         spell = self.session.state["spell"]
+        if st.phase(self.session.state) != "magic" or not spell["chosen"]:
+            return                   # the keep completed a roll read die by die
         die = data.draw(hs.sampled_from(spell["keep"]))
         i = MAGIC_DICE.index(die)
         dice = [data.draw(hs.integers(1, 6)) for _ in MAGIC_DICE]
@@ -238,7 +243,7 @@ MALFORMED = [
     ("move", "move_bottle", {"bottle": 1, "to": "p1.3\x00"}, "to: the text holds a control"),
     ("move", "move_bottle", {"bottle": 1, "to": "p1.3", "variant": "x"}, "variant: not a key"),
     ("move", "swap", {"bottles": "12"}, "bottles: a list of 2"),
-    ("move", "reveal", {"bottle": 1, "ingredient": ["bat_wing"]}, "ingredient: one of rotten_egg"),
+    ("move", "reveal", {"bottle": 1, "ingredient": ["bat_wing"]}, "ingredient: one of rotten egg, poisonous mushroom"),
     ("move", "announce_spell", {"spell": 5}, "spell: one of omniscience, exchange, great_sorcery"),
     ("move", "end_turn", {"now": True}, "now: not a key of end_turn; it knows none"),
 ]

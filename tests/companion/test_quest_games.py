@@ -226,7 +226,9 @@ def test_magic_dice_inputs_and_the_end_turn_button():
     s.handle_input(InputEvent("die", "magic1", 4))
     step = s.handle_input(InputEvent("die", "magic3", 5))
     assert step.command == Command("magic_roll", args={"dice": [4, 3, 5]})
-    assert s.prompt()["inputs"] == ["magic1"]                          # advice: keep the odd ones
+    # "the dice kept are those the team said": the advice (keep the 3 and 5) keeps none
+    assert s.prompt()["inputs"] == ["magic1", "magic2", "magic3"]
+    assert s.summary()["spell"]["keep"] == ["magic2", "magic3"]
     s.handle_input(InputEvent("button", "end_turn"))
     assert s.summary()["turn"] == "Bob"
     assert_json_and_replay(s)

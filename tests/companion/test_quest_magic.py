@@ -46,12 +46,13 @@ def test_bottle_and_spell_asks_for_an_announced_spell_with_the_odds_of_each():
     refused(s, "magic_roll", dice=[2, 4, 6], match="choose a spell before the first roll")
     refused(s, "announce_spell", spell="fireball", match="spell: one of omniscience, exchange, great_sorcery")
     refused(s, "move_bottle", bottle=1, to="p1.1", match="choose a spell before the first roll of the magic dice")
-    refused(s, "end_turn", match="The turn passes by itself")
+    refused(s, "end_turn", match="The turn cannot end yet: choose a spell and roll the magic dice "
+                                 "at least once")
     do(s, "announce_spell", spell="omniscience")
     assert s.summary()["spell"] == {
         "name": "omniscience", "rolls_used": 0, "rolls_left": 3, "dice": None, "success": None,
-        "odds": {"exact": "343/512", "chance": 0.669922, "percent": 67}, "keep": []}
-    refused(s, "announce_spell", spell="exchange", match="Not the time to choose a spell")
+        "odds": {"exact": "343/512", "chance": 0.669922, "percent": 67}, "keep": [],
+        "chosen": False, "best": None}
     refused(s, "keep", dice=["magic1"], match="Nothing to keep before the first magic roll")
     refused(s, "end_turn", match="roll the magic dice at least once")
 
@@ -67,7 +68,7 @@ def test_each_roll_is_judged_and_the_advice_says_which_dice_to_keep():
     assert spell["rolls_used"] == 1 and spell["success"] is False
     assert spell["keep"] == ["magic1", "magic3"] and spell["odds"]["exact"] == "3/4"
     assert "best: keep 2 and 4, re-roll the rest (chance 75%)" in s.prompt()["text"]
-    assert s.prompt()["inputs"] == ["magic2"]
+    assert s.prompt()["inputs"] == ["magic1", "magic2", "magic3"]     # the advice keeps none
     do(s, "magic_roll", dice=[2, 3, 4])
     assert s.summary()["spell"]["odds"]["exact"] == "1/2"
     do(s, "magic_roll", dice=[2, 1, 4])
@@ -104,13 +105,94 @@ def test_keep_chooses_the_dice_that_stay_and_the_reader_then_waits_for_the_other
     assert s.summary()["spell"]["rolls_used"] == 2
 
 
-def test_a_kept_die_read_anyway_was_rerolled_after_all():
+def test_the_dice_kept_are_those_the_team_said_and_a_roll_waits_for_every_other_die():
+    # The review's table: 2, 4, 5 for Omniscience, then all three rolled again and read as
+    # 6, 3, 3. The advice (keep the 2 and 4) is not what the team did.
     s = new()
-    cast(s, "omniscience", [2, 5, 4])                       # advice: keep magic1 and magic3
-    step = die(s, "magic1", 6)
-    assert step.command.do == "read_die" and s.state["spell"]["keep"] == ["magic3"]
-    step = die(s, "magic2", "3")                              # text from a reader is read too
-    assert step.command == Command("magic_roll", args={"dice": [6, 3, 4]})
+    cast(s, "omniscience", [2, 4, 5])
+    assert s.summary()["spell"]["keep"] == ["magic1", "magic2"]          # the advice
+    step = die(s, "magic3", 6)
+    assert step.command.do == "read_die" and s.summary()["spell"]["rolls_used"] == 1
+    assert s.prompt()["inputs"] == ["magic1", "magic2"]
+    step = die(s, "magic1", 3)                                             # part of that roll
+    assert step.command.do == "read_die"
+    step = die(s, "magic2", 3)
+    assert step.command == Command("magic_roll", args={"dice": [3, 3, 6]})
+    spell = s.summary()["spell"]
+    assert spell["rolls_used"] == 2 and spell["dice"] == [3, 3, 6] and spell["success"] is False
+    assert s.summary()["phase"] == "magic"                                # not cast
+
+
+def test_a_die_read_twice_before_the_roll_is_complete_counts_its_last_face():
+    s = new()
+    cast(s, "exchange", [1, 2, 3])
+    die(s, "magic2", 4)
+    die(s, "magic2", 5)                                      # it fell off the tray: read again
+    die(s, "magic1", 1)
+    step = die(s, "magic3", 3)
+    assert step.command == Command("magic_roll", args={"dice": [1, 5, 3]})
+    assert s.summary()["phase"] == "cast"
+
+
+def test_keeping_dice_after_the_others_were_read_completes_the_roll():
+    # "On the second roll you leave the dice showing 2 and 4 where they are and roll only the
+    # die that shows 5": the tray read the 5's die first, then the team said what it kept.
+    s = new()
+    cast(s, "omniscience", [2, 5, 4])
+    die(s, "magic2", 6)
+    refused(s, "keep", dice=["magic2"], match="Magic die 2 was already read in this roll as 6 "
+                                              "(it showed 5): it was rolled again")
+    step = do(s, "keep", dice=["magic1", "magic3"])
+    assert [e.type for e in step.events][:2] == ["dice_kept", "magic_rolled"]
+    assert not step.undoable
+    assert s.summary()["spell"]["dice"] == [2, 6, 4] and s.summary()["phase"] == "cast"
+
+
+def test_a_kept_die_read_with_its_own_face_is_part_of_the_roll():
+    s = new()
+    cast(s, "omniscience", [2, 5, 4])
+    do(s, "keep", dice=["magic1", "magic3"])
+    assert s.prompt()["inputs"] == ["magic2"]
+    assert die(s, "magic1", 2).command.do == "read_die"        # a tray reading every die
+    refused(s, "read_die", die="magic3", value=5, match="Magic die 3 was kept, so it still shows 4")
+    step = die(s, "magic2", 1)
+    assert step.command == Command("magic_roll", args={"dice": [2, 1, 4]})
+
+
+def test_the_chance_shown_is_for_the_dice_the_team_kept_with_the_best_beside_it():
+    s = new()
+    cast(s, "omniscience", [2, 4, 5])
+    assert s.summary()["spell"]["odds"]["exact"] == "3/4"
+    do(s, "keep", dice=["magic3"])                           # the team keeps the 5
+    spell = s.summary()["spell"]
+    assert spell["odds"] == {"exact": "9/32", "chance": 0.28125, "percent": 28}
+    assert spell["keep"] == ["magic3"] and spell["chosen"] is True
+    assert spell["best"] == {"odds": {"exact": "3/4", "chance": 0.75, "percent": 75},
+                             "keep": ["magic1", "magic2"]}
+    assert ("Roll 2 of 3: keeping 5, roll the others (chance 28%; best: keep 2 and 4, re-roll "
+            "the rest, 75%)") in s.prompt()["text"]
+    do(s, "keep", dice=["magic1", "magic2"])                 # now the best: nothing beside it
+    spell = s.summary()["spell"]
+    assert spell["odds"]["exact"] == "3/4" and spell["best"] is None
+    assert "Roll 2 of 3: keeping 2 and 4, roll the others (chance 75%)" in s.prompt()["text"]
+    do(s, "keep", dice=[])                                   # all three again, said aloud
+    assert s.summary()["spell"]["odds"]["exact"] == "27/64"
+    assert "re-rolling all three (chance 42%; best:" in s.prompt()["text"]
+
+
+def test_the_spell_is_fixed_once_the_magic_dice_are_rolled():
+    # "Yes, you must choose the desired spell before the first roll of the dice."
+    s = new()
+    do(s, "action_roll", a="bottle", b="spell")
+    do(s, "announce_spell", spell="omniscience")
+    do(s, "announce_spell", spell="exchange")                # a change of mind before rolling
+    assert s.summary()["spell"]["name"] == "exchange"
+    do(s, "magic_roll", dice=[1, 2, 4])
+    refused(s, "announce_spell", spell="omniscience",
+            match="The Charm of Exchange is fixed once the magic dice are rolled: \"you must "
+                  "choose the desired spell before the first roll of the dice\"")
+    do(s, "magic_roll", dice=[1, 3, 5])
+    refused(s, "announce_spell", spell="great_sorcery", match="is fixed once the magic dice")
 
 
 def test_end_turn_gives_up_the_rolls_left_or_a_spell_the_team_will_not_use():
@@ -123,7 +205,8 @@ def test_end_turn_gives_up_the_rolls_left_or_a_spell_the_team_will_not_use():
     do(s, "end_turn")
     assert s.summary()["turn"] == "Cat"
     do(s, "action_roll", a="bottle", b=2)
-    refused(s, "end_turn", match="move a potion bottle")
+    refused(s, "end_turn", match="The turn cannot end yet: move a potion bottle 2 spaces "
+                                 "(\"these dice show you what you must do this turn\")")
 
 
 # -- the three spells ---------------------------------------------------------------------------
@@ -133,7 +216,7 @@ def test_omniscience_reveals_a_bottle_and_the_cauldron_takes_only_a_needed_one()
     assert s.summary()["phase"] == "cast" and s.summary()["spell"]["success"] is True
     refused(s, "swap", bottles=[1, 2], match="The spell cast is the Spell of Omniscience, not the Charm")
     refused(s, "move_bottle", bottle=1, to="p1.1", match="Not the time to move a bottle")
-    refused(s, "reveal", bottle=1, ingredient="frog", match="ingredient: one of rotten_egg")
+    refused(s, "reveal", bottle=1, ingredient="frog", match="ingredient: one of rotten egg, poisonous mushroom, horned toad")
     refused(s, "reveal", bottle=0, ingredient="bat_wing", match="bottle: a whole number from 1 to 6, not 0")
     do(s, "reveal", bottle=1, ingredient="Bat wing")                        # as the box names it
     assert s.steps[-1].command.args["ingredient"] == "bat_wing"
@@ -224,7 +307,7 @@ def test_spell_commands_out_of_their_time_are_refused():
     refused(s, "reveal", bottle=1, ingredient="bat_wing", match="Not the time to reveal an ingredient")
     refused(s, "swap", bottles=[1, 2], match="Not the time to swap bottles")
     refused(s, "announce_spell", spell="exchange", match="Not the time to choose a spell")
-    refused(s, "end_turn", match="The turn passes by itself once its action is done")
+    refused(s, "end_turn", match="The turn cannot end yet: roll the two action dice first")
 
 
 @pytest.mark.parametrize("spell, dice, words", [

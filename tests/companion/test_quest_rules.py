@@ -58,7 +58,7 @@ def test_settings_change_the_board():
     ({"players": ["Ann", " "]}, "players[1]: give a name"),
     ({"needed": ["rotten_egg", "newt_eye"]}, "needed: a list of 3"),
     ({"needed": ["rotten_egg", "newt_eye", "newt_eye"]}, "needed[2]: 'newt_eye' is listed twice"),
-    ({"needed": ["rotten_egg", "newt_eye", "frog_leg"]}, "needed[2]: one of rotten_egg"),
+    ({"needed": ["rotten_egg", "newt_eye", "frog_leg"]}, "needed[2]: one of rotten egg, poisonous mushroom"),
     ({"needed": "rotten_egg newt_eye bat_wing"}, "needed: a list of 3"),
     ({"colour": "red"}, "colour: not a key of the Cauldron Quest setup; it knows players, needed"),
     ({"circle_spaces": 20}, "circle_spaces: the six paths sit evenly on the circle, so a multiple of 6"),
@@ -181,7 +181,11 @@ def test_move_refusals_name_the_rule():
         refused(s, "move_bottle", bottle=1, to=wrong, match='to: a space of the board: "c0" to "c23"')
     refused(s, "move_bottle", bottle=1, match="to: missing")
     refused(s, "move_bottle", bottle=1, to=["c3"], match="to: a space of the board")
-    refused(s, "move_bottle", bottle=1, to="c3", match="cannot be moved past the wizard")
+    # "A potion bottle cannot be moved past the wizard on the wizard's circle": which is said
+    refused(s, "move_bottle", bottle=1, to="c3",
+            match="Bottle 1 cannot reach the wizard's circle, 3 spaces past path 1's entrance: "
+                  "the wizard (on the wizard's circle, 2 spaces past path 1's entrance) is in "
+                  "the way, and a potion bottle cannot be moved past the wizard")
     refused(s, "move_bottle", bottle=1, to="c2",
             match="The wizard stands on the wizard's circle, 2 spaces past path 1's entrance: a "
                   "potion bottle cannot stop on the wizard")
@@ -298,6 +302,9 @@ def test_hat_and_spell_blocks_the_path_the_obstacle_names():
     refused(s, "block_path", path=1.0, match="path: a whole number from 1 to 6, not 1.0")
     refused(s, "block_path", path="1", match="path: a whole number from 1 to 6, not '1'")
     refused(s, "move_bottle", bottle=1, to="p1.1", match="the wizard blocks a path: tap the path the obstacle shows")
+    # "These dice show you what you must do this turn": the path is blocked before it ends
+    refused(s, "end_turn", match="The turn cannot end yet: turn an obstacle face up and block "
+                                 "the path it shows")
     do(s, "block_path", path=3)
     assert s.summary()["obstacles"] == [3] and s.summary()["turn"] == "Bob"
     do(s, "action_roll", a="hat", b="spell")
@@ -323,8 +330,9 @@ def test_a_bottle_on_the_blocked_space_goes_to_the_nearest_space_and_cannot_pass
     do(s, "action_roll", a="bottle", b=2)
     do(s, "move_bottle", bottle=3, to="p3.5")       # beyond the obstacle: on toward the cauldron
     do(s, "action_roll", a="bottle", b=2)
+    # "A potion bottle cannot be moved past obstacles on the game board": which one is said
     refused(s, "move_bottle", bottle=4, to="p3.3",
-            match="past the wizard on the wizard's circle or past an obstacle")
+            match="cannot reach the third space of path 3: the obstacle on path 3 is in the way")
     refused(s, "move_bottle", bottle=4, to="p3.2",
             match="An obstacle blocks the second space of path 3")
     do(s, "move_bottle", bottle=4, to="c7")          # round the circle to a free path instead
@@ -366,3 +374,15 @@ def test_the_token_cannot_be_used_once_all_six_obstacles_are_placed():
     assert s.summary()["outcome"] == "lost"
     refused(s, "break_obstacle", path=1, match="must be used before all 6 obstacles are on the board")
     refused(s, "action_roll", a="hat", b="spell", match="The game is over (the wizard won)")
+
+
+def test_a_blocked_move_says_whether_the_wizard_or_an_obstacle_is_in_the_way():
+    s = new(wizard_start=6)                          # the wizard two spaces past path 2's entrance
+    do(s, "action_roll", a="hat", b="spell")
+    do(s, "block_path", path=2)                      # obstacle on p2.2
+    do(s, "action_roll", a="bottle", b=3)
+    refused(s, "move_bottle", bottle=2, to="c7",
+            match="the wizard (on the wizard's circle, 2 spaces past path 2's entrance) is in the "
+                  "way")
+    refused(s, "move_bottle", bottle=2, to="p2.3",
+            match="the obstacle on path 2 is in the way")

@@ -267,3 +267,35 @@ def test_quick_game_milestones_spells_cellars_and_closing_render(app):
     frames()
     assert app.prompt["phase"] == "closing"
     both_sizes("cauldron_turn_closing")
+
+
+def test_an_omens_turn_order_and_the_simple_games_market_render_in_their_own_words(app):
+    """The Omen (not Less Luck) names who starts; the Simple Game's Market lists no Spell."""
+    names = [p["name"] for p in FOUR]
+    s = start(app, FOUR, variants=["simple"])
+    deal(s, names)
+    s.execute(Command("begin"))
+    s.execute(Command("omen", args={"text": "The weakest leads", "magik": {"Anna": 1},
+                                    "first": "lsp"}))
+    s.execute(Command("fill_board"))
+    frames()
+    words = " ".join(texts(app.root))
+    assert "Less Luck" not in words
+    assert "The Omen: the player with the fewest Magik starts" in app.prompt["text"]
+    assert "Turn order: fewest Magik starts; the tied roll, the lowest starts" in words
+    both_sizes("cauldron_dice_turn_order_omen")
+    for who, value in (("Barb", 1), ("Carl", 4), ("Daniel", 5)):
+        s.execute(Command("turn_order_roll", who, {"value": value}))
+    left = s.state["ingredients_left"]
+    s.execute(Command("adjust", args={"board": {k: (1 if k == "spider_web" else 0) - v
+                                                for k, v in left.items() if v}}))
+    who = app.prompt["turn"]
+    s.execute(Command("gather", who, {"ingredient": "spider_web"}))
+    s.execute(Command("end_turn", who))
+    frames()
+    assert app.prompt["phase"] == "market"
+    assert "(Field, Cellar, Potion) or pass" in app.prompt["text"]
+    spells = [t for t in texts(app.root) if "Spell" in t]   # the tiles say why they are off
+    assert spells == ["Basic Spell", "Simple Game: no Spells are used", "Advanced Spell",
+                      "Simple Game: no Spells are used"]
+    both_sizes("cauldron_market_simple")

@@ -135,21 +135,26 @@ def test_the_magic_spell_with_keep_toggles(app):
     for value in (2, 5, 4):                                  # die 1, 2, 3 as rolled
         tap(faces[value])
     assert app.summary["spell"]["dice"] == [2, 5, 4]
-    assert magic.advice == "Keep the 2 and the 4 and roll the last die: 75% chance"
-    assert magic.kept == ["magic1", "magic3"]                # the advice, until changed
+    assert magic.advice == "Keep the 2 and 4: 75% chance"
+    assert magic.kept == []                                  # the advice binds nothing
     one, two, three = magic.dice_buttons
-    assert one.title == three.title == "KEEP" and two.title == "roll again"
-    tap(one)                                                 # roll the 2 again as well
-    assert magic.kept == ["magic3"] and one.caption == "tip: keep it"
-    tap(two)                                                 # keep 4 and 5: refused? no: allowed
+    assert one.title == two.title == three.title == "roll again"
+    assert one.caption == three.caption == "tip: keep it" and two.caption == ""
+    tap(two)                                                 # keep the 5: 9/32
+    assert magic.kept == ["magic2"] and two.title == "KEEP"
+    assert magic.advice == "Kept the 5: 28%. Best: keep the 2 and 4, 75%"
+    assert two.caption == "tip: roll it" and one.caption == "tip: keep it"
+    tap(three)                                               # keep 4 and 5
     assert magic.kept == ["magic2", "magic3"]
     tap(one)                                                 # all three kept: not a roll
     assert "keeping all three is not a roll" in app.refusal
     assert magic.kept == ["magic2", "magic3"]
     app.dismiss_refusal()
     tap(two)
-    tap(one)                                                 # back to the advice
+    tap(one)                                                 # the advice: nothing beside it
     assert magic.kept == ["magic1", "magic3"] and one.caption == ""
+    assert magic.advice == "Kept the 2 and 4: 75% chance"
+    assert magic.entry == "magic2"
     tap(faces[6])                                            # the last die shows 6: all even
     assert app.prompt["phase"] == "cast" and table(app).mode == "reveal"
     tap_space(app, "c4")                                     # turn bottle 2 over

@@ -75,8 +75,13 @@ def test_quest_table_phases_render(app):
     shot("quest_table_magic_first")  # 800x480 only: a lighter variant
     do(s, "magic_roll", dice=[2, 5, 4])
     frames()
-    assert "Keep the 2 and the 4 and roll the last die: 75% chance" in texts(app.root)
+    assert "Keep the 2 and 4: 75% chance" in texts(app.root)
     both_sizes("quest_table_magic")
+    do(s, "keep", dice=["magic2"])                          # the team keeps the 5: 9/32
+    frames()
+    assert "Kept the 5: 28%. Best: keep the 2 and 4, 75%" in texts(app.root)
+    both_sizes("quest_table_magic_kept")
+    do(s, "keep", dice=["magic1", "magic3"])
     do(s, "magic_roll", dice=[2, 1, 4])
     do(s, "magic_roll", dice=[2, 6, 4])
     frames()
@@ -172,6 +177,10 @@ def test_quest_table_fits_above_a_dice_tray_strip(app):
     do(s, "magic_roll", dice=[2, 5, 4])
     frames()
     both_sizes("quest_tray_magic")
+    do(s, "keep", dice=["magic3"])                          # the 4 alone: the best beside it
+    frames()
+    both_sizes("quest_tray_magic_kept")
+    do(s, "keep", dice=[])
     do(s, "magic_roll", dice=[2, 6, 4])
     quest(app).pick("c4")
     frames()

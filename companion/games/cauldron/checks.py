@@ -34,9 +34,22 @@ def over_text(state: State) -> str:
 
 def need_turn(state: State, seat: int, doing: str) -> None:
     due = st.turn(state)
+    if due != seat and st.phase(state) == "closing":
+        raise RuleViolation(closed_text(state, seat))
     if due != seat:
         raise RuleViolation(f"It is {st.name(state, due)}'s turn, not {st.name(state, seat)}'s: "
                             f"only the seat whose turn it is may {doing}")
+
+
+def closed_text(state: State, seat: int) -> str:
+    """What a seat is told once the last Ingredient is gathered: "the Harvest Season ends", only
+    the gatherer may still take Quick Actions, then the Market opens."""
+    gatherer = st.turn(state)
+    starter = st.name(state, st.market_starter(state, gatherer))
+    who = st.name(state, gatherer)
+    return (f"The last Ingredient is gathered: the Harvest Season is over, so {st.name(state, seat)} "
+            f"can do nothing more in it. Only {who}, who gathered it, may still take Quick "
+            f"Actions; when {who} ends the turn, the Market Season opens with {starter}")
 
 
 def need_harvest_turn(state: State, seat: int, doing: str) -> str:

@@ -155,6 +155,8 @@ def cast_spell(state: State, cmd: Command, seat: int) -> list[Event]:
         raise RuleViolation("Magik Dome was cast: no further Spells this season")
     instant = cmd.args.get("instant", False)
     dome = cmd.args.get("dome", False)
+    if not instant and st.phase(state) == "closing" and st.turn(state) != seat:
+        raise RuleViolation(ck.closed_text(state, seat))
     if not instant and (st.phase(state) not in ck.HARVEST_TURN or st.turn(state) != seat):
         raise RuleViolation("Only an Instant Spell can be cast outside your own turn "
                             "(casting a Spell is a Quick Action of your turn)")
@@ -168,6 +170,8 @@ def move_ingredient(state: State, cmd: Command, seat: int) -> list[Event]:
     if st.phase(state) not in ck.HARVEST_TURN or st.turn(state) != seat:
         if st.phase(state) == "over":
             raise RuleViolation(ck.over_text(state))
+        if st.phase(state) == "closing":
+            raise RuleViolation(ck.closed_text(state, seat))
         raise RuleViolation("Ingredients move in and out of Cellars only on your own turn in the "
                             "Harvest Season (a Quick Action)")
     ck.need_harvest_turn(state, seat, "move ingredients")

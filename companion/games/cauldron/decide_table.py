@@ -32,6 +32,9 @@ def set_milestones(state: State, cmd: Command) -> list[Event]:
         if mark["reached"] and mark["season"] != 0 and position != mark["position"]:
             raise RuleViolation(f"{d.MILESTONE_TEXT[key]} has already been triggered: its "
                                 "position can no longer change")
+    clash = st.milestones_clash(state, positions)
+    if clash:
+        raise RuleViolation(clash)
     return [Event("milestones_set", {"positions": positions})]
 
 

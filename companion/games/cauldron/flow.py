@@ -88,11 +88,10 @@ def flow(state: State) -> list[Event]:
                                                 ("rule", "contenders", "want", "first", "magik")})]
         if harvest["gatherer_done"]:
             gatherer = harvest["last_gatherer"]
-            step = 1 if state["settings"]["market_start"] == "left" else -1
             spoiled = [{"seat": i, "pool": dict(p["pool"])}
                        for i, p in enumerate(state["players"]) if p["pool"]]
             return [Event("harvest_closed", {"gatherer": gatherer, "spoiled": spoiled,
-                                             "market_starter": (gatherer + step) % n})]
+                                             "market_starter": st.market_starter(state, gatherer)})]
         return []
     market = state["market"]
     if market["done"] >= n:

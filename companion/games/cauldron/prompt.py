@@ -57,9 +57,11 @@ def _harvest_turn_text(state: State, seat: int) -> str:
 def _order_text(state: State) -> str:
     order = state["harvest"]["order"]
     winner, waiting, index = contest.settle(order)
-    rule = (f"Less Luck: {d.SCORING_TEXT['lsp']} starts; tied seats roll, lowest roll starts"
+    by_omen = (state["harvest"]["omen"] or {}).get("first") in ("lsp", "hsp")
+    said = "The Omen: " if by_omen else "Less Luck: "      # who named the lowest score
+    rule = (f"{said}{d.SCORING_TEXT['lsp']} starts; tied seats roll, lowest roll starts"
             if order["rule"] == "lsp" else
-            f"{d.SCORING_TEXT['hsp']} starts; tied seats roll, highest starts"
+            f"{said}{d.SCORING_TEXT['hsp']} starts; tied seats roll, highest starts"
             if order["rule"] == "hsp" else "every player rolls a die, the highest starts")
     if index > 0:
         tied, value = contest.tied_at(order, index - 1)
@@ -72,11 +74,14 @@ def _market_text(state: State, seat: int) -> str:
     market = state["market"]
     left = st.purchase_limit(state) - market["purchases"]
     who = st.name(state, seat)
+    simple = d.SIMPLE in state["variants"]          # "do not use Spells"
+    items = "Field, Cellar, Potion" if simple else "Field, Cellar, Spell, Potion"
     text = (f"Market Season {state['season_number']}: {who} may make {left} purchase"
-            f"{'s' if left > 1 else ''} (Field, Cellar, Spell, Potion) or pass; "
+            f"{'s' if left > 1 else ''} ({items}) or pass; "
             f"{who} has {state['players'][seat]['magik']} Magik")
     if d.LESS_LUCK in state["variants"]:
-        text += "; Less Luck: a new Spell or Potion draws two cards, keep one"
+        text += (f"; Less Luck: a new {'Potion' if simple else 'Spell or Potion'} draws two "
+                 "cards, keep one")
     return text
 
 
@@ -135,7 +140,8 @@ def notes_of(state: State) -> list[str]:
             note = (f"{d.MILESTONE_TEXT[key]} triggered by {st.name(state, mark['by'])}: follow the "
                     "Magik Track (enter the Magik it gives or takes as a milestone change)")
             if key == "rituals_of_power":
-                note += "; Advanced Potions and Spells are now for sale"
+                note += ("; Advanced Potions are now for sale" if d.SIMPLE in state["variants"]
+                         else "; Advanced Potions and Spells are now for sale")
             if d.SIMPLE in state["variants"]:
                 note += "; Simple Game: ignore what refers to Spells"
             notes.append(note)

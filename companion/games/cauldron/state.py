@@ -128,8 +128,34 @@ def setup(config: dict[str, Any]) -> State:
         "winner": None,
     }
     if config.get("milestones"):
+        clash = milestones_clash(state, config["milestones"])
+        if clash:
+            raise _fail(f"milestones: {clash}")
         place_milestones(state, config["milestones"])
     return state
+
+
+def market_starter(state: State, gatherer: int) -> int:
+    """Who opens the Market: the seat to the left of the last gatherer (the full rules), or to
+    the right with the setting ``market_start: "right"`` (the quick reference)."""
+    step = 1 if state["settings"]["market_start"] == "left" else -1
+    return (gatherer + step) % len(state["players"])
+
+
+def milestones_clash(state: State, positions: dict[str, int]) -> str | None:
+    """Why these positions cannot stand with those already entered, or None: each of the three
+    effects is printed on its own space of the Magik Track ("a variety of mysterious effects
+    are triggered by the first player to reach certain points"), so no two share one."""
+    placed = {m: mark["position"] for m, mark in state["milestones"].items()}
+    placed.update(positions)
+    for i, key in enumerate(d.MILESTONES):
+        others = [m for m in d.MILESTONES[i + 1:]
+                  if placed[m] is not None and placed[m] == placed[key]]
+        if others:
+            names = " and ".join(d.MILESTONE_TEXT[m] for m in (key, *others))
+            return (f"{names} cannot share space {placed[key]}: each milestone is its own "
+                    "space on the Magik Track")
+    return None
 
 
 def place_milestones(state: State, positions: dict[str, int]) -> None:

@@ -20,8 +20,10 @@ the cauldron (any number that reaches it); passing another bottle is allowed; Gr
 1-6 spaces and may pass but not stop on the wizard or an obstacle; a knocked bottle goes to the
 nearest free space (the team picks among equally near ones; a bottle the wizard only passed
 stays put when no space is free); a spell with no use on the board, or a roll no bottle can use,
-passes the turn; dice the team keeps between magic rolls keep their values (a roll that changes
-one is refused and uses no roll; the advice alone binds nothing; Fix dice may change any die).
+passes the turn; the dice kept between magic rolls are those the team said, and keep their
+values (a roll that changes one is refused and uses no roll; the advice binds nothing; a roll
+read die by die waits for every die not kept; Fix dice may change any die); the chance shown is
+for the dice the team kept, with the best choice beside it when better.
 
 Every command and setup key is declared in ``commands`` and checked by the one gate
 (companion.core.gate) before ``decide`` or ``setup`` sees it; player names match after NFC and

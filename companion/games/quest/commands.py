@@ -84,7 +84,8 @@ MAGIC = ListOf(Whole(1, 6), least=3, most=3)
 SPELL_CHOICE = Choice(SPELLS, aliases={"spell of omniscience": "omniscience",
                                        "charm of exchange": "exchange",
                                        "great sorcery": "great_sorcery"})
-INGREDIENT_CHOICE = Choice(INGREDIENTS, aliases={i.replace("_", " "): i for i in INGREDIENTS})
+INGREDIENT_CHOICE = Choice(INGREDIENTS, aliases={i.replace("_", " "): i for i in INGREDIENTS},
+                           words={i: i.replace("_", " ") for i in INGREDIENTS})
 
 
 def _required(spec: Spec, doc: str) -> Arg:

@@ -4,12 +4,14 @@ and fixing the latest roll when a die was misread (``fixable`` says it of a log 
 with the same rule as ``correct_roll``).
 
 Dice kept between magic rolls keep their values: the rulebook's example rolls 2, 5, 4 and then
-"leave[s] the dice showing 2 and 4 where they are and roll[s] only the die that shows 5". Once
-the team has said which dice it keeps (the ``keep`` command, a tap on a magic die), a roll that
-changes one of them is refused and uses no roll. The advice alone binds nothing: a die the
-advice would keep but the tray reads anyway was rolled again after all. Fixing a misread roll
-(``correct_roll``, the Fix dice button) may change any die: it says what the dice really show,
-and the misread may have been the kept die's.
+"leave[s] the dice showing 2 and 4 where they are and roll[s] only the die that shows 5". The
+dice kept are those the team said (the ``keep`` command, the KEEP tiles); until it says, every
+die is rolled again. A roll read die by die is complete when every die not kept has been read
+(or the tray sent the roll as one line, ``magic_roll``); a die read before then is part of that
+roll. The advice binds nothing: it never completes a roll nor refuses a die. A roll that changes
+a kept die is refused and uses no roll. Fixing a misread roll (``correct_roll``, the Fix dice
+button) may change any die: it says what the dice really show, and the misread may have been
+the kept die's.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
 from companion.games.quest import state as st
 from companion.games.quest.commands import ACTION_DICE, faces_of
-from companion.games.quest.odds import MAGIC_DICE, best_keep
+from companion.games.quest.odds import MAGIC_DICE
 from companion.games.quest.state import SPELL_TITLES, State
 
 DIE_WORDS = {"action_a": "Action die A", "action_b": "Action die B",
@@ -32,8 +34,8 @@ WHAT_NOW = {
     "return": "first put the knocked bottles back on the nearest space (tap a gold ring)",
     "block": "the wizard blocks a path: tap the path the obstacle shows",
     "announce": "choose a spell before the first roll of the magic dice",
-    "magic": "roll the magic dice (or press Stop to end the turn)",
-    "cast": "the spell works: use it, or press \"Don't use it\" to end the turn",
+    "magic": "roll the magic dice (or press \"End the turn\")",
+    "cast": "the spell works: use it, or press \"End the turn\"",
     "over": "the game is over",
 }
 
@@ -51,12 +53,17 @@ def _faces(die: str, state: State) -> str:
     return ", ".join(str(f) for f in faces_of(die, state))
 
 
-def _advised_keep(state: State) -> list[str]:
-    spell = state["spell"]
-    if not spell["rolls"]:
+def kept(spell: dict[str, Any]) -> list[str]:
+    """The dice staying for the next roll: those the team said, else none."""
+    return list(spell["keep"]) if spell["chosen"] else []
+
+
+def _complete(spell: dict[str, Any], keep: list[str], reading: dict[str, int]) -> list[Event]:
+    """The roll itself once every die not kept has been read; else nothing yet."""
+    if not all(d in reading or d in keep for d in MAGIC_DICE):
         return []
-    keep = best_keep(spell["name"], spell["dice"], st.rolls_left(state))[1]
-    return [MAGIC_DICE[i] for i in keep]
+    dice = [reading[d] if d in reading else spell["dice"][i] for i, d in enumerate(MAGIC_DICE)]
+    return [Event("magic_rolled", {"dice": dice}, undoable=False)]
 
 
 def _kept_unchanged(spell: dict[str, Any], dice: dict[str, int]) -> None:
@@ -104,14 +111,10 @@ def read_die(state: State, cmd: Command) -> list[Event]:
                             f"on the action dice and a chosen spell; now {now(state)}")
     spell = state["spell"]
     _kept_unchanged(spell, {die: value})
-    keep = spell["keep"] if spell["keep"] is not None else _advised_keep(state)
-    if not spell["chosen"]:
-        keep = [k for k in keep if k != die]     # the advice binds nothing: it was rolled
+    keep = kept(spell)
     reading = {**state["reading"], die: value}
-    if all(d in reading or d in keep for d in MAGIC_DICE):
-        dice = [reading[d] if d in reading else spell["dice"][i] for i, d in enumerate(MAGIC_DICE)]
-        return [Event("magic_rolled", {"dice": dice}, undoable=False)]
-    return [Event("die_read", {"die": die, "value": value, "keep": keep}, undoable=False)]
+    return (_complete(spell, keep, reading)
+            or [Event("die_read", {"die": die, "value": value, "keep": keep}, undoable=False)])
 
 
 #: The events that are a whole roll of the dice (read from the tray or entered) or its fix.
@@ -168,7 +171,15 @@ def correct_roll(state: State, cmd: Command) -> list[Event]:
 
 
 def announce_spell(state: State, cmd: Command) -> list[Event]:
-    need(state, "announce", doing="choose a spell (bottle + spell on the action dice)")
+    """The spell is said before the first roll ("you must choose the desired spell before the
+    first roll of the dice"); the team may change its mind until that roll, never after."""
+    spell = state["spell"]
+    if spell is not None and spell["rolls"] and st.phase(state) in ("magic", "cast"):
+        raise RuleViolation(f"The {SPELL_TITLES[spell['name']]} is fixed once the magic dice "
+                            "are rolled: \"you must choose the desired spell before the first "
+                            "roll of the dice\"")
+    if spell is None or st.phase(state) != "magic":
+        need(state, "announce", doing="choose a spell (bottle + spell on the action dice)")
     return [Event("spell_announced", {"spell": cmd.args["spell"]})]
 
 
@@ -176,10 +187,18 @@ def keep(state: State, cmd: Command) -> list[Event]:
     need(state, "magic", doing="keep magic dice")
     if not state["spell"]["rolls"]:
         raise RuleViolation("Nothing to keep before the first magic roll: roll all three dice")
-    dice = cmd.args["dice"]
+    dice = sorted(cmd.args["dice"])
     if len(dice) == len(MAGIC_DICE):
         raise RuleViolation("Re-roll one, two or all three dice: keeping all three is not a roll")
-    return [Event("dice_kept", {"keep": sorted(dice)})]
+    spell, reading = state["spell"], state["reading"]
+    for die in dice:
+        shows = spell["dice"][MAGIC_DICE.index(die)]
+        if die in reading and reading[die] != shows:
+            raise RuleViolation(f"{DIE_WORDS[die]} was already read in this roll as "
+                                f"{reading[die]} (it showed {shows}): it was rolled again, so it "
+                                "cannot be kept now")
+    rest = {d: v for d, v in reading.items() if d not in dice}
+    return [Event("dice_kept", {"keep": dice}), *_complete(spell, dice, rest)]
 
 
 def magic_roll(state: State, cmd: Command) -> list[Event]:
@@ -192,13 +211,28 @@ def magic_roll(state: State, cmd: Command) -> list[Event]:
     return [Event("magic_rolled", {"dice": dice}, undoable=False)]
 
 
+#: Why a turn cannot be ended now, by phase: the action dice say what must be done.
+MUST_DO = {
+    "roll": "roll the two action dice first",
+    "move": "move a potion bottle {n} spaces",
+    "return": "put the knocked bottles back on the nearest space (tap a gold ring)",
+    "block": "turn an obstacle face up and block the path it shows",
+    "announce": "choose a spell and roll the magic dice at least once",
+}
+
+
 def end_turn(state: State, cmd: Command) -> list[Event]:
     current = st.phase(state)
     if current == "magic" and not state["spell"]["rolls"]:
         raise RuleViolation(f"The {SPELL_TITLES[state['spell']['name']]} is chosen: roll the "
                             "magic dice at least once")
+    if current in MUST_DO:
+        n = state["action"]["b"] if state["action"] else ""
+        raise RuleViolation(f"The turn cannot end yet: {MUST_DO[current].format(n=n)} (\"these "
+                            "dice show you what you must do this turn\"); the turn then passes "
+                            "by itself")
     if current not in ("magic", "cast"):
-        raise RuleViolation(f"The turn passes by itself once its action is done: {now(state)}")
+        raise RuleViolation(f"The turn cannot end now: {now(state)}")
     n = len(state["players"])
     return [Event("turn_ended", {"player": st.player(state),
                                  "next": state["players"][(st.seat(state) + 1) % n],

@@ -4,9 +4,10 @@ A roll keeps a copy of the state from just before it (``correctable``), so ``cor
 put a misread die right: the copy is restored and the roll applied again with the true faces.
 Any choice the team makes after a roll ends that chance (undo the choice first).
 
-The announced spell keeps ``keep`` (the dice staying for the next roll, from the team's
-``keep`` or, while it has not chosen, the advice) and ``chosen`` (whether the team chose them:
-then a roll that changes one is refused).
+The announced spell keeps ``keep`` (the dice the team said stay for the next roll) and
+``chosen`` (whether the team said so since the last roll: only then does ``keep`` bind, and a
+roll that changes a kept die is refused). Games stored before the advice stopped binding may
+hold an advised ``keep`` with ``chosen`` false: it binds nothing either.
 """
 
 from __future__ import annotations

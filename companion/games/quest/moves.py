@@ -63,12 +63,35 @@ def why_not(state: State, bottle: int, to: str, steps: int, sorcery: bool = Fals
     how = f"up to {steps}" if sorcery else f"exactly {steps}"
     free = board.walk_ends(start, steps, settings, exact=not sorcery)
     if to in free:
-        return (f"Bottle {bottle} cannot reach {there}: a potion bottle cannot be moved past the "
-                "wizard on the wizard's circle or past an obstacle (Great Sorcery can)")
+        return (f"Bottle {bottle} cannot reach {there}: {in_the_way(state, start, to, steps)}, "
+                "and a potion bottle cannot be moved past the wizard on the "
+                "wizard's circle or past an obstacle (Great Sorcery can)")
     can = targets(state, bottle, steps, sorcery)
     reach = (board.describe_all(can, settings) if len(can) <= SAY_AT_MOST
              else f"{len(can)} spaces (the gold rings on the screen)")
     return f"Bottle {bottle} cannot reach {there} in {how} spaces; it can reach {reach}"
+
+
+def in_the_way(state: State, start: str, to: str, steps: int) -> str:
+    """Which barrier keeps a rolled move from ``start`` off ``to`` ("the obstacle on path 3 is
+    in the way"): the wizard, an obstacle, or both, as the table sees them."""
+    settings = state["settings"]
+    wizard, blocked = st.wizard_space(state), st.blocked_spaces(state)
+
+    def reaches(barriers: list[str]) -> bool:
+        return to in board.walk_ends(start, steps, settings, barriers)
+
+    named = []
+    if reaches(blocked):
+        named.append(f"the wizard (on {board.describe(wizard, settings)})")
+    for path, space in zip(state["obstacles"], blocked):
+        if reaches([wizard, *(b for b in blocked if b != space)]):
+            named.append(f"the obstacle on path {path}")
+    if named:
+        return " and ".join(named) + (" is" if len(named) == 1 else " are") + " in the way"
+    many = "s" if len(blocked) > 1 else ""
+    paths = f"the obstacle{many} on path{many} " + " and ".join(map(str, state["obstacles"]))
+    return f"{paths if reaches([wizard]) else 'the wizard and ' + paths} are in the way"
 
 
 def any_move(state: State, steps: int, sorcery: bool = False) -> bool:

@@ -74,6 +74,16 @@ def best_keep(spell: str, dice: list[int], rolls_left: int) -> tuple[Fraction, l
     return best[0], best[3]
 
 
+def kept_chance(spell: str, dice: list[int], keep: list[int], rolls_left: int) -> Fraction:
+    """The chance when the dice at positions ``keep`` stay and the others are rolled now,
+    playing best after that (the team's own choice, which may not be the best)."""
+    if works(spell, dice):
+        return Fraction(1)
+    if rolls_left <= 0:
+        return Fraction(0)
+    return _after(spell, tuple(sorted(dice[i] for i in keep)), rolls_left)
+
+
 def as_json(p: Fraction) -> dict[str, Any]:
     """A chance as the summary shows it: exact fraction, rounded float, whole percent."""
     return {"exact": f"{p.numerator}/{p.denominator}", "chance": round(float(p), 6),

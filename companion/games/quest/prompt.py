@@ -15,8 +15,10 @@ from companion.core.model import Command, InputEvent
 from companion.games.quest import board, moves
 from companion.games.quest import state as st
 from companion.games.quest.commands import ACTION_DICE, COMMANDS, seat_names
-from companion.games.quest.dice import read_die
-from companion.games.quest.odds import MAGIC_DICE, announce_odds, as_json, best_keep, chance
+from companion.games.quest.dice import kept, read_die
+from companion.games.quest.odds import (
+    MAGIC_DICE, announce_odds, as_json, best_keep, chance, kept_chance,
+)
 from companion.games.quest.state import SPELL_TITLES, State
 
 
@@ -25,29 +27,45 @@ def _percent(p: Any) -> str:
 
 
 def advice(state: State) -> dict[str, Any] | None:
-    """The chance the announced spell still works, and which dice to keep for the next roll."""
+    """The chance the announced spell still works and the dice it keeps (``keep``): the dice
+    the team kept once it said which (``chosen``), with the best choice beside it (``best``)
+    when that gives a better chance; before the team says, the best choice itself."""
     spell = state["spell"]
     if spell is None:
         return None
     left = st.rolls_left(state)
     if spell["rolls"] == 0:
-        return {"odds": as_json(chance(spell["name"], None, left)), "keep": []}
+        return {"odds": as_json(chance(spell["name"], None, left)), "keep": [], "chosen": False,
+                "best": None}
     p, keep = best_keep(spell["name"], spell["dice"], left)
     if spell["success"] or left == 0:
         keep = []
-    return {"odds": as_json(p), "keep": [MAGIC_DICE[i] for i in keep]}
+    advised = [MAGIC_DICE[i] for i in keep]
+    if not spell["chosen"] or spell["success"] or left == 0:
+        return {"odds": as_json(p), "keep": advised, "chosen": False, "best": None}
+    mine = kept(spell)
+    p_mine = kept_chance(spell["name"], spell["dice"], [MAGIC_DICE.index(k) for k in mine], left)
+    best = None if p_mine == p else {"odds": as_json(p), "keep": advised}
+    return {"odds": as_json(p_mine), "keep": mine, "chosen": True, "best": best}
 
 
 def expected_dice(state: State) -> list[str]:
-    """The dice inputs that count now (those not read yet, and not kept)."""
+    """The dice inputs that count now (those not read yet, and not kept by the team)."""
     current = st.phase(state)
     if current == "roll":
         return [d for d in ACTION_DICE if d not in state["reading"]]
     if current == "magic":
-        spell = state["spell"]
-        keep = spell["keep"] if spell["keep"] is not None else (advice(state) or {})["keep"]
+        keep = kept(state["spell"]) if state["spell"]["rolls"] else []
         return [d for d in MAGIC_DICE if d not in keep and d not in state["reading"]]
     return []
+
+
+def _keep_words(dice: list[int], keep: list[str], chosen: bool) -> str:
+    shown = [str(dice[MAGIC_DICE.index(k)]) for k in keep]
+    if chosen:
+        return (f"keeping {' and '.join(shown)}, roll the others" if shown
+                else "re-rolling all three")
+    return f"keep {' and '.join(shown)}, re-roll the rest" if shown else "re-roll all three"
 
 
 def _magic_text(state: State, who: str) -> str:
@@ -58,14 +76,16 @@ def _magic_text(state: State, who: str) -> str:
     if spell["rolls"] == 0:
         return f"{who}: {title}: roll all three magic dice (roll 1 of 3, chance {odds}%)"
     dice = spell["dice"]
-    kept = [str(dice[MAGIC_DICE.index(k)]) for k in tip["keep"]]
-    hint = (f"best: keep {' and '.join(kept)}, re-roll the rest" if kept
-            else "best: re-roll all three")
-    if spell["keep"] is not None:
-        mine = [str(dice[MAGIC_DICE.index(k)]) for k in spell["keep"]]
-        hint = f"keeping {' and '.join(mine) or 'none'}, roll the others ({hint})"
+    if not tip["chosen"]:
+        hint = f"best: {_keep_words(dice, tip['keep'], False)} (chance {odds}%)"
+    elif tip["best"] is None:
+        hint = f"{_keep_words(dice, tip['keep'], True)} (chance {odds}%)"
+    else:
+        best = tip["best"]
+        hint = (f"{_keep_words(dice, tip['keep'], True)} (chance {odds}%; best: "
+                f"{_keep_words(dice, best['keep'], False)}, {best['odds']['percent']}%)")
     return (f"{who}: {title}: the dice show {', '.join(map(str, dice))}. Roll {spell['rolls'] + 1} "
-            f"of 3: {hint} (chance {odds}%)")
+            f"of 3: {hint}")
 
 
 def prompt(state: State) -> dict[str, Any]:

@@ -126,7 +126,7 @@ def why_not(command: Command) -> str | None:
     try:
         rules.decide(state, rules.check(state, command))
     except RuleViolation as refusal:
-        return str(refusal)
+        return refusal.screen
     return None
 
 

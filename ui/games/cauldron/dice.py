@@ -202,7 +202,11 @@ class CauldronDicePanel(BoxLayout):
             self.heading = (f"Roll-off for the {KIND[roll['kind']]}: the {how} roll wins")
             self.rolled = contest_text(state, state["rolloff"])
         else:
-            self.heading = "Turn order: everyone rolls, the highest starts; ties re-roll"
+            order = state["harvest"]["order"]          # the Omen or Less Luck may choose
+            self.heading = {
+                "lsp": "Turn order: fewest Magik starts; the tied roll, the lowest starts",
+                "hsp": "Turn order: most Magik starts; the tied roll, the highest starts",
+            }.get(order["rule"], "Turn order: everyone rolls, the highest starts; ties re-roll")
             self.rolled = contest_text(state, state["harvest"]["order"])
         self._seat_buttons()
 

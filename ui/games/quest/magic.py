@@ -2,8 +2,9 @@
 exact chance that the announced spell still works with the best keep in plain words, touch
 entry of the dice the team rolled, and a virtual roll.
 
-The chance and the advised keep come from the summary (``spell.odds``, ``spell.keep``); which
-dice are kept is read back from the dice the prompt still expects. Kept dice are sent as the
+The chance and its keep come from the summary (``spell.odds``, ``spell.keep``: the advice until
+the team keeps dice, then the team's own choice, with ``spell.best`` beside it when better);
+which dice are kept is read back from the dice the prompt still expects. Kept dice are sent as the
 ``keep`` command, dice as die inputs: the rules judge both.
 """
 
@@ -23,22 +24,34 @@ MAGIC_DICE = ("magic1", "magic2", "magic3")
 DICE = random.SystemRandom()
 
 
-def _and(values: list[int]) -> str:
-    return " and the ".join(str(v) for v in values)
+def _faces_words(faces: list[int]) -> str:
+    """'the 2 and 4' (the dice by their faces), 'all three' when none stays."""
+    return "the " + " and ".join(str(v) for v in faces) if faces else "none"
 
 
 def advice_words(spell: dict) -> str:
-    """'Keep the 2 and the 4 and roll the last die: 75% chance' from the summary's spell."""
+    """'Keep the 2 and 4: 75% chance' from the summary's spell, one line (the dice tiles say
+    which die is rolled); once the team kept dice, the chance of its own choice, and the best
+    one when that is better: 'Kept the 5: 28%. Best: keep the 2 and 4, 75%'."""
     p = spell.get("odds", {}).get("percent", 0)
     if not spell.get("rolls_used"):
         return f"Roll all three dice: {p}% chance it works"
     dice = spell["dice"]
-    keep = [dice[MAGIC_DICE.index(d)] for d in spell.get("keep", [])]
-    if not keep:
-        return f"Roll all three dice again: {p}% chance"
-    if len(keep) == 1:
-        return f"Keep the {keep[0]} and roll the other two: {p}% chance"
-    return f"Keep the {_and(keep)} and roll the last die: {p}% chance"
+
+    def faces(keep: list[str]) -> list[int]:
+        return [dice[MAGIC_DICE.index(d)] for d in keep]
+
+    keep = faces(spell.get("keep", []))
+    if not spell.get("chosen"):
+        return (f"Keep {_faces_words(keep)}: {p}% chance" if keep
+                else f"Roll all three again: {p}% chance")
+    mine = f"Kept {_faces_words(keep)}" if keep else "Rolling all three"
+    best = spell.get("best")
+    if not best:
+        return f"{mine}: {p}% chance"
+    better = faces(best["keep"])
+    better_words = f"keep {_faces_words(better)}" if better else "roll all three"
+    return f"{mine}: {p}%. Best: {better_words}, {best['odds']['percent']}%"
 
 
 class MagicPanel(BoxLayout):
@@ -69,7 +82,7 @@ class MagicPanel(BoxLayout):
         inputs = [d for d in prompt.get("inputs", []) if d in MAGIC_DICE]
         rolled = spell["rolls_used"] > 0
         self.kept = [d for d in MAGIC_DICE if rolled and d not in inputs and d not in reading]
-        advised = spell.get("keep", [])
+        advised = (spell.get("best") or spell).get("keep", [])
         for i, b in enumerate(self.dice_buttons):
             d = b.die
             if d in reading:

@@ -182,7 +182,7 @@ class QuestScreen(Screen):
 
     def _panel(self, app, summary: dict, prompt: dict) -> None:
         mode = self.mode
-        stop = ("Don't use it", "end the turn", theme.GREY_BTN, theme.INK,
+        stop = ("End the turn", "skip the spell", theme.GREY_BTN, theme.INK,
                 lambda: app.send(Command("end_turn")))
         cancel = ("Pick again", "", theme.GREY_BTN, theme.INK, self.unpick)
         if mode == "roll":
