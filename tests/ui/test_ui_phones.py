@@ -234,3 +234,29 @@ def test_importing_the_app_imports_no_aiohttp():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("setup", [
+    {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"], "starter": "Anna"},
+    {"game": "cauldron", "players": ["Anna", "Barb"],
+     "milestones": {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}},
+    {"game": "quest", "players": ["Anna", "Leo", "Dad"],
+     "needed": ["rotten_egg", "newt_eye", "bat_wing"]},
+], ids=lambda setup: setup["game"])
+def test_every_game_is_shared_from_its_start_to_leaving_it(sharing, setup):
+    app = sharing
+    assert app.start_sharing() == "" and app.phone_server._snapshot is None   # home: no game
+    assert app.start_game(setup) is None
+    frames()
+    first = app.phone_server._snapshot
+    assert first["game"] == setup["game"] and [s["name"] for s in first["seats"]] == \
+        setup["players"]
+    assert first["asks"] == app.prompt.get("text", "")
+    assert len(first["controls"]) == len(setup["players"])
+    assert first["clock"]["paused"] is False
+    app.toggle_pause()                                  # the phones' clocks stop too
+    paused = app.phone_server._snapshot
+    assert paused["n"] > first["n"] and paused["clock"]["paused"] is True
+    app.toggle_pause()
+    app.go_home()
+    assert app.phone_server._snapshot is None           # left: no seat can press
