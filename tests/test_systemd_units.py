@@ -98,9 +98,33 @@ def test_the_unit_owns_tty1_and_reaches_only_the_devices_a_table_needs():
                        "char-ttyACM", "char-ttyUSB", "char-alsa"}
     assert service["CapabilityBoundingSet"] == ""
     assert service["NoNewPrivileges"] == "yes"
-    assert set(service["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_NETLINK"}
+    assert set(service["RestrictAddressFamilies"].split()) == {
+        "AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"}
     assert set(service["SupplementaryGroups"].split()) == {
         "video", "render", "input", "gpio", "dialout", "audio"}
+
+
+def test_the_network_is_the_table_s_own_and_the_phones_port_only():
+    """Issue 22: the phones' server reaches loopback, link-local, the private ranges and ULA
+    (the ranges ui/web/addresses.py listens on), nothing else; it binds its port only."""
+    import ipaddress
+
+    from ui.table.settings import PHONES_PORT
+    from ui.web.addresses import LOCAL_NETWORKS
+
+    service = _unit("table-companion.service")["Service"]
+    assert service["IPAddressDeny"] == "any" and service["SocketBindDeny"] == "any"
+    assert service["SocketBindAllow"] == f"tcp:{PHONES_PORT}"
+    allowed = service["IPAddressAllow"].split()
+    words = {"localhost": ("127.0.0.0/8", "::1/128"), "link-local": ("169.254.0.0/16",
+                                                                     "fe80::/64")}
+    nets = [ipaddress.ip_network(n) for a in allowed for n in words.get(a, (a,))]
+    assert all(not net.is_global for net in nets), allowed
+    for local in LOCAL_NETWORKS:                      # every range the server listens on
+        first = local.network_address + (1 if local.num_addresses > 1 else 0)
+        assert any(first in net for net in nets if net.version == local.version), local
+    for public in ("8.8.8.8", "1.1.1.1", "2001:4860:4860::8888", "100.64.0.1"):
+        assert not any(ipaddress.ip_address(public) in net for net in nets), public
 
 
 def _installed_copy(tmp_path: Path) -> Path:

@@ -40,6 +40,7 @@ from ui.kiosk.dimmer import Dimmer
 from ui.games import GAMES
 from ui.table.sound import ScreenSound
 from ui.table.waiting import CardWait
+from ui.table.phones import PhonesApp
 from ui.table.settings_app import TableSettingsApp
 from ui.widgets.game_bar import GameBarApp
 
@@ -68,7 +69,7 @@ def die_words(die: Any) -> str:
     return "The die"
 
 
-class CompanionApp(GameBarApp, TableSettingsApp, App):
+class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
     """One table: one store, at most one session in play, the buttons and lights."""
 
     title = "Table companion"
@@ -106,6 +107,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self._cue: tuple = (None, None, False)   # (session, awaited seat, over) last cued for
         self._timer = None
         self.init_game_bar()
+        self.init_phones()
         self.card_wait = CardWait(self._say_waiting, self.refuse)
         self._clear_refusal = Clock.create_trigger(lambda *_: self.dismiss_refusal(),
                                                    REFUSAL_SECONDS)
@@ -148,11 +150,17 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
     def _after_first_frame(self, *_args) -> None:
         Window.unbind(on_flip=self._after_first_frame)
         self.devices.start()
+        # A table that shared with its phones when it closed shares again, with new links,
+        # after the first frame: aiohttp and the server's thread wait until then.
+        Clock.schedule_once(self.share_remembered)
         # What start-up built (modules, kv rules, the home screen) lives as long as the app:
         # the garbage collector no longer walks it on every collection, nor at exit.
         gc.freeze()
 
     def on_stop(self) -> None:
+        if self.phone_server is not None:   # the phones are told; the choice stays as it is
+            self.phone_server.stop()
+            self.phone_server = None
         self.devices.stop()
         self._stop_timer()
         self.keep_clocks()  # closing the app: the clocks go on from here on resume
@@ -258,6 +266,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         self.can_undo = self.can_redo = False
         self._stop_timer()
         self.devices.show_seat(None)
+        self.publish_table()        # no game in play: the phones' seats have no buttons
 
     def new_game(self, game: str = "witchs_brew") -> None:
         self.leave_session()
@@ -311,6 +320,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, App):
         seat = self.prompt.get("seat")
         self.bar_changed(session, step, key, seat)  # the log, undo's words, the clocks
         self.revision += 1
+        self.publish_table()   # after the bar: the log it tells the phones is the bar's own
         self.devices.show_seat(seat)
         if session is self._cue[0] and seat is not None and seat != self._cue[1]:
             self.cue("turn")   # the awaited seat changed (not on starting, resuming)

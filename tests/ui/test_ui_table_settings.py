@@ -11,7 +11,7 @@ import pytest
 from kivy.core.window import Window
 from ui_helpers import both_sizes, button, frames, shot, tap, texts
 
-from ui.table.settings import DEFAULTS, TableSettings
+from ui.table.settings import DEFAULTS, PHONES_PORT, TableSettings
 
 
 @pytest.fixture
@@ -56,7 +56,8 @@ def test_each_control_changes_the_setting_and_it_survives_a_restart(app, table):
     assert app.table_settings == TableSettings(sound=False, volume=50, dim_minutes=5)
     assert json.loads(table.read_text()) == {"sound": False, "volume": 50, "rotation": 0,
                                              "dim_minutes": 5, "text_size": "normal",
-                                             "off_minutes": 0}
+                                             "off_minutes": 0, "phones": False,
+                                             "phones_port": PHONES_PORT}
     restart(app)
     assert app.table_settings == TableSettings(sound=False, volume=50, dim_minutes=5)
     assert row_button(app, "volume", "50%").chosen and row_button(app, "dim", "5 min").chosen

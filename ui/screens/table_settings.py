@@ -1,7 +1,8 @@
 """The Settings screen: how this table's screen behaves, changed with one tap each.
 
 Sound and its volume, the text size (Large draws every font 15% larger), how the panel stands
-(upright, upside down for the far side, or on either side: portrait), dimming when nobody touches it and then switching it off, and the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
+(upright, upside down for the far side, or on either side: portrait), dimming when nobody touches it and then switching it off, the phones at the table (sharing on or off; its
+port, ``phones_port``, is in the settings file), and the turn limit. Every tap applies at once and is saved at once (a table has no patience for an
 "Apply" button); the file and its checks are in :mod:`ui.table.settings`. A settings file that
 was bad when read is named here until a change rewrites it.
 
@@ -59,6 +60,7 @@ class ChoiceRow(Box):
     button, so the row always shows what holds now."""
 
     label = StringProperty("")
+    label_width = NumericProperty(128)    # units: the label's, beside its choices
     choices = ListProperty([])
     value = ObjectProperty(None, allownone=True)
     picked = ObjectProperty(None, allownone=True)
@@ -94,6 +96,7 @@ class TableSettingsScreen(Screen):
     dim_minutes = NumericProperty(0)
     off_minutes = NumericProperty(0)
     turn_limit = NumericProperty(0)
+    phones = BooleanProperty(False)
     message = StringProperty("")
     tone = StringProperty("info")      # info / good / bad: the message's colour
 
@@ -112,6 +115,7 @@ class TableSettingsScreen(Screen):
         self.rotation, self.dim_minutes = now.rotation, now.dim_minutes
         self.off_minutes = now.off_minutes
         self.turn_limit = self.app.turn_limit
+        self.phones = self.app.phones_on
 
     def say(self, text: str, tone: str = "info") -> None:
         self.message, self.tone = text, tone
@@ -158,6 +162,23 @@ class TableSettingsScreen(Screen):
         self._change(f"The screen goes off after {minutes} minutes without a touch, button or "
                      "die; any of them turns it on." if minutes else "The screen never goes off.",
                      off_minutes=minutes)
+
+    def set_phones(self, on: bool) -> None:
+        """Phones at the table: share the table on the local network, or stop (every phone's
+        connection and link end); remembered for the next start."""
+        app = self.app
+        if on == app.phones_on:
+            return
+        problem = app.start_sharing() if on else app.stop_sharing()
+        self.refresh()
+        if problem:
+            self.say(problem, "bad")
+        elif on:
+            port = app.table_settings.phones_port
+            self.say(f"Phones at the table: shared on port {port}. The game bar's Phones button "
+                     "shows the codes to scan.", "good")
+        else:
+            self.say("Phones stopped: every phone's connection and link ended.", "good")
 
     def set_turn_limit(self, seconds: int) -> None:
         """Into the hardware config with the Hardware screen's code; the app takes it now."""

@@ -1,5 +1,5 @@
 """The table's own settings, kept per device: sound, text size, rotation, dimming, the screen
-going off, and the turn limit.
+going off, sharing with the phones at the table and its port, and the turn limit.
 
 Rotation is how the panel stands, in Kivy's degrees (``Window.rotation``, counter-clockwise):
 0 upright, 180 upside down (turned for the far side of the table), 90 and 270 a landscape
@@ -43,6 +43,9 @@ DIM_MINUTES = (0, 2, 5, 10, 20)           # 0: never dim
 OFF_MINUTES = (0, 10, 20, 30, 60)         # 0: never off; else longer than dim_minutes
 #: text size -> how much larger than normal every font is drawn (layouts keep their sizes)
 TEXT_SIZES = {"normal": 1.0, "large": 1.15}
+#: the phones' server's port, and the ports it may use (none a system's, below 1024)
+PHONES_PORT = 8765
+PHONES_PORTS = range(1024, 65536)
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,9 @@ class TableSettings:
     its side, portrait); ``dim_minutes`` without input before the screen
     dims (0: never); ``text_size`` "normal" or "large" (:data:`TEXT_SIZES`); ``off_minutes``
     without input before the screen goes dark, backlight off (0: never; else longer than
-    ``dim_minutes``, :func:`order_problem`)."""
+    ``dim_minutes``, :func:`order_problem`); ``phones`` whether the table shares itself with
+    the phones at the table (remembered: sharing starts again, with new links, at the next
+    start) on ``phones_port`` (:data:`PHONES_PORTS`)."""
 
     sound: bool = True
     volume: int = 75
@@ -60,6 +65,8 @@ class TableSettings:
     dim_minutes: int = 0
     text_size: str = "normal"
     off_minutes: int = 0
+    phones: bool = False
+    phones_port: int = PHONES_PORT
 
     @property
     def font_factor(self) -> float:
@@ -86,6 +93,9 @@ RULES = {
                   " or ".join(f'"{size}"' for size in TEXT_SIZES)),
     "off_minutes": (lambda v: _whole(v) and v in OFF_MINUTES,
                     "one of " + ", ".join(map(str, OFF_MINUTES)) + " (0: never)"),
+    "phones": (lambda v: isinstance(v, bool), "true or false"),
+    "phones_port": (lambda v: _whole(v) and v in PHONES_PORTS,
+                    f"a whole number from {PHONES_PORTS[0]} to {PHONES_PORTS[-1]}"),
 }
 
 

@@ -7,7 +7,7 @@ passes the same gate and is logged with its source ("Anna's phone").
 
 The controller API (what the app calls, from its main thread)::
 
-    server = PhoneServer(inbox)
+    server = PhoneServer(inbox, on_change=trigger)   # trigger(): from the server's thread
     server.start(port=8765)      # new tokens; listens on the local addresses; OSError if none
     server.publish(snapshot)     # after every change: every phone gets it whole
     server.links()               # {"watch": [url, ...], "seats": [{"seat", "name", "urls"}]}
@@ -35,7 +35,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from aiohttp import WSMsgType, web
 
@@ -91,8 +91,13 @@ class Client:
 
 
 class PhoneServer:
-    def __init__(self, inbox: Any) -> None:
+    """``on_change``: called (from the server's thread, with no argument) whenever a phone
+    connects or goes away, so the Pi's screen can ask ``connected()`` without polling; it must
+    only hand over (a Kivy ``Clock.create_trigger`` is made for that)."""
+
+    def __init__(self, inbox: Any, on_change: Callable[[], Any] | None = None) -> None:
         self.inbox = inbox
+        self.on_change = on_change
         self.port: int | None = None
         self.addresses: list[str] = []
         self.watch_token: str | None = None
@@ -263,6 +268,7 @@ class PhoneServer:
                     text=f"At most {MAX_CONNECTIONS} phones can watch at once")
             client = Client(ws, request[ROLE])
             self._clients.add(client)
+        self._changed()
         try:
             await ws.prepare(request)
             await ws.send_str(reply("hello", seat=None if client.seat == WATCH else client.seat))
@@ -283,7 +289,16 @@ class PhoneServer:
             with self._lock:
                 self._clients.discard(client)
                 self._dropped_before += client.dropped
+            self._changed()
         return ws
+
+    def _changed(self) -> None:
+        """Tell the app who is connected changed; a failing callback never ends a phone."""
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:                 # noqa: BLE001 (the app's problem, logged)
+                log.exception("phones: on_change failed")
 
     # -- what a phone sends ----------------------------------------------------------------
     def _received(self, client: Client, text: str) -> str | None:

@@ -66,8 +66,19 @@ def later_events(steps: Sequence[Step], index: int) -> Iterator:
     return chain.from_iterable(steps[j].events for j in range(index + 1, len(steps)))
 
 
+#: A seat's phone pressing as its buttons says whose it is ("Anna's phone", ui/web/server.py).
+PHONE_SOURCE = "'s phone"
+
+
+def source_words(source: str | None) -> str | None:
+    """Where a step came from in the log's words, or None for nothing said."""
+    if source and source.endswith(PHONE_SOURCE):
+        return source
+    return SOURCE_WORDS.get(source or "")
+
+
 def log_line(n: int, line: str, source: str | None) -> str:
-    came = SOURCE_WORDS.get(source or "")
+    came = source_words(source)
     return f"{line} ({came})" if came else line
 
 
@@ -324,6 +335,7 @@ class GameBarApp(EventDispatcher):
         self.paused = self.clock.paused
         self.keep_clocks()
         self.show_clocks()
+        self.publish_table()   # the phones' clocks stop and go on with the table's
 
     def tick_clocks(self) -> None:
         if self.clock is None:

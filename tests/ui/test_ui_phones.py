@@ -1,0 +1,262 @@
+"""The phones at the table, on the Pi (issue 22): the game bar's Phones button starts sharing and
+shows the codes, each decoded from the drawn window to its link; the counts follow phones that
+connect and leave (real WebSockets on 127.0.0.1); a seat's phone presses through the same gate
+and the log says whose phone it was; Stop sharing ends every connection and link; the choice
+is remembered, the port is a checked setting, and importing the app does not import aiohttp."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from test_ui_bgstats import window_codes
+from ui.table import settings as table
+from ui.widgets.phones import PhonesDialog, counts_words, link_words
+from ui_helpers import both_sizes, dialogs, frames, tap, tap_title, texts, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Phone(threading.Thread):
+    """A phone's page on 127.0.0.1: its WebSocket on its own loop; what it gets is queued."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        host = url.split("/t/")[0]
+        self.url, self.origin = url.replace("http://", "ws://") + "/ws", host
+        self.got: queue.Queue = queue.Queue()
+        self.ready = threading.Event()
+        self.loop = asyncio.new_event_loop()
+        self.ws = None
+        self.start()
+        assert self.ready.wait(5), "the phone did not connect"
+
+    def run(self) -> None:
+        self.loop.run_until_complete(self._talk())
+
+    async def _talk(self) -> None:
+        self.closed = asyncio.Event()
+        async with aiohttp.ClientSession() as client:
+            async with client.ws_connect(self.url, origin=self.origin) as ws:
+                self.ws = ws
+                self.ready.set()
+                async for message in ws:
+                    self.got.put(json.loads(message.data))
+        self.got.put(None)                       # the server closed it
+
+    def snapshot(self) -> dict:
+        while True:
+            message = self.got.get(timeout=5)
+            if message is not None and message["type"] == "snapshot" and message["table"]:
+                return message["table"]
+
+    def send(self, message: dict) -> None:
+        asyncio.run_coroutine_threadsafe(self.ws.send_str(json.dumps(message)),
+                                         self.loop).result(5)
+
+    def close(self) -> None:
+        if not self.ws.closed:
+            asyncio.run_coroutine_threadsafe(self.ws.close(), self.loop).result(5)
+        self.join(5)
+
+
+@pytest.fixture
+def sharing(app):
+    """The table on a free port; sharing stopped afterwards whatever the test did."""
+    assert app.change_table_settings(phones_port=free_port()) == ""
+    yield app
+    app.stop_sharing()
+    frames()
+
+
+def start_brew(app, names=("Anna", "Barb", "Carl")):
+    assert app.start_game({"game": "witchs_brew", "players": list(names),
+                           "starter": names[0]}) is None
+    frames()
+
+
+def the_dialog() -> PhonesDialog:
+    (dialog,) = [d for d in dialogs() if isinstance(d, PhonesDialog)]
+    return dialog
+
+
+def test_the_phones_button_shares_and_shows_a_code_per_seat(sharing):
+    app = sharing
+    start_brew(app)
+    assert app.phone_server is None and not app.phones_on
+    tap(app.root.ids.game_bar.ids.phones)
+    assert app.phones_on and app.table_settings.phones
+    dialog = the_dialog()
+    links = app.phone_links()
+    port = app.table_settings.phones_port
+    # demo mode: the 127.0.0.1 link is among them, for a browser on this machine
+    assert f"http://127.0.0.1:{port}/t/{app.phone_server.watch_token}" in links["watch"]
+    assert dialog.url == links["watch"][0] and dialog.caption == "Scan to watch the table"
+    assert dialog.links == link_words(links["watch"])
+    assert window_codes() == [dialog.url]              # what a phone's camera reads
+    assert dialog.ids.code.side >= 0.8 * dialog.ids.code.height > 0
+    assert [s["name"] for s in links["seats"]] == ["Anna", "Barb", "Carl"]
+    tap_title("Barb", dialog)
+    assert dialog.caption == "Join as Barb"
+    assert window_codes() == [links["seats"][1]["urls"][0]]
+    assert "No phone yet." in texts(dialog)
+    reopen = lambda: (app.open_phones(), frames(), tap_title("Anna", the_dialog()))  # noqa: E731
+    both_sizes("phones_dialog", reopen)
+
+
+def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing):
+    app = sharing
+    start_brew(app, ("Barb", "Anna", "Carl"))
+    tap_title("Warlock")                   # Barb's role: Anna's buttons answer it
+    app.open_phones()
+    frames()
+    links = app.phone_links()
+    watcher = Phone(next(u for u in links["watch"] if "127.0.0.1" in u))
+    anna = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    try:
+        assert wait_for(lambda: app.phones_watching == 1 and list(app.phones_seats) == [1])
+        assert "1 phone watches. Anna presses on a phone." in texts(the_dialog())
+        seen = anna.snapshot()
+        assert watcher.snapshot()["n"] == seen["n"]
+        offered = [b["button"] for b in seen["controls"][1]["buttons"]]
+        steps = len(app.session.steps)
+        # undo is the table's, never a seat's: refused by the server, nothing reaches the table
+        assert "undo" not in offered
+        anna.send({"type": "press", "button": "undo", "seen": seen["n"]})
+        assert anna.got.get(timeout=5)["type"] == "refused"
+        anna.send({"type": "press", "button": offered[0], "seen": seen["n"]})
+        assert wait_for(lambda: len(app.session.steps) == steps + 1)
+        assert app.session.steps[-1].source == "Anna's phone"
+        assert app.log_all()[-1].endswith("(Anna's phone)")
+        after = watcher.snapshot()                  # the watcher sees the change at once
+        assert after["n"] > seen["n"] and after["log"][-1]["source"] == "Anna's phone"
+        watcher.close()
+        assert wait_for(lambda: app.phones_watching == 0)
+        assert "Anna presses on a phone." in texts(the_dialog())
+    finally:
+        watcher.close()
+        anna.close()
+
+
+def test_stop_sharing_ends_every_connection_and_link(sharing):
+    app = sharing
+    start_brew(app)
+    app.open_phones()
+    frames()
+    url = next(u for u in app.phone_links()["watch"] if "127.0.0.1" in u)
+    phone = Phone(url)
+    assert wait_for(lambda: app.phones_watching == 1)
+    tap_title("Stop sharing", the_dialog())
+    assert not dialogs() and app.phone_server is None and not app.phones_on
+    assert not app.table_settings.phones               # remembered: off
+    messages = []
+    while (message := phone.got.get(timeout=5)) is not None:
+        messages.append(message)
+    phone.join(5)
+    assert wait_for(lambda: app.phones_watching == 0)
+    with pytest.raises(OSError):                         # nobody listens any more
+        socket.create_connection(("127.0.0.1", int(url.split(":")[2].split("/")[0])), 2).close()
+
+
+def test_the_settings_row_shares_and_a_restart_shares_again_with_new_links(sharing):
+    app = sharing
+    app.open_table_settings()
+    frames()
+    screen = app.screens.get_screen("table_settings")
+    row = screen.ids.phones
+    tap_title("On", row)
+    assert app.phones_on and "shared on port" in screen.message
+    saved = json.loads(Path(os.environ[table.SETTINGS_ENV]).read_text())
+    assert saved["phones"] is True and saved["phones_port"] == app.table_settings.phones_port
+    old = app.phone_server.watch_token
+    app.phone_server.stop()                              # the app closes...
+    app.phone_server, app.phones_on = None, False
+    app.load_table_settings()                            # ...and starts again
+    app.share_remembered()
+    assert app.phones_on and app.phone_server.watch_token != old
+    app.open_table_settings()
+    frames()
+    tap_title("Off", screen.ids.phones)
+    assert not app.phones_on and "Phones stopped" in screen.message
+    app.load_table_settings()
+    app.share_remembered()
+    assert app.phone_server is None
+
+
+def test_a_port_taken_or_out_of_range_is_said_naming_the_field(sharing, monkeypatch):
+    app = sharing
+    import ui.web.server
+
+    monkeypatch.setattr(ui.web.server, "local_addresses", lambda: ["127.0.0.1"])
+    assert app.change_table_settings(phones_port=80) == (
+        "Not changed: phones_port must be a whole number from 1024 to 65535, not 80.")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert app.change_table_settings(phones_port=port) == ""
+        problem = app.start_sharing()
+    assert problem.startswith(f"Phones not shared: port {port} cannot be used")
+    assert "phones_port" in problem and app.phone_server is None and not app.phones_on
+    settings, said = table.parse_settings({"phones": "yes", "phones_port": 99999})
+    assert (settings.phones, settings.phones_port) == (False, table.PHONES_PORT)
+    assert any("phones_port must be" in p for p in said) and any("phones must be" in p
+                                                                  for p in said)
+
+
+def test_counts_in_words():
+    assert counts_words(0, [], []) == "No phone yet."
+    assert counts_words(2, [0, 2], ["Anna", "Barb", "Carl"]) == (
+        "2 phones watch. Anna and Carl press on their phones.")
+
+
+def test_importing_the_app_imports_no_aiohttp():
+    """The first frame waits for no web server: aiohttp and ui.web load when sharing starts."""
+    code = ("import sys, ui.app; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] == 'aiohttp' or m.startswith('ui.web')))")
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("setup", [
+    {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"], "starter": "Anna"},
+    {"game": "cauldron", "players": ["Anna", "Barb"],
+     "milestones": {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}},
+    {"game": "quest", "players": ["Anna", "Leo", "Dad"],
+     "needed": ["rotten_egg", "newt_eye", "bat_wing"]},
+], ids=lambda setup: setup["game"])
+def test_every_game_is_shared_from_its_start_to_leaving_it(sharing, setup):
+    app = sharing
+    assert app.start_sharing() == "" and app.phone_server._snapshot is None   # home: no game
+    assert app.start_game(setup) is None
+    frames()
+    first = app.phone_server._snapshot
+    assert first["game"] == setup["game"] and [s["name"] for s in first["seats"]] == \
+        setup["players"]
+    assert first["asks"] == app.prompt.get("text", "")
+    assert len(first["controls"]) == len(setup["players"])
+    assert first["clock"]["paused"] is False
+    app.toggle_pause()                                  # the phones' clocks stop too
+    paused = app.phone_server._snapshot
+    assert paused["n"] > first["n"] and paused["clock"]["paused"] is True
+    app.toggle_pause()
+    app.go_home()
+    assert app.phone_server._snapshot is None           # left: no seat can press

@@ -1,0 +1,150 @@
+"""The app's side of the phones at the table (issue 22): start and stop sharing, hand the phones'
+server a snapshot after every change, and keep the Pi's count of the phones connected.
+
+A mixin of ``CompanionApp`` (as ``GameBarApp`` and ``TableSettingsApp`` are). The server
+(``ui.web.server``, aiohttp) is imported only when sharing starts: the first frame waits for
+neither. It runs on its own thread and touches nothing here: a phone's press arrives on the
+devices' inbox like a GPIO button's (and is drained, mapped and gated on the main thread the
+same way), and a phone connecting or leaving fires a Clock trigger that reads the counts here,
+on the main thread. Nothing polls.
+
+Sharing is remembered in the table settings (``phones``): a table that shared when it closed
+shares again after the next start's first frame, with new tokens (new links and codes).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty
+
+log = logging.getLogger(__name__)
+
+
+class PhonesApp:
+    """Needs from the app: ``devices`` (its inbox), ``session``, ``clock``, ``turn_limit``,
+    ``store``, ``table_settings``, ``change_table_settings``, ``demo`` and the game bar's
+    narrator (``_narrator_of``)."""
+
+    phones_on = BooleanProperty(False)        # the server runs: the table is shared
+    phones_watching = NumericProperty(0)      # phones open on the watch link
+    phones_seats = ListProperty([])           # the seats (0-based) with a phone as buttons
+
+    def init_phones(self) -> None:
+        self.phone_server = None
+        self._phones_n = 0                    # the snapshots' numbers, rising for ever
+        self._bgstats: tuple[Any, str | None] = (None, None)   # (game id, its link)
+        self._count_phones = Clock.create_trigger(self._phones_counted)
+
+    # -- sharing --------------------------------------------------------------------------
+    def start_sharing(self, remember: bool = True) -> str:
+        """Start the phones' server on the table's port (new tokens); "" or why not, in the
+        table's words. ``remember``: keep the choice in the table settings."""
+        if self.phone_server is not None:
+            return ""
+        from ui.web.server import PhoneServer   # aiohttp: only once a table shares
+
+        port = self.table_settings.phones_port
+        server = PhoneServer(self.devices.inbox, on_change=self._count_phones)
+        try:
+            server.start(port=port)
+        except OSError as problem:
+            return (f"Phones not shared: port {port} cannot be used ({problem.strerror or problem})"
+                    f". Choose another phones_port in the table settings.")
+        self.phone_server, self.phones_on = server, True
+        self.publish_table()
+        self._phones_counted()
+        return self.change_table_settings(phones=True) if remember else ""
+
+    def stop_sharing(self) -> str:
+        """Stop sharing: every phone's connection and every link end at once; remembered."""
+        server, self.phone_server = self.phone_server, None
+        if server is not None:
+            server.stop()
+        self.phones_on = False
+        self._phones_counted()
+        return self.change_table_settings(phones=False)
+
+    def open_phones(self) -> None:
+        """The game bar's Phones button: share (if not yet), then the codes to scan."""
+        problem = self.start_sharing()
+        if self.phone_server is None:
+            self.refuse(problem)
+            return
+        from ui.widgets.phones import PhonesDialog
+
+        PhonesDialog().open()
+
+    def share_remembered(self, *_args) -> None:
+        """After the first frame: share again if the table shared when it closed."""
+        if self.table_settings.phones and self.phone_server is None:
+            problem = self.start_sharing(remember=False)
+            if problem:
+                self.notice = f"{self.notice} {problem}".strip()
+
+    def phone_links(self) -> dict[str, Any]:
+        """The server's join links, without the loopback one a phone cannot open (kept in demo
+        mode, where a browser on this machine is the phone, and when it is the only one)."""
+        if self.phone_server is None:
+            return {"watch": [], "seats": []}
+        links = self.phone_server.links()
+        return {"watch": reachable(links["watch"], self.demo),
+                "seats": [dict(seat, urls=reachable(seat["urls"], self.demo))
+                          for seat in links["seats"]]}
+
+    # -- what the phones see --------------------------------------------------------------
+    def publish_table(self) -> None:
+        """The table as it stands, to every phone (after every change, a pause, a game's start
+        and end); no game in play: nothing to show, and no seat can press."""
+        server = self.phone_server
+        if server is None:
+            return
+        session = self.session
+        if session is None:
+            server.publish(None)
+            return
+        from companion.view import table_view
+
+        clock = None
+        if self.clock is not None:
+            self.clock.advance(time.monotonic())
+            clock = self.clock.to_dict()
+        self._phones_n += 1
+        try:
+            snapshot = table_view(session, self._phones_n, self._narrator_of(session),
+                                  clock=clock, turn_limit=self.turn_limit,
+                                  bgstats=self._bgstats_link(session))
+        except Exception:     # noqa: BLE001 (the phones miss one picture; the table plays on)
+            log.exception("phones: the table's snapshot could not be made")
+            return
+        server.publish(snapshot)
+
+    def _bgstats_link(self, session) -> str | None:
+        if not session.over or session.game_id is None or self.store is None:
+            return None
+        if self._bgstats[0] != session.game_id:
+            from companion.history.bgstats import push_link
+            from companion.history.plays import read_play
+
+            play = read_play(self.store.conn, session.game_id)
+            try:
+                url = push_link(play).url if play is not None else None
+            except ValueError:          # a play too long for a link: the phones show none
+                url = None
+            self._bgstats = (session.game_id, url)
+        return self._bgstats[1]
+
+    def _phones_counted(self, *_args) -> None:
+        """Main thread (the server's on_change trigger): who has the page open now."""
+        server = self.phone_server
+        now = server.connected() if server is not None else {"watching": 0, "seats": []}
+        self.phones_watching, self.phones_seats = now["watching"], list(now["seats"])
+
+
+def reachable(urls: list[str], demo: bool) -> list[str]:
+    """``urls`` less the loopback ones, unless in demo mode or nothing else is left."""
+    others = [url for url in urls if not url.startswith(("http://127.", "http://[::1]"))]
+    return urls if demo or not others else others
