@@ -15,8 +15,9 @@ import pytest
 
 UNITS = Path(__file__).resolve().parents[1] / "systemd"
 INSTALL_DIR = "/opt/table-companion"
-#: The issue's bar for ``systemd-analyze security`` (the old unit scored 9.2, UNSAFE).
-MAX_EXPOSURE = 4.0
+#: Issue 22's bar for ``systemd-analyze security`` with the phones' network allowed (the old unit
+#: scored 9.2, UNSAFE).
+MAX_EXPOSURE = 2.0
 #: The on-failure unit only prints a message: issue 20's bar (it ran as root, 9.6).
 MAX_FAILED_EXPOSURE = 2.0
 ANALYZE = shutil.which("systemd-analyze")
