@@ -9,6 +9,16 @@ from test_ui_screens import FIVE, start, table
 from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
 
 
+def said_on_the_bar(app, words: str) -> None:
+    """The log's last line says ``words``, and the game bar shows that line: whole, or its
+    first words with an ellipsis where the bar is too narrow (a tap opens the whole log)."""
+    last = app.log_tail.splitlines()[-1]
+    assert words in last
+    shown = app.root.ids.game_bar.shown.splitlines()[-1]
+    assert shown == last or (shown.endswith("\u2026") and last.startswith(shown[:-1])
+                             and len(shown) > 20)
+
+
 def no_thanks(app, name):
     return panel(app, name).ids.no_thanks
 
@@ -28,8 +38,7 @@ def test_no_thanks_on_a_seat_tile_declines_the_favor_applied_for_it(app):
     assert not app.refusal
     assert "R 1" in panel_texts(app, "Barb")
     assert no_thanks(app, "Barb").opacity == 0
-    assert app.root.ids.game_bar.shown.startswith(
-        "Barb declined the favor of the Wolf keeper: 1 red drop back to the supply")
+    said_on_the_bar(app, "Barb declined the favor of the Wolf keeper: 1 red drop back to the supply")
     assert table(app).turn_name == "Carl"        # the round goes on
     # undo by touch gives the drop back to Barb, and the button with it
     tap(table(app).ids.undo)
@@ -74,8 +83,7 @@ def test_a_role_played_earlier_this_set_is_laid_face_down_from_the_picker(app):
     assert not app.refusal
     assert app.summary["players"][2]["cards_left"] == 3
     assert table(app).turn_name == "Carl" and table(app).mode == "play"
-    assert app.root.ids.game_bar.shown.startswith("Carl laid the Warlock face down: a "
-                                                  "forgotten card, played earlier this set")
+    said_on_the_bar(app, "Carl laid the Warlock face down: a forgotten card, played earlier this set")
     assert button("Warlock").disabled            # Carl has it face down now
     both_sizes("witchs_brew_forgotten_card")
 

@@ -24,12 +24,31 @@ def cauldron_commands() -> tuple[Command, ...]:
     return tuple(cauldron_autoplay.play(cauldron_autoplay.setup_for(3))[1])
 
 
-def brew(steps: int = 36) -> Session:
-    """Witch's Brew after ``steps`` commands (36: Anna answers Dora's Witch)."""
+def brew(steps: int) -> Session:
+    """Witch's Brew after ``steps`` commands of the seeded game."""
     session = Session(autoplay.get_rules("witchs_brew"), dict(WB_SETUP))
     for command in brew_commands()[:steps]:
         session.execute(command)
     return session
+
+
+@lru_cache(maxsize=None)
+def anna_answers_the_witch() -> int:
+    """How many commands of the seeded game come before Anna answers Dora's Witch: found, not
+    counted by hand, so a change of the rules or of the autoplay that moves it moves this too."""
+    session = Session(autoplay.get_rules("witchs_brew"), dict(WB_SETUP))
+    for n, command in enumerate(brew_commands()):
+        state = session.state
+        if (state.get("role") == "witch" and state.get("holder") == 3 and command.player == "Anna"
+                and command.do in ("claim", "so_be_it", "pass")):
+            return n
+        session.execute(command)
+    raise AssertionError("the seeded game has no moment where Anna answers Dora's Witch")
+
+
+def brew_answering() -> Session:
+    """Witch's Brew as Anna answers Dora's Witch."""
+    return brew(anna_answers_the_witch())
 
 
 def cauldron(steps: int) -> Session:

@@ -46,7 +46,7 @@ def _move(game: str) -> Callable[[Session, random.Random], Command | InputEvent]
 
 #: Each game where a seat's phone has something to press: (game, session, the seat).
 GAMES = {
-    "witchs_brew": (lambda: tables.brew(36), 0),      # Anna answers Dora's Witch
+    "witchs_brew": (tables.brew_answering, 0),      # Anna answers Dora's Witch
     "cauldron": (lambda: tables.cauldron(15), 0),     # Anna ends her harvest turn
     "quest": (lambda: tables.quest(0), 0),            # Ann rolls the action dice
 }

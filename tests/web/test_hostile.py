@@ -16,7 +16,7 @@ from tests.web import tables
 from tests.web.serving import serve, socket
 from ui.web.server import WATCH, Client, PhoneServer
 
-TABLES = [tables.brew(36), tables.brew(40), tables.cauldron(3), tables.cauldron(12),
+TABLES = [tables.brew_answering(), tables.brew(40), tables.cauldron(3), tables.cauldron(12),
           tables.quest(0), tables.quest(9)]
 SNAPSHOTS = [tables.snapshot(s, 7) for s in TABLES]
 WORDS = hs.sampled_from(["claim", "so_be_it", "pass", "undo", "redo", "next", "die",

@@ -16,7 +16,7 @@ from tests.web import tables
 from tests.web.serving import origin, serve, socket
 from ui.web.server import BURST, MAX_CONNECTIONS, PhoneServer
 
-SNAPSHOT = tables.snapshot(tables.brew(36), 7)     # Anna answers Dora's Witch
+SNAPSHOT = tables.snapshot(tables.brew_answering(), 7)     # Anna answers Dora's Witch
 
 
 def test_without_a_valid_token_every_path_is_404():

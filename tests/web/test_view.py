@@ -49,7 +49,7 @@ def _check_controls(session: Session) -> None:
 
 
 def test_witchs_brew_snapshot_says_what_the_pi_shows():
-    session = tables.brew(36)
+    session = tables.brew_answering()
     view = tables.snapshot(session, 5, clock={"turn": 12.5, "game": 600, "seats": [1, 2, 3, 4],
                                                "seat": 0, "paused": False}, turn_limit=90)
     assert view["n"] == 5 and view["v"] == 1 and view["title"] == "Witch's Brew"

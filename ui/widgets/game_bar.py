@@ -107,12 +107,28 @@ class GameBar(Box):
         lines = app.log_tail.splitlines()
         width = max(1, events.width - app.u * 10)
         room = events.height - app.u * 2
-        for shown in ("\n".join(lines[-2:]), "\n".join(lines[-1:])):
-            core = CoreLabel(text=shown, font_size=events.font_size, bold=True,
+
+        def fits(text: str) -> bool:
+            core = CoreLabel(text=text, font_size=events.font_size, bold=True,
                              text_size=(width, None))
             core.refresh()
-            if core.texture is not None and core.texture.size[1] <= room:
+            return core.texture is not None and core.texture.size[1] <= room
+
+        for shown in ("\n".join(lines[-2:]), "\n".join(lines[-1:])):
+            if fits(shown):
                 break
+        else:
+            # One line too long for the bar even alone (a narrow bar, a long line): its first
+            # words with an ellipsis, never lines cut in half; a tap shows it whole in the log.
+            words = shown.split(" ")
+            low, high = 1, len(words)
+            while low < high:
+                mid = (low + high + 1) // 2
+                if fits(" ".join(words[:mid]) + "…"):
+                    low = mid
+                else:
+                    high = mid - 1
+            shown = " ".join(words[:low]) + "…"
         self.shown = shown
 
     def _on_key(self, _window, key, _scancode, codepoint, modifiers) -> bool:
