@@ -92,6 +92,8 @@ def shown(value: float, unit: str) -> str:
         return f"{value:,.0f} bytes"
     if unit == "%":
         return f"{value:.2f} %"
+    if unit == "frames":
+        return f"{value:+.2f} frames"
     if unit in ("/s", "cmd/s"):
         return f"{value:,.0f} {unit}" if abs(value) >= 100 else f"{value:.1f} {unit}"
     return f"{value:,.1f} {unit}"

@@ -11,6 +11,9 @@
 - Memory: the app's resident memory with the server and its 20 clients, less what it held just
   before the server was imported and started (read inside), and less the app beside it
   with the server off.
+- A seat's press -> the Pi's frame showing it, a phone's and a GPIO button's in the same run of
+  the app (benchmarks/phones_probe.py): a phone's ``press`` over a loopback WebSocket, a GPIO
+  press by the demo table's mock pin, alternating; the phone's against the GPIO's in frames.
 - The snapshot (``companion.view.table_view``) of a game of 100 and of 10,000 steps: the time
   one build takes once the table's narrator is in step (as after each press), and its size.
 """
@@ -19,15 +22,19 @@ from __future__ import annotations
 
 import json
 import signal
+import statistics
 import sys
 import time
 
 from benchmarks import logs
-from benchmarks.common import Figure, app_argv, cpu_seconds, read_until, reap, spawn
+from benchmarks.common import (
+    Figure, app_argv, cpu_seconds, percentile, read_until, reap, run, spawn,
+)
 from benchmarks.context import Context
 from benchmarks.frames import vm_rss_mib
 
-TITLE = "a publish to 20 phones; idle CPU and memory with the server on; the snapshot's cost"
+TITLE = ("a publish to 20 phones; a phone's press -> frame against a GPIO press's; idle CPU "
+         "and memory with the server on; the snapshot's cost")
 CLIENTS = 20
 SETTLE = 1.5
 
@@ -173,10 +180,32 @@ def snapshot_cost(ctx: Context, fig: Figure) -> None:
         fig.add(f"snapshot at {steps:,} steps: size", [size], "bytes")
 
 
+def press_frames(ctx: Context, fig: Figure) -> None:
+    presses = ctx.pick(20, 60, 3)
+    db = ctx.sandbox.path("phones-press.sqlite3")
+    db.unlink(missing_ok=True)
+    got = run(app_argv("--scenario", "phone_press", "--presses", str(presses), "--db", str(db)),
+              ctx.sandbox.env(), timeout=300).report
+    phone, gpio = sorted(got["phone_to_frame"]), sorted(got["gpio_to_frame"])
+    frame = 1 / got["maxfps"]
+    fig.add("a phone's seat press -> frame showing it", phone, p99=True,
+            note="press message sent on a loopback WebSocket -> the Pi's frame")
+    fig.add("the same GPIO press -> frame showing it", gpio, p99=True,
+            note="mock pin's low edge -> the Pi's frame, in the same run")
+    fig.add("phone less GPIO, medians, in frames",
+            [(statistics.median(phone) - statistics.median(gpio)) / frame], "frames",
+            note=f"one frame is {frame * 1000:.0f} ms (maxfps {got['maxfps']})")
+    fig.add("phone less GPIO, p99s, in frames",
+            [(percentile(phone, 99) - percentile(gpio, 99)) / frame], "frames")
+    if got.get("missed"):
+        fig.notes.append(f"{got['missed']} seat presses drew no frame within 5 s")
+
+
 def measure(ctx: Context) -> Figure:
     fig = Figure("phones", TITLE)
     snapshot_cost(ctx, fig)
     publish_latency(ctx, fig)
+    press_frames(ctx, fig)
     idle(ctx, fig)
     return fig
 

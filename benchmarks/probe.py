@@ -158,11 +158,13 @@ def main() -> None:
     parser.add_argument("what", choices=["app", "bare"])
     parser.add_argument("script", nargs="?", help="bare: the Kivy script to run")
     parser.add_argument("--exit", action="store_true", help="exit after the first frame")
-    parser.add_argument("--scenario", choices=["idle", "game", "phones", "play", "latency", "history"],
+    parser.add_argument("--scenario", choices=["idle", "game", "phones", "phone_press", "play",
+                                               "latency", "history"],
                         default="idle")
     parser.add_argument("--db", help="app: the game database")
     parser.add_argument("--commands", type=int, default=10, help="play: commands played")
-    parser.add_argument("--presses", type=int, default=30, help="latency: buttons pressed")
+    parser.add_argument("--presses", type=int, default=30,
+                        help="latency: buttons pressed; phone_press: presses of each kind")
     parser.add_argument("--dice", type=int, default=20, help="latency: dice read")
     parser.add_argument("--rounds", type=int, default=5, help="history: trips back home")
     parser.add_argument("--resume-id", type=int, help="history: the unfinished game to open")
@@ -191,7 +193,8 @@ def main() -> None:
     from ui.app import CompanionApp
 
     then: Callable[[Frames], None] = {"idle": lambda _f: None, "game": start_game, "phones": phones,
-                                      "play": play(args), "history": history(args)}.get(
+                                      "play": play(args), "history": history(args),
+                                      "phone_press": phone_press(args)}.get(
         args.scenario) or latency(args)
     after_first_frame(stop if args.exit else then)
     CompanionApp(db_path=args.db, demo=True).run()
@@ -199,6 +202,12 @@ def main() -> None:
 
 def latency(args: argparse.Namespace) -> Callable[[Frames], None]:
     from benchmarks.latency_probe import scenario
+
+    return scenario(args)
+
+
+def phone_press(args: argparse.Namespace) -> Callable[[Frames], None]:
+    from benchmarks.phones_probe import scenario
 
     return scenario(args)
 

@@ -119,3 +119,13 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.section(f"figures: {topic}")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for the phones' page (tests/support/browser.py): skipped without it
+    on a desktop, a failure in CI."""
+    from tests.support.browser import chromium
+
+    with chromium() as driver:
+        yield driver

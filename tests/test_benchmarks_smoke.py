@@ -38,7 +38,8 @@ def test_pure_figures_run_with_tiny_sizes(tmp_path, capsys):
 
 
 def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
-    """The server on loopback with 20 clients in a child, and the app with and without it."""
+    """The server on loopback with 20 clients in a child, the app with and without it, and the
+    app pressed by its seats' phones and its mock pins in turn."""
     out = tmp_path / "figures.json"
     assert main(["--tiny", "--only", "phones", "--json", str(out)]) == 0
     (figure,) = json.loads(out.read_text())["figures"]
@@ -50,10 +51,15 @@ def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
         "idle: app, server on, 20 clients, % of one core", "idle: app, server off, % of one core",
         "idle: ratio on/off", "memory: added by the server and its clients (inside)",
         "memory: app with the server less the app without",
-        "heartbeat: pings per client (most of any)"}
+        "heartbeat: pings per client (most of any)",
+        "a phone's seat press -> frame showing it", "the same GPIO press -> frame showing it",
+        "phone less GPIO, medians, in frames", "phone less GPIO, p99s, in frames"}
     each = rows["publish -> each of 20 clients has it"]
     assert each["n"] == 20 * 10 and "p99" in each            # every client got every publish
     assert "0 deliveries missing" in rows["publish -> all 20 have it"]["note"]
     assert 1000 < rows["snapshot at 1,000 steps: size"]["median"] < 16384
     assert rows["idle: ratio on/off"]["n"] == 1
+    assert rows["a phone's seat press -> frame showing it"]["n"] == 3 == rows[
+        "the same GPIO press -> frame showing it"]["n"]         # tiny: 3 presses of each
+    assert rows["phone less GPIO, medians, in frames"]["unit"] == "frames"
     assert "== phones:" in capsys.readouterr().out

@@ -2,7 +2,8 @@
 shows the codes, each decoded from the drawn window to its link; the counts follow phones that
 connect and leave (real WebSockets on 127.0.0.1); a seat's phone presses through the same gate
 and the log says whose phone it was; Stop sharing ends every connection and link; the choice
-is remembered, the port is a checked setting, and importing the app does not import aiohttp."""
+is remembered, the port is a checked setting, and importing the app does not import aiohttp.
+And the page itself in headless Chromium against the running app sharing on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import aiohttp
 import pytest
 
 from test_ui_bgstats import window_codes
+from hardware.config import DEMO_CONFIG
+from tests.support.browser import pressable, seat_names, shown_n, text, until
 from ui.table import settings as table
 from ui.widgets.phones import PhonesDialog, counts_words, link_words
 from ui_helpers import both_sizes, dialogs, frames, tap, tap_title, texts, wait_for
@@ -260,3 +263,56 @@ def test_every_game_is_shared_from_its_start_to_leaving_it(sharing, setup):
     app.toggle_pause()
     app.go_home()
     assert app.phone_server._snapshot is None           # left: no seat can press
+
+
+def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
+        sharing, browser, monkeypatch):
+    """Chromium against the app sharing on 127.0.0.1; every wait pumps Kivy's frames, so the
+    main thread drains the inbox and publishes as it does at the table."""
+    app = sharing
+    import ui.web.server
+
+    monkeypatch.setattr(ui.web.server, "local_addresses", lambda: ["127.0.0.1"])
+    start_brew(app, ("Barb", "Carl", "Anna"))
+    assert app.start_sharing() == ""
+    links = app.phone_links()
+    (watch,) = links["watch"]
+    assert watch.startswith("http://127.0.0.1:")
+    published = lambda: app.phone_server._snapshot["n"]           # noqa: E731
+    current = lambda: until(browser, lambda: shown_n(browser) == published(),   # noqa: E731
+                            f"snapshot {published()}", meanwhile=lambda: frames(1))
+    browser.get(watch)
+    current()
+    assert text(browser, "asks") == app.prompt["text"]
+    assert seat_names(browser) == ["Barb", "Carl", "Anna"]
+    tap_title("Warlock")                          # a touch on the Pi: Barb's role
+    current()
+    assert text(browser, "asks") == app.prompt["text"] and app.prompt["seat"] == 1
+    pin = app.devices.pin_factory.pin(DEMO_CONFIG.buttons["seat2.pass"])
+    press = threading.Thread(target=lambda: (pin.drive_low(), pin.drive_high()))
+    press.start()                                 # Carl's pass on his GPIO button
+    press.join(2)
+    assert wait_for(lambda: app.session.steps[-1].source == "gpio")
+    current()
+    assert app.session.steps[-1].command.player == "Carl"
+    assert "Carl" in text(browser, "log") and app.prompt["seat"] == 2
+
+    browser.get(links["seats"][2]["urls"][0])     # Anna's seat code, opened
+    current()
+    assert text(browser, "mine-title") == "Anna: the table waits for you"
+    steps = len(app.session.steps)
+    buttons = pressable(browser)
+    assert [b.text for b in buttons] == [b["label"] for b in
+                                         app.phone_server._snapshot["controls"][2]["buttons"]]
+    buttons[0].click()
+    until(browser, lambda: len(app.session.steps) == steps + 1, "Anna's press played",
+          meanwhile=lambda: frames(1))
+    step = app.session.steps[-1]
+    assert step.source == "Anna's phone" and step.command.player == "Anna"
+    assert app.log_all()[-1].endswith("(Anna's phone)")
+    current()
+    assert "Anna's phone" in text(browser, "log")
+
+    app.stop_sharing()
+    until(browser, lambda: "stopped sharing" in text(browser, "link-words"), "stopped sharing",
+          meanwhile=lambda: frames(1))

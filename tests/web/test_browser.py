@@ -3,7 +3,7 @@ a PhoneServer on 127.0.0.1 fed by a real session of each game. The test stands i
 main thread: it publishes a snapshot after every change and plays what the phones pressed
 through the game's input map and gate (``Session.handle_input``), as ui/app.py does.
 
-Chromium missing: skipped on a desktop, a failure in CI (``CI=true``; .ci/run installs it).
+Chromium missing: skipped on a desktop, a failure in CI (``CI=true``; tests/support/browser.py).
 Screenshots of each game at a phone's 390x844 and a tablet's 1024x768 go to screenshots/
 (``COMPANION_SHOTS=0`` draws the page the same and writes none)."""
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -26,16 +25,12 @@ from companion.view import table_view
 from hardware.inbox import Inbox
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
+from tests.support.browser import SIZES, WAIT_S, pressable, seat_names, shown_n, size, text, until
 from tests.web import tables
 from ui.web.server import PhoneServer
 
-CHROMIUM, DRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run")
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 SAVE_SHOTS = os.environ.get("COMPANION_SHOTS", "1") != "0"
-SIZES = ((390, 844), (1024, 768))
-WAIT_S = 10.0
 
 
 def _move(game: str) -> Callable[[Session, random.Random], Command | InputEvent]:
@@ -121,68 +116,12 @@ def table_of():
         table.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    missing = [str(p) for p in (CHROMIUM, DRIVER) if not p.exists()]
-    if missing:
-        why = f"{' and '.join(missing)} missing (apt-get install chromium chromium-driver)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"The browser tests must run in CI: {why}")
-        pytest.skip(why)
-    os.environ["SE_OFFLINE"] = "true"        # Selenium Manager downloads nothing
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    with tempfile.TemporaryDirectory(prefix="companion-chromium-") as profile:
-        options.add_argument(f"--user-data-dir={profile}")
-        driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-        try:
-            size(driver, *SIZES[0])
-            yield driver
-        finally:
-            driver.quit()
-
-
-def size(driver, width: int, height: int) -> None:
-    """The page's viewport exactly, as a phone or tablet has it (touch, its own width)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
-
-
-def until(driver, check: Callable[[], Any], what: str) -> Any:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT_S, poll_frequency=0.05).until(
-        lambda _d: check(), message=f"the page never showed {what}")
-
-
-def text(driver, element_id: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.ID, element_id).text
-
-
-def shown_n(driver) -> int | None:
-    n = driver.execute_script("return document.body.dataset.n")
-    return int(n) if n else None
-
-
 def current(driver, table: Table) -> None:
     """Wait until the page shows the table's newest snapshot, and check its words."""
     until(driver, lambda: shown_n(driver) == table.n, f"snapshot {table.n}")
     view = table.view
     assert text(driver, "asks") == view["asks"] or view["over"]
     assert text(driver, "link") == ""                          # no "reconnecting…" showing
-
-
-def seat_names(driver) -> list[str]:
-    from selenium.webdriver.common.by import By
-
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seat .name")]
 
 
 def shot(driver, name: str) -> None:
@@ -236,13 +175,11 @@ def test_a_seat_button_on_the_page_plays_as_that_phone(browser, table_of, game):
     current(browser, table)
     assert text(browser, "mine-title") == f"{name}: the table waits for you"
     shot(browser, f"{game}_seat")
-    from selenium.webdriver.common.by import By
-
-    pressable = browser.find_elements(By.CSS_SELECTOR, "#buttons button, #dice button")
+    buttons = pressable(browser)
     labels = [b["label"] for b in controls["buttons"]] + [
         str(face) for d in controls["dice"] for face in d["faces"]]
-    assert [b.text for b in pressable] == labels
-    pressable[0].click()
+    assert [b.text for b in buttons] == labels
+    buttons[0].click()
     played = table.pressed()
     assert len(played) == 1 and not isinstance(played[0], Exception), played
     step = table.session.done_steps()[-1]
