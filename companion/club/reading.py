@@ -75,6 +75,6 @@ def tables(conn: Any) -> list[dict[str, Any]]:
     """Each table: its name, whether its companion has synced (its device), its games."""
     return [{"name": name, "device": device, "games": n, "last_game": last}
             for name, device, n, last in conn.execute(
-                "SELECT t.name, t.device::text, count(g.uuid), max(g.received_at)::text FROM tables t "
-                "LEFT JOIN games g ON g.device = t.device GROUP BY t.name, t.device "
+                "SELECT t.name, t.device::text, count(g.uuid), max(g.received_at)::text "
+                "FROM tables t LEFT JOIN games g ON g.device = t.device GROUP BY t.name, t.device "
                 "ORDER BY t.name")]
