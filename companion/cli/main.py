@@ -1,5 +1,5 @@
 """The ``companion`` command's parser and its dispatch. The pure subcommands are this package's
-modules (play, history, check, doctor); the app (``run``) and the hardware tools plug in through
+modules (play, history, check, doctor, club); the app (``run``) and the hardware tools plug in through
 the ``companion.commands`` entry point group, so this package never imports Kivy, gpiozero or
 pyserial.
 
@@ -112,6 +112,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p.add_argument("--repair", action="store_true",
                    help="set aside the steps (or games) that cannot be played; nothing is deleted")
     handlers["check"] = cmd_check
+
+    from companion.cli import club
+
+    p = sub.add_parser("club", help=club.HELP)
+    handlers.update(club.add_arguments(p))
 
     # companion doctor: the machine's lines (companion/cli/doctor.py), then the hardware plugin's
     plugins = {ep.name: ep for ep in entry_points(group="companion.commands")}

@@ -290,7 +290,7 @@ def merge(conn: sqlite3.Connection, records: Iterable[tuple[str, Any]]) -> Merge
                 continue
             local = _content({"game": here[1], "status": here[2],
                               **stored_record(conn, here[0])})
-            differs = _differences(local, game.content)
+            differs = differences(local, game.content)
             if differs:
                 conflicts.append(f"game {game.uuid} ({game.where}): {differs}; the game "
                                  f"here (#{here[0]}) was left as it is")
@@ -299,8 +299,9 @@ def merge(conn: sqlite3.Connection, records: Iterable[tuple[str, Any]]) -> Merge
     return Merged(added, already, tuple(conflicts), tuple(apart))
 
 
-def _differences(here: dict[str, Any], there: dict[str, Any]) -> str:
-    """What differs between two records of one game, in words ("" for nothing)."""
+def differences(here: dict[str, Any], there: dict[str, Any], where: str = "in the file") -> str:
+    """What differs between two records of one game (their content), in words ("" for
+    nothing); ``where``: the other record's place (the imported file, the club)."""
     words = []
     for name in CONTENT:
         if here[name] == there[name]:
@@ -310,7 +311,7 @@ def _differences(here: dict[str, Any], there: dict[str, Any]) -> str:
             first = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b),
                          min(len(mine), len(theirs)))
             words.append(f"its log from step {first + 1} ({len(mine)} steps here, "
-                         f"{len(theirs)} in the file)")
+                         f"{len(theirs)} {where})")
         else:
             words.append(f"its {name.replace('_', ' ')}")
     return ", ".join(words)

@@ -23,7 +23,7 @@ from companion import __version__
 from companion.core.engine import DONE, Results, Standing, Step
 from companion.core.errors import NotSaved, RuleViolation
 from companion.store.opening import advice
-from companion.store.schema import dumps, unstorable
+from companion.store.schema import QUEUE, dumps, unstorable
 
 #: Checkpoints kept per running game (the latest ones; see keep_checkpoint); a finished game
 #: keeps its latest one only.
@@ -75,6 +75,7 @@ def settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) -
     if results is None:
         conn.execute("UPDATE games SET status = 'running', finished_at = NULL "
                      "WHERE id = ? AND status = 'finished'", (game_id,))
+        conn.execute("DELETE FROM outbox WHERE game_id = ? AND state = 'waiting'", (game_id,))
         return
     conn.executemany(
         "INSERT INTO results (game_id, seat, name, score, winner, detail) "
@@ -83,6 +84,7 @@ def settle(conn: sqlite3.Connection, game_id: int, results: Results, now: str) -
          for r in results])
     conn.execute("UPDATE games SET status = 'finished', finished_at = COALESCE(finished_at, ?), "
                  "updated_at = ? WHERE id = ?", (now, now, game_id))
+    conn.execute(QUEUE, (now, game_id))
 
 
 @contextmanager

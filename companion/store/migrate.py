@@ -1,6 +1,7 @@
 """Bringing a file written by an older companion up to date, inside the writer's opening
 transaction: each version's statements (companion/store/schema.py), then the rows they need
-made from what the file holds (summaries from a fold, profiles from the seat names)."""
+made from what the file holds (summaries from a fold, profiles from the seat names, the club's
+outbox from the games this device finished)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,17 @@ def migrate(conn: sqlite3.Connection) -> int:
         fill_summaries(conn)
     if 0 < found < 4:
         profiles.fill_profiles(conn)
+    if 0 < found < 5:
+        fill_outbox(conn)
     return found
+
+
+def fill_outbox(conn: sqlite3.Connection) -> None:
+    """A file from before version 5: every game this device finished waits for the club (a
+    table that never joins one keeps a row per game, a few bytes each)."""
+    conn.execute("INSERT INTO outbox (game_id, queued_at) SELECT id, COALESCE(finished_at, "
+                 "updated_at) FROM games WHERE status = 'finished' AND device = "
+                 "(SELECT value FROM meta WHERE key = 'device_id')")
 
 
 def fill_summaries(conn: sqlite3.Connection) -> None:

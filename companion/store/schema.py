@@ -16,7 +16,11 @@ game a uuid and the device that played it (``games.uuid``, ``games.device``), an
 its own ``device_id`` (``meta``), made once: so games from two tables merge (``companion
 import``) without colliding. A file from before keeps every row: one profile per seat name
 (trimmed, compared as gate.name_key does; the latest spelling wins), every game a new uuid
-(profiles.py). A new file keeps its steps and events WITHOUT ROWID (the table is its primary
+(profiles.py). Version 5: the club's outbox (``outbox``: each game this table finished, waiting
+to be sent to the club's PostgreSQL store, sent, or in conflict there, with its tries and last
+error in words; companion/club/sync.py), filled in the transaction that finishes a game
+(journal.settle) and, for a file from before, with every finished game this device played.
+A new file keeps its steps and events WITHOUT ROWID (the table is its primary
 key: no second copy of the key in an index, about a tenth of the file); an older file keeps its
 tables as they are. A migration (migrate.py) runs inside the writer's opening transaction: all
 of it or nothing.
@@ -33,7 +37,7 @@ from companion.core.gate import INT64_MAX, INT64_MIN, shown
 
 #: PRAGMA application_id marks the file as ours ("TCMP").
 APPLICATION_ID = 0x54434D50
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE games (
@@ -116,6 +120,14 @@ PROFILES = (
 )
 SCHEMA += "".join(statement + ";\n" for statement in PROFILES)
 
+#: Version 5: the club's outbox, one row per game this device finished.
+OUTBOX = ("CREATE TABLE outbox (game_id INTEGER PRIMARY KEY REFERENCES games(id), "
+          "state TEXT NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'sent', "
+          "'conflict')), queued_at TEXT NOT NULL, tries INTEGER NOT NULL DEFAULT 0, "
+          "tried_at TEXT, error TEXT)",
+          "CREATE INDEX outbox_by_state ON outbox (state, game_id)")
+SCHEMA += "".join(statement + ";\n" for statement in OUTBOX)
+
 #: What each version adds to the one before it.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: ("ALTER TABLE steps ADD COLUMN source TEXT",
@@ -129,7 +141,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "UPDATE games SET done_steps = (SELECT count(*) FROM steps WHERE steps.game_id = "
         "games.id AND steps.status = 'done')"),
     4: PROFILES,
+    5: OUTBOX,
 }
+
+#: The finished game ``?`` (with the time ``?`` first) queued for the club, when this device
+#: played it; a game queued before (an undo past the end, then the end again) waits again.
+QUEUE = ("INSERT INTO outbox (game_id, queued_at) SELECT id, ? FROM games WHERE id = ? "
+         "AND status = 'finished' AND device = (SELECT value FROM meta WHERE key = 'device_id') "
+         "ON CONFLICT (game_id) DO UPDATE SET state = 'waiting', error = NULL "
+         "WHERE outbox.state != 'waiting'")
 
 #: JSON as the file keeps it: no spaces after separators (json.loads reads both ways).
 COMPACT = (",", ":")

@@ -229,7 +229,7 @@ def older_history(path) -> None:
 
 
 def expect_migrated(store: Store, count: int) -> None:
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     profiles = {p.name: p for p in store.profiles()}
     assert sorted(profiles) == ["ANNA", "Carl", "Dora", "Emil", "barb"]  # latest spellings
     assert {n: (p.colour, p.games) for n, p in profiles.items()} == {

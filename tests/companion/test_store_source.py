@@ -79,7 +79,7 @@ def test_a_schema_1_database_opens_migrated_and_keeps_every_row(tmp_path):
     assert _version(db) == 1
     with Store(db) as store:
         assert store.notice is None
-        assert _version(db) == SCHEMA_VERSION == 4
+        assert _version(db) == SCHEMA_VERSION == 5
         assert sorted(p.name for p in store.profiles()) == ["Ann", "Bob", "Cat"]  # schema 4's
         assert store.games()[0].uuid and store.device_id
         session = store.open_session(game_id)

@@ -352,7 +352,7 @@ def test_a_schema_2_file_opens_keeps_every_row_and_lists_its_games(tmp_path):
     rows = as_schema_2(built, old)
     with Store(old) as store:
         assert store.notice is None
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         for table, columns in V2_COLUMNS.items():   # every row kept as it was
             assert store.conn.execute(f"SELECT {columns} FROM {table} ORDER BY 1, 2"
                                       ).fetchall() == rows[table]

@@ -1,0 +1,4 @@
+"""The club: many tables, one league, on PostgreSQL (docs/club.md). The club's schema and its
+roles (schema.py), who reaches it and how (access.py), each table's sending of its finished
+games (sync.py), the league's figures and ratings (league.py) and what the commands read
+(reading.py). Pure of the app: psycopg is imported only where the club is reached."""

@@ -1,0 +1,182 @@
+"""Who reaches the club's store, and how: each table's own login role (``add_table``) or a wall
+screen's read-only one (``add_wall``), their connection settings, and the file a companion keeps
+them in (readable by its own user only: companion/files/write.py sets the mode on the
+descriptor).
+
+A password is made here, handed out once in the settings, and sent to PostgreSQL only as a
+SCRAM-SHA-256 verifier (never the password itself: a server logging statements logs no
+password). ``words`` takes any password out of a message before it is shown or logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import CompanionError
+from companion.files.read import Unreadable, read_regular
+from companion.files.write import write_whole
+
+#: The settings file's fields.
+FIELDS = ("club", "name", "role", "conninfo")
+_SCRAM_ROUNDS = 4096
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,59}")
+
+
+class ClubRefused(CompanionError, ValueError):
+    """A name, a file or settings the club cannot use: the message names the field or file."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one companion reaches its club: the club's name, this table's name and role, and the
+    libpq connection string (with the password)."""
+
+    club: str
+    name: str
+    role: str
+    conninfo: str
+
+    def as_json(self) -> str:
+        return json.dumps({f: getattr(self, f) for f in FIELDS}, indent=2) + "\n"
+
+    def __repr__(self) -> str:   # a traceback or a log line shows no password
+        return f"Settings(club={self.club!r}, name={self.name!r}, role={self.role!r})"
+
+
+def scram_verifier(password: str, salt: bytes | None = None) -> str:
+    """The SCRAM-SHA-256 verifier PostgreSQL keeps for ``password`` (RFC 5802, 7677)."""
+    salt = salt if salt is not None else os.urandom(16)
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), salt, _SCRAM_ROUNDS)
+    client = hmac.new(salted, b"Client Key", "sha256").digest()
+    stored = hashlib.sha256(client).digest()
+    server = hmac.new(salted, b"Server Key", "sha256").digest()
+    b64 = lambda raw: base64.b64encode(raw).decode("ascii")  # noqa: E731
+    return f"SCRAM-SHA-256${_SCRAM_ROUNDS}:{b64(salt)}${b64(stored)}:{b64(server)}"
+
+
+def role_for(name: str, kind: str = "table") -> str:
+    """The PostgreSQL role of a table (or wall screen) named ``name``; ClubRefused for a name
+    that is not 1 to 60 letters, digits, spaces, dots, dashes or underscores."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ClubRefused(f"NAME: {name!r} is not a table's name (1 to 60 letters, digits, "
+                          "spaces, dots, dashes or underscores, starting with a letter or digit)")
+    slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    return f"club_{kind}_{slug}"[:63]
+
+
+def _login(conn: Any, role: str, group: str) -> str:
+    """A new login role in ``group`` with a fresh password, sent as its verifier only."""
+    from psycopg import sql
+
+    password = secrets.token_urlsafe(24)
+    found = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if found:
+        raise ClubRefused(f"NAME: the role {role} already exists (a table of that name was "
+                          "added before); choose another name")
+    conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE {}").format(
+        sql.Identifier(role), sql.Literal(scram_verifier(password)), sql.Identifier(group)))
+    return password
+
+
+def _conninfo(admin: Any, role: str, password: str) -> str:
+    """The role's connection string: the admin connection's server, port, database and TLS
+    settings, with the role's own user and password."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    given = conninfo_to_dict(admin.info.dsn)
+    keep = {k: v for k, v in given.items()
+            if k in ("host", "hostaddr", "port", "dbname", "sslmode", "sslrootcert")}
+    keep.setdefault("dbname", admin.info.dbname)
+    return make_conninfo(**keep, user=role, password=password)
+
+
+def add_table(admin: Any, name: str) -> Settings:
+    """A table's login role and its row (``tables``), in one transaction as the club's admin;
+    the settings returned are the only place its password is ever shown."""
+    role = role_for(name)
+    with admin.transaction():
+        if admin.execute("SELECT 1 FROM tables WHERE name = %s", (name,)).fetchone():
+            raise ClubRefused(f"NAME: the club already has a table named {name!r}")
+        password = _login(admin, role, "club_table")
+        admin.execute("INSERT INTO tables (name, role) VALUES (%s, %s)", (name, role))
+    return Settings(club=admin.info.dbname, name=name, role=role,
+                    conninfo=_conninfo(admin, role, password))
+
+
+def add_wall(admin: Any, name: str) -> Settings:
+    """A wall screen's read-only login role (group ``club_wall``)."""
+    role = role_for(name, "wall")
+    with admin.transaction():
+        password = _login(admin, role, "club_wall")
+    return Settings(club=admin.info.dbname, name=name, role=role,
+                    conninfo=_conninfo(admin, role, password))
+
+
+def default_path() -> Path:
+    """The companion's club settings: $COMPANION_CLUB, else club.json in its config folder."""
+    if os.environ.get("COMPANION_CLUB"):
+        return Path(os.environ["COMPANION_CLUB"])
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("table-companion", appauthor=False)) / "club.json"
+
+
+def parse(text: str, shown: str) -> Settings:
+    """Settings from the text ``add-table`` printed; ClubRefused naming the file and field."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise ClubRefused(f"{shown}: not the settings `companion club add-table` prints "
+                          "(not JSON)") from None
+    if not isinstance(value, dict):
+        raise ClubRefused(f"{shown}: not the settings `companion club add-table` prints")
+    for field in FIELDS:
+        if not isinstance(value.get(field), str) or not value[field]:
+            raise ClubRefused(f"{shown}: the field {field!r} is missing or not text")
+    return Settings(**{f: value[f] for f in FIELDS})
+
+
+def save(settings: Settings, path: Path, *, force: bool = False) -> Path:
+    """The settings as the companion's file, mode 0600 (its folder 0700 when made)."""
+    return write_whole(path, settings.as_json(), mode=0o600, force=force, folder_mode=0o700)
+
+
+def load(path: Path) -> Settings:
+    """The companion's settings; ClubRefused naming the file when it is missing or unusable,
+    or readable by others (a password there is the table's key to the club)."""
+    shown = os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise ClubRefused(f"{shown}: no club settings (join a club first: companion club "
+                          "join FILE, with the settings `companion club add-table` printed)") \
+            from None
+    if mode & 0o077:
+        raise ClubRefused(f"{shown}: readable by other users (mode {mode & 0o777:o}); "
+                          f"chmod 600 {shown}, or join again")
+    try:
+        data = read_regular(shown, "config")
+    except Unreadable as problem:
+        raise ClubRefused(str(problem)) from None
+    return parse(data.decode("utf-8", "replace"), shown)
+
+
+def words(problem: BaseException | str, *secrets_: str) -> str:
+    """A message in one line with every password (``password=...`` and the given ones) taken
+    out."""
+    text = " ".join(str(problem).split())
+    text = re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", r"\1***", text, flags=re.I)
+    text = re.sub(r"(postgres(?:ql)?://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+    for secret in secrets_:
+        if secret:
+            text = text.replace(secret, "***")
+    return text

@@ -1,0 +1,80 @@
+"""What the club's commands read and the admin writes at the club: seasons, the games of a
+season for the league, the tables and how many games each has sent."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from companion.club.access import ClubRefused, role_for
+from companion.club.league import Finished
+
+
+def _day(text: str, field: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise ClubRefused(f"{field}: {text!r} is not a date (write it as 2026-01-01)") from None
+
+
+def add_season(admin: Any, name: str, starts: str, ends: str) -> None:
+    """A season from ``starts`` to ``ends`` (both days included); ClubRefused for a bad name,
+    dates out of order or a name already used."""
+    role_for(name, "season")   # the same rule as a table's name
+    first, last = _day(starts, "START"), _day(ends, "END")
+    if last < first:
+        raise ClubRefused(f"END: {ends} is before START {starts}")
+    with admin.transaction():
+        if admin.execute("SELECT 1 FROM seasons WHERE name = %s", (name,)).fetchone():
+            raise ClubRefused(f"NAME: the club already has a season named {name!r}")
+        admin.execute("INSERT INTO seasons (name, starts, ends) VALUES (%s, %s, %s)",
+                      (name, first, last))
+
+
+def season_of(conn: Any, name: str | None) -> tuple[str, date, date] | None:
+    """The season named ``name``, or (None) the one today is in, else the latest; None when
+    the club has no season."""
+    if name is not None:
+        row = conn.execute("SELECT name, starts, ends FROM seasons WHERE name = %s",
+                           (name,)).fetchone()
+        if row is None:
+            raise ClubRefused(f"--season: the club has no season named {name!r}")
+        return row
+    return conn.execute("SELECT name, starts, ends FROM seasons ORDER BY "
+                        "(current_date BETWEEN starts AND ends) DESC, ends DESC LIMIT 1"
+                        ).fetchone()
+
+
+def finished(conn: Any, season: tuple[str, date, date] | None,
+             game: str | None = None) -> list[Finished]:
+    """The finished games of the season (every one without a season), of one title or all, in
+    play order, with their seats."""
+    where, args = ["g.status = 'finished'"], []
+    if season is not None:
+        where.append("g.finished_at >= %s::date AND g.finished_at < %s::date + 1")
+        args += [season[1], season[2]]
+    if game is not None:
+        where.append("g.game = %s")
+        args.append(game)
+    games: dict[str, Finished] = {}
+    seats: dict[str, list[tuple[str, str, bool, int]]] = {}
+    for uuid, title, ended, profile, name, winner, place in conn.execute(
+            "SELECT g.uuid::text, g.game, g.finished_at, s.profile::text, s.name, s.winner, "
+            "s.place FROM games g JOIN seats s ON s.game = g.uuid WHERE "
+            + " AND ".join(where) + " ORDER BY g.finished_at, g.uuid, s.seat", args):
+        games.setdefault(uuid, Finished(title, uuid, ended.isoformat(), ()))
+        seats.setdefault(uuid, []).append((profile, name, winner, place))
+    return [Finished(g.game, g.uuid, g.finished_at, tuple(seats[u])) for u, g in games.items()]
+
+
+def names(conn: Any) -> dict[str, str]:
+    return dict(conn.execute("SELECT uuid::text, name FROM profiles"))
+
+
+def tables(conn: Any) -> list[dict[str, Any]]:
+    """Each table: its name, whether its companion has synced (its device), its games."""
+    return [{"name": name, "device": device, "games": n, "last_game": last}
+            for name, device, n, last in conn.execute(
+                "SELECT t.name, t.device::text, count(g.uuid), max(g.received_at)::text "
+                "FROM tables t LEFT JOIN games g ON g.device = t.device GROUP BY t.name, t.device "
+                "ORDER BY t.name")]
