@@ -76,16 +76,38 @@ def test_a_dry_run_prints_the_whole_plan_and_changes_nothing(prefix):
     assert _tree(prefix) == before and _host() == host
 
 
-def test_the_real_plan_installs_packages_and_reloads_systemd():
-    """Without --prefix (dry run: it only reads the host's /etc)."""
+def test_the_real_plan_installs_packages_and_reloads_systemd_where_it_runs():
+    """Without --prefix (dry run: it only reads the host's /etc). A host with systemd as PID 1
+    reloads the units and triggers udev; a chroot or a container leaves both for the first boot."""
     done = _run(INSTALL, "--dry-run")
     assert done.returncode == 0, done.stderr
     assert "apt-get install -y --no-install-recommends python3-venv" in done.stdout
-    assert "libmtdev1" in done.stdout
-    assert "systemctl daemon-reload" in done.stdout
-    assert "udevadm trigger --subsystem-match=backlight --action=add" in done.stdout
+    assert "libmtdev1" in done.stdout and " libgl1 " in done.stdout
     assert "systemctl enable table-companion.service" in done.stdout
     assert "--prefix" not in done.stdout and "--root" not in done.stdout
+    booted = Path("/run/systemd/system").is_dir()
+    assert ("systemctl daemon-reload" in done.stdout) == booted
+    assert ("udevadm trigger --subsystem-match=backlight --action=add" in done.stdout) == (
+        booted and shutil.which("udevadm") is not None)
+    assert ("left for the first boot" in done.stdout) != (booted and shutil.which("udevadm"))
+
+
+def test_a_root_without_systemctl_gets_the_link_enable_makes(prefix, tmp_path):
+    """An image build's bare root: the wants link by hand, both reloads left for the first boot."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("bash", "dirname", "id", "awk", "grep", "sed", "printf"):
+        if shutil.which(tool):
+            (tools / tool).symlink_to(shutil.which(tool))
+    done = subprocess.run([str(tools / "bash"), str(INSTALL), "--prefix", str(prefix),
+                           "--dry-run"], capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(tools)})
+    assert done.returncode == 0, done.stderr
+    assert "systemctl --root" not in done.stdout and "daemon-reload" not in done.stdout
+    assert (f"ln -sfn /etc/systemd/system/table-companion.service {prefix}/etc/systemd/system/"
+            "multi-user.target.wants/table-companion.service") in done.stdout
+    assert ("left for the first boot: udev applies the backlight rule, systemd reads the units"
+            in done.stdout)
 
 
 def test_the_uninstall_plan_removes_the_backlight_rule_and_reloads_udev_only_on_the_host(
