@@ -19,7 +19,7 @@ from benchmarks.context import Context
 
 
 def machine() -> dict[str, str]:
-    """What the figures ran on, for the README's table."""
+    """What the figures ran on, for the table in docs/benchmarks.md."""
     model = ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():

@@ -164,7 +164,7 @@ def _exposure(name: str) -> float:
 @needs_analyze
 def test_the_sandbox_exposure_is_at_most_4():
     exposure = _exposure("table-companion.service")
-    print(f"systemd-analyze security exposure: {exposure}")  # the README quotes this figure
+    print(f"systemd-analyze security exposure: {exposure}")  # docs/pi.md quotes this figure
     assert exposure <= MAX_EXPOSURE
 
 

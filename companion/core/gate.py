@@ -284,7 +284,7 @@ class Arg:
 
     spec: Spec
     required: bool = False
-    #: What it is, in the table's words (for the README's tables and for help).
+    #: What it is, in the table's words (for the tables in docs/ and for help).
     doc: str = ""
 
 

@@ -2,8 +2,8 @@
 game's ``stored`` record (so another table's ``companion import`` takes the file) and as a csv
 for spreadsheets, in a folder ``table-companion/`` on the stick.
 
-The kiosk has no desktop and so no automounter: a stick is whatever a udev rule (README, "On a
-Raspberry Pi") mounted under /media or /run/media. ``sticks`` finds those mount points in the
+The kiosk has no desktop and so no automounter: a stick is whatever a udev rule (docs/pi.md, "A USB
+stick") mounted under /media or /run/media. ``sticks`` finds those mount points in the
 text of /proc/mounts, with the roots given as parameters, so tests use a fake tree.
 
 A stick can be pulled out or fill up in the middle of a write, and what is on it was put there by

@@ -1,5 +1,5 @@
 """Cauldron behind the one gate: the documented setup key ``characters`` works (and is checked),
-each command takes only the keys the README documents, and what is stored is the clean command
+each command takes only the keys docs/cauldron.md documents, and what is stored is the clean command
 (canonical spellings, the name as typed at setup)."""
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ class HistoryScreen(Screen):
             return
         chosen = self.look_for_stick()
         if chosen is None:
-            self._exported("Not exported: no USB stick is mounted (README: mounting a stick).",
+            self._exported("Not exported: no USB stick is mounted (docs/pi.md: a USB stick).",
                            False)
             return
         if not chosen.writable:

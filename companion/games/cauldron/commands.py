@@ -7,7 +7,7 @@ commands and not others. Here each input is declared once, in the game's words, 
 the box gives (a die shows 1-6; a count cannot exceed the tokens in the box); ``decide`` then
 works on clean values only: ingredients, characters and variants in their canonical spelling,
 players by the name typed at setup, whole numbers as ``int``. Only one spelling of each key is
-declared: the one the README documents and the screens send.
+declared: the one docs/cauldron.md documents and the screens send.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The gate (companion.core.gate) checks every command against these declarations b
 ``decide`` sees it: a role is one of the 12 (by key or by its title, any case), a counter is
 one of the five, an amount is a whole number the box can hold, a player is a name at this
 table. So ``decide`` only asks what the rules ask: whose turn, what the seat can pay, what the
-stacks and the supply still hold. The README's setup keys and command table are checked
+stacks and the supply still hold. docs/witchs-brew.md's setup keys and command table are checked
 against this module (tests/companion/test_readme_commands.py).
 """
 
