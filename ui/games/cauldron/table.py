@@ -206,6 +206,8 @@ class CauldronScreen(Screen):
 
     def _body(self, app, summary, prompt) -> None:
         mode = self.mode = self.mode_for(prompt)
+        if mode == "turn":   # first: a new turn or the closing closes the last one's choices
+            self.turn_panel.show(summary, prompt)
         # portrait: the market's offers need the room its strip below does not say again
         self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice)) \
             or (mode == "market" and app.portrait)
@@ -227,7 +229,7 @@ class CauldronScreen(Screen):
                             compact=mode != "turn")
         if mode in ("market", "dice"):
             upper.show(summary, prompt)
-        else:
+        elif mode != "turn":
             lower.show(summary, prompt)
         for box, widget in ((self.ids.upper, upper), (self.ids.lower, lower)):
             if widget.parent is not box:
