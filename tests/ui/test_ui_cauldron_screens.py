@@ -110,7 +110,7 @@ def test_table_phases_render(app):
     s.execute(Command("end_turn", "Anna"))
     frames()
     # Anna's Brew choices closed with her turn: Barb's turn shows the seats, not an empty panel
-    assert screen(app).seats.parent is screen(app).ids.upper and not screen(app).headline_only
+    assert screen(app).seats in screen(app).ids.upper.children and not screen(app).headline_only
     both_sizes("cauldron_turn_gather", portrait=True)
     screen(app).turn_panel.choose("steal")
     screen(app).turn_panel._target("Anna")
@@ -271,7 +271,7 @@ def test_quick_game_milestones_spells_cellars_and_closing_render(app):
     s.execute(Command("gather", who, {"ingredient": kind}))
     frames()
     assert app.prompt["phase"] == "closing"
-    assert screen(app).seats.parent is screen(app).ids.upper    # the Spell choices closed
+    assert screen(app).seats in screen(app).ids.upper.children    # the Spell choices closed
     both_sizes("cauldron_turn_closing", portrait=True)
 
 

@@ -7,6 +7,8 @@ input the rules judge. The Magik track can be opened over the seats at any time.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from kivy.app import App
 from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
@@ -192,13 +194,15 @@ class CauldronScreen(Screen):
         if not hasattr(self, "dice"):   # laid out before its panels are made
             return
         label = self.ids.detail
-        said = self.ask + " " + (self.dice.heading if self.mode == "dice" else "")
+        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else ""))
         parts = [escape_markup(p) for p in new_parts(self.turn_text, said)]
         notes = [escape_markup(n) for n in self.notes.split("\n") if n]
         colour = get_hex_from_color(theme.ACCENT)
         noted = "  ".join(f"[color={colour}]{n}[/color]" for n in notes)
-        tries = [parts[:k] + ([noted] if noted else []) for k in range(len(parts), -1, -1)]
-        tries += [parts[:k] for k in range(len(parts) - 1, 0, -1)]
+        # the most parts that fit, in their order, with the notes; else without them
+        tries = [list(c) + ([noted] if noted else []) for k in range(len(parts), -1, -1)
+                 for c in combinations(parts, k)]
+        tries += [list(c) for k in range(len(parts), 0, -1) for c in combinations(parts, k)]
         self.detail = next((text for text in ("; ".join(t) for t in tries)
                             if text and self._fits(text, label)), "")
 
