@@ -53,11 +53,13 @@ def ask_now(state: dict, prompt: dict) -> str:
 
 def new_parts(text: str, said: str) -> list[str]:
     """The parts of the rules' sentence (``"; "`` apart) that ``said`` (the headline, the
-    panel's title) does not already say: a part with a third of its words there or more is left out."""
+    panel's title) does not already say: a part with a third of its words there or more is left out, unless it
+    gives a count they do not."""
     known = set(WORD.findall(said.lower()))
     parts = []
     for part in (p.strip() for p in text.split("; ")):
         words = WORD.findall(part.lower())
-        if words and 3 * sum(w in known for w in words) < len(words):
+        counts = {w for w in words if w.isdigit()} - known   # new counts are news
+        if words and (counts or 3 * sum(w in known for w in words) < len(words)):
             parts.append(part)
     return parts
