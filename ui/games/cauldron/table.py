@@ -199,11 +199,10 @@ class CauldronScreen(Screen):
         notes = [escape_markup(n) for n in self.notes.split("\n") if n]
         colour = get_hex_from_color(theme.ACCENT)
         noted = "  ".join(f"[color={colour}]{n}[/color]" for n in notes)
-        # the most parts that fit, in their order, with the notes; else without them
-        tries = [list(c) + ([noted] if noted else []) for k in range(len(parts), -1, -1)
-                 for c in combinations(parts, k)]
-        tries += [list(c) for k in range(len(parts), 0, -1) for c in combinations(parts, k)]
-        self.detail = next((text for text in ("; ".join(t) for t in tries)
+        # the most parts that fit, in their order, with the notes if they fit too; else the notes
+        tries = [list(c) + extra for k in range(len(parts), 0, -1)
+                 for c in combinations(parts, k) for extra in ([noted], [])] + [[noted]]
+        self.detail = next((text for text in ("; ".join(x for x in t if x) for t in tries)
                             if text and self._fits(text, label)), "")
 
     @staticmethod
