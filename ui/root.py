@@ -14,7 +14,9 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
+from kivy.properties import NumericProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import ScreenManager
 
@@ -99,9 +101,56 @@ class DiceStrip(Box):
 class Refusal(Box):
     """Large, red, for a few seconds; a tap closes it. Invisible and untouchable otherwise."""
 
+    #: it takes every touch on it: what it covers cannot be pressed unseen (the layout check)
+    modal = True
+
     def on_touch_down(self, touch):
         app = App.get_running_app()
         if app.refusal and self.collide_point(*touch.pos):
             app.dismiss_refusal()
+            return True
+        return False
+
+
+class WaitingBanner(Box):
+    """The press waiting for the card, above the game bar: its Cancel button takes a tap, the
+    rest of it takes the touch too, so nothing under it is pressed unseen."""
+
+    modal = True
+
+    def on_touch_down(self, touch):
+        if self.opacity > 0 and not self.disabled and self.collide_point(*touch.pos):
+            super().on_touch_down(touch)
+            return True
+        return False
+
+
+class Toast(Box):
+    """What undo or redo did, in the game bar's place for a few seconds: a tap closes it. Its
+    words are as large as the bar's height allows (24 units on one line, else 18 on two)."""
+
+    modal = True
+    fs = NumericProperty(24)
+
+    def on_kv_post(self, _base) -> None:
+        App.get_running_app().bind(undo_words=self._fit, u=self._fit)
+        self.bind(size=self._fit)
+
+    def _fit(self, *_args) -> None:
+        app = App.get_running_app()
+        width = max(1, self.width - self.padding[0] - self.padding[2])
+        room = self.height - self.padding[1] - self.padding[3]
+        for size in (26, 24, 20, 18):
+            core = CoreLabel(text=app.undo_words, font_size=app.u * size, bold=True,
+                             text_size=(width, None))
+            core.refresh()
+            if core.texture is None or core.texture.size[1] <= room:
+                break
+        self.fs = app.u * size
+
+    def on_touch_down(self, touch):
+        app = App.get_running_app()
+        if app.undo_words and self.collide_point(*touch.pos):
+            app.undo_words = ""
             return True
         return False

@@ -12,7 +12,12 @@ It finds:
 - ``squeezed``: text shortened to almost nothing (a third of its characters or fewer shown,
   such as a count drawn as "."), or a box too narrow for even one of its characters;
 - ``overflow``: text larger than its box, or a child outside its layout or the window;
-- ``overlap``: two siblings in a box or grid layout covering each other.
+- ``overlap``: two siblings in a box or grid layout covering each other;
+- ``cut``: text cut by a box that is not its own: an ancestor's it reaches out of, or a
+  sibling's (of it or of an ancestor) drawn over it, such as a banner under the game bar;
+- ``covered``: an overlay (a later sibling, drawn over) lying on an enabled control, unless the
+  overlay is modal (a ModalView, or a widget with ``modal = True`` that takes every touch on
+  it): the control would show nothing of itself, or take a tap meant for the overlay.
 
 Whatever is hidden (opacity 0, no size) or scrolled out of a ScrollView is not looked at."""
 
@@ -30,6 +35,7 @@ from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
 from kivy.uix.stacklayout import StackLayout
@@ -91,16 +97,8 @@ def describe(w: Widget) -> str:
 
 def _shown(window_rect: Rect) -> Iterator[tuple[Widget, Rect | None]]:
     """Every widget drawn, with the clip of the ScrollView it is in (None: the window)."""
-    stack: list[tuple[Widget, Rect | None]] = [(w, None) for w in Window.children]
-    while stack:
-        w, clip = stack.pop()
-        if w.opacity <= 0.01 or w.width <= 0 or w.height <= 0:
-            continue
-        if clip is not None and not _meet(_rect(w), clip):
-            continue  # scrolled out of sight
-        yield w, clip
-        inner = _rect(w) if isinstance(w, ScrollView) else clip
-        stack.extend((c, inner) for c in w.children)
+    for root in Window.children:
+        yield from _shown_from(root)
 
 
 @lru_cache(maxsize=4096)
@@ -198,14 +196,82 @@ def _is_target(w: Widget) -> bool:
     return isinstance(w, (ButtonBehavior, ToggleButtonBehavior, TextInput, Slider))
 
 
+def _shown_from(root: Widget) -> Iterator[tuple[Widget, Rect | None]]:
+    """``root`` and what it shows, with the clip of the ScrollView each is in."""
+    stack: list[tuple[Widget, Rect | None]] = [(root, None)]
+    while stack:
+        w, clip = stack.pop()
+        if w.opacity <= 0.01 or w.width <= 0 or w.height <= 0:
+            continue
+        if clip is not None and not _meet(_rect(w), clip):
+            continue
+        yield w, clip
+        inner = _rect(w) if isinstance(w, ScrollView) else clip
+        stack.extend((c, inner) for c in w.children)
+
+
+def _modal(w: Widget) -> bool:
+    return isinstance(w, ModalView) or bool(getattr(w, "modal", False))
+
+
+def _painted(w: Widget) -> list[Rect]:
+    """Where ``w`` paints: its box if it draws anything itself, else where its children do
+    (a bare layout laid over the screen to place a widget covers only that widget)."""
+    if w.opacity <= 0.01 or w.width <= 0 or w.height <= 0:
+        return []
+    canvases = (w.canvas, getattr(w.canvas, "before", None), getattr(w.canvas, "after", None))
+    if any(c is not None and c.children for c in canvases):
+        return [_rect(w)]
+    return [r for c in w.children for r in _painted(c)]
+
+
+def _drawn_under(top: Widget, under: Widget) -> Iterator[Widget]:
+    """What of ``under`` (shown, not scrolled away) meets where ``top`` paints."""
+    boxes = _painted(top)
+    for w, _clip in _shown_from(under):
+        if any(_meet(_rect(w), box) for box in boxes):
+            yield w
+
+
+def _layered(parent: Widget) -> Iterator[Finding]:
+    """Siblings drawn over one another outside a box or grid (those are ``overlap``): Kivy
+    draws ``children[0]`` last, so each child lies over every one after it in the list."""
+    kids = [c for c in parent.children if c.opacity > 0.01 and c.width > 0 and c.height > 0]
+    for i, top in enumerate(kids):
+        if _modal(top):
+            continue
+        for under in kids[i + 1:]:
+            if not _meet(_rect(top), _rect(under)):
+                continue
+            for w in _drawn_under(top, under):
+                if _is_target(w) and not w.disabled:
+                    yield Finding("covered", describe(w), f"{describe(top)} lies over it")
+                elif isinstance(w, Label) and w.text.strip():
+                    yield Finding("cut", describe(w), f"{describe(top)} is drawn over it")
+
+
+def _cut_by_ancestor(w: Label) -> Finding | None:
+    """Text reaching out of an ancestor's box (up to the ScrollView it is in, which scrolls)."""
+    rect, owner = _rect(w), w.parent
+    while owner is not None and owner is not Window and not isinstance(owner, ScrollView):
+        if not isinstance(owner, ModalView) and not _inside(rect, _rect(owner)):
+            return Finding("cut", describe(w), f"reaches out of {describe(owner)}")
+        owner = owner.parent
+    return None
+
+
 def check(u: float) -> list[Finding]:
     """Every finding on what the window shows now."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    found: list[Finding] = []
+    found: list[Finding] = list(_layered(Window))
     for w, clip in _shown(window):
         rect = _rect(w)
         if isinstance(w, Label):
             found.extend(_text_findings(w, u))
+            if w.text.strip() and (cut := _cut_by_ancestor(w)) is not None:
+                found.append(cut)
+        if not isinstance(w, (BoxLayout, GridLayout, StackLayout)):
+            found.extend(_layered(w))
         if _is_target(w) and not w.disabled and (
                 w.width < MIN_TOUCH * u - SLACK or w.height < MIN_TOUCH * u - SLACK):
             found.append(Finding("touch", describe(w), f"{w.width / u:.0f}x{w.height / u:.0f} "

@@ -7,6 +7,7 @@ from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from layout_check import check
 from ui.widgets.common import FlatButton, Txt
@@ -19,12 +20,15 @@ def _findings(*widgets, u: float = 1.0):
     for widget in widgets:
         layer.add_widget(widget)
     Window.add_widget(layer)
+    screens, screens.opacity = Window.children[-1], 0   # the app's own screens: not looked at
     try:
         frames(3)
         mine = set(layer.walk())
         return [f for f in check(u) if any(f.where.startswith(type(w).__name__) for w in mine)
                 and _inside(f, layer)]
     finally:
+        screens.opacity = 1
+        layer.clear_widgets()                 # the widgets may be shown again
         Window.remove_widget(layer)
         frames(1)
 
@@ -88,3 +92,38 @@ def test_lines_a_txt_puts_on_one_and_shortens_are_found(app):
     fits = Txt(text="3", fs=18, size_hint=(None, None), size=(app.u * 40, app.u * 48),
                pos=(10, 100))
     assert _findings(wrapping, fits, u=app.u) == []
+
+
+def test_text_under_a_later_sibling_and_text_out_of_an_ancestor_are_cut(app):
+    """Item 1 of issue 23: a banner's words under the game bar, drawn after it in the same
+    FloatLayout (their own boxes are whole: only a sibling's box cuts them); and words that
+    reach out of the box of a layout two levels up."""
+    banner = BoxLayout(size_hint=(None, None), size=(400, 80), pos=(10, 10))
+    banner.add_widget(Label(text="Not saved: the SD card is full", font_size=20))
+    bar = Widget(size_hint=(None, None), size=(500, 50), pos=(0, 0))
+    holder = FloatLayout(size_hint=(None, None), size=(200, 60), pos=(10, 300))
+    inner = FloatLayout(size_hint=(None, None), size=(200, 60), pos=(10, 300))
+    inner.add_widget(Label(text="out of the box", font_size=20, size_hint=(None, None),
+                           size=(200, 40), pos=(10, 340)))
+    holder.add_widget(inner)
+    found = _findings(banner, bar, holder)   # the bar added later: drawn over the banner
+    cut = [f for f in found if f.kind == "cut"]
+    assert any("SD card" in f.where and "drawn over it" in f.detail for f in cut), found
+    assert any("out of the box" in f.where and "reaches out of" in f.detail for f in cut), found
+    assert _findings(bar, banner) == [], _findings(bar, banner)   # drawn last, over the bar
+
+
+def test_an_overlay_on_an_enabled_control_is_found_unless_it_is_modal(app):
+    """Item 5: a toast over a row of buttons covers them; over a disabled one, or as a modal
+    overlay that takes every touch on it, it does not cover a control."""
+    field = FlatButton(title="Mandrake Root", size_hint=(None, None), size=(120, 56),
+                       pos=(10, 10))
+    toast = Label(text="Undone: Mandrake Root", font_size=24, size_hint=(None, None),
+                  size=(300, 40), pos=(0, 20))
+    found = _findings(field, toast)
+    assert [f.kind for f in found] == ["covered"] and "Mandrake" in found[0].where, found
+    field.disabled = True                    # not a control now: its words are still hidden
+    assert [f.kind for f in _findings(field, toast)] == ["cut"]
+    field.disabled = False
+    toast.modal = True
+    assert _findings(field, toast) == []

@@ -185,7 +185,7 @@ def test_mark_a_field_type_run_out_then_it_is_refused_with_its_rule(app):
     assert "Mandrake Root Fields are already marked as run out" in app.refusal
     app.dismiss_refusal()
     both_sizes("cauldron_field_runout_marking", before=lambda: _field_choice(app, marking=True))
-    both_sizes("cauldron_field_runout", before=lambda: _field_choice(app))
+    both_sizes("cauldron_field_runout", before=lambda: _field_choice(app), portrait=True)
     tap(button("Spider Web", market))            # another type is still bought
     assert app.summary["fields"]["spider_web"] == 6 and app.prompt["turn"] == "Carl"
 

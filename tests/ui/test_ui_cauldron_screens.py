@@ -109,7 +109,9 @@ def test_table_phases_render(app):
     both_sizes("cauldron_turn_brew")
     s.execute(Command("end_turn", "Anna"))
     frames()
-    both_sizes("cauldron_turn_gather")
+    # Anna's Brew choices closed with her turn: Barb's turn shows the seats, not an empty panel
+    assert screen(app).seats in screen(app).ids.upper.children and not screen(app).headline_only
+    both_sizes("cauldron_turn_gather", portrait=True)
     screen(app).turn_panel.choose("steal")
     screen(app).turn_panel._target("Anna")
     frames()
@@ -117,7 +119,10 @@ def test_table_phases_render(app):
     s.execute(Command("steal", "Barb", {"target": "Anna", "ingredient": "spider_web"}))
     frames()
     assert screen(app).mode == "dice"
-    both_sizes("cauldron_dice_steal")
+    said = [screen(app).ask, screen(app).detail, screen(app).dice.heading]
+    assert sum("4 or more" in words for words in said) == 1, said   # said once, large
+    assert "Omen: Frost" in screen(app).detail                      # what only the detail says
+    both_sizes("cauldron_dice_steal", portrait=True)
     both_sizes("cauldron_seat_entry", before=lambda: screen(app).open_seat(0))
     # the seat card says "Web 2"; its dialog, one tap away, names the pool whole
     assert "[b]Web[/b][/color] 2" in screen(app).seats.cards()[0].pool
@@ -266,7 +271,8 @@ def test_quick_game_milestones_spells_cellars_and_closing_render(app):
     s.execute(Command("gather", who, {"ingredient": kind}))
     frames()
     assert app.prompt["phase"] == "closing"
-    both_sizes("cauldron_turn_closing")
+    assert screen(app).seats in screen(app).ids.upper.children    # the Spell choices closed
+    both_sizes("cauldron_turn_closing", portrait=True)
 
 
 def test_an_omens_turn_order_and_the_simple_games_market_render_in_their_own_words(app):

@@ -27,7 +27,9 @@ def test_who_acts_and_what_now_in_large_type(app):
     screen = table(app)
     assert screen.turn_name == "Anna" and screen.ask == "Gather, steal or brew"
     assert screen.ids.ask.font_size >= 24 * app.u and screen.ids.turn_name.font_size >= 24 * app.u
-    assert app.prompt["text"] in texts(screen)   # the rules' whole sentence stays, smaller
+    # the rules' sentence, smaller, without what the headline already says (issue 23, item 3)
+    assert "on the board: 5 Spider Web, 4 Frog Legs, 5 Poisonous Mushroom" in screen.detail
+    assert "Gather, steal or brew" not in screen.detail
     actions = [button(t, screen.turn_panel) for t in ("Gather", "Steal", "Brew", "Spell",
                                                       "Cellar", "End turn")]
     assert all(b.font_size >= 24 * app.u and b.height >= 48 * app.u for b in actions)

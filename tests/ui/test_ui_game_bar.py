@@ -56,7 +56,7 @@ def test_undo_and_redo_say_what_they_did_in_large_type(app):
     assert app.undo_words == "Undone: Anna played the Warlock (screen)"
     banner = app.root.ids.undo_banner
     assert banner.opacity == 1 and app.root.ids.undo_text.font_size >= 24 * app.u
-    both_sizes("game_bar_undone")
+    both_sizes("game_bar_undone", portrait=True)
     app.redo()
     frames()
     assert app.undo_words == "Redone: Anna played the Warlock (screen)"

@@ -67,13 +67,36 @@ def test_home_with_a_game_of_each_kind_to_resume_and_finished_games(app):
     assert len(screen.ids.resume.children) == 3
     assert "Finished games" in texts(app.root)
     both_sizes("home_unfinished_and_finished")
-    # the first tap on Abandon asks once more, in the same place
-    abandon = [b for b in screen.ids.resume.children[0].walk() if getattr(b, "title", "") ==
-               "Abandon"][0]
-    abandon.dispatch("on_release")
+    # the first tap on Abandon asks once more, in the same place; the last card is scrolled
+    # into view first: a tap (and the shot) on a card out of sight would show nothing new.
+    # A new size rebuilds the cards (the unit changes), so each size asks again.
+    def ask_to_abandon():
+        abandon = [b for b in screen.ids.resume.children[0].walk()
+                   if getattr(b, "title", "") in ("Abandon", "Sure?")][0]
+        shown_whole(abandon)
+        if abandon.title != "Sure?":
+            tap(abandon)
+        assert abandon.title == "Sure?"
+
+    ask_to_abandon()
+    both_sizes("home_abandon_asks", before=ask_to_abandon, portrait=True)
+    assert len(screen.ids.resume.children) == 3      # asked, not abandoned
+
+
+def shown_whole(widget) -> None:
+    """Scroll ``widget``'s scroll view until it shows the widget whole (asserted)."""
+    from kivy.uix.scrollview import ScrollView
+
+    view = widget.parent
+    while not isinstance(view, ScrollView):
+        view = view.parent
     frames()
-    assert abandon.title == "Sure?"
-    both_sizes("home_abandon_asks")
+    view.scroll_to(widget, padding=0, animate=False)
+    frames()
+    x, y = widget.to_window(*widget.pos)
+    vx, vy = view.to_window(*view.pos)
+    assert vx - 1 <= x and x + widget.width <= vx + view.width + 1
+    assert vy - 1 <= y and y + widget.height <= vy + view.height + 1, "scrolled out of view"
 
 
 def test_home_with_a_notice_and_a_hardware_problem(app):

@@ -104,7 +104,7 @@ def test_a_game_whose_setup_cannot_be_played_offers_its_log_and_no_repair(app, t
 
 
 def test_a_press_the_card_cannot_save_waits_and_is_applied_once_the_card_works(app):
-    from ui_helpers import shot
+    from ui_helpers import shot, tall_shot
 
     assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     assert app.send(Command("play_role", "Anna", {"role": "witch"})) is True
@@ -119,6 +119,8 @@ def test_a_press_the_card_cannot_save_waits_and_is_applied_once_the_card_works(a
     shot("waiting_for_the_card")
     resize(1280, 720)
     shot("waiting_for_the_card")
+    resize(720, 1280)
+    tall_shot("waiting_for_the_card")
     resize(800, 480)
     assert app.send(Command("pass", "Carl")) is False  # new presses wait behind it
     assert "The first press is still waiting" in app.waiting and len(app.session.steps) == 1

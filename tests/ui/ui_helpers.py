@@ -213,17 +213,19 @@ def close_dialogs() -> None:
     frames(2)
 
 
-def both_sizes(name: str, before: Callable[[], None] | None = None) -> list[Path]:
-    """Screenshot the current screen at 800x480 and 1280x720 (``before`` re-opens a dialog
-    after each resize, since a dialog is laid out for the size it was opened at)."""
+def both_sizes(name: str, before: Callable[[], None] | None = None,
+               portrait: bool = False) -> list[Path]:
+    """Screenshot the current screen at 800x480 and 1280x720, and with ``portrait`` at 720x1280
+    too (``before`` re-opens a dialog after each resize, since a dialog is laid out for the
+    size it was opened at)."""
     paths = []
-    for size in ((800, 480), (1280, 720)):
+    for size in ((800, 480), (1280, 720)) + (((720, 1280),) if portrait else ()):
         if before:
             close_dialogs()
         resize(*size)
         if before:
             before()
-        paths.append(shot(name))
+        paths.append((tall_shot if size[1] > size[0] else shot)(name))
     if before:
         close_dialogs()
     resize(800, 480)

@@ -39,6 +39,8 @@ BL_POWER_DOWN = "4"      # bl_power: FB_BLANK_POWERDOWN (0 is on)
 class DarkSheet(Widget):
     """Covers the whole window, nearly black; takes every touch that reaches it."""
 
+    modal = True    # what it covers cannot be pressed through it (the layout check)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         with self.canvas:

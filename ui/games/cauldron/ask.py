@@ -8,10 +8,13 @@ here from the same state. Nothing here decides anything: it only reads ``state``
 
 from __future__ import annotations
 
+import re
+
 from companion.games.cauldron import state as st
 
 DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}
 KIND = {"lsp": "fewest Magik", "hsp": "most Magik"}
+WORD = re.compile(r"[a-z0-9']+")
 
 
 def ask_now(state: dict, prompt: dict) -> str:
@@ -46,3 +49,17 @@ def ask_now(state: dict, prompt: dict) -> str:
         return f"{DONE[harvest['action']].capitalize()}: Quick Actions, then end the turn"
     left = st.purchase_limit(state) - state["market"]["purchases"]
     return f"Buy something or pass ({left} purchase{'s' if left != 1 else ''} left)"
+
+
+def new_parts(text: str, said: str) -> list[str]:
+    """The parts of the rules' sentence (``"; "`` apart) that ``said`` (the headline, the
+    panel's title) does not already say: a part with a third of its words there or more is left out, unless it
+    gives a count they do not."""
+    known = set(WORD.findall(said.lower()))
+    parts = []
+    for part in (p.strip() for p in text.split("; ")):
+        words = WORD.findall(part.lower())
+        counts = {w for w in words if w.isdigit()} - known   # new counts are news
+        if words and (counts or 3 * sum(w in known for w in words) < len(words)):
+            parts.append(part)
+    return parts

@@ -193,8 +193,9 @@ class CauldronDicePanel(BoxLayout):
         self.waiting = waiting
         if kind == "steal":
             steal = summary["steal"]
+            # the headline says the roll that succeeds: said once
             self.heading = (f"{prompt['turn']} steals {ingredient_name(steal['ingredient'])} from "
-                            f"{steal['target']}: roll, 4 or more succeeds")
+                            f"{steal['target']}")
             self.rolled = ""
         elif kind == "rolloff":
             roll = summary["rolloff"]

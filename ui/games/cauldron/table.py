@@ -7,18 +7,22 @@ input the rules judge. The Magik track can be opened over the seats at any time.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from kivy.app import App
+from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup, get_hex_from_color
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
-from ui.games.cauldron.ask import ask_now
+from ui.games.cauldron.ask import ask_now, new_parts
 from ui.games.cauldron.common import ingredient_colours, ingredient_name, send
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
@@ -144,6 +148,7 @@ class CauldronScreen(Screen):
     ask = StringProperty("")          # what the rulebook asks now, in large type
     turn_text = StringProperty("")
     notes = StringProperty("")
+    detail = StringProperty("")       # under the headline: what it and the panel do not say
     turn_fill = ColorProperty(theme.CALM)
     turn_ink = ColorProperty(theme.INK)
     mode = StringProperty("")
@@ -180,6 +185,31 @@ class CauldronScreen(Screen):
         self.owed = sum(len(p["owed"]) for p in summary["players"])
         self._banner(app, summary, prompt)
         self._body(app, summary, prompt)
+        self.fit_detail()
+
+    def fit_detail(self, *_args) -> None:
+        """The new parts of the rules' sentence, then the notes (an Omen), as many whole as
+        the box under the headline holds: nothing is said twice, no line is cut in half (the
+        log has every step whole)."""
+        if not hasattr(self, "dice"):   # laid out before its panels are made
+            return
+        label = self.ids.detail
+        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else ""))
+        parts = [escape_markup(p) for p in new_parts(self.turn_text, said)]
+        notes = [escape_markup(n) for n in self.notes.split("\n") if n]
+        colour = get_hex_from_color(theme.ACCENT)
+        noted = "  ".join(f"[color={colour}]{n}[/color]" for n in notes)
+        # the most parts that fit, in their order, with the notes if they fit too; else the notes
+        tries = [list(c) + extra for k in range(len(parts), 0, -1)
+                 for c in combinations(parts, k) for extra in ([noted], [])] + [[noted]]
+        self.detail = next((text for text in ("; ".join(x for x in t if x) for t in tries)
+                            if text and self._fits(text, label)), "")
+
+    @staticmethod
+    def _fits(text: str, label) -> bool:
+        core = CoreMarkupLabel(text=text, font_size=label.font_size, text_size=(label.width, None))
+        core.refresh()
+        return core.texture is None or core.texture.size[1] <= label.height + 1
 
     def _banner(self, app, summary, prompt) -> None:
         seat, who = prompt["seat"], prompt["turn"]
@@ -206,6 +236,8 @@ class CauldronScreen(Screen):
 
     def _body(self, app, summary, prompt) -> None:
         mode = self.mode = self.mode_for(prompt)
+        if mode == "turn":   # first: a new turn or the closing closes the last one's choices
+            self.turn_panel.show(summary, prompt)
         # portrait: the market's offers need the room its strip below does not say again
         self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice)) \
             or (mode == "market" and app.portrait)
@@ -227,7 +259,7 @@ class CauldronScreen(Screen):
                             compact=mode != "turn")
         if mode in ("market", "dice"):
             upper.show(summary, prompt)
-        else:
+        elif mode != "turn":
             lower.show(summary, prompt)
         for box, widget in ((self.ids.upper, upper), (self.ids.lower, lower)):
             if widget.parent is not box:
