@@ -265,6 +265,10 @@ class GameBarApp(EventDispatcher):
         self.paused = self.clock.paused
         self._narrator = None     # a new game's log: told afresh (_narrator_of)
         self._narrator_of(session)
+        # what undo took back in the last game is no news in this one (and its toast lies in the
+        # bar's place: it would take the first tap meant for the bar)
+        self._clear_undo.cancel()
+        self.undo_words = ""
 
     def keep_clocks(self) -> None:
         session, clock = self.session, self.clock
