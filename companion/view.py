@@ -62,7 +62,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "phase": prompt.get("phase"), "turn": prompt.get("turn"), "seat": prompt.get("seat"),
         "asks": prompt.get("text", ""), "notes": list(prompt.get("notes", [])),
         "seats": seats,
-        "controls": [seat_controls(session, seat) for seat in range(len(names))],
+        "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
         "result": _result(session, prompt) if session.over else None,
@@ -83,10 +83,12 @@ def log_tail(narrator: Narrator, lines: int = LOG_LINES) -> list[dict[str, Any]]
     return out[::-1]
 
 
-def seat_controls(session: Session, seat: int) -> dict[str, Any]:
+def seat_controls(session: Session, seat: int,
+                  prompt: dict[str, Any] | None = None) -> dict[str, Any]:
     """What seat ``seat``'s own buttons can do now: each button whose press the game's input
     map turns into a command the rules accept now, and the dice the game asks this seat for.
-    ``waits``: the game waits on this seat (its phone buzzes)."""
+    ``waits``: the game waits on this seat (its phone buzzes). ``prompt``: the session's, when
+    the caller has it already (a snapshot asks once, not once a seat)."""
     state, rules = session.state, session.rules
     names = session.names
     buttons: list[dict[str, str]] = []
@@ -102,7 +104,7 @@ def seat_controls(session: Session, seat: int) -> dict[str, Any]:
             seen.add(key)
             buttons.append({"button": button, "label": _press_words(session, command.do)})
     dice = _DICE.get(rules.name, _no_dice)(session, seat)
-    prompt = session.prompt()
+    prompt = session.prompt() if prompt is None else prompt
     waits = not session.over and (prompt.get("seat") == seat or bool(buttons) or bool(dice))
     return {"seat": seat, "buttons": buttons, "dice": dice, "waits": waits}
 

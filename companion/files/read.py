@@ -49,7 +49,7 @@ def limit(kind: str) -> int:
     default, variable = LIMITS[kind]
     try:
         return max(1, int(float(os.environ.get(variable, default)) * MB))
-    except ValueError:
+    except (ValueError, OverflowError):     # not a number, "nan", "inf": the default
         return default * MB
 
 

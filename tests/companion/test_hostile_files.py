@@ -268,3 +268,13 @@ def test_zz_summary():
                             f"target {TALLY['changed']}, tracebacks {TALLY['tracebacks']}, "
                             f"hangs {TALLY['hangs']}")
     assert TALLY["changed"] == TALLY["tracebacks"] == TALLY["hangs"] == 0
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "lots", "1e400"])
+def test_a_limit_set_to_no_number_keeps_the_default(monkeypatch, value):
+    """An environment variable that is no number of megabytes leaves the kind's default (it
+    raised OverflowError for "inf")."""
+    from companion.files.read import LIMITS, MB, limit
+
+    monkeypatch.setenv(LIMITS["script"][1], value)
+    assert limit("script") == LIMITS["script"][0] * MB

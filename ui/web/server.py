@@ -278,7 +278,7 @@ class PhoneServer:
                 if message.type == WSMsgType.TEXT:
                     answer = self._received(client, message.data)
                 elif message.type == WSMsgType.BINARY:
-                    answer = self._refusal(client, "Messages are JSON text")
+                    answer = reply("refused", why="Messages are JSON text")
                 else:
                     break
                 if answer is not None and not ws.closed:
@@ -309,11 +309,8 @@ class PhoneServer:
             message = parse(text)
             self.inbox.put(self._input(client.seat, message))
         except Refused as refusal:
-            return self._refusal(client, str(refusal))
+            return reply("refused", why=str(refusal))
         return None
-
-    def _refusal(self, client: Client, why: str) -> str:
-        return reply("refused", why=why)
 
     def _input(self, seat: int, message: dict[str, Any]) -> InputEvent:
         """The InputEvent a seat's message stands for, or Refused with the reason."""
