@@ -50,13 +50,13 @@ def _figures() -> dict:
     """This process's figures as JSON-able data."""
     from dataclasses import asdict
 
-    from tests.support.figures import FIGURES, LAYOUT_KINDS
+    from tests.support.figures import FIGURES, LAYOUT_KINDS, TEXT_SIZES
     from tests.support.fuzz import TALLY
     from tests.support.store_child import KILLS
 
     return {"tally": [[g, k, n] for (g, k), n in TALLY.items()],
             "kills": [asdict(k) for k in KILLS], "figures": dict(FIGURES),
-            "layout": dict(LAYOUT_KINDS)}
+            "layout": dict(LAYOUT_KINDS), "sizes": dict(TEXT_SIZES)}
 
 
 def _gathered() -> dict:
@@ -68,7 +68,7 @@ def _gathered() -> dict:
     parts = [_figures()] + [json.loads(f.read_text()) for f in
                             sorted(Path(os.environ["COMPANION_FIGURES_DIR"]).glob("*.json"))]
     tally: Counter = Counter()
-    kills, figures, layout = [], {}, {}
+    kills, figures, layout, sizes = [], {}, {}, {}
     for part in parts:
         for g, k, n in part["tally"]:
             tally[g, k] += n
@@ -76,7 +76,9 @@ def _gathered() -> dict:
         for topic, lines in part["figures"].items():
             figures.setdefault(topic, []).extend(lines)
         layout.update(part["layout"])
-    return {"tally": tally, "kills": kills, "figures": figures, "layout": layout}
+        sizes.update(part.get("sizes", {}))
+    return {"tally": tally, "kills": kills, "figures": figures, "layout": layout,
+            "sizes": sizes}
 
 
 def _layout_lines(layout: dict[str, list[str]]) -> list[str]:
@@ -89,6 +91,20 @@ def _layout_lines(layout: dict[str, list[str]]) -> list[str]:
     lines.append(f"{sum(kinds.values())} findings in all: " + (", ".join(
         f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none"))
     return lines
+
+
+def _share_lines(sizes: dict[str, list]) -> list[str]:
+    """Per table screen and window size: the share of the texts shown at 24 units or more
+    (the issue's goal: at least half at 800x480), pooled over every state captured there."""
+    from statistics import median
+
+    pooled: dict[tuple[str, str], list[float]] = {}
+    for shot, (screen, table, found) in sizes.items():
+        if table:
+            pooled.setdefault((screen, shot.rsplit("_", 1)[-1]), []).extend(found)
+    return [f"{screen} at {size}: {sum(s >= 24 - 0.5 for s in found) / len(found):.0%} of "
+            f"{len(found)} texts at 24 units or more (median {median(found):.0f})"
+            for (screen, size), found in sorted(pooled.items()) if found]
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -114,7 +130,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
                 f"acknowledged, {run.lost} lost")
     figures = gathered["figures"]
     if gathered["layout"]:
-        figures["layout"] = _layout_lines(gathered["layout"])
+        figures["layout"] = _layout_lines(gathered["layout"]) + _share_lines(gathered["sizes"])
     for topic, lines in figures.items():
         terminalreporter.section(f"figures: {topic}")
         for line in lines:

@@ -18,6 +18,9 @@ def report(topic: str, line: str) -> None:
 
 #: shot name -> the kinds of what the layout check found there (tests/ui): the figures
 LAYOUT_KINDS: dict[str, list[str]] = {}
+#: shot name -> [the screen shown, whether it is a game's table with no dialog over it, the
+#: size in units of each text it showed]: the share read from a chair, per screen (tests/ui)
+TEXT_SIZES: dict[str, list] = {}
 
 
 def median_ms(call: Callable[[], Any], runs: int = 7) -> float:

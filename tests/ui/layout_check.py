@@ -19,7 +19,10 @@ It finds:
   overlay is modal (a ModalView, or a widget with ``modal = True`` that takes every touch on
   it): the control would show nothing of itself, or take a tap meant for the overlay.
 
-Whatever is hidden (opacity 0, no size) or scrolled out of a ScrollView is not looked at."""
+Whatever is hidden (opacity 0, no size) or scrolled out of a ScrollView is not looked at.
+
+Beside the findings, :func:`text_sizes` gives the size of every text shown, for the figure a
+table is judged by from a chair: the share of texts at 24 units or more per screen."""
 
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ from kivy.uix.widget import Widget
 
 MIN_FONT = 16      # units: nothing smaller anywhere
 MIN_TOUCH = 48     # units: about 9 mm on the 7-inch panel
+READ_FAR = 24      # units: a text read from 1.5 m (the share of texts at least this big)
 SLACK = 1.0        # pixels of rounding allowed
 SIZE_TAG = re.compile(r"\[size=(\d+(?:\.\d+)?)(?:sp|dp|px)?\]")
 TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
@@ -289,3 +293,29 @@ def check(u: float) -> list[Finding]:
                     if _meet(ra, _rect(b)):
                         found.append(Finding("overlap", describe(a), f"covers {describe(b)}"))
     return found
+
+
+def _main_size(w: Label) -> float:
+    """The size most of a label's characters are drawn at: a big count with a small word beside
+    it in one markup text reads as the count's size only if the count is most of it."""
+    if not (w.markup and SIZE_TAG.search(w.text)):
+        return float(w.font_size)
+    weights: dict[float, int] = {}
+    sizes = [float(w.font_size)]
+    for part in re.split(r"(\[/?size[^\]]*\])", w.text):
+        if part.startswith("[size="):
+            sizes.append(float(SIZE_TAG.match(part).group(1)))
+        elif part.startswith("[/size"):
+            if len(sizes) > 1:
+                sizes.pop()
+        else:
+            n = len(_visible(TAGS.sub("", part)))
+            weights[sizes[-1]] = weights.get(sizes[-1], 0) + n
+    return max(weights, key=weights.get) if any(weights.values()) else float(w.font_size)
+
+
+def text_sizes(u: float) -> list[float]:
+    """The size, in units, of every text the window shows now (one per label)."""
+    window = (0.0, 0.0, float(Window.width), float(Window.height))
+    return [_main_size(w) / u for w, _clip in _shown(window)
+            if isinstance(w, Label) and w.text.strip()]

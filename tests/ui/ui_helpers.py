@@ -26,10 +26,17 @@ def looked_at(name: str) -> None:
     """Run the layout check on the window as it is now, under ``name``."""
     from kivy.app import App
 
-    from layout_check import check
+    from kivy.uix.modalview import ModalView
+    from layout_check import check, text_sizes
 
-    LAYOUT[name] = check(App.get_running_app().u)
+    from tests.support.figures import TEXT_SIZES
+
+    app = App.get_running_app()
+    LAYOUT[name] = check(app.u)
     RECENT.append((name, LAYOUT[name]))
+    dialog = any(isinstance(w, ModalView) for w in Window.children)
+    screen = app.root.ids.sm.current + (" with a dialog" if dialog else "")
+    TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u)]
 
 
 #: seconds: a one-off Clock event of at most this delay (a tap a scroll view hands on, a
