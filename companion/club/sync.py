@@ -5,8 +5,15 @@ committed it. At least once and idempotent: a game the club already holds with t
 is acknowledged (a send whose answer was lost is simply sent again); one with other content is a
 conflict, recorded at the club (``conflicts``) and in the outbox, and never overwritten.
 
-``ClubSync.run`` is the loop for a thread of the app's own: it sends, then sleeps until woken
-(a game finished) or, after a failure, until its backoff has passed; it never polls.
+``ClubSync.run`` is the loop for a thread of the app's own, on one connection it keeps: it
+sends the waiting games and exchanges the profiles (companion/club/profiles.py) when asked (a
+game started or finished), writes the table's live status (companion/club/status.py) when it
+changed, at most once every MIN_GAP seconds, and every HEARTBEAT seconds as a heartbeat; after a
+failure it waits out its backoff. It sleeps between, and never polls.
+
+The club's clock is the one that counts: each games round measures this table's clock against
+the server's, and a table more than CLOCK_TOLERANCE off sends its games' start and end as the
+server's time (the record keeps the table's own, so its content is unchanged).
 """
 
 from __future__ import annotations
@@ -14,9 +21,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Mapping
 
+from companion.club import profiles, status as live
 from companion.club.access import Settings, words
 from companion.club.league import places
 from companion.history.export_all import STORED, stored_record
@@ -35,6 +45,14 @@ class Report:
     already: int = 0
     conflicts: list[str] = field(default_factory=list)
     error: str | None = None
+    #: games still waiting in the outbox after this send
+    waiting: int = 0
+    #: profiles sent up, brought down, and the notes on those kept apart
+    profiles_sent: int = 0
+    profiles_brought: int = 0
+    notes: list[str] = field(default_factory=list)
+    #: seconds the table's clock is behind the club's (negative: ahead); None: not measured
+    skew: float | None = None
 
 
 class Backoff:
@@ -71,6 +89,31 @@ def waiting(conn: Any) -> list[int]:
         "SELECT game_id FROM outbox WHERE state = 'waiting' ORDER BY game_id")]
 
 
+#: Seconds a table's clock may be off the club's before its games' times are taken as the club's.
+CLOCK_TOLERANCE = 120.0
+
+
+def utc_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def shifted(stamp: str | None, seconds: float) -> str | None:
+    """An ISO time (as the store keeps it) moved by ``seconds``; None stays None."""
+    if stamp is None or not seconds:
+        return stamp
+    return (datetime.fromisoformat(stamp) + timedelta(seconds=seconds)).isoformat()
+
+
+def clock_words(skew: float) -> str:
+    """How far the table's clock is off the club's, in words ("1 day behind")."""
+    ahead, left = skew < 0, abs(skew)
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if left >= size:
+            n = round(left / size)
+            return f"{n} {unit}{'' if n == 1 else 's'} {'ahead of' if ahead else 'behind'}"
+    return f"{round(left)} seconds {'ahead of' if ahead else 'behind'}"
+
+
 def counts(conn: Any) -> dict[str, int]:
     """The outbox's games by state."""
     found = dict(conn.execute("SELECT state, count(*) FROM outbox GROUP BY state"))
@@ -78,15 +121,46 @@ def counts(conn: Any) -> dict[str, int]:
 
 
 class ClubSync:
-    """One table's sending: its store (``conn``: the table's SQLite connection, ``device``: its
-    device id) and its club ``settings``; ``connect`` opens a PostgreSQL connection from a
-    connection string (psycopg.connect; a test may give another)."""
+    """One table's sending: its store (``conn``: a SQLite connection of the sync's own,
+    ``device``: its device id) and its club ``settings``; ``connect`` opens a PostgreSQL
+    connection from a connection string (psycopg.connect; a test may give another);
+    ``clock``: the table's clock (UTC; a test may put it a day off)."""
 
     def __init__(self, conn: Any, device: str, settings: Settings,
-                 connect: Callable[[str], Any] | None = None) -> None:
+                 connect: Callable[[str], Any] | None = None,
+                 clock: Callable[[], datetime] = utc_clock) -> None:
         self.conn, self.device, self.settings = conn, device, settings
         self._connect = connect
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._asked = False                       # a games round asked for (ask_send)
+        self._offered: dict[str, Any] | None = None   # the newest status not yet written
+        self._wake: threading.Event | None = None
 
+    # -- from the app's main thread ---------------------------------------------------------
+    def ask_send(self) -> None:
+        """A game started or finished: send and exchange profiles at the next chance."""
+        with self._lock:
+            self._asked = True
+        self._poke()
+
+    def offer(self, status: Mapping[str, Any]) -> None:
+        """The table's status now (plain data, not touched again by the caller)."""
+        with self._lock:
+            self._offered = dict(status)
+        self._poke()
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _taken(self) -> tuple[bool, dict[str, Any] | None]:
+        with self._lock:
+            asked, offered = self._asked, self._offered
+            self._asked, self._offered = False, None
+        return asked, offered
+
+    # -- the club's side ------------------------------------------------------------------
     def _open(self) -> Any:
         if self._connect is not None:
             return self._connect(self.settings.conninfo)
@@ -110,24 +184,51 @@ class ClubSync:
                                       f"companion (device {row[1]}), not this one "
                                       f"({self.device})")
 
+    def _skew(self, club: Any) -> float:
+        """Seconds the table's clock is behind the server's, from one round trip."""
+        before = self.clock()
+        (server,) = club.execute("SELECT now()").fetchone()
+        after = self.clock()
+        return (server - (before + (after - before) / 2)).total_seconds()
+
     def send(self) -> Report:
-        """Send every waiting game; on a failure (the server away, the network down) the
-        game in hand keeps waiting with its error in words, and the report says it."""
+        """Send every waiting game and exchange the profiles on a connection of its own; on a
+        failure (the server away, the network down) the game in hand keeps waiting with its
+        error in words, and the report says it."""
         report = Report()
-        gid = None
         try:
             with self._open() as club:
                 self._claim(club)
-                for gid in waiting(self.conn):
-                    self._mark(gid, *self._send_one(club, gid, report))
-                gid = None
+                return self.round(club, report)
         except Exception as problem:  # noqa: BLE001 (psycopg's, the network's: in words)
-            report.error = words(problem, self.settings.conninfo)
-            if gid is not None:
-                self._mark(gid, "waiting", report.error)
+            return self._failed(problem, report)
+
+    def round(self, club: Any, report: Report | None = None) -> Report:
+        """One games round on an open, claimed connection: the profiles up and down, then
+        every waiting game; an error is raised with the game in hand marked (``report`` holds
+        what was done before it)."""
+        report = report if report is not None else Report()
+        report.skew = self._skew(club)
+        report.profiles_sent, report.profiles_brought, report.notes = \
+            profiles.exchange(club, self.conn)
+        shift = report.skew if abs(report.skew) > CLOCK_TOLERANCE else 0.0
+        for gid in waiting(self.conn):
+            try:
+                self._mark(gid, *self._send_one(club, gid, report, shift))
+            except Exception as problem:
+                self._mark(gid, "waiting", words(problem, self.settings.conninfo))
+                raise
+        report.waiting = counts(self.conn)["waiting"]
         return report
 
-    def _send_one(self, club: Any, gid: int, report: Report) -> tuple[str, str | None]:
+    def _failed(self, problem: BaseException, report: Report | None = None) -> Report:
+        report = report if report is not None else Report()
+        report.error = words(problem, self.settings.conninfo)
+        report.waiting = counts(self.conn)["waiting"]
+        return report
+
+    def _send_one(self, club: Any, gid: int, report: Report,
+                  shift: float = 0.0) -> tuple[str, str | None]:
         record = record_of(self.conn, gid)
         mine, digest = content_of(record)
         stored = record[STORED]
@@ -145,8 +246,8 @@ class ClubSync:
                 "content, record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb) "
                 "ON CONFLICT (uuid) DO NOTHING RETURNING uuid",
                 (record["uuid"], self.device, record["game"], record["status"],
-                 stored["created_at"], stored["finished_at"], digest,
-                 json.dumps(record, ensure_ascii=False))).fetchone()
+                 shifted(stored["created_at"], shift), shifted(stored["finished_at"], shift),
+                 digest, json.dumps(record, ensure_ascii=False))).fetchone()
             if added:
                 players = record["players"]
                 club.cursor().executemany(
@@ -177,18 +278,76 @@ class ClubSync:
 
     def run(self, stop: threading.Event, wake: threading.Event,
             backoff: Backoff | None = None,
-            reported: Callable[[Report], None] = lambda report: None) -> None:
-        """For a thread of the caller's: send, then wait for ``wake`` (set when a game
-        finishes) or, after a failure, the backoff; ends when ``stop`` is set (set ``wake``
-        too, so a waiting loop sees it at once)."""
+            reported: Callable[[Report], None] = lambda report: None,
+            heartbeat: float = live.HEARTBEAT, gap: float = live.MIN_GAP) -> None:
+        """For a thread of the caller's, on one connection it keeps (opened again after a
+        failure, once the backoff has passed): a games round first and whenever asked
+        (``ask_send``), the status offered (``offer``) at most once
+        every ``gap`` seconds, the last one again every ``heartbeat``. ``reported`` hears each
+        games round and each failure (from this thread). Ends when ``stop`` is set (set
+        ``wake`` too, so a waiting loop sees it at once)."""
         backoff = backoff or Backoff()
-        while not stop.is_set():
-            report = self.send()
-            reported(report)
-            if report.error:
-                delay: float | None = backoff.next()
-            else:
-                backoff.reset()
-                delay = None
-            wake.wait(delay)
-            wake.clear()
+        self._wake = wake
+        club, retry_at, due = None, 0.0, True
+        pending = self._taken()[1]                # offered before the thread started
+        shown: dict[str, Any] | None = None       # the status last written
+        written = -float("inf")                   # when (monotonic)
+        try:
+            while not stop.is_set():
+                now = time.monotonic()
+                if now >= retry_at and (due or pending is not None and now - written >= gap
+                                        or shown is not None and now - written >= heartbeat):
+                    report = Report()
+                    try:
+                        if club is None:
+                            club = self._open()
+                            self._claim(club)
+                        if due:
+                            self.round(club, report)
+                            due = False
+                            reported(report)
+                        if pending is not None and now - written >= gap or \
+                                shown is not None and now - written >= heartbeat:
+                            data = pending if pending is not None else shown
+                            live.write(club, data)
+                            shown, pending, written = data, None, time.monotonic()
+                        backoff.reset()
+                    except Exception as problem:  # noqa: BLE001 (said in words, retried)
+                        club = _closed(club)
+                        due, retry_at = True, time.monotonic() + backoff.next()
+                        reported(self._failed(problem, report))
+                wait = self._next_wait(time.monotonic(), retry_at, due, pending, shown,
+                                       written, gap, heartbeat)
+                wake.wait(wait)
+                wake.clear()
+                asked, offered = self._taken()
+                due = due or asked
+                pending = offered if offered is not None else pending
+        finally:
+            self._wake = None
+            _closed(club)
+
+    @staticmethod
+    def _next_wait(now: float, retry_at: float, due: bool, pending: Any, shown: Any,
+                   written: float, gap: float, heartbeat: float) -> float | None:
+        """Seconds until something is due (None: until woken)."""
+        if now < retry_at:
+            return retry_at - now
+        times = []
+        if due:
+            times.append(0.0)
+        if pending is not None:
+            times.append(written + gap - now)
+        if shown is not None:
+            times.append(written + heartbeat - now)
+        return max(0.0, min(times)) if times else None
+
+
+def _closed(club: Any) -> None:
+    """Close a connection that may be broken already; None."""
+    if club is not None:
+        try:
+            club.close()
+        except Exception:  # noqa: BLE001 (a broken connection: nothing more to say)
+            pass
+    return None

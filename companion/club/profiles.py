@@ -1,0 +1,56 @@
+"""The club's players at every table: each sync sends this table's profiles the club does not
+hold yet, and brings the club's profiles this table does not hold into its store, so the setup's
+"Who?" picker lists them and a game links a seat to them by uuid.
+
+Matched by uuid, as ``companion import`` matches them (companion/history/merge.py): a profile is
+never renamed or merged by either side; one from the club named like a profile here (another
+uuid) is kept apart. A profile brought down is dated as the club knows it: made when the club
+first heard of it, last played when its latest game at the club started, so the picker lists
+the club's regulars before the ones who never played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.gate import shown
+from companion.store.journal import Tx
+from companion.store.profiles import colour_name, key
+
+_ISO = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"+00:00\"')"
+
+
+def exchange(club: Any, conn: Any) -> tuple[int, int, list[str]]:
+    """Profiles up and down between this table's store (``conn``, SQLite) and the club
+    (``club``, a table's psycopg connection); returns (sent, brought, notes), the notes saying
+    which profiles brought down share a name with one here."""
+    at_club = {u for (u,) in club.execute("SELECT uuid::text FROM profiles")}
+    here = conn.execute("SELECT uuid, name, short_name, colour FROM profiles").fetchall()
+    up = [row for row in here if row[0] not in at_club]
+    if up:   # each on its own: a profile there already (sent by another table) is skipped
+        club.cursor().executemany(
+            "INSERT INTO profiles (uuid, name, short_name, colour, added_by) VALUES "
+            "(%s, %s, %s, %s, club_device()) ON CONFLICT (uuid) DO NOTHING", up)
+    mine = [row[0] for row in here]
+    down = club.execute(
+        f"SELECT p.uuid::text, p.name, p.short_name, p.colour, {_ISO.format('p.added_at')}, "
+        f"{_ISO.format('max(g.started_at)')} FROM profiles p "
+        "LEFT JOIN seats s ON s.profile = p.uuid LEFT JOIN games g ON g.uuid = s.game "
+        "WHERE p.uuid <> ALL(%s::uuid[]) GROUP BY p.uuid ORDER BY p.added_at, p.uuid",
+        (mine,)).fetchall()
+    notes = []
+    if down:
+        with Tx(conn):
+            for ident, name, short, colour, added, played in down:
+                same = conn.execute("SELECT name FROM profiles WHERE name_key = ? LIMIT 1",
+                                    (key(name),)).fetchone()
+                if same is not None:
+                    notes.append(f"{name} (profile {ident}, from the club) is not the "
+                                 f"{shown(same[0])} here: kept apart")
+                conn.execute(
+                    "INSERT INTO profiles (uuid, name, name_key, short_name, colour, "
+                    "created_at, last_played_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (uuid) DO NOTHING",
+                    (ident, name.strip(), key(name), (short or "").strip() or None,
+                     colour_name(colour), added, played))
+    return len(up), len(down), notes

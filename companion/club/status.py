@@ -1,0 +1,113 @@
+"""A table's live status at the club: what the wall and ``companion club status`` show of each
+table now (the title, where the game stands, the seats and their scores, since when).
+
+``status_of`` is pure: it takes the phones' snapshot (companion/view.py ``table_view``) and keeps
+what a room needs to see. The sync thread (companion/club/sync.py) writes it with ``write`` on a
+change, at most once every MIN_GAP seconds, and again every HEARTBEAT seconds while nothing
+changes. Every time here is the server's (``now()``): a table whose clock is a day off still
+shows the right "since" and is not taken for offline. ``read_tables`` says a table is offline
+when the server last heard from it more than MISSED heartbeats ago, by the server's clock.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+#: Seconds between two writes of an unchanged status (the table is alive).
+HEARTBEAT = 30.0
+#: The shortest time between two writes of a changing status.
+MIN_GAP = 1.0
+#: Heartbeats missed before a table shows as offline.
+MISSED = 3
+#: The figure each competitive title scores by, as its seat tiles name it.
+SCORES = {"witchs_brew": "Points", "cauldron": "Magik"}
+#: A table with no game in play.
+IDLE: dict[str, Any] = {"state": "idle", "game": None, "title": None, "game_id": None,
+                        "stands": [], "asks": "", "seats": []}
+
+
+def status_of(view: Mapping[str, Any] | None, game_id: int | None = None) -> dict[str, Any]:
+    """The status of a table from its snapshot (None: no game in play). ``game_id``: the game's
+    id at this table, so a new game (or its end) starts a new "since"."""
+    if view is None:
+        return dict(IDLE)
+    result = {s["seat"]: s for s in (view.get("result") or {}).get("seats", [])}
+    score_by = SCORES.get(view["game"])
+    seats = []
+    for seat in view["seats"]:
+        figures = {f[0]: f[1] for f in seat.get("figures", [])}
+        ended = result.get(seat["seat"])
+        score = ended["score"] if ended is not None else figures.get(score_by)
+        seats.append({"name": seat["name"], "colour": seat["colour"],
+                      "score": None if view.get("cooperative") else score,
+                      "winner": bool(ended and ended["winner"]),
+                      "awaited": bool(seat.get("awaited"))})
+    return {"state": "over" if view["over"] else "playing", "game": view["game"],
+            "title": view["title"], "game_id": game_id, "stands": list(view.get("stands", [])),
+            "asks": (view.get("result") or {}).get("text") if view["over"] else view["asks"],
+            "seats": seats}
+
+
+#: A time as the status keeps it: ISO UTC to the second; _NOW: the server's clock so.
+_ISO = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+_NOW = "to_jsonb(" + _ISO.format("now()") + ")"
+#: The status as the table's own row; "since" is the server's now() when the game or its state
+#: changed, else kept; ``updated_at`` is always the server's now().
+_WRITE = f"""
+INSERT INTO status AS s (device, game, data, updated_at)
+VALUES (club_device(), %(game)s, jsonb_set(%(data)s::jsonb, '{{since}}', {_NOW}), now())
+ON CONFLICT (device) DO UPDATE SET game = excluded.game, updated_at = now(),
+  data = jsonb_set(excluded.data, '{{since}}',
+    CASE WHEN s.data ? 'since'
+          AND s.data->'game_id' IS NOT DISTINCT FROM excluded.data->'game_id'
+          AND s.data->'state' IS NOT DISTINCT FROM excluded.data->'state'
+         THEN s.data->'since' ELSE {_NOW} END)
+RETURNING updated_at"""
+
+
+def write(club: Any, status: Mapping[str, Any]) -> Any:
+    """Write this table's status (``club``: its psycopg connection, autocommit); returns the
+    server's time of the write."""
+    return club.execute(_WRITE, {"game": status.get("game"),
+                                 "data": json.dumps(dict(status), ensure_ascii=False)}
+                        ).fetchone()[0]
+
+
+def online(age: float | None, heartbeat: float = HEARTBEAT) -> bool:
+    """Whether a table last heard ``age`` seconds ago (None: never) is online."""
+    return age is not None and age <= MISSED * heartbeat
+
+
+def read_tables(conn: Any, heartbeat: float = HEARTBEAT) -> list[dict[str, Any]]:
+    """Every table of the club with its live status: its name, ``status`` (what ``status_of``
+    gave, with "since"), ``heard`` (the server's time of its last write, ISO), ``age`` (seconds
+    since, by the server's clock) and ``online``. For the wall and ``companion club status``."""
+    out = []
+    for name, device, data, heard, age in conn.execute(
+            f"SELECT t.name, t.device::text, s.data, "
+            f"{_ISO.format('s.updated_at')}, "
+            f"extract(epoch FROM now() - s.updated_at)::float8 "
+            f"FROM tables t LEFT JOIN status s ON s.device = t.device ORDER BY t.name"):
+        out.append({"name": name, "device": device, "status": data, "heard": heard,
+                    "age": None if age is None else round(age, 1),
+                    "online": online(age, heartbeat)})
+    return out
+
+
+def in_words(table: Mapping[str, Any]) -> str:
+    """One line for a table: what it plays (or that it is idle) and whether it is online."""
+    status = table.get("status") or {}
+    if not table.get("online"):
+        heard = table.get("heard")
+        return f"{table['name']}: offline" + (f" (last heard {heard})" if heard else
+                                              " (never heard from)")
+    seats = ", ".join(s["name"] + ("" if s.get("score") is None else f" {s['score']}")
+                      + (" (won)" if s.get("winner") else "") for s in status.get("seats", []))
+    if status.get("state") == "playing":
+        where = "; ".join(status.get("stands") or [])
+        return (f"{table['name']}: playing {status['title']} since {status.get('since')}"
+                + (f" ({where})" if where else "") + (f": {seats}" if seats else ""))
+    if status.get("state") == "over":
+        return f"{table['name']}: {status['title']} over since {status.get('since')}: {seats}"
+    return f"{table['name']}: no game in play (since {status.get('since')})"
