@@ -46,7 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     q.add_argument("end", metavar="END")
     q.add_argument("--url", help=admin)
     for name, what in (("sync", "send this table's finished games to the club"),
-                       ("status", "this table's outbox and the club's tables"),
+                       ("status", "this table's outbox and the club's tables now "
+                                  "(offline: not heard for three heartbeats)"),
                        ("standings", "games, wins, win rate and rating per title")):
         q = sub.add_parser(name, help=what)
         q.add_argument("--settings", help="the club settings (default: as join keeps them)")
@@ -154,6 +155,7 @@ def sync(args: argparse.Namespace) -> int:
 
 def status(args: argparse.Namespace) -> int:
     from companion.club.reading import tables
+    from companion.club.status import in_words, read_tables
     from companion.club.sync import counts
 
     settings = access.load(_settings_path(args))
@@ -166,7 +168,10 @@ def status(args: argparse.Namespace) -> int:
                            "last_error": errors[0] if errors else None}
     try:
         with _connect(settings.conninfo) as conn:
-            out["tables"] = tables(conn)
+            now = {t["name"]: t for t in read_tables(conn)}
+            out["tables"] = [dict(t, **{k: now[t["name"]][k] for k in
+                                        ("status", "heard", "age", "online")})
+                             for t in tables(conn)]
     except Exception as problem:   # noqa: BLE001 (the server away: said, not raised)
         out["tables"], out["unreachable"] = None, access.words(problem, settings.conninfo)
     if args.json:
@@ -180,7 +185,7 @@ def status(args: argparse.Namespace) -> int:
         say(f"The club cannot be reached: {out['unreachable']}")
     for t in out["tables"] or []:
         state = "has synced" if t["device"] else "never synced"
-        say(f"  {t['name']}: {t['games']} game(s), {state}")
+        say(f"  {in_words(t)}; {t['games']} game(s), {state}")
     return EXIT_DONE
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from companion.history.export_all import STORED, stored_record
 from companion.history.merge import differences, incoming
 from companion.history.plays import plays_by_id
 from companion.store.journal import Tx, utc_now
+from companion.store.opening import BUSY_SECONDS
 from companion.store.schema import COMPACT
 
 
@@ -112,6 +114,18 @@ def clock_words(skew: float) -> str:
             n = round(left / size)
             return f"{n} {unit}{'' if n == 1 else 's'} {'ahead of' if ahead else 'behind'}"
     return f"{round(left)} seconds {'ahead of' if ahead else 'behind'}"
+
+
+def side_connection(path: str) -> sqlite3.Connection:
+    """The sync thread's own connection to the table's store (opened, migrated and locked by
+    the table's Store already): WAL lets it read while the table plays; it writes only an
+    outbox mark or the profiles brought down, each a transaction of a few milliseconds (and
+    never while it talks to the club)."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                           timeout=BUSY_SECONDS)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn
 
 
 def counts(conn: Any) -> dict[str, int]:
@@ -211,7 +225,7 @@ class ClubSync:
         report.skew = self._skew(club)
         report.profiles_sent, report.profiles_brought, report.notes = \
             profiles.exchange(club, self.conn)
-        shift = report.skew if abs(report.skew) > CLOCK_TOLERANCE else 0.0
+        shift = round(report.skew) if abs(report.skew) > CLOCK_TOLERANCE else 0   # the store's seconds
         for gid in waiting(self.conn):
             try:
                 self._mark(gid, *self._send_one(club, gid, report, shift))
