@@ -41,6 +41,7 @@ from ui.games import GAMES
 from ui.table.sound import ScreenSound
 from ui.table.waiting import CardWait
 from ui.table.phones import PhonesApp
+from ui.table.club import ClubApp
 from ui.table.settings_app import TableSettingsApp
 from ui.widgets.game_bar import GameBarApp
 
@@ -69,7 +70,7 @@ def die_words(die: Any) -> str:
     return "The die"
 
 
-class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
+class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
     """One table: one store, at most one session in play, the buttons and lights."""
 
     title = "Table companion"
@@ -108,6 +109,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
         self._timer = None
         self.init_game_bar()
         self.init_phones()
+        self.init_club()
         self.card_wait = CardWait(self._say_waiting, self.refuse)
         self._clear_refusal = Clock.create_trigger(lambda *_: self.dismiss_refusal(),
                                                    REFUSAL_SECONDS)
@@ -153,6 +155,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
         # A table that shared with its phones when it closed shares again, with new links,
         # after the first frame: aiohttp and the server's thread wait until then.
         Clock.schedule_once(self.share_remembered)
+        Clock.schedule_once(self.start_club)   # a club joined: its sync thread (ui/table/club.py)
         # What start-up built (modules, kv rules, the home screen) lives as long as the app:
         # the garbage collector no longer walks it on every collection, nor at exit.
         gc.freeze()
@@ -161,6 +164,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
         if self.phone_server is not None:   # the phones are told; the choice stays as it is
             self.phone_server.stop()
             self.phone_server = None
+        self.stop_club()
         self.devices.stop()
         self._stop_timer()
         self.keep_clocks()  # closing the app: the clocks go on from here on resume
@@ -186,6 +190,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
     # -- store and sessions --------------------------------------------------------------
     def open_store(self, path: str | Path) -> None:
         """Use the game database at ``path`` (the tests give each test its own)."""
+        club = self.stop_club()     # the club's thread follows the store (ui/table/club.py)
         self.leave_session()
         if self.store is not None:
             self.store.close()
@@ -202,6 +207,8 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
                            "Games played now are NOT saved.")
         self.show("home")
         self.screens.get_screen("home").refresh()
+        if club:
+            self.start_club()
 
     def start_game(self, setup: dict[str, Any], *,
                    picked: list[str | None] | None = None) -> str | None:
@@ -267,6 +274,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
         self._stop_timer()
         self.devices.show_seat(None)
         self.publish_table()        # no game in play: the phones' seats have no buttons
+        self.club_changed(None)
 
     def new_game(self, game: str = "witchs_brew") -> None:
         self.leave_session()
@@ -321,6 +329,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, App):
         self.bar_changed(session, step, key, seat)  # the log, undo's words, the clocks
         self.revision += 1
         self.publish_table()   # after the bar: the log it tells the phones is the bar's own
+        self.club_changed(session)
         self.devices.show_seat(seat)
         if session is self._cue[0] and seat is not None and seat != self._cue[1]:
             self.cue("turn")   # the awaited seat changed (not on starting, resuming)

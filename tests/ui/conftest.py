@@ -22,6 +22,8 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ["COMPANION_SETTINGS"] = str(Path(tempfile.mkdtemp(prefix="companion-settings-"))
                                        / "settings.json")
 os.environ.setdefault("COMPANION_SOUND", "0")
+# No club unless a test joins one (ui/table/club.py): never the developer's own settings.
+os.environ["COMPANION_CLUB"] = str(Path(tempfile.mkdtemp(prefix="companion-club-")) / "club.json")
 
 import pytest  # noqa: E402
 

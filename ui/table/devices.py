@@ -62,6 +62,9 @@ class TableDevices:
         """Main thread: play every input the devices queued since the last wake-up."""
         app = self.app
         for event in self.inbox.drain():
+            if event.kind == "club":              # the club's sync thread (ui/table/club.py)
+                app.club_heard(event.value)
+                continue
             if self.input_listener is not None:   # the Hardware screen's test: no game play
                 self.input_listener(event)
                 continue

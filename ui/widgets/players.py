@@ -17,6 +17,9 @@ A profile is corrected from its row ("Correct": name, short name, colour) throug
 ``Store.update_profile``; a refusal is said in the dialog, naming the field, and changes
 nothing. A seat showing the old name follows a rename, so the game links to the same profile.
 
+A table that joined a club lists the club's players too: its sync brings them into the store
+(companion/club/profiles.py), and one who never sat at this table says so.
+
 Also here: the last table's games as the setups read them (one game, or the latest of one
 title, a page at a time), so no setup reads every stored game to fill in names."""
 
@@ -179,6 +182,8 @@ class KnownPlayers(ModalView):
         owner = seated_at(self.rows, self.row, profile)
         here = name_key(self.row.ids.name.text.strip()) == name_key(profile.name)
         words = [games_words(profile.games)]
+        if not profile.games and profile.last_played:   # brought by the club's sync
+            words = ["a club player, no games here yet"]
         if profile.short_name:
             words.append(f"short name {profile.short_name}")
         if owner is not None:
