@@ -19,4 +19,5 @@ FIGURES = (
     ("suite", "suite"),
     ("replay", "replay"),
     ("phones", "phones"),      # issue 22
+    ("club", "club"),          # issue 24
 )
