@@ -13,7 +13,7 @@ from benchmarks.__main__ import main
 
 def test_every_figure_module_imports():
     names = [name for name, _ in FIGURES]
-    assert len(names) == len(set(names)) == 9
+    assert len(names) == len(set(names)) == 10
     for _name, module in FIGURES:
         figure = importlib.import_module(f"benchmarks.{module}")
         assert figure.TITLE and callable(figure.measure)
@@ -63,3 +63,15 @@ def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
         "the same GPIO press -> frame showing it"]["n"]         # tiny: 3 presses of each
     assert rows["phone less GPIO, medians, in frames"]["unit"] == "frames"
     assert "== phones:" in capsys.readouterr().out
+
+
+def test_the_club_figure_runs_with_tiny_sizes(tmp_path):
+    """The app with no club and joined to a club whose port refuses, and the step commit with a
+    sync thread retrying it: each with its ratio against the other."""
+    out = tmp_path / "figures.json"
+    assert main(["--tiny", "--only", "club", "--json", str(out)]) == 0
+    (figure,) = json.loads(out.read_text())["figures"]
+    rows = [r["label"] for r in figure["rows"]]
+    assert rows.count("  ratio of medians, unreachable/none") == 3
+    assert "button -> frame, club unreachable" in rows
+    assert "Session.execute + commit, club unreachable (sync retrying)" in rows
