@@ -135,7 +135,7 @@ def season(args: argparse.Namespace) -> int:
 
 
 def sync(args: argparse.Namespace) -> int:
-    from companion.club.sync import ClubSync
+    from companion.club.sync import CLOCK_TOLERANCE, ClubSync, clock_words
 
     settings = access.load(_settings_path(args))
     with open_database(args.db) as store:
@@ -147,6 +147,14 @@ def sync(args: argparse.Namespace) -> int:
             f"{len(report.conflicts)} conflict(s).")
         for conflict in report.conflicts:
             say(f"  conflict: {conflict}")
+        if report.profiles_sent or report.profiles_brought:
+            say(f"Players: {report.profiles_sent} sent to the club, {report.profiles_brought} "
+                "brought from it.")
+        for note in report.notes:
+            say(f"  {note}")
+        if report.skew is not None and abs(report.skew) > CLOCK_TOLERANCE:
+            say(f"This table's clock is {clock_words(report.skew)} the club's: the games "
+                "were dated by the club's clock.")
     if report.error:
         raise Unusable(f"the club could not be reached or refused ({report.error}); the "
                        "games wait and are sent at the next sync")

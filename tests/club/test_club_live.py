@@ -284,3 +284,21 @@ def test_the_server_stopped_while_the_thread_runs(cluster, club, tmp_path):
         thread.join(30)
         assert counts(store.conn) == {"waiting": 0, "sent": 3, "conflict": 0}
     assert at_club(club, "SELECT count(*), count(DISTINCT uuid) FROM games") == [(3, 3)]
+
+
+def test_a_table_in_words_and_a_clock_off():
+    from companion.club.status import in_words
+    from companion.club.sync import clock_words
+
+    playing = {"name": "Table 1", "online": True, "heard": "2026-12-01T10:00:00Z", "status": {
+        "state": "playing", "title": "Witch's Brew", "since": "2026-12-01T09:00:00Z",
+        "stands": ["Set 1, round 2"], "seats": [{"name": "Anna", "score": 3},
+                                                {"name": "Ben", "score": None}]}}
+    assert in_words(playing) == ("Table 1: playing Witch's Brew since 2026-12-01T09:00:00Z "
+                                 "(Set 1, round 2): Anna 3, Ben")
+    assert in_words(dict(playing, online=False)) == \
+        "Table 1: offline (last heard 2026-12-01T10:00:00Z)"
+    assert in_words({"name": "T2", "online": False, "heard": None}) == \
+        "T2: offline (never heard from)"
+    assert [clock_words(s) for s in (-86400, 7200, -90, 5)] == [
+        "1 day ahead of", "2 hours behind", "2 minutes ahead of", "5 seconds behind"]

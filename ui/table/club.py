@@ -107,9 +107,10 @@ class ClubApp:
         self._club_thread.start()
         self._show_club(None)
 
-    def stop_club(self, wait: float = 5.0) -> bool:
+    def stop_club(self, wait: float = 1.0) -> bool:
         """Closing (or another store): the thread ends (a send in hand is cut off and sent
-        again next time); whether it ran."""
+        again next time); waited for ``wait`` seconds at most (a connection being opened to a
+        server that does not answer is left to its daemon thread); whether it ran."""
         self._club_offer.cancel()
         thread, self._club_thread = self._club_thread, None
         self._club_stop.set()
