@@ -78,12 +78,16 @@ NAVIGATION = GREY_BTN
 #: One of several to choose from, not chosen (a filter, a tab, an option), and an action not
 #: open now whose tap says why: the same neutral grey, white words.
 OPTION = GREY_BTN
-#: The chosen one of several, and the seat or thing awaited now: filled amber, dark words
-#: (a button that shows a thing's own colour, such as a seat's, keeps it and gets an amber
-#: ring, ``CHOSEN_RING``); amber words are headings of what is awaited.
+#: Amber says "this one". The chosen one of several: filled amber, dark words (a button that
+#: shows a thing's own colour, such as a seat's, keeps it and gets an amber ring,
+#: ``CHOSEN_RING``). FlatButton draws ``selected`` so by itself.
 CHOSEN = ACCENT
 CHOSEN_INK = DARK_INK
 CHOSEN_RING = ACCENT
+#: The seat whose turn it is, and the one step the table waits for now (Apply in a dialog,
+#: Resume a game): filled amber, dark words. Amber words head a screen's parts and say what
+#: is awaited.
+AWAITED = ACCENT
 #: A refusal, a fault, something that cannot be undone (red).
 DANGER = BAD
 #: A control that does nothing now: and only such a control (Kivy ``disabled``) is drawn so.

@@ -75,7 +75,7 @@ class PinCell(FlatButton):
             self.fill, self.ink = theme.BAD, theme.INK
         else:
             # not wired: still a live button (a tap wires it), so white words, never greyed
-            self.fill = theme.GREY_BTN if pin is not None else theme.OPTION
+            self.fill = theme.GREY_BTN if pin is not None else theme.SURFACE_HI
             self.ink = theme.INK
 
 

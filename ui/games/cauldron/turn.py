@@ -192,8 +192,7 @@ class CauldronTurnPanel(GridLayout):
         if self._witch():
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
                                 caption="Little Helpers" if not self.two else "back to one",
-                                fill=theme.ACCENT if not self.two else theme.GREY_BTN,
-                                ink=theme.DARK_INK if not self.two else theme.INK, fs=20)
+                                fill=theme.ACTION if not self.two else theme.OPTION, fs=20)
             toggle.bind(on_release=lambda *_: self._toggle_two())
             grid.add_widget(toggle)
 
