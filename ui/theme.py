@@ -59,11 +59,76 @@ LINE = rgba("#3A4350")
 INK = rgba("#F4F6F8")
 DARK_INK = rgba("#101318")
 MUTED = rgba("#A9B3BF")
-ACCENT = rgba("#FFC24B")      # the awaited seat, the main call to action
+ACCENT = rgba("#FFC24B")
 GOOD = rgba("#3BB58A")
 BAD = rgba("#E5533D")
 CALM = rgba("#5B8DEF")
 GREY_BTN = rgba("#48515D")
+
+# -- what each colour means: one language on every screen ------------------------------------
+# The colours above are the paint; a screen picks a role below, so a colour says the same thing
+# wherever it is seen. Colour is never the only cue: every control carries its words too.
+
+#: An action you can take now: a move of the game, a tool that does something here (blue).
+ACTION = CALM
+#: The step that finishes or confirms: End turn, Save, Start, a check that passed (green).
+DONE = GOOD
+#: Going to another screen and back: Back, Home, Statistics, Settings (grey, white words).
+NAVIGATION = GREY_BTN
+#: One of several to choose from, not chosen (a filter, a tab, an option), and an action not
+#: open now whose tap says why: the same neutral grey, white words.
+OPTION = GREY_BTN
+#: Amber says "this one". The chosen one of several: filled amber, dark words (a button that
+#: shows a thing's own colour, such as a seat's, keeps it and gets an amber ring,
+#: ``CHOSEN_RING``). FlatButton draws ``selected`` so by itself.
+CHOSEN = ACCENT
+CHOSEN_INK = DARK_INK
+CHOSEN_RING = ACCENT
+#: The seat whose turn it is, and the one step the table waits for now (Apply in a dialog,
+#: Resume a game): filled amber, dark words. Amber words head a screen's parts and say what
+#: is awaited.
+AWAITED = ACCENT
+#: A refusal, a fault, something that cannot be undone (red).
+DANGER = BAD
+#: A control that does nothing now: and only such a control (Kivy ``disabled``) is drawn so.
+#: Grey words on a control mean exactly this; a control a tap still answers never has them.
+DISABLED = rgba("#20252C")
+DISABLED_INK = MUTED
+#: Secondary words beside a thing (never on a control that can be tapped).
+SECONDARY = MUTED
+#: The seats' own colours (companion.core.palette) belong to the seats alone: a seat's panel,
+#: its name, its bars in a chart, its colour swatch; never a control's meaning.
+
+#: The fills that carry a meaning rather than a thing's own colour: a button with one of these
+#: shows "chosen" filled with ``CHOSEN``; any other fill (a seat's, a drop's) keeps its colour.
+ROLE_FILLS = (ACTION, DONE, NAVIGATION, OPTION, SURFACE, SURFACE_HI)
+
+
+def same_colour(a, b) -> bool:
+    """The same colour (alpha aside), whatever the sequence type Kivy holds it in."""
+    return a is not None and b is not None and all(abs(x - y) < 0.004 for x, y in zip(a[:3], b[:3]))
+
+
+def is_role_fill(fill) -> bool:
+    """A fill that says what a control does (``ROLE_FILLS``), not a thing's own colour."""
+    return any(same_colour(fill, role) for role in ROLE_FILLS)
+
+
+def button_look(fill, ink, selected: bool, down: bool = False) -> tuple[tuple, tuple]:
+    """(fill, ink) an enabled button is drawn with: the chosen one of several is amber with dark
+    words, unless its fill is a thing's own colour (then only the ring says chosen); pressed,
+    the fill darkens."""
+    if selected and is_role_fill(fill):
+        fill, ink = CHOSEN, CHOSEN_INK
+    if down:
+        fill = (fill[0] * 0.7, fill[1] * 0.7, fill[2] * 0.7, fill[3])
+    return tuple(fill), tuple(ink)
+
+
+def looks_disabled(fill, ink) -> bool:
+    """Whether a control drawn with ``fill`` and ``ink`` reads as one that does nothing now."""
+    return same_colour(ink, DISABLED_INK) or same_colour(fill, DISABLED)
+
 
 #: The drops and counters, with a word on every chip so colour is never the only cue.
 COUNTER_COLOURS = {

@@ -17,7 +17,10 @@ It finds:
   sibling's (of it or of an ancestor) drawn over it, such as a banner under the game bar;
 - ``covered``: an overlay (a later sibling, drawn over) lying on an enabled control, unless the
   overlay is modal (a ModalView, or a widget with ``modal = True`` that takes every touch on
-  it): the control would show nothing of itself, or take a tap meant for the overlay.
+  it): the control would show nothing of itself, or take a tap meant for the overlay;
+- ``greyed``: a control drawn disabled (grey words or the dark fill of ui.theme's disabled
+  role, or its own ``looks_disabled`` flag) that still takes a tap (is not Kivy ``disabled``):
+  what looks dead must be dead, so a tap never does what the look said it would not.
 
 Whatever is hidden (opacity 0, no size) or scrolled out of a ScrollView is not looked at.
 
@@ -44,6 +47,8 @@ from kivy.uix.slider import Slider
 from kivy.uix.stacklayout import StackLayout
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
+
+from ui import theme
 
 MIN_FONT = 16      # units: nothing smaller anywhere
 MIN_TOUCH = 48     # units: about 9 mm on the 7-inch panel
@@ -200,6 +205,14 @@ def _is_target(w: Widget) -> bool:
     return isinstance(w, (ButtonBehavior, ToggleButtonBehavior, TextInput, Slider))
 
 
+def _looks_disabled(w: Widget) -> bool:
+    """Drawn as a control that does nothing now: its flag, or the disabled role's colours in
+    the words it draws (``color``) or its fill."""
+    if getattr(w, "looks_disabled", False) is True:
+        return True
+    return theme.looks_disabled(getattr(w, "fill", None), getattr(w, "color", None))
+
+
 def _shown_from(root: Widget) -> Iterator[tuple[Widget, Rect | None]]:
     """``root`` and what it shows, with the clip of the ScrollView each is in."""
     stack: list[tuple[Widget, Rect | None]] = [(root, None)]
@@ -280,6 +293,9 @@ def check(u: float) -> list[Finding]:
                 w.width < MIN_TOUCH * u - SLACK or w.height < MIN_TOUCH * u - SLACK):
             found.append(Finding("touch", describe(w), f"{w.width / u:.0f}x{w.height / u:.0f} "
                                  f"units (at least {MIN_TOUCH}x{MIN_TOUCH})"))
+        if _is_target(w) and not w.disabled and _looks_disabled(w):
+            found.append(Finding("greyed", describe(w), "drawn disabled, yet a tap reaches it "
+                                 "(make it disabled, or draw it as the control it is)"))
         if clip is None and w.parent is not Window and not _inside(rect, window):
             found.append(Finding("overflow", describe(w), "outside the window"))
         if isinstance(w, (BoxLayout, GridLayout, StackLayout)):

@@ -10,6 +10,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from layout_check import check
+from ui import theme
 from ui.widgets.common import FlatButton, Txt
 from ui_helpers import frames
 
@@ -127,3 +128,25 @@ def test_an_overlay_on_an_enabled_control_is_found_unless_it_is_modal(app):
     field.disabled = False
     toast.modal = True
     assert _findings(field, toast) == []
+
+
+def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
+    """Item 10: Cauldron's Steal drawn grey (grey words on grey) while a tap still opens it;
+    the same button disabled, or drawn as a live control, is not found; nor a widget that says
+    itself it looks disabled once it is disabled."""
+    greyed = FlatButton(title="Steal", fill=theme.GREY_BTN, ink=theme.MUTED,
+                        size_hint=(None, None), size=(120, 56), pos=(10, 10))
+    dark = FlatButton(title="Cellar", fill=theme.rgba("#20252C"), size_hint=(None, None),
+                      size=(120, 56), pos=(10, 80))
+    flagged = FlatButton(title="Brew", size_hint=(None, None), size=(120, 56), pos=(10, 150))
+    flagged.looks_disabled = True
+    found = _findings(greyed, dark, flagged)
+    assert sorted((f.kind, f.where) for f in found) == [
+        ("greyed", "FlatButton 'Brew'"), ("greyed", "FlatButton 'Cellar'"),
+        ("greyed", "FlatButton 'Steal'")], found
+    for button in (greyed, dark, flagged):
+        button.disabled = True
+    assert _findings(greyed, dark, flagged) == []
+    live = FlatButton(title="Steal", fill=theme.CALM, size_hint=(None, None), size=(120, 56),
+                      pos=(10, 10))
+    assert _findings(live) == []

@@ -90,7 +90,7 @@ class PlayerPicker(ModalView):
         for player in [None, *players]:
             label = "Anyone" if player is None else player.label
             button = FlatButton(title=label, fs=22, size_hint_y=None, height=u * 56,
-                                fill=theme.SURFACE_HI,
+                                fill=theme.OPTION,
                                 selected=label == screen.player_label)
             button.player = player
             button.bind(on_release=self._chosen)
@@ -129,7 +129,7 @@ class HistoryScreen(Screen):
         box = self.ids.titles
         for name, title in [("", "All titles"),
                             *((n, r.title) for n, r in all_games().items())]:
-            button = FlatButton(title=title, fs=20, fill=theme.SURFACE_HI)
+            button = FlatButton(title=title, fs=20, fill=theme.OPTION)
             button.game = name
             button.bind(on_release=lambda b: self.choose_title(b.game))
             box.add_widget(button)
@@ -178,9 +178,7 @@ class HistoryScreen(Screen):
 
     def _mark_title(self) -> None:
         for button in self.ids.titles.children:
-            button.selected = button.game == self.game
-            button.fill = theme.ACCENT if button.selected else theme.SURFACE_HI
-            button.ink = theme.DARK_INK if button.selected else theme.INK
+            button.selected = button.game == self.game   # drawn filled amber (theme.CHOSEN)
 
     # -- the list, a page at a time ---------------------------------------------------------
     def refresh(self) -> None:

@@ -252,7 +252,7 @@ class StatsPlayerPicker(ModalView):
         grid.clear_widgets()
         for key, name, games in self.names:
             grid.add_widget(FlatButton(title=name, caption=games_words(games), caption_fs=18,
-                                       fs=22, size_hint_y=None,
+                                       fs=22, fill=theme.OPTION, size_hint_y=None,
                                        height=App.get_running_app().u * 64,
                                        on_release=lambda _b, k=key: self.chosen(k)))
 
@@ -282,7 +282,8 @@ class StatsScreen(Screen):
         App.get_running_app().bind(u=lambda *_: self.draw() if self.view else None)
         for game, title in self.titles().items():
             self.ids.titles.add_widget(FlatButton(
-                title=title, fs=20, on_release=lambda _b, g=game: self.show_title(g)))
+                title=title, fs=20, fill=theme.OPTION,
+                on_release=lambda _b, g=game: self.show_title(g)))
 
     @staticmethod
     def titles() -> dict[str, str]:

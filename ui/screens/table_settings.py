@@ -49,7 +49,7 @@ def limit_words(seconds: int) -> str:
 
 
 class SettingChoice(FlatButton):
-    """One choice of a row; the chosen one is filled with the accent colour."""
+    """One choice of a row; the chosen one is drawn as theme.CHOSEN (filled amber)."""
 
     chosen = BooleanProperty(False)
 

@@ -133,12 +133,14 @@ def button_text(title: str, caption: str, caption_px: float) -> str:
 class FlatButton(GrowsWhereItFits, ButtonBehavior, Label):
     """A big flat button. ``caption`` is a second, smaller line (the demo key, a hint), drawn at
     ``caption_fs`` units: 16 at least (nothing smaller is read from across the table); a screen
-    where the caption matters raises it to 18."""
+    where the caption matters raises it to 18. Its colours are ui.theme's roles: ``fill`` says
+    what it does; ``selected`` draws it as the chosen one; ``disabled`` (and only that) draws it
+    as the disabled role, so a button never looks dead while a tap still reaches it."""
 
     title = StringProperty("")
     caption = StringProperty("")
     caption_fs = NumericProperty(16)
-    fill = ColorProperty(theme.GREY_BTN)
+    fill = ColorProperty(theme.OPTION)   # a role of ui.theme: ACTION, NAVIGATION, DONE...
     ink = ColorProperty(theme.INK)
     selected = BooleanProperty(False)
     radius = NumericProperty(8)

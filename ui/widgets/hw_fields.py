@@ -74,8 +74,9 @@ class PinCell(FlatButton):
         elif self.bad:
             self.fill, self.ink = theme.BAD, theme.INK
         else:
+            # not wired: still a live button (a tap wires it), so white words, never greyed
             self.fill = theme.GREY_BTN if pin is not None else theme.SURFACE_HI
-            self.ink = theme.INK if pin is not None else theme.MUTED
+            self.ink = theme.INK
 
 
 class ChoiceStepper(BoxLayout):

@@ -193,7 +193,7 @@ class KnownPlayers(ModalView):
         return {"uuid": profile.uuid, "name": profile.name, "caption": ", ".join(words),
                 "colour_name": colour.name if colour else "no colour",
                 "fill": theme.rgba(colour.hex) if colour else theme.SURFACE_HI,
-                "ink": theme.ink_on(colour.hex) if colour else theme.MUTED,
+                "ink": theme.ink_on(colour.hex) if colour else theme.INK,
                 "seated": owner is not None, "here": here, "picker": self}
 
     def profile(self, uuid: str):

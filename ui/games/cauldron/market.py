@@ -173,7 +173,7 @@ class CauldronMarketPanel(BoxLayout):
             b.run_out = kind
             b.bind(on_release=lambda _b: self.run_out(kind))
             return b
-        fill, ink = ingredient_colours(kind) if not problem else (theme.SURFACE, theme.MUTED)
+        fill, ink = ingredient_colours(kind) if not problem else (theme.OPTION, theme.INK)
         b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
                        caption="none left" if problem else "buy")
         b.kind = kind

@@ -126,11 +126,12 @@ class CauldronTurnPanel(GridLayout):
         for name in ACTIONS:
             button = ids[name]
             button.selected = self.choice == name
-            button.fill = theme.CALM if self.can[name] else theme.GREY_BTN
-            button.ink = theme.INK if self.can[name] else theme.MUTED
+            # not possible now: still a live option (a tap says why), so never drawn greyed
+            button.fill = theme.ACTION if self.can[name] else theme.OPTION
+            button.ink = theme.INK
         end = options.get("end_turn")
-        ids.end.fill = theme.GOOD if end is None else theme.GREY_BTN
-        ids.end.ink = theme.DARK_INK if end is None else theme.MUTED
+        ids.end.fill = theme.DONE if end is None else theme.OPTION
+        ids.end.ink = theme.DARK_INK if end is None else theme.INK
 
     def _witch(self) -> bool:
         return self.player["character"] == "witch"
@@ -191,8 +192,7 @@ class CauldronTurnPanel(GridLayout):
         if self._witch():
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
                                 caption="Little Helpers" if not self.two else "back to one",
-                                fill=theme.ACCENT if not self.two else theme.GREY_BTN,
-                                ink=theme.DARK_INK if not self.two else theme.INK, fs=20)
+                                fill=theme.ACTION if not self.two else theme.OPTION, fs=20)
             toggle.bind(on_release=lambda *_: self._toggle_two())
             grid.add_widget(toggle)
 
