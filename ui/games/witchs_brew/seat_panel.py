@@ -16,6 +16,7 @@ from companion.core.model import Command
 from companion.games.witchs_brew.roles import amount
 from ui import theme
 from ui.widgets.common import SeatBox
+from ui.widgets.icons import Counter  # noqa: F401 (the kv rules use it)
 
 #: Status kinds -> (fill, ink). The word is always shown as well.
 STATUS_STYLE = {
@@ -52,7 +53,8 @@ class SeatPanel(SeatBox):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
-    short = BooleanProperty(False)   # too little height: the potions / cards line is left out
+    short = BooleanProperty(False)   # too little height: the potion cards' line is left out
+    row_h = NumericProperty(0)       # a line of counters' height
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
 
