@@ -54,6 +54,7 @@ class SeatPanel(SeatBox):
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
     short = BooleanProperty(False)   # too little height: the potion cards' line is left out
+    small = BooleanProperty(False)   # the counters' lines at their smaller height
     row_h = NumericProperty(0)       # a line of counters' height
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
