@@ -47,23 +47,42 @@ def test_large_text_enlarges_the_counters(app, large):  # noqa: F811 (the fixtur
     both_sizes("witchs_brew_tiles_large_text")
 
 
-def test_the_correction_shows_the_counts_the_seat_holds(app):
-    s = start(app)
-    s.execute(Command("adjust", "Carl", {"changes": {"gold": 3}}))
-    frames()
+def corrected(app):
+    """Carl's correction opened: one more gold, one red drop less."""
     table(app).open_adjust(2)
     (dialog,) = dialogs()
     gold = stepper("Gold", dialog)
     assert (gold.value, gold.note) == (5, "")         # what Carl holds, not a change of 0
     tap(button("+", gold))
-    assert (gold.value, gold.note) == (6, "was 5, +1")
     tap(button("-", stepper("Red", dialog)))
+    return dialog, gold
+
+
+def test_the_correction_shows_the_counts_the_seat_holds(app):
+    s = start(app)
+    s.execute(Command("adjust", "Carl", {"changes": {"gold": 3}}))
+    frames()
+    both_sizes("witchs_brew_adjust_counts", before=lambda: corrected(app))
+    dialog, gold = corrected(app)
+    assert (gold.value, gold.note) == (6, "was 5, +1")
     assert stepper("Red", dialog).value == 0
     assert button("-", stepper("Red", dialog)).disabled   # never below none
-    both_sizes("witchs_brew_adjust_counts", before=lambda: None)
     tap_title("Apply", dialog)
     assert not dialogs()
     assert counts(app, "Carl")["gold"] == 6 and counts(app, "Carl")["red"] == 0
+
+
+def brew_picked(app):
+    """The brew entry opened, the copper stack tapped and the card seen last game picked."""
+    table(app).resolve_panel.open_entry()
+    (dialog,) = dialogs()
+    assert not find(lambda w: getattr(w, "caption", "") == "1 red, 1 green", dialog)
+    tap_title("Copper", dialog)
+    card = button("3 pts", dialog)
+    assert card.caption == "1 red, 1 green" and not card.disabled
+    tap(card)
+    assert card.selected
+    return dialog
 
 
 def test_a_card_brewed_in_an_earlier_game_is_one_tap(app):
@@ -76,14 +95,8 @@ def test_a_card_brewed_in_an_earlier_game_is_one_tap(app):
         "potion": {"stack": "copper", "points": 3}, "pay": {"red": 1, "green": 1}}))
     s = start(app, FIVE[:4])                           # the next game
     brew_with_the_witch(s, "Anna", FIVE[:4])
-    tap_title("Brew a potion")
-    (dialog,) = dialogs()
-    assert not [b for b in find(lambda w: getattr(w, "caption", "") == "1 red, 1 green", dialog)]
-    tap_title("Copper", dialog)
-    card = button("3 pts", dialog)
-    assert card.caption == "1 red, 1 green" and not card.disabled
-    both_sizes("witchs_brew_dialog_brew_picker", before=lambda: None)
-    tap(card)
+    both_sizes("witchs_brew_dialog_brew_picker", before=lambda: brew_picked(app))
+    dialog = brew_picked(app)
     assert stepper("Points", dialog).value == 3
     assert {c: int(stepper(f"Pay {c}", dialog).value) for c in ("red", "white", "green")} == {
         "red": 1, "white": 0, "green": 1}

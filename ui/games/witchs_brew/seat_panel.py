@@ -54,10 +54,13 @@ class SeatPanel(SeatBox):
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
     short = BooleanProperty(False)   # too little height: the potion cards' line is left out
+    one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
     small = BooleanProperty(False)   # the counters' lines at their smaller height
     row_h = NumericProperty(0)       # a line of counters' height
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
+    #: what it was given is drops (the first line of counters), not gold or vials
+    given_drops = BooleanProperty(False)
 
     def show(self, seat: int, player: dict, colour_hex: str, colour_name: str,
              status: str, kind: str, awaited: bool, holder: bool,
@@ -80,6 +83,8 @@ class SeatPanel(SeatBox):
         self.holder = holder
         self.declinable = "" if not free_gain else ", ".join(
             amount(n, c) for c, n in free_gain["changes"].items() if n)
+        self.given_drops = bool(free_gain) and any(
+            free_gain["changes"].get(d) for d in ("red", "white", "green"))
 
     def on_touch_down(self, touch):
         """A touch on No thanks declines the gain; anywhere else opens the correction."""
