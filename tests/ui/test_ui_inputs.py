@@ -7,8 +7,8 @@ import threading
 
 from companion.core.model import Command
 from hardware.config import DEMO_CONFIG
-from wb_counts import shows
 from ui_helpers import panel_texts, texts, wait_for
+from wb_counts import shows
 
 
 def start(app):

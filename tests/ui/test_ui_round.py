@@ -3,10 +3,10 @@ and a refused input that explains itself and changes nothing."""
 
 from __future__ import annotations
 
-from wb_counts import shows
 from ui_helpers import (
     button, dialogs, frames, panel, panel_texts, stepper, tap, tap_title, texts,
 )
+from wb_counts import shows
 
 
 def setup_table(app, names=("Anna", "Barb", "Carl", "Daniel")):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from test_ui_screens import FIVE, start, table
+from ui_helpers import both_sizes, button, frames, panel, tap, tap_title, texts
 from wb_counts import shows
-from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
 
 
 def said_on_the_bar(app, words: str) -> None:

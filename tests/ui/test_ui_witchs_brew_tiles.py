@@ -26,16 +26,20 @@ def brew_with_the_witch(s, brewer: str, names) -> None:
 
 
 def test_the_tiles_show_every_counter_as_digits_beside_its_icon(app):
-    start(app)
+    s = start(app)
+    s.execute(Command("adjust", "Anna", {"potion": {"stack": "silver", "points": 5}}))
+    frames()
     assert counts(app, "Anna") == {"red": 1, "white": 1, "green": 1, "gold": 2, "vials": 0,
-                                   "cards": 5}
+                                   "potions": 1, "cards": 5}
     tile = panel(app, "Anna")
     drawn = [c for c in find(lambda w: isinstance(w, Counter), tile) if c.height]
-    assert {c.kind for c in drawn} == {"drop", "nugget", "vial", "cards"}
+    assert {c.kind for c in drawn} == {"drop", "nugget", "vial", "potion", "cards"}
     for c in drawn:                                   # at least 28 units at 800x480
         assert c.digits.font_size == pytest.approx(app.u * 28)
-        assert c.icon.width > app.u * 20 and c.icon.canvas.children   # drawn, not empty
+        assert c.icon.width > app.u * 14 and c.icon.canvas.children   # drawn, not empty
     both_sizes("witchs_brew_tiles")
+    start(app, FIVE + ["Fiona"])                     # six seats: no room for the potions
+    assert "potions" not in counts(app, "Fiona") and counts(app, "Fiona")["cards"] == 5
 
 
 def test_large_text_enlarges_the_counters(app, large):  # noqa: F811 (the fixture)

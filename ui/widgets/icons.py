@@ -12,7 +12,9 @@ import math
 
 from kivy.app import App
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
-from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, OptionProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty, ColorProperty, NumericProperty, OptionProperty, StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget

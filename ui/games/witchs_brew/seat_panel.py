@@ -44,7 +44,6 @@ class SeatPanel(SeatBox):
     gold = NumericProperty(0)
     vials = NumericProperty(0)
     potions = NumericProperty(0)
-    points = NumericProperty(0)
     score = NumericProperty(0)
     cards_left = NumericProperty(0)
     status = StringProperty("")
@@ -53,7 +52,6 @@ class SeatPanel(SeatBox):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
-    short = BooleanProperty(False)   # too little height: the potion cards' line is left out
     one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
     small = BooleanProperty(False)   # the counters' lines at their smaller height
     row_h = NumericProperty(0)       # a line of counters' height
@@ -76,7 +74,6 @@ class SeatPanel(SeatBox):
         for counter in ("red", "white", "green", "gold", "vials", "score", "cards_left"):
             setattr(self, counter, player[counter])
         self.potions = len(player["potions"])
-        self.points = sum(p["points"] for p in player["potions"])
         self.status = status
         self.status_fill, self.status_ink = STATUS_STYLE[kind]
         self.awaited = awaited
