@@ -8,6 +8,7 @@ import threading
 from companion.core.model import Command
 from hardware.config import DEMO_CONFIG
 from ui_helpers import panel_texts, texts, wait_for
+from wb_counts import shows
 
 
 def start(app):
@@ -38,7 +39,7 @@ def test_a_mock_gpio_press_reaches_the_screen_on_the_main_thread(app, monkeypatc
     assert handled_on == [main]                              # played on the main thread
     assert len(app.devices.inbox) == 0
     assert app.summary["answers"][-1] == {"player": "Barb", "answer": "so_be_it"}
-    assert "Gold 3" in panel_texts(app, "Barb")
+    assert shows(app, "Barb", gold=3)
 
 
 def test_demo_keys_press_seat_buttons_and_are_shown_on_screen(app):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ui_helpers import (
     button, dialogs, frames, panel, panel_texts, stepper, tap, tap_title, texts,
 )
+from wb_counts import shows
 
 
 def setup_table(app, names=("Anna", "Barb", "Carl", "Daniel")):
@@ -31,7 +32,7 @@ def test_a_round_by_touch(app):
     assert panel(app, "Barb").awaited
     tap_title("So be it!")                       # Barb takes the favor: 1 gold, by itself
     assert "So be it" in panel_texts(app, "Barb")
-    assert "Gold 3" in panel_texts(app, "Barb")
+    assert shows(app, "Barb", gold=3)
     tap_title("I am the Warlock!")               # Carl takes the role from Anna
     assert "Claimed" in panel_texts(app, "Carl") and panel(app, "Carl").holder
     assert "Lost role" in panel_texts(app, "Anna")
@@ -49,8 +50,8 @@ def test_a_round_by_touch(app):
     tap(button("-", stepper("Red", dialog)))
     tap_title("Apply", dialog)
     assert not dialogs()
-    assert "Gold 4" in panel_texts(app, "Carl")
-    assert "R 0" in panel_texts(app, "Anna")
+    assert shows(app, "Carl", gold=4)
+    assert shows(app, "Anna", red=0)
     # Carl won the role, so Carl starts the next round; the Warlock is spent this set.
     assert table.mode == "play"
     assert table.turn_name == "Carl"
@@ -62,14 +63,14 @@ def test_a_round_by_touch(app):
     for _ in range(3):
         tap_title("Pass")
     tap_title("Pay and take")                    # pay 1 gold, take 2 vials
-    assert "Gold 3" in panel_texts(app, "Carl")
-    assert "Vials 2" in panel_texts(app, "Carl")
+    assert shows(app, "Carl", gold=3)
+    assert shows(app, "Carl", vials=2)
     assert app.summary["round"] == 3
     # Undo by touch walks the log back one step; redo brings it back.
     tap(table.ids.undo)
-    assert "Vials 0" in panel_texts(app, "Carl")
+    assert shows(app, "Carl", vials=0)
     tap(table.ids.redo)
-    assert "Vials 2" in panel_texts(app, "Carl")
+    assert shows(app, "Carl", vials=2)
 
 
 def test_a_refused_key_press_is_explained_and_changes_nothing(app):
@@ -103,7 +104,7 @@ def test_a_refused_correction_stays_in_its_dialog(app):
     tap(button("+", stepper("Vials", dialog)))
     tap_title("Apply", dialog)
     assert not dialogs()
-    assert "Vials 1" in panel_texts(app, "Daniel")
+    assert shows(app, "Daniel", vials=1)
     frames()
 
 

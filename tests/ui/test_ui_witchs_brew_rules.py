@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from test_ui_screens import FIVE, start, table
-from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
+from ui_helpers import both_sizes, button, frames, panel, tap, tap_title, texts
+from wb_counts import shows
 
 
 def said_on_the_bar(app, words: str) -> None:
@@ -29,20 +30,20 @@ def test_no_thanks_on_a_seat_tile_declines_the_favor_applied_for_it(app):
     start(app)
     tap_title("Wolf keeper")
     tap_title("So be it!")                        # Barb: +1 red, applied by itself
-    assert "R 2" in panel_texts(app, "Barb")
+    assert shows(app, "Barb", red=2)
     assert no_thanks(app, "Barb").opacity == 1 and not no_thanks(app, "Barb").disabled
     assert no_thanks(app, "Carl").opacity == 0 and no_thanks(app, "Carl").disabled
     assert panel(app, "Barb").declinable == "1 red drop"
     both_sizes("witchs_brew_no_thanks_favor")
     tap(no_thanks(app, "Barb"))
     assert not app.refusal
-    assert "R 1" in panel_texts(app, "Barb")
+    assert shows(app, "Barb", red=1)
     assert no_thanks(app, "Barb").opacity == 0
     said_on_the_bar(app, "Barb declined the favor of the Wolf keeper: 1 red drop back to the supply")
     assert table(app).turn_name == "Carl"        # the round goes on
     # undo by touch gives the drop back to Barb, and the button with it
     tap(table(app).ids.undo)
-    assert "R 2" in panel_texts(app, "Barb") and no_thanks(app, "Barb").opacity == 1
+    assert shows(app, "Barb", red=2) and no_thanks(app, "Barb").opacity == 1
 
 
 def test_the_holder_declines_the_full_action_and_still_begins(app):
@@ -52,11 +53,11 @@ def test_the_holder_declines_the_full_action_and_still_begins(app):
     tap_title("Herb collector")
     for _ in range(4):
         tap_title("Pass")
-    assert "G 4" in panel_texts(app, "Anna")
+    assert shows(app, "Anna", green=4)
     assert table(app).mode == "play"
     both_sizes("witchs_brew_no_thanks_action")
     tap(no_thanks(app, "Anna"))
-    assert "G 1" in panel_texts(app, "Anna")
+    assert shows(app, "Anna", green=1)
     assert table(app).turn_name == "Anna" and table(app).mode == "play"
     tap_title("Witch")                           # the next role: nothing left to decline
     assert all(no_thanks(app, n).opacity == 0 for n in FIVE)

@@ -19,6 +19,7 @@ from companion.games.witchs_brew.roles import (
     MOST_AT_ONCE, plain_per_stack,
 )
 from ui import theme
+from ui.games.witchs_brew.brew import SHOWN, cards_for, cost_words, earlier_cards
 from ui.widgets.common import FlatButton, Stepper, counter_chip_colours
 
 
@@ -32,7 +33,8 @@ class PotionEditor(BoxLayout):
     """Stack, points and raven of one potion card; ``optional`` adds an on/off toggle."""
 
     def __init__(self, stacks, stacks_left: dict[str, int], optional: bool,
-                 taken: list[dict] = (), **kwargs):
+                 taken: list[dict] = (), catalogue: list[dict] = (), on_card=None,
+                 can_pay=lambda card: True, **kwargs):
         super().__init__(orientation="vertical", size_hint_y=None, **kwargs)
         app = App.get_running_app()
         self.spacing = app.u * 4
@@ -64,6 +66,15 @@ class PotionEditor(BoxLayout):
         self.add_widget(self.raven_button)
         self.stacks_left = stacks_left
         self.taken = list(taken)
+        # the printed cards seen in earlier games: one tap fills the card (and, through
+        # ``on_card``, the drops paid); only where there is a catalogue
+        self.catalogue, self.on_card, self.can_pay = list(catalogue), on_card, can_pay
+        self.cards = GridLayout(cols=SHOWN, spacing=app.u * 4, size_hint_y=None, height=0)
+        if self.catalogue:
+            self.add_widget(self.cards)
+        open_stacks = [s for s in stacks if stacks_left[s] > 0]
+        if self.enabled and len(open_stacks) == 1:
+            self._pick(open_stacks[0])              # the only stack a card can come from
 
     def _toggle(self, *_):
         self.enabled = not self.enabled
@@ -83,15 +94,40 @@ class PotionEditor(BoxLayout):
         ravens = sum(1 for p in cards if p["raven"])
         self.points.minimum = max((p["points"] for p in cards), default=0)
         self.points.value = max(self.points.value, self.points.minimum)
+        forced = None                               # only one kind of card left in it
         if len(cards) - ravens >= plain_per_stack(stack) or ravens >= RAVENS_PER_STACK:
-            self.raven = ravens < RAVENS_PER_STACK
-            self.raven_button.title = f"Raven on the card: {'yes' if self.raven else 'no'}"
-            self.raven_button.selected = self.raven
+            forced = ravens < RAVENS_PER_STACK
+            self._set_raven(forced)
+        self._offer(cards_for(self.catalogue, stack, self.points.minimum, forced))
+
+    def _offer(self, cards: list[dict]) -> None:
+        """The catalogue's cards for the stack picked, as buttons (none: the row is gone)."""
+        app = App.get_running_app()
+        self.cards.clear_widgets()
+        self.cards.height = app.u * 56 if cards else 0
+        for card in cards:
+            b = FlatButton(title=f"{card['points']} pts" + (" raven" if card["raven"] else ""),
+                           caption=cost_words(card["pay"]), fs=20,
+                           disabled=not self.can_pay(card))
+            b.card = card
+            b.bind(on_release=lambda _b, c=card: self._card(c))
+            self.cards.add_widget(b)
+
+    def _card(self, card: dict) -> None:
+        self.points.value = card["points"]
+        self._set_raven(card["raven"])
+        for b in self.cards.children:
+            b.selected = b.card is card
+        if self.on_card is not None:
+            self.on_card(card)
+
+    def _set_raven(self, raven: bool) -> None:
+        self.raven = raven
+        self.raven_button.title = f"Raven on the card: {'yes' if raven else 'no'}"
+        self.raven_button.selected = raven
 
     def _raven(self, *_):
-        self.raven = not self.raven
-        self.raven_button.title = f"Raven on the card: {'yes' if self.raven else 'no'}"
-        self.raven_button.selected = self.raven
+        self._set_raven(not self.raven)
 
     def value(self) -> dict | None:
         if not self.enabled:
@@ -154,7 +190,10 @@ class EffectDialog(ModalView):
             player = self.players[self.seat]
             self._steppers(DROPS, "Pay", signed=False, low=lambda c: 0,
                            high=lambda c: player[c], note=lambda c: f"has {player[c]}")
-            self.potion = PotionEditor(CAULDRONS, left_stack, optional=False, taken=taken)
+            self.potion = PotionEditor(
+                CAULDRONS, left_stack, optional=False, taken=taken,
+                catalogue=earlier_cards(self.app), on_card=self._pay_for,
+                can_pay=lambda card: all(player[d] >= n for d, n in card["pay"].items()))
             ids.right.add_widget(self.potion)
         elif self.mode == "table":
             self._tabs()
@@ -184,6 +223,11 @@ class EffectDialog(ModalView):
         ids.tabs.height = u * 48 if self.mode == "table" else 0
         ids.tabs.opacity = 1 if self.mode == "table" else 0
 
+    def _pay_for(self, card: dict) -> None:
+        """The drops printed on the card picked from the catalogue, as the payment."""
+        for drop, s in self.steppers.items():
+            s.value = card["pay"].get(drop, 0)
+
     def _steppers(self, counters, verb, signed, low, high, note=lambda c: "") -> None:
         box = self.ids.left
         box.clear_widgets()
@@ -201,14 +245,15 @@ class EffectDialog(ModalView):
         box.add_widget(Widget())
 
     def _counters(self) -> None:
-        """Signed changes for the selected seat; never below what the seat has."""
+        """The selected seat's counts as it holds them, as the table sets them (never below
+        none); the change sent is what differs from the count the game holds."""
         player = next(p for p in self.players if p["name"] == self.target)
         deltas = self.deltas[self.target]
         supply = self.app.summary["supply"]
-        self._steppers(COUNTERS, "", signed=True, low=lambda c: -player[c],
-                       high=lambda c: most(supply, c), note=lambda c: f"now {player[c]}")
+        self._steppers(COUNTERS, "", signed=False, low=lambda c: 0,
+                       high=lambda c: player[c] + most(supply, c))
         for counter, s in self.steppers.items():
-            s.value = deltas[counter]
+            s.value = player[counter] + deltas[counter]
             self._note(s)
 
     def _tabs(self) -> None:
@@ -252,15 +297,21 @@ class EffectDialog(ModalView):
     # -- values -------------------------------------------------------------------------
     def _changed(self, stepper: Stepper) -> None:
         if self.mode in ("table", "adjust"):
-            self.deltas[self.target][stepper.counter] = int(stepper.value)
+            now = self._held(stepper.counter)
+            self.deltas[self.target][stepper.counter] = int(stepper.value) - now
             self._note(stepper)
         if self.mode == "choose_drops":
             self._recount()
 
+    def _held(self, counter: str) -> int:
+        """What the selected seat holds of ``counter`` in the game now."""
+        return next(p for p in self.players if p["name"] == self.target)[counter]
+
     def _note(self, stepper: Stepper) -> None:
-        player = next(p for p in self.players if p["name"] == self.target)
-        now = player[stepper.counter]
-        stepper.note = f"now {now}" if not stepper.value else f"{now} > {now + int(stepper.value)}"
+        """The change, small beside the count: "was 1, +2" (nothing while unchanged)."""
+        now = self._held(stepper.counter)
+        change = int(stepper.value) - now
+        stepper.note = f"was {now}, {change:+d}" if change else ""
 
     def _recount(self) -> None:
         chosen = sum(int(s.value) for s in self.steppers.values())

@@ -16,6 +16,7 @@ from companion.core.model import Command
 from companion.games.witchs_brew.roles import amount
 from ui import theme
 from ui.widgets.common import SeatBox
+from ui.widgets.icons import Counter  # noqa: F401 (the kv rules use it)
 
 #: Status kinds -> (fill, ink). The word is always shown as well.
 STATUS_STYLE = {
@@ -43,7 +44,6 @@ class SeatPanel(SeatBox):
     gold = NumericProperty(0)
     vials = NumericProperty(0)
     potions = NumericProperty(0)
-    points = NumericProperty(0)
     score = NumericProperty(0)
     cards_left = NumericProperty(0)
     status = StringProperty("")
@@ -52,9 +52,13 @@ class SeatPanel(SeatBox):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
-    short = BooleanProperty(False)   # too little height: the potions / cards line is left out
+    one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
+    small = BooleanProperty(False)   # the counters' lines at their smaller height
+    row_h = NumericProperty(0)       # a line of counters' height
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
+    #: what it was given is drops (the first line of counters), not gold or vials
+    given_drops = BooleanProperty(False)
 
     def show(self, seat: int, player: dict, colour_hex: str, colour_name: str,
              status: str, kind: str, awaited: bool, holder: bool,
@@ -70,13 +74,14 @@ class SeatPanel(SeatBox):
         for counter in ("red", "white", "green", "gold", "vials", "score", "cards_left"):
             setattr(self, counter, player[counter])
         self.potions = len(player["potions"])
-        self.points = sum(p["points"] for p in player["potions"])
         self.status = status
         self.status_fill, self.status_ink = STATUS_STYLE[kind]
         self.awaited = awaited
         self.holder = holder
         self.declinable = "" if not free_gain else ", ".join(
             amount(n, c) for c, n in free_gain["changes"].items() if n)
+        self.given_drops = bool(free_gain) and any(
+            free_gain["changes"].get(d) for d in ("red", "white", "green"))
 
     def on_touch_down(self, touch):
         """A touch on No thanks declines the gain; anywhere else opens the correction."""
