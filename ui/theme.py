@@ -30,9 +30,17 @@ def is_portrait(width: float, height: float) -> bool:
 
 def unit(width: float, height: float) -> float:
     """Pixels per unit for a window size: the base layout (800x480, or 480x853 for a portrait
-    window) scaled to fit, never below 0.6."""
-    base_w, base_h = PORTRAIT_BASE_SIZE if is_portrait(width, height) else BASE_SIZE
-    return max(0.6, min(width / base_w, height / base_h))
+    window) scaled to fit, never below 0.6. A landscape window larger than the 7-inch panel is
+    a larger panel of about the same pixel density (1280x720 is sold as 10 inches), seen from
+    the same chairs: half its extra scale (geometrically) goes to size, half to room, so
+    1280x720 is 1.22 pixels a unit and lays out 1045x588 units: texts a little larger than on
+    the 7-inch panel, and room for more of the log, the track and the board at once."""
+    portrait = is_portrait(width, height)
+    base_w, base_h = PORTRAIT_BASE_SIZE if portrait else BASE_SIZE
+    fit = min(width / base_w, height / base_h)
+    if portrait or fit <= 1:
+        return max(0.6, fit)
+    return fit ** 0.5
 
 
 def brightness(hex_colour: str) -> float:

@@ -66,7 +66,11 @@ def test_the_unit_and_the_portrait_flag_follow_the_window(tall):
     # the 7" panel on its side: the Touch Display 2's layout in units, 32 units to spare
     assert theme.unit(480, 800) == pytest.approx(800 / 853)
     assert 480 / theme.unit(480, 800) >= 480 and 800 / theme.unit(480, 800) >= 853 - 0.5
-    assert theme.unit(1280, 720) == pytest.approx(1.5) and not theme.is_portrait(1280, 720)
+    assert theme.unit(1280, 720) == pytest.approx(1.5 ** 0.5) and not theme.is_portrait(1280, 720)
+    # a larger landscape panel: larger texts than on the 7-inch one, and more room in units
+    for w, h in [(1024, 600), (1280, 720), (1920, 1080)]:
+        assert 1 < theme.unit(w, h) < min(w / 800, h / 480)
+        assert w / theme.unit(w, h) > 800 and h / theme.unit(w, h) > 480
     resize(800, 480)
     assert not tall.portrait and tall.u == 1.0
     resize(720, 1280)
