@@ -6,8 +6,8 @@ per ingredient in its colour with its word and count. A tap opens the seat's own
 
 The sizes are font units (``app.fu``), so Large text really enlarges the card's words. What
 does not fit the card then goes, least needed first (``CauldronSeatCard.fit``): the Cellar line,
-the ingredients' words (the chips keep colour and count), then chips beyond the last row (a
-"+N" chip says how many more). Compact (while dice or a phase take the room below): name,
+then the chips beyond the last row (a "+N" chip says how many more), the words only where not
+even two chips with words would fit (the chips keep colour and count). Compact (while dice or a phase take the room below): name,
 Magik and where it stands only."""
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from ui.widgets.common import Box, SeatBox, text_needs
 
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
 #: font units: the counters' digits, the chips' words, the card's rows
-DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 38, 4
+DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
+CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
 
 
 class PoolChip(Box):
@@ -94,8 +95,9 @@ class CauldronSeatCard(SeatBox):
 
     # -- fitting the card ---------------------------------------------------------------------
     def fit(self, *_args) -> None:
-        """Lay the pool's chips in rows the card's width holds, leaving out (in this order) the
-        Cellar line, the words, the chips beyond what the height holds."""
+        """Lay the pool's chips in rows the card's width holds, leaving out what its height does
+        not: the Cellar line, then the chips beyond the last row (their words kept while two
+        chips with words fit, else the counts alone)."""
         box = self.ids.get("pool_rows")
         if box is None:
             return
@@ -110,14 +112,16 @@ class CauldronSeatCard(SeatBox):
         room = self.height - 2 * self.padding[1] - fixed - self.spacing * (len(self.children) - 1)
         cellar_h = text_needs(False, self.cellars, fu * WORD_FS, "Roboto", False, width,
                               "left")[1] if self.cellars else 0
-        for show_cellars, words in ((True, True), (False, True), (False, False)):
+        keep = max(0, int((room + GAP * fu) // ((ROW_H + GAP) * fu)))   # rows the room holds
+        for show_cellars, words in ((True, True), (False, True)):
             rows = self._rows(width, fu, words)
-            height = self._height(rows, fu) + (cellar_h if show_cellars else 0)
-            if height <= room + 1:
+            if self._height(rows, fu) + (cellar_h if show_cellars else 0) <= room + 1:
                 break
-        else:
-            rows = self._cut(rows, max(0, int((room + GAP * fu) // ((ROW_H + GAP) * fu))),
-                             width, fu)
+        else:   # fewer chips with their words, a "+N" for the rest; else counts without words
+            rows = self._cut(rows, keep, width, fu)
+            if sum(1 for row in rows for chip in row if chip.word) < 2:
+                rows = self._rows(width, fu, False)
+                rows = self._cut(rows, keep, width, fu)
         self.show_cellars = show_cellars
         for row in rows:
             line = BoxLayout(size_hint_y=None, height=fu * ROW_H, spacing=fu * GAP)
@@ -166,9 +170,9 @@ def chip_for(kind: str, count: str, fu: float, words: bool) -> PoolChip:
     word = short(kind) if kind and words else ""
     need = text_needs(False, count, fu * DIGIT_FS, "Roboto", True, None, "left")[0]
     if word:
-        need += fu * 4 + text_needs(False, word, fu * WORD_FS, "Roboto", True, None, "left")[0]
+        need += text_needs(False, word, fu * WORD_FS, "Roboto", True, None, "left")[0]
     return PoolChip(word=word, count=count, bg=fill, ink=ink, size_hint_x=None,
-                    width=need + fu * 14)
+                    width=need + fu * (2 * CHIP_PAD + CHIP_GAP + 2))
 
 
 class CauldronSeatRow(GridLayout):

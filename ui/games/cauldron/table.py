@@ -156,7 +156,7 @@ class CauldronScreen(Screen):
     headline_only = BooleanProperty(False)   # the banner's headline only: the body needs the room
     owed = NumericProperty(0)
     lower_height = NumericProperty(120)
-    where_fs = NumericProperty(24)
+    where_px = NumericProperty(24)
 
     def on_kv_post(self, _base):
         self.track = CauldronTrack()
@@ -190,10 +190,16 @@ class CauldronScreen(Screen):
         self.fit_detail()
 
     def fit_where(self, *_args) -> None:
-        """The season and phase at 24 units where they fit on one line, else at 20."""
-        label, fu = self.ids.where, App.get_running_app().fu
-        wide = text_needs(False, self.where, fu * 24, label.font_name, True, None, "left")[0]
-        self.where_fs = 24 if wide <= label.width else 20
+        """The season and phase as large as they fit the top row: 24 units on one line, else
+        20 on two (the table's text size where it fits, else normal)."""
+        label, app = self.ids.where, App.get_running_app()
+        for size in (app.fu * 24, app.u * 24, app.fu * 20, app.u * 20):
+            need = text_needs(False, self.where, size, label.font_name, True, label.width,
+                              "left")
+            lines = 1 if size >= app.u * 24 else 2
+            if need[1] <= label.height and need[1] <= size * 1.4 * lines:
+                break
+        self.where_px = size
 
     def fit_detail(self, *_args) -> None:
         """The new parts of the rules' sentence, then the notes (an Omen), as many whole as
