@@ -99,6 +99,8 @@ class CauldronPotionDialog(ModalView):
         owing = [p["name"] for p in players if p["owed"]]
         self.name = name or (owing[0] if owing else
                              self.app.prompt.get("turn") or players[0]["name"])
+        # the body shows one of the two; kv's ids are weak, so the other one is kept here
+        self.bodies = {"pick": self.ids.picker.__self__, "new": self.ids.form.__self__}
         self._tabs()
         self._ingredient_buttons()
         self.select(self.name)
@@ -106,7 +108,7 @@ class CauldronPotionDialog(ModalView):
     def show_mode(self, mode: str) -> None:
         """The picker or the entry in the dialog's body, the other taken out of it."""
         self.mode = mode
-        shown = self.ids.picker if mode == "pick" else self.ids.form
+        shown = self.bodies[mode]
         body = self.ids.body
         if shown.parent is not body:
             body.clear_widgets()
