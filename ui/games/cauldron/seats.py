@@ -85,7 +85,8 @@ class CauldronSeatCard(SeatBox):
         self.current, self.compact, self.narrow = current, compact, narrow
         self.character = "" if narrow else CHARACTER_NAMES.get(player["character"] or "", "")
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
-        self.status = status
+        # narrow: "Gathered" rather than "Has gathered", on one line, leaving the pool room
+        self.status = status.removeprefix("Has ").capitalize() if narrow else status
         self.pool = [(k, player["pool"][k]) for k in d.INGREDIENTS if player["pool"].get(k)]
         cells = [short(c) if c else "empty" for c in player["cellars"]]
         self.cellars = ("Cellar: " + ", ".join(cells)) if cells else ""
