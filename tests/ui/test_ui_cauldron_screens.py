@@ -4,7 +4,8 @@ screenshots/ (cauldron_*) to be looked at."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from ui_helpers import both_sizes, dialogs, frames, tap_title, texts
+from ui.games.cauldron.seats import PoolChip
+from ui_helpers import both_sizes, dialogs, find, frames, tap_title, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 FOUR = [{"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},
@@ -105,6 +106,10 @@ def test_table_phases_render(app):
     frames()
     assert screen(app).mode == "turn"
     both_sizes("cauldron_turn_gathered")
+    # the seat card says "Web 2": the word small, the count in big digits
+    chips = [(c.word, c.count) for c in find(lambda w: isinstance(w, PoolChip),
+                                             screen(app).seats.cards()[0])]
+    assert chips == [("Web", "2")]
     screen(app).turn_panel.choose("brew")
     both_sizes("cauldron_turn_brew")
     s.execute(Command("end_turn", "Anna"))
@@ -125,7 +130,7 @@ def test_table_phases_render(app):
     both_sizes("cauldron_dice_steal", portrait=True)
     both_sizes("cauldron_seat_entry", before=lambda: screen(app).open_seat(0))
     # the seat card says "Web 2"; its dialog, one tap away, names the pool whole
-    assert "[b]Web[/b][/color] 2" in screen(app).seats.cards()[0].pool
+    assert screen(app).seats.cards()[0].pool == [("spider_web", 2)]
     screen(app).open_seat(0)
     frames()
     (seat,) = dialogs()

@@ -1,8 +1,10 @@
-"""Entering a potion card once (name, kind, Magik yield, ingredients with "Any", Quick, Spell)
-for a seat that has cards waiting: dealt at setup or bought in the Market. Cards entered before,
-in this game or the latest earlier Cauldron games of the database, are offered for one-tap
-reuse. The rules judge the ``add_potion`` command; a refusal shows in the dialog, which stays
-open."""
+"""Entering a seat's potion cards, dealt at setup or bought in the Market, as the printed
+cards they are: the dialog opens on the cards entered before (in this game, then the latest
+earlier Cauldron games of the database), the kinds the seat is owed first, and one tap enters
+one. "A new card" opens the whole entry (name, kind, Magik yield, ingredients with "Any", Quick,
+Spell), preset from the kind the seat is owed and the Magik that kind usually gives. The rules
+judge the ``add_potion`` command; a refusal shows in the dialog, which stays open. When a seat
+has entered its last card, the next seat with cards waiting is chosen."""
 
 from __future__ import annotations
 
@@ -79,6 +81,9 @@ class CauldronPotionDialog(ModalView):
     quick = BooleanProperty(False)
     spell = BooleanProperty(False)
     parts = ListProperty([])
+    #: 'pick' (the cards entered before) or 'new' (the whole entry)
+    mode = StringProperty("pick")
+    has_catalogue = BooleanProperty(False)
 
     @classmethod
     def open_for(cls, name: str | None = None) -> "CauldronPotionDialog":
@@ -94,9 +99,20 @@ class CauldronPotionDialog(ModalView):
         owing = [p["name"] for p in players if p["owed"]]
         self.name = name or (owing[0] if owing else
                              self.app.prompt.get("turn") or players[0]["name"])
+        # the body shows one of the two; kv's ids are weak, so the other one is kept here
+        self.bodies = {"pick": self.ids.picker.__self__, "new": self.ids.form.__self__}
         self._tabs()
         self._ingredient_buttons()
         self.select(self.name)
+
+    def show_mode(self, mode: str) -> None:
+        """The picker or the entry in the dialog's body, the other taken out of it."""
+        self.mode = mode
+        shown = self.bodies[mode]
+        body = self.ids.body
+        if shown.parent is not body:
+            body.clear_widgets()
+            body.add_widget(shown)
 
     # -- who ------------------------------------------------------------------------------
     @property
@@ -127,6 +143,7 @@ class CauldronPotionDialog(ModalView):
         self.error = ""
         self.reset(owed[0] if owed else "basic")
         self._catalogue()
+        self.show_mode("pick" if self.has_catalogue else "new")
 
     # -- the form -------------------------------------------------------------------------
     def reset(self, kind: str = "basic") -> None:
@@ -180,14 +197,17 @@ class CauldronPotionDialog(ModalView):
         for card in cards:
             flags = "".join(f" - {t}" for t, on in (("Quick", card["quick"]),
                                                      ("Spell", card["spell"])) if on)
-            b = FlatButton(title=card["name"], fs=20, size_hint_y=None, height=u * 72,
+            b = FlatButton(title=card["name"], fs=22, size_hint_y=None, height=u * 80,
                            caption=f"{KIND_SHORT[card['kind']]} +{card['yield']}: "
                                    f"{recipe(card)}{flags}",
                            fill=theme.SURFACE_HI if card["kind"] in owed else theme.SURFACE)
             b.bind(on_release=lambda _b, c=card: self.enter(c))
             box.add_widget(b)
-        self.ids.catalogue_title.text = ("Entered before: one tap adds it" if cards else
-                                         "Cards entered before appear here for one-tap reuse")
+        self.has_catalogue = bool(cards)
+        waiting = " or ".join(dict.fromkeys(KIND_SHORT[k] for k in owed))
+        self.ids.catalogue_title.text = (
+            f"Tap the card {self.name} holds" + (f" ({waiting} first)" if waiting else "")
+            + "; not listed: A new card")
 
     # -- sending ------------------------------------------------------------------------------
     def enter(self, card: dict | None = None) -> None:
@@ -198,9 +218,10 @@ class CauldronPotionDialog(ModalView):
             args["source"] = "correction"
         if self.app.send(Command("add_potion", self.name, args)):
             self.error = ""
-            if self.player["owed"]:
+            waiting = [p["name"] for p in self.app.summary["players"] if p["owed"]]
+            if waiting:   # this seat's next card, else the next seat with cards waiting
                 self._tabs()
-                self.select(self.name)
+                self.select(self.name if self.name in waiting else waiting[0])
             else:
                 self.dismiss()
         else:

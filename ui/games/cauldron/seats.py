@@ -1,22 +1,44 @@
-"""One Cauldron seat as the table sees it: name, colour and Magik, its zone, what it holds
-(pool, Cellars, Spells, Potions, cards still to enter) and where it stands this turn. A tap opens
-the seat's own entries (Instant Spells, Magik changes, discards, potion cards). Compact (while
-dice or a phase take the room below): name, Magik and where it stands only."""
+"""One Cauldron seat as the table sees it from a chair: name, colour and Magik, where it stands
+this turn (or its character and zone), and its counters as big digits: Potions beside a drawn
+vial (cards still to enter said as "new"), Spells beside a drawn star, and the pool as a chip
+per ingredient in its colour with its word and count. A tap opens the seat's own entries
+(Instant Spells, Magik changes, discards, potion cards), which name everything whole.
+
+The sizes are font units (``app.fu``), so Large text really enlarges the card's words. What
+does not fit the card then goes, least needed first (``CauldronSeatCard.fit``): the Cellar line,
+then the chips beyond the last row (a "+N" chip says how many more), the words only where not
+even two chips with words would fit (the chips keep colour and count). Compact (while dice or a phase take the room below): name,
+Magik and where it stands only."""
 
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import (
-    BooleanProperty, ColorProperty, NumericProperty, StringProperty,
+    BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty,
 )
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, counts_markup, short
-from ui.widgets.common import SeatBox
-
+from ui.games.cauldron import drawn  # noqa: F401 (kv class Drawing)
+from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, ingredient_colours, short
+from ui.widgets.common import Box, SeatBox, text_needs
 
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
+#: font units: the counters' digits, the chips' words, the card's rows
+DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
+CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
+
+
+class PoolChip(Box):
+    """An ingredient of the pool: its colour, its short word (unless the card lacks the room)
+    and its count in big digits."""
+
+    word = StringProperty("")
+    count = StringProperty("")
+    ink = ColorProperty(theme.DARK_INK)
 
 
 class CauldronSeatCard(SeatBox):
@@ -30,31 +52,128 @@ class CauldronSeatCard(SeatBox):
     status = StringProperty("")
     zone = StringProperty("")
     character = StringProperty("")
-    pool = StringProperty("")
     cellars = StringProperty("")
-    holds = StringProperty("")
+    potions = NumericProperty(0)
+    owed = NumericProperty(0)
+    spells = NumericProperty(0)
+    #: (kind, count) of every ingredient in the pool, in the box's order
+    pool = ListProperty([])
     current = BooleanProperty(False)
     compact = BooleanProperty(False)
+    narrow = BooleanProperty(False)
+    #: what fit() left out: the Cellar line, the chips' words, how many chips
+    show_cellars = BooleanProperty(True)
+
+    def __init__(self, **kwargs):
+        self._fit_soon = Clock.create_trigger(self.fit, 0)
+        super().__init__(**kwargs)
+        for name in ("size", "pool", "compact", "cellars", "status", "character", "zone"):
+            self.fbind(name, self._fit_soon)
+        App.get_running_app().fbind("fu", self._fit_soon)
+
+    def on_kv_post(self, _base):
+        # the status line takes its height from its words a frame later
+        self.ids.status.fbind("height", self._fit_soon)
 
     def show(self, seat: int, player: dict, hex_colour: str, status: str, current: bool,
              compact: bool, narrow: bool = False) -> None:
-        """``narrow`` (five or six seats): the zone without the character, no "No Cellar", Spells
-        and Potions on two lines, so every card fits its height; the seat's dialog has it all."""
+        """``narrow`` (five or six seats): the zone without the character, so the card's
+        status line stays one line; the seat's dialog has it all."""
         self.seat, self.player, self.magik = seat, player["name"], player["magik"]
         self.colour, self.colour_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         self.edge = theme.edge(hex_colour)
-        self.current, self.compact = current, compact
+        self.current, self.compact, self.narrow = current, compact, narrow
         self.character = "" if narrow else CHARACTER_NAMES.get(player["character"] or "", "")
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
-        self.status = status
-        self.pool = counts_markup(player["pool"]) or "[color=#A9B3BF]Pool empty[/color]"
+        # narrow: "Gathered" rather than "Has gathered", on one line, leaving the pool room
+        self.status = status.removeprefix("Has ").capitalize() if narrow else status
+        self.pool = [(k, player["pool"][k]) for k in d.INGREDIENTS if player["pool"].get(k)]
         cells = [short(c) if c else "empty" for c in player["cellars"]]
-        self.cellars = ("Cellar: " + ", ".join(cells)) if cells else ("" if narrow else "No Cellar")
-        owed = len(player["owed"])
-        potions = f"Potions {len(player['potions']) + owed}"
-        if owed:
-            potions += f" ({owed} new)"
-        self.holds = f"Spells {player['spells']}" + ("\n" if narrow else "   ") + potions
+        self.cellars = ("Cellar: " + ", ".join(cells)) if cells else ""
+        self.owed = len(player["owed"])
+        self.potions = len(player["potions"]) + self.owed
+        self.spells = player["spells"]
+
+    # -- fitting the card ---------------------------------------------------------------------
+    def fit(self, *_args) -> None:
+        """Lay the pool's chips in rows the card's width holds, leaving out what its height does
+        not: the Cellar line, then the chips beyond the last row (their words kept while two
+        chips with words fit, else the counts alone)."""
+        box = self.ids.get("pool_rows")
+        if box is None:
+            return
+        box.clear_widgets()
+        fu = App.get_running_app().fu
+        if self.compact or self.width <= 0:
+            box.height = 0
+            return
+        width = self.width - 2 * self.padding[0]
+        fixed = sum(c.height for c in self.children
+                    if c.size_hint_y is None and c not in (box, self.ids.cellar))
+        room = self.height - 2 * self.padding[1] - fixed - self.spacing * (len(self.children) - 1)
+        cellar_h = text_needs(False, self.cellars, fu * WORD_FS, "Roboto", False, width,
+                              "left")[1] if self.cellars else 0
+        keep = max(0, int((room + GAP * fu) // ((ROW_H + GAP) * fu)))   # rows the room holds
+        for show_cellars, words in ((True, True), (False, True)):
+            rows = self._rows(width, fu, words)
+            if self._height(rows, fu) + (cellar_h if show_cellars else 0) <= room + 1:
+                break
+        else:   # fewer chips with their words, a "+N" for the rest; else counts without words
+            rows = self._cut(rows, keep, width, fu)
+            if sum(1 for row in rows for chip in row if chip.word) < 2:
+                rows = self._rows(width, fu, False)
+                rows = self._cut(rows, keep, width, fu)
+        self.show_cellars = show_cellars
+        for row in rows:
+            line = BoxLayout(size_hint_y=None, height=fu * ROW_H, spacing=fu * GAP)
+            for chip in row:
+                line.add_widget(chip)
+            box.add_widget(line)
+        box.height = self._height(rows, fu)
+
+    @staticmethod
+    def _height(rows: list, fu: float) -> float:
+        return len(rows) * ROW_H * fu + max(0, len(rows) - 1) * GAP * fu
+
+    def _rows(self, width: float, fu: float, words: bool) -> list[list[PoolChip]]:
+        rows: list[list[PoolChip]] = [[]]
+        used = 0.0
+        for kind, count in self.pool:
+            chip = chip_for(kind, str(count), fu, words)
+            if rows[-1] and used + GAP * fu + chip.width > width:
+                rows.append([])
+                used = 0.0
+            used += (GAP * fu if rows[-1] else 0) + chip.width
+            rows[-1].append(chip)
+        return [r for r in rows if r]
+
+    def _cut(self, rows: list, keep: int, width: float, fu: float) -> list:
+        """The first ``keep`` rows, the last of them ending in "+N" for the chips left out."""
+        if keep >= len(rows):
+            return rows
+        if keep == 0:
+            return []
+        kept = rows[:keep]
+        left = sum(len(r) for r in rows[keep:])
+        more = chip_for("", f"+{left}", fu, False)
+        while kept[-1] and sum(c.width for c in kept[-1]) + GAP * fu * len(kept[-1]) \
+                + more.width > width:
+            kept[-1].pop()
+            left += 1
+            more = chip_for("", f"+{left}", fu, False)
+        kept[-1].append(more)
+        return kept
+
+
+def chip_for(kind: str, count: str, fu: float, words: bool) -> PoolChip:
+    """A chip as wide as its word and digits need (``kind`` '': the "+N" of chips left out)."""
+    fill, ink = ingredient_colours(kind) if kind else (theme.SURFACE_HI, theme.INK)
+    word = short(kind) if kind and words else ""
+    need = text_needs(False, count, fu * DIGIT_FS, "Roboto", True, None, "left")[0]
+    if word:
+        need += text_needs(False, word, fu * WORD_FS, "Roboto", True, None, "left")[0]
+    return PoolChip(word=word, count=count, bg=fill, ink=ink, size_hint_x=None,
+                    width=need + fu * (2 * CHIP_PAD + CHIP_GAP + 2))
 
 
 class CauldronSeatRow(GridLayout):

@@ -30,7 +30,7 @@ from ui.games.cauldron.potion import earlier_catalogue
 from ui.games.cauldron.seats import CauldronSeatRow
 from ui.games.cauldron.track import CauldronTrack
 from ui.games.cauldron.turn import CauldronTurnPanel
-from ui.widgets.common import Chip, FlatButton, Stepper, Txt
+from ui.widgets.common import Chip, FlatButton, Stepper, Txt, text_needs
 
 PHASE_WORDS = {
     "milestones": "Before play", "setup": "Setup", "omen": "Omen", "fill": "Fill board",
@@ -156,6 +156,7 @@ class CauldronScreen(Screen):
     headline_only = BooleanProperty(False)   # the banner's headline only: the body needs the room
     owed = NumericProperty(0)
     lower_height = NumericProperty(120)
+    where_px = NumericProperty(24)
 
     def on_kv_post(self, _base):
         self.track = CauldronTrack()
@@ -182,10 +183,23 @@ class CauldronScreen(Screen):
         if not summary or app.session is None or summary.get("game") != "cauldron":
             return
         self.where = where_text(summary)
+        self.fit_where()
         self.owed = sum(len(p["owed"]) for p in summary["players"])
         self._banner(app, summary, prompt)
         self._body(app, summary, prompt)
         self.fit_detail()
+
+    def fit_where(self, *_args) -> None:
+        """The season and phase as large as they fit the top row: 24 units on one line, else
+        20 on two (the table's text size where it fits, else normal)."""
+        label, app = self.ids.where, App.get_running_app()
+        for size in (app.fu * 24, app.u * 24, app.fu * 20, app.u * 20):
+            need = text_needs(False, self.where, size, label.font_name, True, label.width,
+                              "left")
+            lines = 1 if size >= app.u * 24 else 2
+            if need[1] <= label.height and need[1] <= size * 1.4 * lines:
+                break
+        self.where_px = size
 
     def fit_detail(self, *_args) -> None:
         """The new parts of the rules' sentence, then the notes (an Omen), as many whole as
