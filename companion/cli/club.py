@@ -186,7 +186,8 @@ def status(args: argparse.Namespace) -> int:
 
 def standings(args: argparse.Namespace) -> int:
     from companion.club.league import MIN_GAMES, standings as compute
-    from companion.club.reading import finished, names, season_of
+    from companion.club.rater import rate_due
+    from companion.club.reading import finished, kept, names, season_of
     from companion.games import all_games
     from companion.history.stats import find_game
 
@@ -196,7 +197,11 @@ def standings(args: argparse.Namespace) -> int:
     settings = access.load(_settings_path(args))
     with _connect(settings.conninfo) as conn:
         chosen = season_of(conn, args.season)
-        result = compute(finished(conn, chosen, game), names(conn), minimum)
+        if chosen is None:          # no season: every game, worked out here
+            result = compute(finished(conn, chosen, game), names(conn), minimum)
+        else:                       # the season's, as the club keeps them
+            rate_due(conn, chosen[0])
+            result = kept(conn, chosen[0], game, minimum)
     season = None if chosen is None else {"name": chosen[0], "starts": chosen[1].isoformat(),
                                           "ends": chosen[2].isoformat()}
     if args.json:

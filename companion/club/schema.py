@@ -7,6 +7,14 @@ read everything and add games, seats, profiles and conflicts, and write its live
 under its own device id (row-level security through ``club_device()``); ``club_wall``, the
 group of the wall screen's read-only roles. The admin who runs ``init`` owns the tables and is
 the only one who changes or deletes a game.
+
+Version 2 keeps the league as games arrive (docs/club.md, "The league"): ``league_titles`` (per
+season and title: games, how many are folded into the ratings, the last one folded, whether a
+game arrived before it) and ``standings`` (per season, title and player: games, wins, mu,
+sigma), the counts kept by triggers in the sending transaction, the ratings by the rater
+(companion/club/league.py ``rate_due``, group ``club_rater``). Its triggers also NOTIFY
+``club_games``, ``club_status`` (and the rater ``club_league``) so a wall screen is live
+without polling.
 """
 
 from __future__ import annotations
@@ -112,6 +120,100 @@ VERSIONS: dict[int, tuple[str, ...]] = {
         "WITH CHECK (device = club_device())",
         "CREATE POLICY updates_its_own ON status FOR UPDATE TO club_table "
         "USING (device = club_device()) WITH CHECK (device = club_device())",
+    ),
+    2: (
+        """DO $$ BEGIN
+             IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'club_rater') THEN
+               CREATE ROLE club_rater NOLOGIN; END IF;
+           END $$""",
+        # a season's days are UTC days, wherever the sending session's clock is set
+        """CREATE FUNCTION club_day(at timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS
+             $$ SELECT (at AT TIME ZONE 'UTC')::date $$""",
+        """CREATE TABLE league_titles (
+             season text NOT NULL REFERENCES seasons (name) ON DELETE CASCADE,
+             game text NOT NULL,
+             games integer NOT NULL DEFAULT 0,
+             rated integer NOT NULL DEFAULT 0,
+             through_at timestamptz,
+             through_uuid uuid,
+             late boolean NOT NULL DEFAULT false,
+             PRIMARY KEY (season, game))""",
+        """CREATE TABLE standings (
+             season text NOT NULL,
+             game text NOT NULL,
+             profile uuid NOT NULL,
+             name text NOT NULL,
+             games integer NOT NULL DEFAULT 0,
+             wins integer NOT NULL DEFAULT 0,
+             mu double precision,
+             sigma double precision,
+             PRIMARY KEY (season, game, profile),
+             FOREIGN KEY (season, game) REFERENCES league_titles ON DELETE CASCADE)""",
+        # the counts of a game arriving, in its own transaction: its title's row first (the
+        # one lock every sender of a season's title takes in the same order), then its seats'
+        """CREATE FUNCTION club_game_arrived() RETURNS trigger LANGUAGE plpgsql
+             SECURITY DEFINER SET search_path = public AS $$
+           BEGIN
+             IF NEW.status = 'finished' AND NEW.finished_at IS NOT NULL THEN
+               INSERT INTO league_titles AS t (season, game, games)
+                 SELECT s.name, NEW.game, 1 FROM seasons s
+                  WHERE club_day(NEW.finished_at) BETWEEN s.starts AND s.ends ORDER BY s.name
+               ON CONFLICT (season, game) DO UPDATE SET games = t.games + 1,
+                 late = t.late OR coalesce(
+                   (t.through_at, t.through_uuid) > (NEW.finished_at, NEW.uuid), false);
+             END IF;
+             PERFORM pg_notify('club_games', json_build_object('uuid', NEW.uuid,
+               'game', NEW.game, 'device', NEW.device)::text);
+             RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER game_arrived AFTER INSERT ON games
+             FOR EACH ROW EXECUTE FUNCTION club_game_arrived()""",
+        """CREATE FUNCTION club_seat_arrived() RETURNS trigger LANGUAGE plpgsql
+             SECURITY DEFINER SET search_path = public AS $$
+           BEGIN
+             IF NEW.profile IS NOT NULL THEN
+               INSERT INTO standings AS p (season, game, profile, name, games, wins)
+                 SELECT s.name, g.game, NEW.profile, NEW.name, 1, NEW.winner::int
+                   FROM games g JOIN seasons s
+                     ON club_day(g.finished_at) BETWEEN s.starts AND s.ends
+                  WHERE g.uuid = NEW.game AND g.status = 'finished' ORDER BY s.name
+               ON CONFLICT (season, game, profile) DO UPDATE SET games = p.games + 1,
+                 wins = p.wins + EXCLUDED.wins;
+             END IF;
+             RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER seat_arrived AFTER INSERT ON seats
+             FOR EACH ROW EXECUTE FUNCTION club_seat_arrived()""",
+        """CREATE FUNCTION club_status_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+             PERFORM pg_notify('club_status', NEW.device::text);
+             RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER status_changed AFTER INSERT OR UPDATE ON status
+             FOR EACH ROW EXECUTE FUNCTION club_status_changed()""",
+        # a season's counts from the games already there (a season added late, this version
+        # applied to a club with games); its ratings are then due from its first game
+        """CREATE FUNCTION club_league_fill(wanted text) RETURNS void LANGUAGE sql
+             SECURITY DEFINER SET search_path = public AS $$
+           DELETE FROM league_titles WHERE season = wanted;
+           INSERT INTO league_titles (season, game, games)
+             SELECT s.name, g.game, count(*) FROM seasons s JOIN games g
+               ON g.status = 'finished' AND club_day(g.finished_at) BETWEEN s.starts AND s.ends
+              WHERE s.name = wanted GROUP BY s.name, g.game;
+           INSERT INTO standings (season, game, profile, name, games, wins)
+             SELECT s.name, g.game, x.profile, min(x.name), count(*), count(*) FILTER
+                    (WHERE x.winner)
+               FROM seasons s JOIN games g ON g.status = 'finished'
+                    AND club_day(g.finished_at) BETWEEN s.starts AND s.ends
+               JOIN seats x ON x.game = g.uuid AND x.profile IS NOT NULL
+              WHERE s.name = wanted GROUP BY s.name, g.game, x.profile
+           $$""",
+        "SELECT club_league_fill(name) FROM seasons",
+        "REVOKE ALL ON FUNCTION club_league_fill(text) FROM PUBLIC",
+        "GRANT SELECT ON league_titles, standings TO club_table, club_wall",
+        "GRANT UPDATE (rated, through_at, through_uuid, late) ON league_titles TO club_rater",
+        "GRANT UPDATE (mu, sigma) ON standings TO club_rater",
+        "GRANT club_rater TO club_table, club_wall",
     ),
 }
 CLUB_VERSION = max(VERSIONS)
