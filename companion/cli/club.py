@@ -1,7 +1,8 @@
 """``companion club``: the club's store on PostgreSQL (companion/club/). The admin's commands
 (``init``, ``add-table``, ``add-wall``, ``season add``) take the admin's connection (URL, or
 $COMPANION_CLUB_URL); a table's (``join``, ``sync``, ``status``, ``standings``) use the settings
-``add-table`` printed, kept by ``join`` in a file only the companion's user reads. Every failure
+``add-table`` printed, kept by ``join`` in a file only the companion's user reads; ``board`` (the
+wall screen's server) plugs in from ui/web/board/ (``companion.club_commands``). Every failure
 is one line naming what is wrong, with no password in it."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from companion.cli.files import open_database, print_json, say
+from companion.cli.plugins import found, plug_in
 from companion.cli.status import EXIT_DONE, Unusable
 from companion.club import access
 from companion.core.errors import CompanionError
@@ -58,12 +60,14 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     q.add_argument("--game", metavar="TITLE", help="only this game (its title or name)")
     q.add_argument("--min-games", type=int, default=None, metavar="N",
                    help="games to be ranked (default 3)")
+    # the wall screen's server (ui/web/board/) and any other plugged in from outside
+    p.set_defaults(club_plugins=plug_in(sub, found("companion.club_commands").values()))
     return {"club": run}
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        return COMMANDS[args.club](args)
+        return (COMMANDS.get(args.club) or args.club_plugins[args.club])(args)
     except CompanionError as problem:
         raise Unusable(access.words(problem)) from None
     except Exception as problem:

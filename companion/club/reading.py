@@ -95,3 +95,46 @@ def kept(conn: Any, season: str, game: str | None = None,
             "WHERE s.season = %s AND (%s::text IS NULL OR s.game = %s)", (season, game, game)):
         titles[title].players.append(Standing(profile, name, games, wins, mu, sigma))
     return [ordered(t, minimum) for t in titles.values()]
+
+
+#: A table is offline when the server last heard from it longer ago than this (three missed
+#: heartbeats of 30 s, by the server's clock).
+OFFLINE_AFTER_S = 3 * 30.0
+#: The recent games a wall screen shows.
+RECENT = 8
+
+
+def live_tables(conn: Any) -> tuple[list[dict[str, Any]], float | None]:
+    """Every table with its live status (its ``data`` as the table wrote it) and whether it is
+    online, by the server's clock; and the seconds until the next online one turns offline
+    (None: none will), so a wall screen looks again then, not every few seconds."""
+    out, soonest = [], None
+    for name, device, game, data, age in conn.execute(
+            "SELECT t.name, t.device::text, s.game, s.data, "
+            "extract(epoch FROM now() - s.updated_at)::float8 FROM tables t "
+            "LEFT JOIN status s ON s.device = t.device ORDER BY t.name"):
+        online = age is not None and age <= OFFLINE_AFTER_S
+        if online:
+            left = OFFLINE_AFTER_S - age + 0.5
+            soonest = left if soonest is None else min(soonest, left)
+        out.append({"name": name, "device": device, "game": game, "status": data or {},
+                    "age": None if age is None else round(age, 1), "online": online})
+    return out, soonest
+
+
+def recent(conn: Any, limit: int = RECENT) -> list[dict[str, Any]]:
+    """The club's latest finished games: title, table, end, and each seat's name, score and
+    whether it won."""
+    rows = conn.execute(
+        "SELECT g.uuid::text, g.game, coalesce(t.name, ''), "
+        "to_char(g.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') "
+        "FROM games g LEFT JOIN tables t ON t.device = g.device WHERE g.status = 'finished' "
+        "ORDER BY g.finished_at DESC, g.uuid DESC LIMIT %s", (limit,)).fetchall()
+    seats: dict[str, list[dict[str, Any]]] = {r[0]: [] for r in rows}
+    for game, name, score, winner in conn.execute(
+            "SELECT s.game::text, coalesce(p.name, s.name), s.score, s.winner FROM seats s "
+            "LEFT JOIN profiles p ON p.uuid = s.profile WHERE s.game = ANY(%s::uuid[]) "
+            "ORDER BY s.game, s.seat", (list(seats),)):
+        seats[game].append({"name": name, "score": score, "winner": winner})
+    return [{"uuid": u, "game": g, "table": t, "finished_at": at, "seats": seats[u]}
+            for u, g, t, at in rows]
