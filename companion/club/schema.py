@@ -129,6 +129,8 @@ VERSIONS: dict[int, tuple[str, ...]] = {
         # a season's days are UTC days, wherever the sending session's clock is set
         """CREATE FUNCTION club_day(at timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS
              $$ SELECT (at AT TIME ZONE 'UTC')::date $$""",
+        # the latest games (a wall screen's), read backwards
+        "CREATE INDEX games_latest ON games (finished_at, uuid) WHERE status = 'finished'",
         """CREATE TABLE league_titles (
              season text NOT NULL REFERENCES seasons (name) ON DELETE CASCADE,
              game text NOT NULL,

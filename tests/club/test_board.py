@@ -172,3 +172,29 @@ def test_an_empty_club_says_so(club, browser):
         assert _texts(browser, "#tables li") == ["No tables yet: companion club add-table"]
         assert _texts(browser, "#recent li") == ["No games yet"]
         _shot(browser, "empty_club")
+
+
+def test_companion_club_board_is_plugged_in():
+    """``companion club board`` reaches ui/web/board/ through the companion.club_commands entry
+    point, with --listen checked as the parser reads it."""
+    import argparse
+
+    from companion.cli.main import build_parser
+    from ui.web.board.command import listen_at, run
+
+    parser, _ = build_parser()
+    args = parser.parse_args(["club", "board", "--listen", "0.0.0.0:8781", "--season", "S"])
+    assert args.club_plugins["board"] is run and args.listen == ("0.0.0.0", 8781)
+    assert parser.parse_args(["club", "board"]).listen == ("127.0.0.1", 8780)
+    assert listen_at("[::1]:8780") == ("::1", 8780)
+    for bad, says in (("localhost:80", "an address and a port"), ("127.0.0.1", "a port"),
+                      ("127.0.0.1:0", "not 1 to 65535")):
+        with pytest.raises(argparse.ArgumentTypeError, match=says):
+            listen_at(bad)
+
+
+def test_the_board_without_settings_says_so(tmp_path):
+    from tests.club.test_club import cli
+
+    code, _, err = cli("club", "board", "--settings", tmp_path / "none.json")
+    assert code == 2 and "no club settings" in err

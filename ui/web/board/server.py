@@ -24,7 +24,7 @@ from aiohttp import web
 
 from companion.club.access import words
 from companion.club.sync import Backoff
-from ui.web.server import HEADERS, HEARTBEAT_S, MAX_CONNECTIONS
+from ui.web.server import HEADERS, HEARTBEAT_S, MAX_CONNECTIONS, with_headers
 
 log = logging.getLogger(__name__)
 
@@ -64,19 +64,16 @@ class BoardServer:
     # -- the answers ------------------------------------------------------------------------
     @web.middleware
     async def _guard(self, request: web.Request, handler):
-        try:
+        async def checked() -> web.StreamResponse:
             if request.method not in ("GET", "HEAD"):
                 raise web.HTTPMethodNotAllowed(request.method, ["GET", "HEAD"],
                                                text="This page only shows")
             if request.content_length or request.can_read_body:
                 raise web.HTTPRequestEntityTooLarge(max_size=0, actual_size=1,
                                                     text="This page takes nothing")
-            response = await handler(request)
-        except web.HTTPException as answer:
-            response = web.Response(status=answer.status, text=answer.text or answer.reason)
-        if not response.prepared:
-            response.headers.update(HEADERS)
-        return response
+            return await handler(request)
+
+        return await with_headers(checked())
 
     async def _file(self, request: web.Request) -> web.Response:
         name, kind = FILES[request.path]
