@@ -169,7 +169,7 @@ def test_an_empty_club_says_so(club, browser):
         until(browser, lambda: _n(browser) >= 1, "the first snapshot")
         assert "No season yet" in _text(browser, "#season")
         assert "No games this season yet" in _text(browser, "#standings")
-        assert _texts(browser, "#tables li") == ["No tables yet: companion club add-table"]
+        assert _texts(browser, "#tables li") == ["No tables yet"]
         assert _texts(browser, "#recent li") == ["No games yet"]
         _shot(browser, "empty_club")
 
@@ -198,3 +198,19 @@ def test_the_board_without_settings_says_so(tmp_path):
 
     code, _, err = cli("club", "board", "--settings", tmp_path / "none.json")
     assert code == 2 and "no club settings" in err
+
+
+def test_the_wall_says_when_the_club_cannot_be_reached(browser):
+    from tests.club.cluster import _free_port
+
+    _viewport(browser)
+    nowhere = (f"host=127.0.0.1 port={_free_port()} dbname=club user=wall "
+               "password=never-shown connect_timeout=2")
+    with served(nowhere, club="Meeple") as (server, url):
+        browser.get(url + "/")
+        until(browser, lambda: "cannot be reached" in _text(browser, "#link"),
+              "that the club cannot be reached")
+        assert "never-shown" not in _get(url + "/snapshot.json")[2].decode()
+        assert "never-shown" not in str(server.snapshot)
+        assert _texts(browser, "#tables li") == ["Waiting for the club's server"]
+        _shot(browser, "unreachable")

@@ -23,6 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from companion.club.access import words
+from companion.club.league import MIN_GAMES
 from companion.club.sync import Backoff
 from ui.web.server import HEADERS, HEARTBEAT_S, MAX_CONNECTIONS, with_headers
 
@@ -214,7 +215,10 @@ class BoardServer:
     def _unreachable(self, problem: BaseException) -> None:
         said = words(problem, self.conninfo)
         log.warning("board: the club cannot be reached: %s", said)
-        if self.snapshot is not None and self.snapshot.get("unreachable") != said:
-            self.n += 1
-            self.snapshot = {**self.snapshot, "n": self.n, "unreachable": said}
-            self._broadcast()
+        if self.snapshot is not None and self.snapshot.get("unreachable") == said:
+            return
+        self.n += 1
+        shown = self.snapshot or {"club": self.club, "season": None, "min_games": MIN_GAMES,
+                                  "tables": [], "standings": [], "recent": []}
+        self.snapshot = {**shown, "n": self.n, "unreachable": said}
+        self._broadcast()

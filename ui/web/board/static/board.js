@@ -82,21 +82,22 @@
   }
 
   function draw() {
-    const b = board;
+    const b = board, away = "Waiting for the club's server";
     document.body.dataset.n = b.n;
     $("club").textContent = b.club ? `Club ${b.club}` : "The club";
     $("season").textContent = b.season ?
-      `${b.season.name} · ${b.season.starts} to ${b.season.ends}` : "No season yet";
+      `${b.season.name} · ${b.season.starts} to ${b.season.ends}` :
+      b.unreachable ? "" : "No season yet";
     $("link").textContent = b.unreachable ? "The club's server cannot be reached" : "Live";
     $("link").className = "link" + (b.unreachable ? " away" : "");
     $("tables").replaceChildren(...(b.tables.length ? b.tables.map(drawTable) :
-      [el("li", "No tables yet: companion club add-table", "none")]));
+      [el("li", b.unreachable ? away : "No tables yet", "none")]));
     $("standings-title").textContent = b.season ? `Standings · ${b.season.name}` : "Standings";
     $("standings").replaceChildren(...(b.standings.length ?
-      b.standings.map((s) => drawTitle(s, b.min_games)) : [el("p", "No games this season yet",
-        "none")]));
+      b.standings.map((s) => drawTitle(s, b.min_games)) :
+      [el("p", b.unreachable ? away : "No games this season yet", "none")]));
     $("recent").replaceChildren(...(b.recent.length ? b.recent.map(drawGame) :
-      [el("li", "No games yet", "none")]));
+      [el("li", b.unreachable ? away : "No games yet", "none")]));
   }
 
   const events = new EventSource("/events");
