@@ -107,7 +107,7 @@ def sending(admin_url: str, tables: int, each: int) -> dict[str, Any]:
         there = {str(u) for (u,) in admin.execute("SELECT uuid FROM games")}
         rows = admin.execute("SELECT count(*) FROM games").fetchone()[0]
         seats = admin.execute("SELECT count(*) FROM seats").fetchone()[0]
-        counted = admin.execute("SELECT sum(games) FROM league_titles WHERE season = 'Now'"
+        counted = admin.execute("SELECT sum(games) FROM league_counts WHERE season = 'Now'"
                                 ).fetchone()[0]
     want_seats = sum(len(s) for games in planned for _, s in games)
     return {"tables": tables, "games": len(sent), "sends": len(sent) + len(sent) // 10,

@@ -7,10 +7,11 @@ already folded in (a table that was offline, a clock behind) is marked ``late`` 
 that counts it; the rater then works the season's title out again from its first game. While it
 does, the standings show the ratings as they were (the counts are already up to date).
 
-Nothing here holds a lock while it computes: it reads, folds, then, under the title's row lock
-(the lock every sender of that season's title takes), checks that what it read is still all
-there is up to its last game (the same games counted) and that no other rater moved on;
-otherwise it reads again. Any role in ``club_rater`` may run it (a wall screen's, a table's):
+Nothing here holds a lock while it computes: it reads, folds, then takes the title's lock
+alone (``club_title_lock``: every sender of that season's title holds it shared until its
+commit, so the rater waits for those in flight and new ones wait for it, then see how far it
+got), checks that what it read is still all there is up to its last game (the same games
+counted) and that no other rater moved on; otherwise it reads again. Any role in ``club_rater`` may run it (a wall screen's, a table's):
 its writes are only these derived figures, the same whoever works them out.
 """
 
@@ -31,8 +32,10 @@ _BATCH = 5000
 def due(conn: Any, season: str | None = None) -> list[tuple[str, str]]:
     """The (season, title) pairs whose ratings lag their games."""
     return [(s, g) for s, g in conn.execute(
-        "SELECT season, game FROM league_titles WHERE (rated < games OR late) AND "
-        "(%s::text IS NULL OR season = %s) AND game <> ALL(%s) ORDER BY season, game",
+        "SELECT t.season, t.game FROM league_titles t JOIN (SELECT season, game, sum(games) "
+        "AS games FROM league_counts GROUP BY season, game) c USING (season, game) "
+        "WHERE (t.rated < c.games OR t.late) AND (%s::text IS NULL OR t.season = %s) "
+        "AND t.game <> ALL(%s) ORDER BY t.season, t.game",
         (season, season, sorted(TEAM_GAMES)))]
 
 
@@ -93,6 +96,9 @@ def _written(conn: Any, season: str, game: str, mark: tuple, fresh: bool,
     """Write the ratings if the games read are still all up to the last one; False: read
     again."""
     with conn.transaction():
+        # alone: every sender of this title (each holds it shared to its commit) is done, and
+        # any new one waits, then reads where this rater got to
+        conn.execute("SELECT pg_advisory_xact_lock(club_title_lock(%s, %s))", (season, game))
         if _mark(conn, season, game, lock=True) != mark:
             return False                          # another rater moved on, or a late game
         there = conn.execute(

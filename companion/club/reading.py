@@ -87,8 +87,8 @@ def kept(conn: Any, season: str, game: str | None = None,
     """The season's standings as the club keeps them (schema version 2): read, never worked
     out, so as fast at a million games as at ten. The ratings are as far as the rater got."""
     titles = {title: Table(title, title in TEAM_GAMES, games) for title, games in conn.execute(
-        "SELECT game, games FROM league_titles WHERE season = %s AND (%s::text IS NULL OR "
-        "game = %s) ORDER BY game", (season, game, game))}
+        "SELECT game, sum(games)::int FROM league_counts WHERE season = %s AND (%s::text IS "
+        "NULL OR game = %s) GROUP BY game ORDER BY game", (season, game, game))}
     for title, profile, name, games, wins, mu, sigma in conn.execute(
             "SELECT s.game, s.profile::text, coalesce(p.name, s.name), s.games, s.wins, s.mu, "
             "s.sigma FROM standings s LEFT JOIN profiles p ON p.uuid = s.profile "

@@ -117,7 +117,8 @@ def test_a_rater_while_games_arrive_misses_none(club):
         thread.join(60)
     with psycopg.connect(club, autocommit=True) as conn:
         same_as_worked_out(conn, season)
-        assert conn.execute("SELECT games, rated FROM league_titles").fetchall() == [(150, 150)]
+        assert conn.execute("SELECT sum(games), min(rated) FROM league_counts JOIN "
+                            "league_titles USING (season, game)").fetchone() == (150, 150)
 
 
 def test_games_and_status_are_notified_to_a_wall(club):
@@ -157,11 +158,11 @@ def test_a_table_role_writes_no_figures_and_no_other_tables_seats(club, tmp_path
                     "INSERT INTO seats (game, seat, name, winner, place) "
                     "VALUES (%s, 9, 'Mallory', true, 1)",
                     "UPDATE standings SET wins = 99 WHERE season = 'All' AND %s IS NOT NULL",
-                    "UPDATE league_titles SET games = 0 WHERE %s IS NOT NULL",
+                    "UPDATE league_counts SET games = 0 WHERE %s IS NOT NULL",
                     "DELETE FROM standings WHERE %s IS NOT NULL"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 b.execute(sql, (a_game,))
     with psycopg.connect(club) as conn:
         assert conn.execute("SELECT count(*) FILTER (WHERE score = 99 OR name = 'Mallory') "
                             "FROM seats").fetchone() == (0,)
-        assert conn.execute("SELECT sum(games) FROM league_titles").fetchone() == (1,)
+        assert conn.execute("SELECT sum(games) FROM league_counts").fetchone() == (1,)
