@@ -75,3 +75,24 @@ def test_the_club_figure_runs_with_tiny_sizes(tmp_path):
     assert rows.count("  ratio of medians, unreachable/none") == 3
     assert "button -> frame, club unreachable" in rows
     assert "Session.execute + commit, club unreachable (sync retrying)" in rows
+
+
+def test_the_league_benchmark_runs_with_tiny_sizes(capsys):
+    """``python -m benchmarks.league``: its own PostgreSQL, 4 tables sending at once, two small
+    seasons, the board's stream; the figures printed, none lost or doubled."""
+    from benchmarks import league
+    from tests.club.cluster import installed
+
+    if not installed():
+        import os
+        import pytest
+
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL (initdb, pg_ctl) is missing: .ci/run installs it")
+        pytest.skip("PostgreSQL is not installed")
+    assert league.main(["--tiny"]) == 0
+    printed = capsys.readouterr().out
+    assert "20 games (22 sends, every tenth twice)" in printed
+    assert "0 lost, 0 doubled, 0 seats missing, 0 miscounted" in printed and "errors" not in printed
+    assert "standings of 1,000 games" in printed and "standings of 2,000 games" in printed
+    assert "on the board's event stream" in printed and "2 games)" in printed

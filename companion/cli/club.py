@@ -1,7 +1,8 @@
 """``companion club``: the club's store on PostgreSQL (companion/club/). The admin's commands
 (``init``, ``add-table``, ``add-wall``, ``season add``) take the admin's connection (URL, or
 $COMPANION_CLUB_URL); a table's (``join``, ``sync``, ``status``, ``standings``) use the settings
-``add-table`` printed, kept by ``join`` in a file only the companion's user reads. Every failure
+``add-table`` printed, kept by ``join`` in a file only the companion's user reads; ``board`` (the
+wall screen's server) plugs in from ui/web/board/ (``companion.club_commands``). Every failure
 is one line naming what is wrong, with no password in it."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from companion.cli.files import open_database, print_json, say
+from companion.cli.plugins import found, plug_in
 from companion.cli.status import EXIT_DONE, Unusable
 from companion.club import access
 from companion.core.errors import CompanionError
@@ -59,12 +61,14 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     q.add_argument("--game", metavar="TITLE", help="only this game (its title or name)")
     q.add_argument("--min-games", type=int, default=None, metavar="N",
                    help="games to be ranked (default 3)")
+    # the wall screen's server (ui/web/board/) and any other plugged in from outside
+    p.set_defaults(club_plugins=plug_in(sub, found("companion.club_commands").values()))
     return {"club": run}
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        return COMMANDS[args.club](args)
+        return (COMMANDS.get(args.club) or args.club_plugins[args.club])(args)
     except CompanionError as problem:
         raise Unusable(access.words(problem)) from None
     except Exception as problem:
@@ -199,7 +203,8 @@ def status(args: argparse.Namespace) -> int:
 
 def standings(args: argparse.Namespace) -> int:
     from companion.club.league import MIN_GAMES, standings as compute
-    from companion.club.reading import finished, names, season_of
+    from companion.club.rater import rate_due
+    from companion.club.reading import finished, kept, names, season_of
     from companion.games import all_games
     from companion.history.stats import find_game
 
@@ -209,7 +214,11 @@ def standings(args: argparse.Namespace) -> int:
     settings = access.load(_settings_path(args))
     with _connect(settings.conninfo) as conn:
         chosen = season_of(conn, args.season)
-        result = compute(finished(conn, chosen, game), names(conn), minimum)
+        if chosen is None:          # no season: every game, worked out here
+            result = compute(finished(conn, chosen, game), names(conn), minimum)
+        else:                       # the season's, as the club keeps them
+            rate_due(conn, chosen[0])
+            result = kept(conn, chosen[0], game, minimum)
     season = None if chosen is None else {"name": chosen[0], "starts": chosen[1].isoformat(),
                                           "ends": chosen[2].isoformat()}
     if args.json:

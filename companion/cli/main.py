@@ -15,7 +15,6 @@ import argparse
 import os
 import sqlite3
 import sys
-from importlib.metadata import entry_points
 from typing import Callable, Sequence
 
 from companion import __version__
@@ -23,6 +22,7 @@ from companion.cli import doctor
 from companion.cli.check import cmd_check
 from companion.cli.files import one_line, say
 from companion.cli.play import cmd_export, cmd_replay
+from companion.cli.plugins import found, plug_in
 from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
 from companion.games import all_games
 
@@ -119,17 +119,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     handlers.update(club.add_arguments(p))
 
     # companion doctor: the machine's lines (companion/cli/doctor.py), then the hardware plugin's
-    plugins = {ep.name: ep for ep in entry_points(group="companion.commands")}
+    plugins = found("companion.commands")
     hardware = plugins.pop("doctor").load() if "doctor" in plugins else None
     p = sub.add_parser("doctor", help=doctor.HELP)
     doctor.add_arguments(p, hardware)
     handlers["doctor"] = doctor.runner(hardware)
 
-    for ep in plugins.values():
-        plugin = ep.load()
-        p = sub.add_parser(ep.name, help=plugin.HELP)
-        plugin.add_arguments(p)
-        handlers[ep.name] = plugin.run
+    handlers.update(plug_in(sub, plugins.values()))
     return parser, handlers
 
 

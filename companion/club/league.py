@@ -6,6 +6,10 @@ sigma``; a player is ranked from MIN_GAMES games on (before that the figure says
 Cauldron Quest is played together against the board: each seat's game is the team's result,
 counted (games, wins, win rate), never rated. Players are their profiles (uuid), named as the
 club's profile calls them.
+
+``standings`` works the figures out from the games themselves (every game when the club has
+no season); a season's are kept at the club as games arrive (schema version 2, read by
+companion/club/reading.py ``kept``, rated by companion/club/rater.py with ``fold``).
 """
 
 from __future__ import annotations
@@ -79,6 +83,30 @@ class Table:
                 "players": [p.as_dict(minimum) for p in self.players]}
 
 
+def fold(model: Any, ratings: dict[str, tuple[float, float]],
+         seats: Sequence[tuple[str, str, bool, int]]) -> dict[str, tuple[float, float]]:
+    """One game's Plackett-Luce update over the places of its seats with a profile (a game
+    needs two of them to move a rating): ``ratings`` (profile: (mu, sigma)) changed in place;
+    returns the seats' new (mu, sigma)."""
+    seats = [s for s in seats if s[0]]
+    if len(seats) < 2:
+        return {}
+    current = [model.rating(*ratings[s[0]]) if s[0] in ratings else model.rating()
+               for s in seats]
+    rated = model.rate([[r] for r in current], ranks=[s[3] for s in seats])
+    after = {seat[0]: (r.mu, r.sigma) for seat, [r] in zip(seats, rated)}
+    ratings.update(after)
+    return after
+
+
+def ordered(table: Table, minimum: int) -> Table:
+    """The players ranked by rating, then the unranked by win rate and games."""
+    table.players.sort(key=lambda p: (
+        not p.ranked(minimum), -(p.rating or 0.0) if p.ranked(minimum) else 0.0,
+        -p.win_rate, -p.games, p.name))
+    return table
+
+
 def standings(games: Iterable[Finished], names: dict[str, str],
               minimum: int = MIN_GAMES) -> list[Table]:
     """The standings of these games per title (in title order); ``names``: each profile's name
@@ -88,7 +116,7 @@ def standings(games: Iterable[Finished], names: dict[str, str],
     model = PlackettLuce()
     titles: dict[str, Table] = {}
     kept: dict[str, dict[str, Standing]] = {}
-    ratings: dict[tuple[str, str], Any] = {}
+    ratings: dict[str, dict[str, tuple[float, float]]] = {}
     for played in sorted(games, key=lambda g: (g.finished_at, g.uuid)):
         table = titles.setdefault(played.game, Table(played.game, played.game in TEAM_GAMES))
         table.games += 1
@@ -98,18 +126,10 @@ def standings(games: Iterable[Finished], names: dict[str, str],
             person = people.setdefault(profile, Standing(profile, names.get(profile, name)))
             person.games += 1
             person.wins += int(winner)
-        if table.team or len(seats) < 2:
+        if table.team:
             continue
-        current = [ratings.get((played.game, s[0])) or model.rating(name=s[0]) for s in seats]
-        rated = model.rate([[r] for r in current], ranks=[s[3] for s in seats])
-        for seat, [after] in zip(seats, rated):
-            ratings[(played.game, seat[0])] = after
-            people[seat[0]].mu, people[seat[0]].sigma = after.mu, after.sigma
-    out = []
-    for name in sorted(titles):
-        table = titles[name]
-        table.players = sorted(kept[name].values(), key=lambda p: (
-            not p.ranked(minimum), -(p.rating or 0.0) if p.ranked(minimum) else 0.0,
-            -p.win_rate, -p.games, p.name))
-        out.append(table)
-    return out
+        for profile, after in fold(model, ratings.setdefault(played.game, {}), seats).items():
+            people[profile].mu, people[profile].sigma = after
+    for name, table in titles.items():
+        table.players = list(kept[name].values())
+    return [ordered(titles[name], minimum) for name in sorted(titles)]

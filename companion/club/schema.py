@@ -7,6 +7,15 @@ read everything and add games, seats, profiles and conflicts, and write its live
 under its own device id (row-level security through ``club_device()``); ``club_wall``, the
 group of the wall screen's read-only roles. The admin who runs ``init`` owns the tables and is
 the only one who changes or deletes a game.
+
+Version 2 keeps the league as games arrive (docs/club.md, "The league"): ``league_titles`` (per
+season and title: how many games are folded into the ratings, the last one folded, whether a
+game arrived before it), ``league_counts`` (its games, per sending table) and ``standings``
+(per season, title and player: games, wins, mu, sigma), the counts kept by triggers in the
+sending transaction, the ratings by the rater
+(companion/club/league.py ``rate_due``, group ``club_rater``). Its triggers also NOTIFY
+``club_games``, ``club_status`` (and the rater ``club_league``) so a wall screen is live
+without polling.
 """
 
 from __future__ import annotations
@@ -112,6 +121,130 @@ VERSIONS: dict[int, tuple[str, ...]] = {
         "WITH CHECK (device = club_device())",
         "CREATE POLICY updates_its_own ON status FOR UPDATE TO club_table "
         "USING (device = club_device()) WITH CHECK (device = club_device())",
+    ),
+    2: (
+        """DO $$ BEGIN
+             IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'club_rater') THEN
+               CREATE ROLE club_rater NOLOGIN; END IF;
+           END $$""",
+        # a season's days are UTC days, wherever the sending session's clock is set
+        """CREATE FUNCTION club_day(at timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS
+             $$ SELECT (at AT TIME ZONE 'UTC')::date $$""",
+        # the latest games (a wall screen's), read backwards
+        "CREATE INDEX games_latest ON games (finished_at, uuid) WHERE status = 'finished'",
+        """CREATE TABLE league_titles (
+             season text NOT NULL REFERENCES seasons (name) ON DELETE CASCADE,
+             game text NOT NULL,
+             rated integer NOT NULL DEFAULT 0,
+             through_at timestamptz,
+             through_uuid uuid,
+             late boolean NOT NULL DEFAULT false,
+             PRIMARY KEY (season, game))""",
+        # a title's games per sending table: no row every sender must update (those would
+        # send one after another), a title's count is their sum
+        """CREATE TABLE league_counts (
+             season text NOT NULL,
+             game text NOT NULL,
+             device uuid NOT NULL,
+             games integer NOT NULL DEFAULT 0,
+             PRIMARY KEY (season, game, device),
+             FOREIGN KEY (season, game) REFERENCES league_titles ON DELETE CASCADE)""",
+        """CREATE TABLE standings (
+             season text NOT NULL,
+             game text NOT NULL,
+             profile uuid NOT NULL,
+             name text NOT NULL,
+             games integer NOT NULL DEFAULT 0,
+             wins integer NOT NULL DEFAULT 0,
+             mu double precision,
+             sigma double precision,
+             PRIMARY KEY (season, game, profile),
+             FOREIGN KEY (season, game) REFERENCES league_titles ON DELETE CASCADE)""",
+        # the lock a rater takes alone to write a season's title, every sender of it shared
+        """CREATE FUNCTION club_title_lock(season text, game text) RETURNS bigint
+             LANGUAGE sql IMMUTABLE AS
+             $$ SELECT (1279607111::bigint << 32) | (hashtext(season || '/' || game)::bigint
+                       & 4294967295) $$""",
+        # a game arriving, in its sender's transaction: counted under its table, and marked
+        # late for the rater when it ended before the last game the rater folded in
+        """CREATE FUNCTION club_game_arrived() RETURNS trigger LANGUAGE plpgsql
+             SECURITY DEFINER SET search_path = public AS $$
+           DECLARE s record;
+           BEGIN
+             IF NEW.status = 'finished' AND NEW.finished_at IS NOT NULL THEN
+               FOR s IN SELECT name FROM seasons WHERE club_day(NEW.finished_at)
+                        BETWEEN starts AND ends ORDER BY name LOOP
+                 INSERT INTO league_titles (season, game) VALUES (s.name, NEW.game)
+                   ON CONFLICT DO NOTHING;
+                 PERFORM pg_advisory_xact_lock_shared(club_title_lock(s.name, NEW.game));
+                 INSERT INTO league_counts AS c (season, game, device, games)
+                   VALUES (s.name, NEW.game, NEW.device, 1)
+                   ON CONFLICT (season, game, device) DO UPDATE SET games = c.games + 1;
+                 UPDATE league_titles SET late = true WHERE season = s.name
+                   AND game = NEW.game AND NOT late
+                   AND (through_at, through_uuid) > (NEW.finished_at, NEW.uuid);
+               END LOOP;
+             END IF;
+             PERFORM pg_notify('club_games', json_build_object('uuid', NEW.uuid,
+               'game', NEW.game, 'device', NEW.device)::text);
+             RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER game_arrived AFTER INSERT ON games
+             FOR EACH ROW EXECUTE FUNCTION club_game_arrived()""",
+        # its seats' counts at its commit (when they are all there), each player's row in the
+        # same order in every sender's transaction: no two senders wait on each other in a ring
+        """CREATE FUNCTION club_seats_counted() RETURNS trigger LANGUAGE plpgsql
+             SECURITY DEFINER SET search_path = public AS $$
+           BEGIN
+             IF NEW.status = 'finished' AND NEW.finished_at IS NOT NULL THEN
+               INSERT INTO standings AS p (season, game, profile, name, games, wins)
+                 SELECT s.name, NEW.game, x.profile, min(x.name), count(*),
+                        count(*) FILTER (WHERE x.winner)
+                   FROM seats x JOIN seasons s
+                     ON club_day(NEW.finished_at) BETWEEN s.starts AND s.ends
+                  WHERE x.game = NEW.uuid AND x.profile IS NOT NULL
+                  GROUP BY s.name, x.profile ORDER BY s.name, x.profile
+               ON CONFLICT (season, game, profile) DO UPDATE SET games = p.games + EXCLUDED.games,
+                 wins = p.wins + EXCLUDED.wins;
+             END IF;
+             RETURN NULL;
+           END $$""",
+        """CREATE CONSTRAINT TRIGGER seats_counted AFTER INSERT ON games
+             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION club_seats_counted()""",
+        """CREATE FUNCTION club_status_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+             PERFORM pg_notify('club_status', NEW.device::text);
+             RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER status_changed AFTER INSERT OR UPDATE ON status
+             FOR EACH ROW EXECUTE FUNCTION club_status_changed()""",
+        # a season's counts from the games already there (a season added late, this version
+        # applied to a club with games); its ratings are then due from its first game
+        """CREATE FUNCTION club_league_fill(wanted text) RETURNS void LANGUAGE sql
+             SECURITY DEFINER SET search_path = public AS $$
+           DELETE FROM league_titles WHERE season = wanted;
+           INSERT INTO league_titles (season, game)
+             SELECT DISTINCT s.name, g.game FROM seasons s JOIN games g
+               ON g.status = 'finished' AND club_day(g.finished_at) BETWEEN s.starts AND s.ends
+              WHERE s.name = wanted;
+           INSERT INTO league_counts (season, game, device, games)
+             SELECT s.name, g.game, g.device, count(*) FROM seasons s JOIN games g
+               ON g.status = 'finished' AND club_day(g.finished_at) BETWEEN s.starts AND s.ends
+              WHERE s.name = wanted GROUP BY s.name, g.game, g.device;
+           INSERT INTO standings (season, game, profile, name, games, wins)
+             SELECT s.name, g.game, x.profile, min(x.name), count(*), count(*) FILTER
+                    (WHERE x.winner)
+               FROM seasons s JOIN games g ON g.status = 'finished'
+                    AND club_day(g.finished_at) BETWEEN s.starts AND s.ends
+               JOIN seats x ON x.game = g.uuid AND x.profile IS NOT NULL
+              WHERE s.name = wanted GROUP BY s.name, g.game, x.profile
+           $$""",
+        "SELECT club_league_fill(name) FROM seasons",
+        "REVOKE ALL ON FUNCTION club_league_fill(text) FROM PUBLIC",
+        "GRANT SELECT ON league_titles, league_counts, standings TO club_table, club_wall",
+        "GRANT UPDATE (rated, through_at, through_uuid, late) ON league_titles TO club_rater",
+        "GRANT UPDATE (mu, sigma) ON standings TO club_rater",
+        "GRANT club_rater TO club_table, club_wall",
     ),
 }
 CLUB_VERSION = max(VERSIONS)

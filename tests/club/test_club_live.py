@@ -21,7 +21,7 @@ from companion.games import get_rules
 from companion.store import Store
 from companion.view import table_view
 from companion.core.narrator import Narrator
-from tests.club.conftest import _free_port
+from tests.club.cluster import free_port
 from tests.companion.test_history_stats import NEEDED, build_history
 from tests.club.test_club import _alive, at_club, cli, joined, played
 
@@ -91,7 +91,7 @@ def test_the_port_refused_loses_nothing(club, tmp_path):
     settings = access.load(path)
     password = psycopg.conninfo.conninfo_to_dict(settings.conninfo)["password"]
     refused = access.Settings(settings.club, settings.name, settings.role,
-                              make_conninfo(settings.conninfo, port=_free_port()))
+                              make_conninfo(settings.conninfo, port=free_port()))
     with Store(db) as store:
         report = ClubSync(store.conn, store.device_id, refused).send()
         assert report.error and "refused" in report.error and password not in report.error

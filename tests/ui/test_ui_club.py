@@ -19,7 +19,7 @@ from ui.widgets.players import KnownPlayers
 PASSWORD = "s3cret-Pa55word"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -30,7 +30,7 @@ def club(app, tmp_path):
     """Club settings pointing at a port nothing listens on; the thread started; stopped after."""
     path = tmp_path / "club.json"
     access.save(access.Settings("Brettspiel", "Table 1", "club_table_table_1",
-                                f"host=127.0.0.1 port={_free_port()} dbname=club "
+                                f"host=127.0.0.1 port={free_port()} dbname=club "
                                 f"user=club_table_table_1 password={PASSWORD} "
                                 "connect_timeout=2"), path)
     app.club_backoff = Backoff(0.05, 0.2)

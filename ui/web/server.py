@@ -35,7 +35,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from aiohttp import WSMsgType, web
 
@@ -68,6 +68,18 @@ HEADERS = {
 }
 ROLE = web.RequestKey("role", int)
 _PATH = re.compile(r"/t/([0-9a-f]{32})(?:/(ws|table\.css|table\.js))?")
+
+
+async def with_headers(answering: Awaitable[web.StreamResponse]) -> web.StreamResponse:
+    """The answer (an HTTPException raised: a plain answer of its status, never aiohttp's
+    page), with HEADERS on it unless it is already streaming (those set their own)."""
+    try:
+        response = await answering
+    except web.HTTPException as answer:
+        response = web.Response(status=answer.status, text=answer.text or answer.reason)
+    if not response.prepared:
+        response.headers.update(HEADERS)
+    return response
 
 
 @dataclass(eq=False)
@@ -230,16 +242,14 @@ class PhoneServer:
         known path answers 404 too), and the headers on every answer."""
         match = _PATH.fullmatch(request.path)
         role = self._role(match.group(1)) if match else None
-        try:
+
+        async def checked() -> web.StreamResponse:
             if role is None or request.method not in ("GET", "HEAD"):
                 raise web.HTTPNotFound(text="Not found")
             request[ROLE] = role
-            response = await handler(request)
-        except web.HTTPException as answer:
-            response = web.Response(status=answer.status, text=answer.text or answer.reason)
-        if not response.prepared:
-            response.headers.update(HEADERS)
-        return response
+            return await handler(request)
+
+        return await with_headers(checked())
 
     async def _page(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]

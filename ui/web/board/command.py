@@ -1,0 +1,58 @@
+"""``companion club board``: serve the club's wall screen (ui/web/board/server.py).
+
+Plugged into ``companion club`` through the ``companion.club_commands`` entry point group, so
+companion/ never imports aiohttp or ui; aiohttp and psycopg are imported only inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+
+HELP = "serve the club's wall screen (tables now, standings, latest games; live)"
+DEFAULT = ("127.0.0.1", 8780)
+
+
+def listen_at(text: str) -> tuple[str, int]:
+    """HOST:PORT (an IP address and a port) for --listen."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]")
+    try:
+        ipaddress.ip_address(host)
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--listen: give an address and a port like 127.0.0.1:8780, not {text!r}") from None
+    if not 0 < number < 65536:
+        raise argparse.ArgumentTypeError(f"--listen: the port {number} is not 1 to 65535")
+    return host, number
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--listen", type=listen_at, default=DEFAULT, metavar="HOST:PORT",
+                        help="where to serve the page (default 127.0.0.1:8780; 0.0.0.0:8780 "
+                             "for a screen on the network)")
+    parser.add_argument("--settings", help="the wall's club settings (what add-wall printed, "
+                                           "kept by join; default: as join keeps them)")
+    parser.add_argument("--season", metavar="NAME", help="this season (default: today's, "
+                                                         "else the latest)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from aiohttp import web
+
+    from companion.cli.files import say
+    from companion.club import access
+    from ui.web.board.server import BoardServer
+
+    path = Path(args.settings) if args.settings else access.default_path()
+    settings = access.load(path)
+    host, port = args.listen
+    server = BoardServer(settings.conninfo, args.season, settings.club)
+    shown = f"[{host}]" if ":" in host else host
+    say(f"The wall screen of the club {settings.club!r}: http://{shown}:{port}/ "
+        "(Ctrl+C stops it)")
+    web.run_app(server.make_app(), host=host, port=port, print=None, access_log=None)
+    return 0
