@@ -162,6 +162,10 @@ def test_the_detail_of_a_game_of_each_title(history, game):
     chart = detail.ids.chart
     assert [line.values for line in chart.lines] == [line.values for line in found.lines]
     assert [line.name for line in chart.lines] == [line.name for line in found.lines]
+    # the x axis by set or season, milestones flagged, Quest's lines to the most they reach
+    assert list(chart.marks) == list(found.marks) and list(chart.flags) == list(found.flags)
+    assert [line.most for line in chart.lines] == [line.most for line in found.lines]
+    assert (len(chart.marks) > 1) == (game != "quest")
     rows = detail.ids.log.data
     assert [r["text"] for r in rows if not r["heading"]] == words and words
     report("history screen", f"{TITLES[game]} detail ({len(words)} lines in words, "

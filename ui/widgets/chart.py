@@ -241,17 +241,22 @@ class LineChart(_Chart):
             self._picture.add(Color(*theme.LINE))
             self._picture.add(Line(points=[left, y, left + plot_w, y], width=1))
             self._text(label, left - u * 6, y - text_h / 2, theme.MUTED, anchor="right")
-        shown = [(x, words) for x, words in self.marks if 0 <= x <= x_high] or [
-            (tick, _number(tick)) for tick in x_ticks]
+        marked = [(x, words) for x, words in self.marks if 0 <= x <= x_high]
+        # a mark's words in the middle of its stretch (a season's), a line where it begins;
+        # without marks, round numbers under their points
+        shown = [(tick, (tick + end) / 2, words) for (tick, words), end in
+                 zip(marked, [x for x, _ in marked[1:]] + [x_high])] or [
+            (tick, tick, _number(tick)) for tick in x_ticks]
         past = -math.inf      # where the last label shown ends: a crowded one is left out
-        for tick, words in shown:
-            x, _ = at(tick, y_low)
+        for tick, middle, words in shown:
+            if marked:
+                x, _ = at(tick, y_low)
+                self._picture.add(Color(*theme.LINE))
+                self._picture.add(Line(points=[x, bottom, x, bottom + plot_h], width=1))
+            x, _ = at(middle, y_low)
             w = self._measure(words)[0]
             if x - w / 2 < past + u * 6:
                 continue
-            if self.marks:   # a season begins here: a tick up from the axis
-                self._picture.add(Color(*theme.LINE))
-                self._picture.add(Line(points=[x, bottom, x, bottom + plot_h], width=1))
             self._text(words, x, bottom - text_h - u * 4, theme.MUTED, anchor="centre")
             past = x + w / 2
         if self.x_title:

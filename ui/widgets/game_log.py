@@ -76,24 +76,34 @@ def _bolder(name: str, px: float) -> float:
     return max(0.0, CoreLabel(font_size=px, bold=True).get_extents(name)[0] - plain_w)
 
 
-def _names_room(text: str, colours: dict[str, str], px: float) -> float:
-    """The room the bold names take beyond their plain width, once per name in ``text``."""
-    return sum(_bolder(name, px) * len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", text))
-               for name in colours if name)
+@lru_cache(maxsize=16)
+def _finder(colours: tuple[tuple[str, str], ...]) -> tuple[re.Pattern, dict[str, str]] | None:
+    """One pattern for a table's names (escaped as markup, the longest first, whole words
+    only) and each one's colour: made once per table, not once a line."""
+    by_name = {plain(n): hex_ for n, hex_ in colours if n}
+    if not by_name:
+        return None
+    names = sorted(by_name, key=len, reverse=True)
+    return re.compile(r"(?<!\w)(" + "|".join(map(re.escape, names)) + r")(?!\w)"), by_name
 
 
-def in_colours(text: str, colours: dict[str, str]) -> str:
-    """``text`` as markup that shows it as written, the seats' names in their colours."""
+def in_colours(text: str, colours: dict[str, str], px: float = 0) -> tuple[str, float]:
+    """``text`` as markup that shows it as written, the seats' names in their colours (and
+    bold), and the room the bold names take beyond their plain width at ``px``."""
     shown = plain(text)
-    if not colours:
-        return shown
-    names = sorted((plain(n) for n in colours if n), key=len, reverse=True)
-    if not names:
-        return shown
-    by_name = {plain(n): hex_ for n, hex_ in colours.items()}
-    found = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, names)) + r")(?!\w)")
-    return found.sub(lambda m: f"[b][color={by_name[m.group(1)]}]{m.group(1)}[/color][/b]",
-                     shown)
+    found = _finder(tuple(colours.items())) if colours else None
+    if found is None:
+        return shown, 0.0
+    pattern, by_name = found
+    room = 0.0
+
+    def paint(match: re.Match) -> str:
+        nonlocal room
+        name = match.group(1)
+        room += _bolder(name, px) if px else 0.0
+        return f"[b][color={by_name[name]}]{name}[/color][/b]"
+
+    return pattern.sub(paint, shown), room
 
 
 def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
@@ -106,13 +116,12 @@ def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
     if fix:
         width -= u * (FIX_WIDTH + 8)
     fs = HEADING_FS if heading else LINE_FS
-    if heading:
-        width *= 0.94    # bold: measured plain, a little narrower
-    elif colours:
-        width -= _names_room(text, colours, u * fs)
+    shown, bolder = in_colours(text, colours or {}, u * fs)
+    # bold is measured plain (wrap.py): a heading a little narrower, a line less its names' room
+    width = width * 0.94 if heading else width - bolder
     rows = lines_needed(text, width, u * fs)
     height = u * (30 + 22 * (rows - 1)) if not heading else u * (44 + 28 * (rows - 1))
-    return {"text": text, "shown": in_colours(text, colours or {}), "heading": heading,
+    return {"text": text, "shown": shown, "heading": heading,
             "height": max(height, u * 56) if fix else height, "step": step, "die": die,
             "fix": fix}
 
