@@ -12,14 +12,13 @@ from companion.core import palette
 from companion.history.stats import Figures, Stats
 from companion.history.tally import labels
 from ui import theme
-from ui.widgets.chart import ChartBar
+from ui.widgets.chart import ChartBar, Rgba
 
 #: Bars drawn in a chart at most (the rest are named in a line below it).
 MOST_BARS = 8
 #: A season is charted when at least this share of the games reached its end.
 SEASON_SHARE = 0.2
 WORKED, CHANCE = theme.GOOD, theme.rgba("#7A8699")
-Rgba = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
