@@ -49,6 +49,11 @@ def plain_words(command: Command, events: Sequence[Event], names: Sequence[str],
     return [f"{command.player} {what}" if command.player else what.capitalize()]
 
 
+def no_chapters(events: Sequence[Event], names: Sequence[str], memo: dict[str, Any]) -> None:
+    """A game without rounds or turns to head its log with (the tests' small games)."""
+    return None
+
+
 @dataclass(frozen=True)
 class GameRules:
     """One game, as data and pure functions of state. No clock, no randomness, no I/O."""
@@ -77,6 +82,11 @@ class GameRules:
     #: followed by itself ("Round over: ..."). Never an id or a command's name.
     describe: Callable[[Command, Sequence[Event], Sequence[str], dict[str, Any]],
                        list[str]] = plain_words
+    #: The heading a step opens in the log, in the game's words ("Set 1, round 2: Anna
+    #: leads"), or None when it goes on under the one before: (its events, the seats' names, a
+    #: memo the game keeps across the game's steps in order, from ``{}``).
+    chapter: Callable[[Sequence[Event], Sequence[str], dict[str, Any]],
+                      str | None] = no_chapters
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))

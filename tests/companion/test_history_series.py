@@ -83,7 +83,14 @@ def test_each_series_is_the_game_played_again_and_ends_on_its_results(history, g
                                       "seat", (p.id,)).fetchall()
             assert [line.values[-1] for line in got.lines] == [r[0] for r in rows]
         assert got.samples > 2
-        assert got.x_title == {"witchs_brew": "round", "cauldron": "step", "quest": "turn"}[game]
+        assert got.x_title == {"witchs_brew": "set", "cauldron": "season", "quest": "turn"}[game]
+        if game != "quest":    # the x axis marked at each set's or season's first sample
+            assert [words for _, words in got.marks] == [
+                str(n) for n in range(1, len(got.marks) + 1)]
+            assert got.marks[0][0] == 0 and all(0 < x < got.samples for x, _ in got.marks[1:])
+            assert all(0 <= line < len(p.names) for _, line, _ in got.flags)
+        if game == "quest":
+            assert [line.most for line in got.lines] == [3, 6]
 
 
 def test_undone_steps_are_not_part_of_the_series(tmp_path):
@@ -113,8 +120,11 @@ def test_a_title_without_a_measure_is_refused_by_name():
 def test_the_story_tells_the_log_as_the_session_does(history, game):
     store, played = history
     p = next(p for p in played if p.game == game)
-    got, words = story(store, p.id)
+    got, names, steps = story(store, p.id)
     assert got == of_game(store, p.id)
     session = store.open_session(p.id)
+    words = [line for _, lines in steps for line in lines]
     assert words == [line for _, lines in session.log() for line in lines]
+    assert [step.n for step, _ in steps] == [step.n for step, _ in session.log()]
+    assert names == session.names
     assert len(words) >= len(session.done_steps())

@@ -12,7 +12,7 @@ from test_ui_cauldron_fixes import to_turn_order
 from test_ui_quest_play import start as start_quest
 from ui_helpers import both_sizes, dialogs, find, frames, tap, tap_title
 
-from ui.widgets.game_bar import GameLog, GameLogRow
+from ui.widgets.game_log import GameLog, GameLogRow
 
 
 def tray(app, die: str, value) -> None:

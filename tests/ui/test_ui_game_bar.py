@@ -6,12 +6,13 @@ after leaving and resuming the game."""
 from __future__ import annotations
 
 import random
-
-from kivy.uix.label import Label
+import time
 
 from ui_helpers import both_sizes, dialogs, frames, shot, tap, tap_title, walk
 
+from tests.support.figures import report
 from ui import theme as T
+from ui.widgets.game_log import GameLogRow
 
 
 def _bar(app):
@@ -34,13 +35,13 @@ def test_the_bar_shows_the_last_events_in_words_and_takes_its_own_room(app):
     assert app.screens.y == bar.top and app.screens.height == app.root.height - bar.height
     tap_title("Warlock")
     frames()
-    assert bar.shown == "Anna played the Warlock (screen)"
+    assert bar.shown == "Anna played the Warlock"      # from the screen: no "(screen)" said
     tap_title("So be it!")
     frames()
-    assert app.log_all()[-3:] == ["Anna played the Warlock (screen)",
-                                  'Barb said "So be it!" to the Warlock (screen)',
-                                  "Barb's Warlock favor: +1 gold (screen)"]
-    assert bar.shown.endswith("Barb's Warlock favor: +1 gold (screen)")
+    assert app.log_all()[-3:] == ["Anna played the Warlock",
+                                  'Barb said "So be it!" to the Warlock',
+                                  "Barb's Warlock favor: +1 gold"]
+    assert bar.shown.endswith("Barb's Warlock favor: +1 gold")
     assert app.clock_turn and app.clock_game
     both_sizes("game_bar_witchs_brew")
     app.go_home()
@@ -53,13 +54,13 @@ def test_undo_and_redo_say_what_they_did_in_large_type(app):
     tap_title("Warlock")
     app.undo()
     frames()
-    assert app.undo_words == "Undone: Anna played the Warlock (screen)"
+    assert app.undo_words == "Undone: Anna played the Warlock"
     banner = app.root.ids.undo_banner
     assert banner.opacity == 1 and app.root.ids.undo_text.font_size >= 24 * app.u
     both_sizes("game_bar_undone", portrait=True)
     app.redo()
     frames()
-    assert app.undo_words == "Redone: Anna played the Warlock (screen)"
+    assert app.undo_words == "Redone: Anna played the Warlock"
     app._clear_undo.cancel()
     app.undo_words = ""
 
@@ -74,15 +75,28 @@ def test_the_log_of_a_long_game_scrolls_to_its_end_without_a_widget_per_step(app
         session.execute(cauldron.next_command(session, rng))
     frames()
     assert len(app.log_all()) >= 500
+    started = time.perf_counter()
     tap(_bar(app).ids.events)
+    built = time.perf_counter() - started
     frames(5)
     (log,) = dialogs()
+    report("game bar", f"the log of {len(app.log_all())} lines and "
+           f"{sum(r['heading'] for r in log.ids.rv.data)} headings: tap to built "
+           f"{built * 1000:.0f} ms")
     rv = log.ids.rv
-    assert len(rv.data) == len(app.log_all())
+    lines = [r for r in rv.data if not r["heading"]]
+    headings = [r["text"] for r in rv.data if r["heading"]]
+    assert [r["text"] for r in lines] == app.log_all()   # every line, none numbered
+    assert rv.data[0]["heading"] and headings[0] == "Setting up"
+    assert "Season 1 Harvest" in headings and "Season 1 Market: Anna's turn" in headings
+    assert any(h.startswith("Season 2 Harvest: ") and h.endswith("'s turn") for h in headings)
     assert rv.scroll_y == 0                      # newest last, shown first
-    lines = [w for w in walk(log) if isinstance(w, Label) and w.text[:1].isdigit()]
-    assert 0 < len(lines) < 60                   # a screenful, not 500
-    assert any(w.text.startswith(f"{len(rv.data)}.") for w in lines)
+    shown = [w for w in walk(log) if isinstance(w, GameLogRow)]
+    assert 0 < len(shown) < 60                   # a screenful, not 500
+    assert any(w.text == app.log_all()[-1] for w in shown)
+    # the names in their seat colours (and named: colour is never the only cue)
+    anna = next(r for r in lines if r["text"].startswith("Anna "))
+    assert anna["shown"].startswith("[b][color=#e69f00")   # Anna's seat: orange
     both_sizes("game_log_dialog", before=lambda: (tap(_bar(app).ids.events), frames(5)))
 
 
@@ -151,7 +165,7 @@ def test_a_log_row_is_as_tall_as_its_words_wrap():
     the unit of a 1280x720 window too."""
     from kivy.core.text import Label as CoreLabel
 
-    from ui.widgets.game_bar import row_data
+    from ui.widgets.game_log import row_data
 
     text = "Wim moved Warm Mummy Wax to the Wizard Market"   # wide letters: 425 units at 18
     for u in (1.0, 1.5):

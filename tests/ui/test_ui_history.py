@@ -157,14 +157,22 @@ def test_the_detail_of_a_game_of_each_title(history, game):
     app = App.get_running_app()
     assert app.screens.current == "game_detail"
     detail = app.screens.get_screen("game_detail")
-    found, words = story(app.store, play.id)
+    found, _, steps = story(app.store, play.id)
+    words = [line for _, lines in steps for line in lines]
     chart = detail.ids.chart
     assert [line.values for line in chart.lines] == [line.values for line in found.lines]
     assert [line.name for line in chart.lines] == [line.name for line in found.lines]
-    assert len(detail.ids.log.data) == len(words) and words
+    # the x axis by set or season, milestones flagged, Quest's lines to the most they reach
+    assert list(chart.marks) == list(found.marks) and list(chart.flags) == list(found.flags)
+    assert [line.most for line in chart.lines] == [line.most for line in found.lines]
+    assert (len(chart.marks) > 1) == (game != "quest")
+    rows = detail.ids.log.data
+    assert [r["text"] for r in rows if not r["heading"]] == words and words
     report("history screen", f"{TITLES[game]} detail ({len(words)} lines in words, "
            f"{found.samples} chart points): tap to shown {opened * 1000:.0f} ms")
-    assert detail.ids.log.data[0]["text"] == f"1. {words[0]}"
+    first = {"witchs_brew": "Set 1, round 1", "cauldron": "Setting up", "quest": "Turn 1: "}
+    assert rows[0]["heading"] and rows[0]["text"].startswith(first[game])   # headed, unnumbered
+    assert rows[1]["text"] == words[0]
     if game == "quest":
         won = any(r["winner"] for r in play.results)
         assert ("Won together" if won else "Lost together") in detail.result
@@ -286,7 +294,8 @@ def test_log_lines_wrap_as_a_label_wraps_them(history):
     screen, played = history
     app = App.get_running_app()
     for game in TITLES:
-        _, words = story(app.store, finished(played, game)[0].id)
+        _, _, steps = story(app.store, finished(played, game)[0].id)
+        words = [line for _, lines in steps for line in lines]
         for width, px in ((220, 18), (330, 18), (600, 18), (500, 27)):
             one = CoreLabel(text="A", font_size=px)
             one.refresh()

@@ -14,7 +14,8 @@ import pytest
 from companion.history.stats import gather, players, profile_names
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
-from ui.screens.stats import WORKED, open_stats
+from ui.screens.stats import open_stats
+from ui.screens.stats_view import WORKED
 from ui.widgets.chart import BarChart
 from ui_helpers import both_sizes, button, close_dialogs, find, frames, resize, tall_shot, tap
 
@@ -77,6 +78,14 @@ def test_each_title_shows_its_figures_and_charts(app, screen, game):
     assert button(TITLES[game], screen).selected
     drawn = charts(screen)
     assert [list(c.bars) for c in drawn] == [list(b.bars) for b in screen.view.blocks if b.bars]
+    # each player's bar as long as their win rate (2 of 15 shorter than 2 of 9), in their colour
+    wins = drawn[0]
+    rates = {p.name: 100 * (p.titles[game].win_rate or 0) for p in stats.players
+             if game in p.titles}
+    assert [b.value for b in wins.bars] == [rates[b.label] for b in wins.bars]
+    assert [b.value for b in wins.bars] == sorted((b.value for b in wins.bars), reverse=True)
+    assert screen.view.blocks[0].maximum == 100
+    assert len({b.colour for b in wins.bars}) == len(wins.bars) > 1
     told = title.from_log
     if game == "quest":
         spells = [b for c in drawn for b in c.bars if b.colour == WORKED]
@@ -85,7 +94,7 @@ def test_each_title_shows_its_figures_and_charts(app, screen, game):
     elif game == "witchs_brew":
         roles = next(c for c in drawn if len(c.bars) == 12)
         assert [b.text for b in roles.bars] == [
-            f"{r['actions']} : {r['favours']} ({r['action_share']:.0%})"
+            f"{r['action_share']:.0%} full, {r['actions']} of {r['actions'] + r['favours']}"
             for r in told["roles"].values()]
     else:
         bought = drawn[-1]

@@ -4,7 +4,8 @@ progress and the paths blocked), with a button that hands the play to BG Stats a
 
 The only screen that reads a game's log: its steps once, folded once for the chart
 (companion/history/series.py) and told in words from the same rows, when the game is opened.
-The log is a RecycleView (a widget per line on screen) of the game bar's log rows."""
+The log is a RecycleView (a widget per line on screen) of the game bar's log rows, under the
+same headings for each round or turn, the names in their seat colours."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.core import palette
-from companion.games import all_games
+from companion.games import all_games, get_rules
 from companion.history import browse
 from companion.history.series import story
 from ui import theme
@@ -23,10 +24,10 @@ from ui.text.markup import plain
 from ui.screens.history import length_words, variant_words
 from ui.screens.home import ACCENT_HEX, when
 from ui.widgets.chart import ChartLine
-from ui.widgets.game_bar import row_data
+from ui.widgets.game_log import name_colours, told_rows
 
 #: What the chart's title says for each title's series.
-CHART_TITLES = {"witchs_brew": "Points after each round", "cauldron": "Magik after each step",
+CHART_TITLES = {"witchs_brew": "Points after each round", "cauldron": "Magik, season by season",
                 "quest": "The team's progress, turn by turn"}
 #: Cauldron Quest's lines: the ingredients in the cauldron, the paths blocked.
 QUEST_COLOURS = (theme.GOOD, theme.BAD)
@@ -92,13 +93,13 @@ def chart_lines(game: str, found, colours) -> list[ChartLine]:
     """The series' lines in the seats' colours (black, which the dark screen would hide, drawn
     grey; the legend names each line); Quest's two team lines in good and bad."""
     if game == "quest":
-        return [ChartLine(line.name, QUEST_COLOURS[i % 2], line.values)
+        return [ChartLine(line.name, QUEST_COLOURS[i % 2], line.values, line.most)
                 for i, line in enumerate(found.lines)]
     shades = palette.seat_colours(colours, len(found.lines))
     out = []
     for line, colour in zip(found.lines, shades):
         rgba = theme.MUTED if colour.hex == "#000000" else theme.rgba(colour.hex)
-        out.append(ChartLine(line.name, rgba, line.values))
+        out.append(ChartLine(line.name, rgba, line.values, line.most))
     return out
 
 
@@ -114,7 +115,9 @@ class GameDetailScreen(Screen):
 
     def __init__(self, **kwargs) -> None:
         self.play = None
-        self._words: list[str] = []
+        self._told: list = []      # (step, its lines), the done steps in order
+        self._names: list[str] = []
+        self._colours: dict[str, str] = {}
         self._width: float | None = None
         super().__init__(**kwargs)
 
@@ -135,7 +138,9 @@ class GameDetailScreen(Screen):
         if self.play is None:
             app.refuse(f"Game #{game_id} is not in this history")
             return
-        found, self._words = story(app.store, game_id)
+        found, self._names, self._told = story(app.store, game_id)
+        colours = app.store.setup_of(game_id).get("colours")
+        self._colours = name_colours(get_rules(self.play.game), self._names, colours)
         play = self.play
         self.heading = play.title
         self.result = result_markup(play)
@@ -143,8 +148,8 @@ class GameDetailScreen(Screen):
         self.chart_title = CHART_TITLES.get(play.game, "Score")
         chart = self.ids.chart
         chart.x_title, chart.y_title = found.x_title, found.y_title
-        chart.lines = chart_lines(play.game, found,
-                                  app.store.setup_of(game_id).get("colours"))
+        chart.marks, chart.flags = list(found.marks), list(found.flags)
+        chart.lines = chart_lines(play.game, found, colours)
         self.can_share = (play.status == "finished"
                           and importlib.util.find_spec("ui.widgets.qr") is not None)
         self._fill_log(self.ids.log.width)
@@ -158,8 +163,10 @@ class GameDetailScreen(Screen):
         u = App.get_running_app().u
         self._width = width
         room = width - u * 16   # the row's room for words, beside the scroll bar
-        self.ids.log.data = [row_data(f"{i}. {line}", room, u)
-                             for i, line in enumerate(self._words, start=1)]
+        if self.play is None:
+            return
+        rules = get_rules(self.play.game)
+        self.ids.log.data = told_rows(rules, self._names, self._told, room, u, self._colours)
 
     def share(self) -> None:
         """BG Stats: the play as its push-play link in a QR code (ui/widgets/qr.py)."""

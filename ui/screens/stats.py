@@ -4,14 +4,12 @@ season, milestones and purchases; Witch's Brew's roles and ravens; Cauldron Ques
 beside their exact chance and the paths left open), as big numbers and labelled bars.
 
 The figures come from companion/history/stats.py (the list rows, and one SQL statement per
-title over the events; never a fold). What to show is worked out here as a :class:`View`
-(pure data, so the tests read it), then drawn: a row of big numbers and, per figure, a heading,
-a BarChart and a few lines. The players are picked from those the history has seen (their
+title over the events; never a fold). What to show is worked out as a :class:`View`
+(ui/screens/stats_view.py, pure data, so the tests read it), then drawn here: a row of big
+numbers and, per figure, a heading, a BarChart and a few lines. The players are picked from those the history has seen (their
 profile's name where seats link to one), never typed."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from kivy.app import App
 from kivy.properties import ListProperty, StringProperty
@@ -21,215 +19,12 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games import all_games
 from companion.history.plays import read_plays
-from companion.history.stats import (
-    Figures, Stats, gather, player_key, players, profile_names,
-)
-from companion.history.tally import labels
+from companion.history.stats import gather, player_key, players, profile_names
 from ui import theme
 from ui.screens.home import wrapped
-from ui.widgets.chart import BarChart, ChartBar
+from ui.screens.stats_view import View, games_words, player_colours, player_view, title_view
+from ui.widgets.chart import BarChart
 from ui.widgets.common import Box, FlatButton
-
-#: Bars drawn in a chart at most (the rest are named in a line below it).
-MOST_BARS = 8
-#: A season is charted when at least this share of the games reached its end.
-SEASON_SHARE = 0.2
-WORKED, CHANCE = theme.GOOD, theme.rgba("#7A8699")
-
-
-@dataclass(frozen=True)
-class Tile:
-    """A big number and what it counts."""
-
-    value: str
-    label: str
-
-
-@dataclass(frozen=True)
-class Block:
-    """One figure: a heading, its bars (out of ``maximum``, 0: the largest) and lines."""
-
-    heading: str
-    bars: tuple[ChartBar, ...] = ()
-    lines: tuple[str, ...] = ()
-    maximum: float = 0
-
-
-@dataclass(frozen=True)
-class View:
-    heading: str
-    tiles: tuple[Tile, ...]
-    blocks: tuple[Block, ...]
-
-
-def pct(rate: float | None) -> str:
-    return "-" if rate is None else f"{rate:.0%}"
-
-
-def minutes(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0f} min"
-
-
-def games_words(n: int) -> str:
-    return f"{n} game{'s' * (n != 1)}"
-
-
-def _of(wins: int, games: int, rate: float | None) -> str:
-    return f"{wins} of {games} ({pct(rate)})"
-
-
-def _score_words(f: Figures) -> str:
-    if f.average_score is None:
-        return ""
-    return f"score {f.average_score:g} on average, best {f.best_score}"
-
-
-def player_view(stats: Stats, titles: dict[str, str], who: str) -> View:
-    """One player's figures (``stats`` gathered for that player)."""
-    if not stats.players:
-        return View(f"{who}: no finished games yet", (), ())
-    p = stats.players[0]
-    f = p.overall
-    tiles = (Tile(str(f.games), "games"), Tile(str(f.wins), f"wins ({pct(f.win_rate)})"),
-             Tile(str(f.longest_streak), "longest streak"),
-             Tile(minutes(f.average_minutes), "a game on average"))
-    bars = tuple(ChartBar(titles.get(g, g), 100 * (t.win_rate or 0), theme.CALM,
-                          _of(t.wins, t.games, t.win_rate)) for g, t in p.titles.items())
-    lines = []
-    for game, t in p.titles.items():
-        parts = [_score_words(t), f"{minutes(t.average_minutes)} a game",
-                 f"longest streak {t.longest_streak}"]
-        lines.append(f"{titles.get(game, game)}: " + ", ".join(x for x in parts if x))
-    blocks = [Block("Wins at each title", bars, tuple(lines), 100)]
-    told = {t.game: t.from_log for t in stats.titles}
-    mine = []
-    ravens = told.get("witchs_brew", {}).get("ravens", {}).get("by", {})
-    if "witchs_brew" in p.titles:
-        mine.append(f"Ravens taken at Witch's Brew: {ravens.get(p.name, 0)}")
-    milestones = told.get("cauldron", {}).get("milestones", {})
-    taken = [f"{labels('cauldron').get(m, m)} {v['by'][p.name]}"
-             for m, v in milestones.items() if v["by"].get(p.name)]
-    if "cauldron" in p.titles:
-        mine.append("Milestones taken at Cauldron: " + (", ".join(taken) or "none yet"))
-    if mine:
-        blocks.append(Block("From the games' logs", (), tuple(mine)))
-    return View(f"{p.name}: {games_words(f.games)}", tiles, tuple(blocks))
-
-
-def _wins_by_player(stats: Stats, game: str) -> Block:
-    ranked = sorted(((p.titles[game], p.name) for p in stats.players if game in p.titles),
-                    key=lambda fn: (-fn[0].wins, -fn[0].games, fn[1]))
-    bars = tuple(ChartBar(name, f.wins, theme.CALM, _of(f.wins, f.games, f.win_rate))
-                 for f, name in ranked[:MOST_BARS])
-    rest = [f"{name} {f.wins} of {f.games}" for f, name in ranked[MOST_BARS:]]
-    heading = "Games won with the team" if game == "quest" else "Wins by player"
-    return Block(heading, bars, ("Also: " + ", ".join(rest),) if rest else ())
-
-
-def _by(counts: dict[str, int]) -> str:
-    return ", ".join(f"{name} {n}" for name, n in counts.items()) or "nobody yet"
-
-
-def _cauldron(told: dict, extra: dict, games: int) -> list[Block]:
-    words = labels("cauldron")
-    seasons = [s for s in told["magik_by_season"] if s["games"] >= SEASON_SHARE * games]
-    left = len(told["magik_by_season"]) - len(seasons)
-    magik = Block("Magik at each season's end (average per seat)", tuple(
-        ChartBar(f"Season {s['season']}", s["average"], theme.ACCENT,
-                 f"{s['average']:g} ({games_words(s['games'])})") for s in seasons),
-        (f"Later seasons, which fewer than {SEASON_SHARE:.0%} of the games reached, are left "
-         "out.",) if left else (), 35)
-    marks = told["milestones"]
-    milestones = Block("Milestones taken", tuple(
-        ChartBar(words.get(m, m), 100 * (v["share"] or 0), theme.CALM,
-                 f"{v['taken']} of {games_words(v['games'])}") for m, v in marks.items()),
-        tuple(f"{words.get(m, m)}: " + (f"season {v['average_season']:g} on average; "
-                                        if v["average_season"] is not None else "")
-              + _by(v["by"]) for m, v in marks.items()), 100)
-    bought = told["purchases"]
-    purchases = Block("Purchases by kind", tuple(
-        ChartBar(words.get(k, k), v["count"], theme.GOOD, f"{v['count']} ({v['magik']} Magik)")
-        for k, v in bought.items()))
-    lines = []
-    if extra.get("average_winning_magik") is not None:
-        lines.append(f"Magik of the winner on average: {extra['average_winning_magik']:g}")
-    if extra.get("characters"):
-        lines.append("Wins by character: " + ", ".join(
-            f"{c.title()} {v['wins']} of {v['seats']}" for c, v in extra["characters"].items()))
-    return [magik, milestones, purchases] + ([Block("Results", (), tuple(lines))] if lines
-                                             else [])
-
-
-def _witchs_brew(told: dict, extra: dict, played: dict[str, int]) -> list[Block]:
-    words = labels("witchs_brew")
-    roles = Block("Full actions and favours by role (share of full actions)", tuple(
-        ChartBar(words.get(k, k), 100 * (v["action_share"] or 0), theme.CALM,
-                 f"{v['actions']} : {v['favours']} ({pct(v['action_share'])})")
-        for k, v in told["roles"].items()), ("Full actions : favours, as claimed and "
-                                            "answered \"so be it\".",), 100)
-    ravens = told["ravens"]
-    ranked = list(ravens["by"].items())
-    taken = Block(f"Ravens taken: {ravens['taken']}, {ravens['per_game']:g} a game", tuple(
-        ChartBar(name, n, theme.ACCENT, f"{n} in {games_words(played.get(name, 0))}")
-        for name, n in ranked[:MOST_BARS]),
-        ("Also: " + _by(dict(ranked[MOST_BARS:])),) if len(ranked) > MOST_BARS else ())
-    lines = []
-    if extra.get("average_winning_score") is not None:
-        lines.append(f"Winning score on average: {extra['average_winning_score']:g}")
-    lines.append(f"Shared wins: {extra.get('shared_wins', 0)}; decided by the tie-break: "
-                 f"{extra.get('decided_by_tiebreak', 0)}")
-    return [roles, taken, Block("Results", (), tuple(lines))]
-
-
-def _quest(told: dict) -> list[Block]:
-    words = labels("quest")
-    bars = []
-    for key, s in told["spells"].items():
-        bars.append(ChartBar(words.get(key, key), 100 * (s["rate"] or 0), WORKED,
-                             f"{s['worked']} of {s['cast']} ({pct(s['rate'])})"))
-        bars.append(ChartBar("exact chance", 100 * (s["chance"] or 0), CHANCE,
-                             pct(s["chance"])))
-    exact = ", ".join(f"{words.get(k, k)} {s['exact']}" for k, s in told["spells"].items())
-    spells = Block("Spells: how often each worked, beside its exact chance", tuple(bars),
-                   (f"The exact chance is over three rolls, keeping the best dice: {exact}.",),
-                   100)
-    paths = told["paths_open"]
-    counts = paths["games"]
-    won = paths["average_when_won"]
-    open_paths = Block("Paths left open at the end", tuple(
-        ChartBar(f"{n} open", counts[n], theme.CALM, games_words(counts[n]))
-        for n in sorted(counts, key=int, reverse=True)),
-        (f"{paths['average']:g} on average" + (f"; {won:g} in the games won" if won is not None
-                                               else ""),))
-    return [spells, open_paths]
-
-
-def title_view(stats: Stats, game: str, title: str) -> View:
-    """One title's figures (``stats`` gathered for that title)."""
-    if not stats.titles:
-        return View(f"{title}: no finished games yet", (), ())
-    t = stats.titles[0]
-    f = t.figures
-    if game == "quest":
-        tiles = (Tile(str(f.games), "games"),
-                 Tile(str(t.extra.get("team_wins", 0)), "won by the team"),
-                 Tile(pct(t.extra.get("team_win_rate")), "team win rate"),
-                 Tile(minutes(f.average_minutes), "a game on average"))
-    else:
-        tiles = (Tile(str(f.games), "games"),
-                 Tile("-" if f.average_score is None else f"{f.average_score:g}",
-                      "score on average"),
-                 Tile("-" if f.best_score is None else str(f.best_score), "best score"),
-                 Tile(minutes(f.average_minutes), "a game on average"))
-    blocks = [_wins_by_player(stats, game)]
-    if game == "cauldron" and t.from_log:
-        blocks += _cauldron(t.from_log, t.extra, f.games)
-    elif game == "witchs_brew" and t.from_log:
-        played = {p.name: p.titles[game].games for p in stats.players if game in p.titles}
-        blocks += _witchs_brew(t.from_log, t.extra, played)
-    elif game == "quest" and t.from_log:
-        blocks += _quest(t.from_log)
-    return View(f"{title}: {games_words(f.games)}", tiles, tuple(blocks))
 
 
 class StatTile(Box):
@@ -357,7 +152,9 @@ class StatsScreen(Screen):
                 self._seen[key] = player_view(stats, titles, self._names[self.chosen])
             else:
                 stats = gather(store.conn, game=self.chosen, plays=self._plays)
-                self._seen[key] = title_view(stats, self.chosen, titles[self.chosen])
+                chosen = {p.uuid: p.colour for p in store.profiles(limit=10_000) if p.colour}
+                self._seen[key] = title_view(stats, self.chosen, titles[self.chosen],
+                                             player_colours(stats, chosen))
         self.view = self._seen[key]
         self.player_label = self._names[self.chosen] if self.kind == "player" else "Player"
         for button in self.ids.titles.children:

@@ -11,8 +11,12 @@ textures are measured once per text and size.
 :class:`LineChart` properties:
     ``lines``: a list of :class:`ChartLine` (name, colour, values), one per seat; the n-th value
     of every line is drawn at x = n (a step, turn or round number), so lines of one length share
-    the x axis. ``x_title``/``y_title``: the axes' words ("round", "Magik"). ``fs``: text size in
-    units (18 at least). ``empty``: what it says when there is nothing to draw.
+    the x axis; a line with a ``most`` (Quest's 3 needed) keeps the y axis up to it and says at
+    its end where it ended out of it ("0 of 3"). ``x_title``/``y_title``: the axes' words
+    ("round", "Magik"). ``marks``: (x, words) the x axis shows instead of numbers (Cauldron's
+    seasons, each where it begins). ``flags``: (x, line index, words) drawn as a ringed dot on
+    that line (a milestone taken), named once in the legend. ``fs``: text size in units (18 at
+    least). ``empty``: what it says when there is nothing to draw.
 
 :class:`BarChart` properties:
     ``bars``: a list of :class:`ChartBar` (label, value, colour, optional text shown at the
@@ -30,7 +34,7 @@ from typing import Sequence
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Line, PopMatrix, PushMatrix, Rectangle, Translate
+from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, Translate
 from kivy.graphics.instructions import InstructionGroup
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.widget import Widget
@@ -42,11 +46,13 @@ Rgba = tuple[float, float, float, float]
 
 @dataclass(frozen=True)
 class ChartLine:
-    """One seat's line: its name (the legend), its colour, its value after each step/round."""
+    """One seat's line: its name (the legend), its colour, its value after each step/round,
+    and the most it can reach (None: no bound)."""
 
     name: str
     colour: Rgba
     values: tuple[float, ...]
+    most: float | None = None
 
 
 @dataclass(frozen=True)
@@ -159,16 +165,24 @@ class LineChart(_Chart):
     lines = ListProperty([])
     x_title = StringProperty("")
     y_title = StringProperty("")
+    marks = ListProperty([])
+    flags = ListProperty([])
+    #: what the legend calls a flag
+    flag_words = StringProperty("milestone")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.bind(lines=self._redraw, x_title=self._redraw, y_title=self._redraw)
+        self.bind(lines=self._redraw, x_title=self._redraw, y_title=self._redraw,
+                  marks=self._redraw, flags=self._redraw, flag_words=self._redraw)
 
-    def legend_rows(self) -> list[list[tuple[ChartLine, float]]]:
-        """The legend's entries (a line and its entry's width) in rows that fit the width."""
+    def legend_rows(self) -> list[list[tuple[ChartLine | None, float]]]:
+        """The legend's entries (a line, or None for the flags' entry, and the entry's width)
+        in rows that fit the width."""
         u, rows, used = self.u, [[]], 0.0
-        for line in self.lines:
-            w = u * 22 + self._measure(line.name)[0] + u * 16
+        entries = list(self.lines) + ([None] if self.flags else [])
+        for line in entries:
+            name = self.flag_words if line is None else line.name
+            w = u * 22 + self._measure(name)[0] + u * 16
             if rows[-1] and used + w > self.width:
                 rows.append([])
                 used = 0.0
@@ -188,22 +202,31 @@ class LineChart(_Chart):
             top -= text_h
             x = 0.0
             for line, w in row:
-                self._picture.add(Color(*line.colour))
-                self._picture.add(Rectangle(pos=(x, top + text_h * 0.25), size=(u * 16, u * 16)))
-                self._text(line.name, x + u * 22, top)
+                if line is None:
+                    self._flag(x + u * 8, top + text_h * 0.25 + u * 8, theme.MUTED)
+                    self._text(self.flag_words, x + u * 22, top)
+                else:
+                    self._picture.add(Color(*line.colour))
+                    self._picture.add(Rectangle(pos=(x, top + text_h * 0.25),
+                                                size=(u * 16, u * 16)))
+                    self._text(line.name, x + u * 22, top)
                 x += w
             top -= u * 4
         values = [v for line in lines for v in line.values]
-        y_ticks = nice_ticks(min(0.0, min(values)), max(values))
+        most = [line.most for line in lines if line.most is not None]
+        y_ticks = nice_ticks(min(0.0, min(values)), max(values + most))
         length = max(len(line.values) for line in lines)
         x_ticks = [t for t in nice_ticks(0, max(1, length - 1), 6) if t <= max(1, length - 1)]
         labels = [_number(t) for t in y_ticks]
         left = max(self._measure(t)[0] for t in labels) + u * 8
+        ends = {id(line): f"{_number(line.values[-1])} of {_number(line.most)}"
+                for line in lines if line.most is not None}
+        right = max((self._measure(t)[0] for t in ends.values()), default=0) + u * 10
         if self.y_title:
             top -= text_h
             self._text(self.y_title, 0, top, theme.MUTED)
         bottom = text_h + u * 6 + (text_h if self.x_title else 0)
-        plot_w, plot_h = self.width - left - u * 10, top - bottom - text_h / 2
+        plot_w, plot_h = self.width - left - right, top - bottom - text_h / 2
         if plot_w < u * 40 or plot_h < u * 30:
             return False
         y_low, y_high = y_ticks[0], y_ticks[-1]
@@ -218,9 +241,24 @@ class LineChart(_Chart):
             self._picture.add(Color(*theme.LINE))
             self._picture.add(Line(points=[left, y, left + plot_w, y], width=1))
             self._text(label, left - u * 6, y - text_h / 2, theme.MUTED, anchor="right")
-        for tick in x_ticks:
-            x, _ = at(tick, y_low)
-            self._text(_number(tick), x, bottom - text_h - u * 4, theme.MUTED, anchor="centre")
+        marked = [(x, words) for x, words in self.marks if 0 <= x <= x_high]
+        # a mark's words in the middle of its stretch (a season's), a line where it begins;
+        # without marks, round numbers under their points
+        shown = [(tick, (tick + end) / 2, words) for (tick, words), end in
+                 zip(marked, [x for x, _ in marked[1:]] + [x_high])] or [
+            (tick, tick, _number(tick)) for tick in x_ticks]
+        past = -math.inf      # where the last label shown ends: a crowded one is left out
+        for tick, middle, words in shown:
+            if marked:
+                x, _ = at(tick, y_low)
+                self._picture.add(Color(*theme.LINE))
+                self._picture.add(Line(points=[x, bottom, x, bottom + plot_h], width=1))
+            x, _ = at(middle, y_low)
+            w = self._measure(words)[0]
+            if x - w / 2 < past + u * 6:
+                continue
+            self._text(words, x, bottom - text_h - u * 4, theme.MUTED, anchor="centre")
+            past = x + w / 2
         if self.x_title:
             self._text(self.x_title, left + plot_w / 2, 0, theme.MUTED, anchor="centre")
         for line in reversed(lines):   # the first line (the legend's first) drawn on top
@@ -231,7 +269,29 @@ class LineChart(_Chart):
                                             size=(u * 6, u * 6)))
             else:
                 self._picture.add(Line(points=points, width=max(1.0, u * 2.5), joint="round"))
+        # where each bounded line ended, out of the most it can reach, kept clear of the other
+        placed: list[float] = []
+        for line in sorted((ln for ln in lines if id(ln) in ends), key=lambda ln: ln.values[-1]):
+            x, y = at(len(line.values) - 1, line.values[-1])
+            y -= text_h / 2
+            for other in placed:
+                if abs(y - other) < text_h:
+                    y = other + text_h
+            placed.append(y)
+            self._text(ends[id(line)], x + u * 6, y, line.colour, bold=True)
+        for n, index, _words in self.flags:
+            line = self.lines[index] if 0 <= index < len(self.lines) else None
+            if line is not None and 0 <= n < len(line.values):
+                self._flag(*at(n, line.values[n]), line.colour)
         return True
+
+    def _flag(self, x: float, y: float, colour: Rgba) -> None:
+        """A flag's mark: a dot in its line's colour ringed in white, over the line."""
+        u = self.u
+        self._picture.add(Color(*theme.INK))
+        self._picture.add(Ellipse(pos=(x - u * 8, y - u * 8), size=(u * 16, u * 16)))
+        self._picture.add(Color(*colour))
+        self._picture.add(Ellipse(pos=(x - u * 5, y - u * 5), size=(u * 10, u * 10)))
 
 
 class BarChart(_Chart):

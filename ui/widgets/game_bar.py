@@ -3,67 +3,35 @@ in words with who and where from, tap it for the whole game's log; on the right 
 (amber near the table's limit, red at it), the awaited seat's time and the game's length, and
 a pause button. Undo and redo say here, in large type, what they took back or put back.
 
-The root gives the bar its room only while a table screen shows. The log dialog is one
-RecycleView: a game of thousands of steps builds a screenful of rows, never one per step. A
-die's entry has a Fix button when the game's rules (``fixable`` in its dice module) would accept
-a correction of that roll now; it opens the game's own fix dialog. An older die's entry says
-"Too late", and tapped, why, changing nothing.
+The root gives the bar its room only while a table screen shows. The log dialog, grouped by
+round or turn, and its Fix buttons for a misread die are ui/widgets/game_log.py.
 The demo keyboard's "p" pauses too (a table button with the input id "pause" does the same
 through app.handle)."""
 
 from __future__ import annotations
 
-import importlib
 import time
-from itertools import chain
-from typing import Any, Callable, Iterator, Sequence
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.event import EventDispatcher
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
+from kivy.properties import BooleanProperty, StringProperty
 
 from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
 from ui.table.clock import TableClock, clock_words
 from ui.widgets.common import Box
-from ui.widgets.wrap import lines_needed
 
 #: How long undo and redo say what they did.
 UNDO_SECONDS = 4.0
 
-#: Where a step's command came from, as the log says it.
-SOURCE_WORDS = {"gpio": "button", "serial": "tray", "keyboard": "key", "touch": "screen",
-                "script": "script"}
+#: Where a step's command came from, as the log says it; the screen, where most come from,
+#: goes unsaid.
+SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "keyboard": "key", "script": "script"}
 
-
-#: The games whose dice are fixed from the log: the rules' dice module (``die_step(events)``,
-#: ``fixable(state, events, later events)``) and the function of the game's UI that opens its own
-#: fix dialog for a step's roll (``open_fix(events)``).
-DICE_FIXES = {"quest": ("companion.games.quest.dice", "ui.games.quest.dialogs"),
-              "cauldron": ("companion.games.cauldron.dice", "ui.games.cauldron.dice")}
-#: What a die's entry's button says: the rules allow a fix now, or not any more.
-FIX, TOO_LATE = "Fix", "Too late"
-#: The button's width, in units, beside a die's entry.
-FIX_WIDTH = 110
-
-
-def dice_fix(game: str) -> tuple[Any, Callable[[Sequence[Any]], None]] | None:
-    """The game's rules dice module and its UI's ``open_fix``, or None (a game without dice)."""
-    if game not in DICE_FIXES:
-        return None
-    rules, ui = DICE_FIXES[game]
-    return importlib.import_module(rules), importlib.import_module(ui).open_fix
-
-
-def later_events(steps: Sequence[Step], index: int) -> Iterator:
-    """The events of the steps after ``steps[index]``, nearest first, read only as needed."""
-    return chain.from_iterable(steps[j].events for j in range(index + 1, len(steps)))
 
 
 #: A seat's phone pressing as its buttons says whose it is ("Anna's phone", ui/web/server.py).
@@ -140,84 +108,9 @@ class GameBar(Box):
         return True
 
     def open_log(self) -> None:
+        from ui.widgets.game_log import GameLog   # its rules load with the first log opened
+
         GameLog().open()
-
-
-class GameLog(ModalView):
-    """The whole game's log, newest last, scrolled to the end; the seats' clocks on top. A die's
-    entry carries its Fix (or Too late) button; a refusal shows here, in the dialog."""
-
-    seats = StringProperty("")
-    refusal = StringProperty("")
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        app = App.get_running_app()
-        self.seats = app.clock_seats
-        width = Window.width * self.size_hint_x - app.u * 54  # the rows' text width
-        fixes = dice_fix(app.session.rules.name) if app.session is not None else None
-        steps, rows = app.log_steps(), []
-        for index, (step, lines) in enumerate(zip(steps, app.log_entries())):
-            fix = ""
-            if fixes is not None and fixes[0].die_step(step.events):
-                reason = fixes[0].fixable(app.session.state, step.events,
-                                          later_events(steps, index))
-                fix = FIX if reason is None else TOO_LATE
-            for k, line in enumerate(lines):
-                rows.append(row_data(f"{len(rows) + 1}. {line}", width, app.u, step.n,
-                                     fix if k == 0 else "", bool(fix)))
-        self.ids.rv.data = rows
-        self.ids.rv.scroll_y = 0
-
-    def fix(self, n: int) -> None:
-        """A die entry's button: the game's fix dialog for that roll when the rules allow it
-        now (asked again at the tap), else the rule's words here; nothing changes."""
-        app = App.get_running_app()
-        fixes = dice_fix(app.session.rules.name) if app.session is not None else None
-        steps = app.log_steps()
-        index = next((i for i, step in enumerate(steps) if step.n == n), None)
-        if fixes is None:
-            return
-        if index is None:
-            self.refusal = "That entry is no longer in the game: it was undone"
-            return
-        rules, open_fix = fixes
-        reason = rules.fixable(app.session.state, steps[index].events, later_events(steps, index))
-        if reason is not None:
-            self.refusal = reason
-            return
-        self.dismiss(animation=False)   # the fix dialog takes its place at once
-        open_fix(steps[index].events)
-
-
-class GameLogRow(BoxLayout):
-    """One line of the log (a RecycleView row): its step, whether that step holds a die, and
-    on a die step's first line the button's word (Fix, Too late, or none)."""
-
-    text = StringProperty("")
-    step = NumericProperty(0)
-    die = BooleanProperty(False)
-    fix = StringProperty("")
-
-    def tapped(self) -> None:
-        log = self.parent
-        while log is not None and not isinstance(log, GameLog):
-            log = log.parent
-        if log is not None:
-            log.fix(self.step)
-
-
-def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
-             die: bool = False) -> dict:
-    """A log row and its height: as many lines as its words wrap onto at ``width``
-    (ui/widgets/wrap.py), so a long one wraps whole; a row with a button at least as tall as
-    the button."""
-    if fix:
-        width -= u * (FIX_WIDTH + 8)
-    rows = lines_needed(text, width, u * 18)
-    height = u * (30 + 22 * (rows - 1))
-    return {"text": text, "height": max(height, u * 56) if fix else height, "step": step,
-            "die": die, "fix": fix}
 
 
 class GameBarApp(EventDispatcher):

@@ -76,7 +76,7 @@ from companion.games.cauldron.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.cauldron.decide import decide
 from companion.games.cauldron.evolve import evolve
 from companion.games.cauldron.flow import flow
-from companion.games.cauldron.log import describe
+from companion.games.cauldron.log import chapter, describe
 from companion.games.cauldron.prompt import map_input, prompt, results, summary
 from companion.games.cauldron.state import setup as _table_setup
 
@@ -107,4 +107,5 @@ RULES = GameRules(
     seat_names=seat_names,
     players=(2, 6),
     describe=describe,
+    chapter=chapter,
 )

@@ -133,3 +133,38 @@ def describe(command: Command, events: Sequence[Event], names: Sequence[str],
         words = WORDS.get(event.type)
         out.append(words(event.data, who) if words else event.type.replace("_", " ").capitalize())
     return out or [f"{command.player or 'The table'} played"]
+
+
+#: The events of a seat's own turn, in the Harvest and at the Market: the first names whose.
+TURN = {"gathered", "steal_declared", "brewed", "spell_cast", "ability_used", "ingredient_moved",
+        "turn_ended", "bought", "market_turn_ended"}
+#: What ends a turn, and what ends a season's harvest or market.
+TURN_ENDS = {"turn_ended", "market_turn_ended"}
+
+
+def chapter(events: Sequence[Event], names: Sequence[str], memo: dict[str, Any]) -> str | None:
+    """The log's heading a step opens ("Season 2 Harvest: Anna's turn", "Season 2 Market"), or
+    None when it goes on under the one before. The steps before a season's first turn (the
+    omen, the board, the turn order) go under the season's own heading."""
+    if "season" not in memo:
+        memo.update(season=0, part="", whose=None, open=False)
+    first = next((e for e in events if e.type in TURN), None)
+    if first is not None and memo["season"] and not memo["open"]:
+        memo["open"], memo["whose"] = True, first.data.get("seat")
+    seat = memo["whose"] if memo["open"] else None
+    if not memo["season"]:
+        heading = "Setting up"
+    else:
+        heading = f"Season {memo['season']} {memo['part']}"
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            heading += f": {names[seat]}'s turn"
+    said, memo["said"] = memo.get("said"), heading
+    for event in events:
+        if event.type in TURN_ENDS:
+            memo["open"] = False
+        elif event.type in ("game_begun", "harvest_closed", "market_closed"):
+            if event.type != "harvest_closed":
+                memo["season"] += 1
+            memo.update(part="Market" if event.type == "harvest_closed" else "Harvest",
+                        open=False)
+    return heading if heading != said else None

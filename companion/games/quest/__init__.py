@@ -36,7 +36,7 @@ from companion.games.quest.commands import COMMANDS, SETUP_KEYS, seat_names
 from companion.games.quest.decide import decide
 from companion.games.quest.evolve import evolve
 from companion.games.quest.flow import flow
-from companion.games.quest.log import describe
+from companion.games.quest.log import chapter, describe
 from companion.games.quest.prompt import map_input, prompt, results, summary
 from companion.games.quest.state import setup
 
@@ -57,4 +57,5 @@ RULES = GameRules(
     players=(1, 6),
     cooperative=True,
     describe=describe,
+    chapter=chapter,
 )

@@ -94,3 +94,15 @@ def describe(command: Command, events: Sequence[Event], names: Sequence[str],
         if event.type == "turn_ended" and event.data.get("next"):
             memo["turn"] = event.data["next"]
     return out or [f"{who} played"]
+
+
+def chapter(events: Sequence[Event], names: Sequence[str], memo: dict[str, Any]) -> str | None:
+    """The log's heading a step opens ("Turn 3: Leo"), or None when it goes on under the one
+    before. The turns go round the table from the first listed, as the rules take them."""
+    turn = memo.setdefault("turn", 1)
+    heading = None
+    if memo.get("shown") != turn:
+        who = names[(turn - 1) % len(names)] if names else "the team"
+        heading, memo["shown"] = f"Turn {turn}: {who}", turn
+    memo["turn"] += sum(1 for event in events if event.type == "turn_ended")
+    return heading

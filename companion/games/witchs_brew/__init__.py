@@ -5,7 +5,7 @@ from companion.games.witchs_brew.commands import COMMANDS, SETUP_KEYS
 from companion.games.witchs_brew.decide import decide
 from companion.games.witchs_brew.evolve import evolve
 from companion.games.witchs_brew.flow import flow
-from companion.games.witchs_brew.log import describe
+from companion.games.witchs_brew.log import chapter, describe
 from companion.games.witchs_brew.prompt import map_input, prompt, results, summary
 from companion.games.witchs_brew.state import seat_names, setup
 
@@ -25,4 +25,5 @@ RULES = GameRules(
     seat_names=seat_names,
     players=(3, 6),
     describe=describe,
+    chapter=chapter,
 )

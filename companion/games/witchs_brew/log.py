@@ -128,3 +128,26 @@ def describe(command: Command, events: Sequence[Event], names: Sequence[str],
             memo["role"] = event.data.get("role")
         out.append(event_words(event, names, memo.get("role")))
     return out or [f"{command.player or 'The table'} played"]
+
+
+#: The events a round opens with: the set's roles set aside, a role played or laid face down.
+OPENS = {"roles_excluded", "role_played", "card_forfeited"}
+
+
+def chapter(events: Sequence[Event], names: Sequence[str], memo: dict[str, Any]) -> str | None:
+    """The log's heading a step opens ("Set 1, round 2: Anna leads"), or None when it goes on
+    under the one before. A round's heading waits for the step that opens it, so the actions
+    and favors that follow "Round over" stay under the round they resolve."""
+    at = memo.setdefault("at", (1, 1))
+    heading = None
+    if memo.get("shown") != at and ("shown" not in memo or any(e.type in OPENS for e in events)):
+        lead = next((e.data.get("seat") for e in events if e.type == "role_played"), None)
+        heading = f"Set {at[0]}, round {at[1]}" + (
+            f": {_who(names, lead)} leads" if lead is not None else "")
+        memo["shown"] = at
+    for event in events:
+        if event.type == "round_resolved":
+            memo["at"] = (memo["at"][0], memo["at"][1] + 1)
+        elif event.type == "set_ended":
+            memo["at"] = (memo["at"][0] + 1, 1)
+    return heading
