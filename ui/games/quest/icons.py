@@ -105,17 +105,19 @@ class IngredientTile(Box):
     @staticmethod
     def words(room: float, height: float, u: float, ingredient: str, inside: bool) -> str:
         """The name at 24 units, on one line or a word a line as the tile's ``room`` beside
-        its picture and its ``height`` (pixels) allow; '' where it does not fit (a shortened
-        name reads worse than the picture alone) and once it is IN (the picture says which)."""
+        its picture and its ``height`` (pixels) allow for every ingredient's name (the three
+        tiles named alike, or all pictures alone: a shortened name reads worse); '' once it is
+        IN (the picture says which)."""
         name = draw.INGREDIENT_WORDS.get(ingredient, "")
         if inside or not name:
             return ""
         measure = CoreLabel(font_size=u * 24, bold=True)
         room -= u * 10   # the tile's padding and the gap beside the picture
-        if measure.get_extents(name)[0] <= room:
+        names = draw.INGREDIENT_WORDS.values()
+        if max(measure.get_extents(n)[0] for n in names) <= room:
             return name
-        parts = name.split()
-        if (max(measure.get_extents(p)[0] for p in parts) <= room
-                and height >= u * 30 * len(parts)):
-            return "\n".join(parts)
+        widest = max(measure.get_extents(w)[0] for n in names for w in n.split())
+        lines = max(len(n.split()) for n in names)
+        if widest <= room and height >= u * 30 * lines:
+            return "\n".join(name.split())
         return ""
