@@ -152,3 +152,7 @@ CARD_COLOURS = {
 
 STACK_LABELS = {"copper": "Copper", "silver": "Silver", "iron": "Iron",
                 "ingredient_shelf": "Drop shelf", "gold_shelf": "Gold shelf"}
+
+#: Each game's own colour (Home's new-game tiles, drawn emblem on top), named by the rules'
+#: game name: white ink reads on all three.
+GAME_COLOURS = {"witchs_brew": "#8247B8", "cauldron": "#23865A", "quest": "#2F64A8"}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from kivy.app import App
+from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -22,6 +23,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games import all_games
 from ui import theme
 from ui.games import GAMES
+from ui.screens.emblems import GameTile
 from ui.text.markup import plain
 from ui.widgets.common import Box, FlatButton, Txt, text_needs
 
@@ -92,6 +94,9 @@ def card_box(border, border_w: float) -> Box:
 
 
 class HomeScreen(Screen):
+    resuming = BooleanProperty(False)   # an unfinished game waits: its cards come first
+    finished = BooleanProperty(False)   # finished games to list beside (else no empty pane)
+
     def __init__(self, **kwargs) -> None:
         self._finished: list = []   # the finished games read so far, newest first
         self._more = False          # another page may follow them
@@ -129,6 +134,7 @@ class HomeScreen(Screen):
                 for button, title, fill in card.resets:
                     button.title, button.fill = title, fill
         self.ids.resume_title.opacity = 1 if unfinished else 0
+        self.resuming = bool(unfinished)
         page = app.store.history(PAGE)
         rows = (app.u, [when(info.updated_at) for info in page])
         if page != self._finished or rows != self._rows \
@@ -137,7 +143,9 @@ class HomeScreen(Screen):
             self.ids.history.data = []
             self.load_more(page)
         self._rows = rows
-        self.ids.history_empty.text = "" if self._finished else "No finished games yet."
+        self.ids.history_empty.text = ("" if self._finished or unfinished
+                                       else "No finished games yet.")
+        self.finished = bool(self._finished)
         self.ids.history.scroll_y = 1
 
     # -- finished games: a page at a time ----------------------------------------------------
@@ -177,16 +185,15 @@ class HomeScreen(Screen):
                                  for info in self._finished]
 
     def _new_game_buttons(self, app) -> None:
-        """One big button per game the app can play; they share the column's top."""
+        """One tile per game the app can play, in its own colour with its emblem; they share
+        the column's top, compact while an unfinished game waits."""
         box = self.ids.new_games
         box.clear_widgets()
         for game in GAMES.values():
-            button = FlatButton(title=game.title,
-                                caption=game.caption, caption_fs=18, fill=theme.GOOD,
-                                ink=theme.DARK_INK, fs=25 if len(GAMES) == 1 else 22)
-            button.game = game.name
-            button.bind(on_release=lambda b: app.new_game(b.game))
-            box.add_widget(button)
+            tile = GameTile(game=game.name, title=game.title, caption=game.caption,
+                            compact=self.resuming)
+            self.bind(resuming=tile.setter("compact"))
+            box.add_widget(tile)
 
     def _resume_card(self, app, info, titles) -> Box:
         u = app.u
@@ -197,20 +204,24 @@ class HomeScreen(Screen):
         if info.game in GAMES and info.summary is not None:
             where = GAMES[info.game].where(info.summary)
         card = card_box(theme.ACCENT, 2)
-        card.add_widget(wrapped(f"{title}  -  {where}", 20, theme.ACCENT, bold=True))
-        card.add_widget(wrapped(", ".join(info.players), 20))
-        row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 8)
-        row.add_widget(Txt(text=f"Last played\n{when(info.updated_at)}", fs=16,
-                           ink=theme.MUTED, shorten=False))
-        drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=18, size_hint_x=None,
-                          width=u * 100)
-        drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
-        go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=24,
-                        size_hint_x=None, width=u * 124)
+        card.orientation = "horizontal"   # the buttons beside the words: two cards fit
+        words = BoxLayout(orientation="vertical", size_hint_y=None, spacing=u * 4,
+                          pos_hint={"top": 1})
+        words.bind(minimum_height=words.setter("height"))
+        words.add_widget(wrapped(f"{title}  -  {where}", 20, theme.ACCENT, bold=True))
+        words.add_widget(wrapped(", ".join(info.players), 22, bold=True))
+        words.add_widget(wrapped(f"Last played\n{when(info.updated_at)}", 16, theme.MUTED))
+        buttons = BoxLayout(orientation="vertical", size_hint=(None, None), width=u * 124,
+                            height=u * 110, spacing=u * 6)
+        go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=24)
         go.bind(on_release=lambda *_: self._resume(app, info.id))
-        row.add_widget(drop)
-        row.add_widget(go)
-        card.add_widget(row)
+        drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=18, size_hint_y=None,
+                          height=u * 48)
+        drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
+        buttons.add_widget(go)
+        buttons.add_widget(drop)
+        card.add_widget(words)
+        card.add_widget(buttons)
         card.game_id = info.id
         card.resume_button = go
         card.resets = [(drop, drop.title, drop.fill)]

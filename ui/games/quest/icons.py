@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty,
 )
@@ -75,11 +76,13 @@ class PictureButton(ButtonBehavior, Box):
     fs = NumericProperty(19)
     picture = NumericProperty(0.5)   # share of the button the picture takes
     value = ObjectProperty(None, allownone=True)
+    pad = NumericProperty(6)         # units left and right of the picture and words
+    caption_fs = NumericProperty(0)  # the second line's size in units; 0: four fifths of fs
     fit = BooleanProperty(False)     # (vertical) the picture as big as the words below allow
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.bind(height=self._fit, caption=self._fit, fit=self._fit, fs=self._fit)
+        self.bind(height=self._fit, caption=self._fit, fit=self._fit, fs=self._fit, title=self._fit)
         self._fit()
 
     def _fit(self, *_args) -> None:
@@ -87,7 +90,9 @@ class PictureButton(ButtonBehavior, Box):
         if not self.fit or self.orientation != "vertical" or self.height <= 1:
             return
         u = App.get_running_app().u
-        words = u * (self.fs * 1.3 + (max(16, self.fs * 0.8) * 1.3 if self.caption else 0) + 14)
+        second = self.caption_fs or max(16, self.fs * 0.8)
+        lines = self.title.count("\n") + 1
+        words = u * (self.fs * 1.3 * lines + (second * 1.3 if self.caption else 0) + 14)
         self.picture = max(0.2, min(0.62, 1 - words / self.height))
 
 
@@ -96,3 +101,23 @@ class IngredientTile(Box):
 
     ingredient = StringProperty("")
     inside = BooleanProperty(False)
+
+    @staticmethod
+    def words(room: float, height: float, u: float, ingredient: str, inside: bool) -> str:
+        """The name at 24 units, on one line or a word a line as the tile's ``room`` beside
+        its picture and its ``height`` (pixels) allow for every ingredient's name (the three
+        tiles named alike, or all pictures alone: a shortened name reads worse); '' once it is
+        IN (the picture says which)."""
+        name = draw.INGREDIENT_WORDS.get(ingredient, "")
+        if inside or not name:
+            return ""
+        measure = CoreLabel(font_size=u * 24, bold=True)
+        room -= u * 10   # the tile's padding and the gap beside the picture
+        names = draw.INGREDIENT_WORDS.values()
+        if max(measure.get_extents(n)[0] for n in names) <= room:
+            return name
+        widest = max(measure.get_extents(w)[0] for n in names for w in n.split())
+        lines = max(len(n.split()) for n in names)
+        if widest <= room and height >= u * 30 * lines:
+            return "\n".join(name.split())
+        return ""

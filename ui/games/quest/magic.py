@@ -65,7 +65,7 @@ class MagicPanel(BoxLayout):
         self.dice_buttons = []
         for n, die in enumerate(MAGIC_DICE, start=1):
             b = PictureButton(kind="die", face=None, orientation="vertical", fit=True,
-                              fs=18, fill=theme.SURFACE_HI)
+                              fs=24, caption_fs=24, pad=2, fill=theme.SURFACE_HI)
             b.die, b.number = die, n
             b.bind(on_release=lambda btn: self.toggle_keep(btn.die))
             self.dice_buttons.append(b)
@@ -125,4 +125,4 @@ class MagicPanel(BoxLayout):
     def entry_words(self) -> str:
         if not self.entry:
             return ""
-        return f"Die {MAGIC_DICE.index(self.entry) + 1} shows:"
+        return f"Die {MAGIC_DICE.index(self.entry) + 1}"

@@ -23,8 +23,6 @@ from ui.games.quest.icons import PictureButton
 DICE = random.SystemRandom()
 FACE_WORDS = {"bottle": "Bottle", "hat": "Hat", "spell": "Spell"}
 SPELLS = ("omniscience", "exchange", "great_sorcery")
-SPELL_USES = {"omniscience": "see a bottle's ingredient", "exchange": "swap two bottles",
-              "great_sorcery": "move a bottle up to 6"}
 
 
 def unique(faces: list[Any]) -> list[Any]:
@@ -58,7 +56,7 @@ class RollPanel(BoxLayout):
                                     (self.ids.row_b, "action_b", faces_b)):
                 box.clear_widgets()
                 for face in faces:
-                    b = PictureButton(kind="die", face=face, title=face_word(face), fs=18,
+                    b = PictureButton(kind="die", face=face, title=face_word(face), fs=24,
                                       orientation="vertical", picture=0.6, value=face)
                     b.die = die
                     b.bind(on_release=lambda btn: self.enter(btn.die, btn.value))
@@ -99,7 +97,7 @@ class InfoPanel(BoxLayout):
         box = self.ids.buttons
         box.clear_widgets()
         for title, caption, fill, ink, action in buttons:
-            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=22)
+            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=24)
             b.bind(on_release=lambda _b, act=action: act())
             box.add_widget(b)
 
@@ -111,7 +109,7 @@ class BlockPanel(BoxLayout):
 
     def on_kv_post(self, _base):
         for path in range(1, 7):
-            b = FlatButton(title=f"Path {path}", fs=22, fill=theme.rgba("#3A2F52"))
+            b = FlatButton(title=f"Path {path}", fs=26, fill=theme.rgba("#3A2F52"))
             b.path = path
             b.bind(on_release=lambda btn: self.block(btn.path))
             self.ids.paths.add_widget(b)
@@ -138,7 +136,7 @@ class AnnouncePanel(BoxLayout):
     def on_kv_post(self, _base):
         self.buttons = {}
         for spell in SPELLS:
-            b = SpellButton(kind="spell", face=spell, spell=spell, picture=0.2, fs=18,
+            b = SpellButton(kind="spell", face=spell, spell=spell, picture=0.2, fs=24,
                             fill=theme.rgba("#3A2F52"))
             b.bind(on_release=lambda btn: self.announce(btn.spell))
             self.buttons[spell] = b
@@ -147,8 +145,9 @@ class AnnouncePanel(BoxLayout):
     def show(self, summary: dict) -> None:
         odds = summary.get("spell_odds") or {}
         for spell, b in self.buttons.items():
+            # the spell and the dice it needs at a chair's size; what it does is said once
+            # it worked (the big words), so no smaller second line here
             b.title = f"{draw.SPELL_WORDS[spell]}: {draw.SPELL_GOALS[spell]}"
-            b.caption = SPELL_USES[spell]
             b.percent = f"{odds[spell]['percent']}%" if spell in odds else ""
 
     def announce(self, spell: str) -> None:
@@ -162,9 +161,12 @@ class IngredientPanel(BoxLayout):
     back = ObjectProperty(None, allownone=True)
 
     def on_kv_post(self, _base):
-        for name in draw.INGREDIENT_WORDS:
-            b = PictureButton(kind="ingredient", face=name, title=draw.INGREDIENT_WORDS[name],
-                              fs=18, orientation="vertical", fit=True, value=name,
+        for name, words in draw.INGREDIENT_WORDS.items():
+            b = PictureButton(kind="ingredient", face=name,
+                              title=words.replace(" ", "\n") if len(words) > 10 else words,
+                              # (24 units would wrap "Mushroom" in a third of the panel)
+                              fs=20, caption_fs=18, orientation="vertical", fit=True,
+                              value=name,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.reveal(btn.value))
             self.ids.grid.add_widget(b)
