@@ -127,7 +127,7 @@ class WaitingBanner(Box):
 
 class Toast(Box):
     """What undo or redo did, in the game bar's place for a few seconds: a tap closes it. Its
-    words are as large as the bar's height allows (24 units on one line, else 18 on two)."""
+    words are as large as its room allows (26 units on one line, down to 16 on two)."""
 
     modal = True
     fs = NumericProperty(24)
@@ -140,7 +140,7 @@ class Toast(Box):
         app = App.get_running_app()
         width = max(1, self.width - self.padding[0] - self.padding[2])
         room = self.height - self.padding[1] - self.padding[3]
-        for size in (26, 24, 20, 18):
+        for size in (26, 24, 20, 18, 16):
             core = CoreLabel(text=app.undo_words, font_size=app.u * size, bold=True,
                              text_size=(width, None))
             core.refresh()

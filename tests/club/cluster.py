@@ -23,6 +23,13 @@ from typing import Iterator
 USER = "companion-test"
 ADMIN = "club_admin"
 _databases = itertools.count(1)
+_names = itertools.count(1)
+
+
+def unique(prefix: str) -> str:
+    """A name for a table or a wall no other test of any worker has used on the cluster: roles
+    are the cluster's, not one database's."""
+    return f"{prefix}{os.getpid()}x{next(_names)}"
 
 
 def _bin(name: str) -> str | None:

@@ -23,6 +23,7 @@ from companion.club.board import LATEST
 from tests.club import making
 from tests.club.board_serving import filled, playing, served, set_status
 from tests.support.browser import until
+from tests.club.cluster import unique
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 SAVE_SHOTS = os.environ.get("COMPANION_SHOTS", "1") != "0"
@@ -34,7 +35,7 @@ def wall(club):
     """The club filled (tests/club/board_serving.py) and a wall screen's read-only settings."""
     with psycopg.connect(club, autocommit=True) as admin:
         made = filled(admin)
-        made["wall"] = access.add_wall(admin, f"w{os.getpid()}{random.getrandbits(20)}")
+        made["wall"] = access.add_wall(admin, unique("w"))
     made["admin"] = club
     return made
 
@@ -163,7 +164,7 @@ def test_the_wall_in_chromium_is_live(wall, browser):
 def test_an_empty_club_says_so(club, browser):
     _viewport(browser)
     with psycopg.connect(club, autocommit=True) as admin:
-        wall = access.add_wall(admin, f"w{os.getpid()}z")
+        wall = access.add_wall(admin, unique("wz"))
     with served(wall.conninfo) as (server, url):
         browser.get(url + "/")
         until(browser, lambda: _n(browser) >= 1, "the first snapshot")

@@ -23,6 +23,7 @@ from companion.club.schema import CLUB_VERSION, init
 from companion.club.sync import Backoff, ClubSync, counts
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
+from tests.club.cluster import unique
 
 ALL_THREE = {"witchs_brew": 2, "cauldron": 2, "quest": 2}
 
@@ -67,7 +68,7 @@ def test_init_twice_changes_nothing(club):
 
 
 def test_settings_file_is_the_users_alone_and_no_password_is_said(club, tmp_path):
-    path = joined(club, f"t{os.getpid()}a", tmp_path)
+    path = joined(club, unique("ta"), tmp_path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     settings = access.load(path)
     password = psycopg.conninfo.conninfo_to_dict(settings.conninfo)["password"]
@@ -82,7 +83,7 @@ def test_a_table_role_changes_only_its_own(club, tmp_path):
     db_a, db_b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     played(db_a, {"witchs_brew": 1}, 1)
     played(db_b, {"witchs_brew": 1}, 2)
-    sa, sb = (access.load(joined(club, f"t{os.getpid()}{x}", tmp_path)) for x in "rs")
+    sa, sb = (access.load(joined(club, unique(f"t{x}"), tmp_path)) for x in "rs")
     for db, settings in ((db_a, sa), (db_b, sb)):
         with Store(db) as store:
             assert ClubSync(store.conn, store.device_id, settings).send().sent == 1
@@ -112,7 +113,7 @@ def test_a_table_role_changes_only_its_own(club, tmp_path):
 
 
 def test_the_wall_reads_and_writes_nothing(club, tmp_path):
-    code, printed, err = cli("club", "add-wall", f"w{os.getpid()}", "--url", club)
+    code, printed, err = cli("club", "add-wall", unique("w"), "--url", club)
     assert code == 0, err
     wall = access.parse(printed, "wall")
     with psycopg.connect(wall.conninfo, autocommit=True) as conn:
@@ -125,7 +126,7 @@ def test_two_companions_sync_all_three_titles_once(club, tmp_path):
     db_a, db_b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     played(db_a, ALL_THREE, 3)
     played(db_b, ALL_THREE, 4)
-    sa, sb = joined(club, f"t{os.getpid()}c", tmp_path), joined(club, f"t{os.getpid()}d",
+    sa, sb = joined(club, unique("tc"), tmp_path), joined(club, unique("td"),
                                                                  tmp_path)
     for db, settings in ((db_a, sa), (db_b, sb)):
         code, said, err = cli("club", "sync", "--db", db, "--settings", settings)
@@ -149,7 +150,7 @@ def test_two_companions_sync_all_three_titles_once(club, tmp_path):
 def test_the_same_game_sent_twice_from_two_tables(club, tmp_path):
     db_a, db_b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     played(db_a, {"cauldron": 2}, 5)
-    sa, sb = (access.load(joined(club, f"t{os.getpid()}{x}", tmp_path)) for x in "ef")
+    sa, sb = (access.load(joined(club, unique(f"t{x}"), tmp_path)) for x in "ef")
     with Store(db_a) as store:
         assert ClubSync(store.conn, store.device_id, sa).send().sent == 2
         store.conn.execute("UPDATE outbox SET state = 'waiting'")   # as if the answer was lost
@@ -173,7 +174,7 @@ def test_the_same_game_sent_twice_from_two_tables(club, tmp_path):
 def test_a_conflict_is_kept_on_both_sides_and_never_overwritten(club, tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 1}, 6)
-    settings = access.load(joined(club, f"t{os.getpid()}g", tmp_path))
+    settings = access.load(joined(club, unique("tg"), tmp_path))
     with Store(db) as store:
         assert ClubSync(store.conn, store.device_id, settings).send().sent == 1
         before = at_club(club, "SELECT record FROM games")
@@ -192,7 +193,7 @@ def test_the_server_stopped_mid_sync_loses_nothing_and_doubles_nothing(cluster, 
                                                                          tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 3, "quest": 3}, 7)
-    settings = access.load(joined(club, f"t{os.getpid()}h", tmp_path))
+    settings = access.load(joined(club, unique("th"), tmp_path))
 
     def connect(conninfo):
         conn = psycopg.connect(conninfo, autocommit=True)
@@ -238,7 +239,7 @@ def test_the_thread_sends_when_woken_and_backs_off(club, tmp_path):
 
     db = tmp_path / "a.sqlite3"
     played(db, {"quest": 1}, 8)
-    settings = access.load(joined(club, f"t{os.getpid()}i", tmp_path))
+    settings = access.load(joined(club, unique("ti"), tmp_path))
     reports, stop, wake = [], threading.Event(), threading.Event()
     with Store(db) as store:
         sync = ClubSync(store.conn, store.device_id, settings)
@@ -285,7 +286,7 @@ def test_standings_match_a_hand_count_and_openskill(club, tmp_path):
 def test_standings_command_by_season(club, tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 3, "quest": 1}, 9)
-    settings = joined(club, f"t{os.getpid()}j", tmp_path)
+    settings = joined(club, unique("tj"), tmp_path)
     assert cli("club", "sync", "--db", db, "--settings", settings)[0] == 0
     assert cli("club", "season", "add", "All", "2000-01-01", "2100-12-31", "--url", club)[0] == 0
     code, _, err = cli("club", "season", "add", "Bad", "2026-02-01", "2026-01-01", "--url", club)

@@ -6,7 +6,6 @@ thread runs. Nothing lost, nothing doubled, nothing overwritten."""
 from __future__ import annotations
 
 import json
-import os
 import threading
 from datetime import datetime, timedelta
 
@@ -24,6 +23,7 @@ from companion.core.narrator import Narrator
 from tests.club.cluster import free_port
 from tests.companion.test_history_stats import NEEDED, build_history
 from tests.club.test_club import _alive, at_club, cli, joined, played
+from tests.club.cluster import unique
 
 DAY = timedelta(days=1)
 
@@ -53,7 +53,7 @@ def _written(club_url, settings, data):
 def test_status_since_and_offline_by_the_servers_clock(club, tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"quest": 1}, 11)
-    path = joined(club, f"t{os.getpid()}k", tmp_path)
+    path = joined(club, unique("tk"), tmp_path)
     settings = access.load(path)
     with Store(db) as store:
         assert ClubSync(store.conn, store.device_id, settings).send().error is None
@@ -87,7 +87,7 @@ def test_status_since_and_offline_by_the_servers_clock(club, tmp_path):
 def test_the_port_refused_loses_nothing(club, tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 2, "cauldron": 1}, 12)
-    path = joined(club, f"t{os.getpid()}m", tmp_path)
+    path = joined(club, unique("tm"), tmp_path)
     settings = access.load(path)
     password = psycopg.conninfo.conninfo_to_dict(settings.conninfo)["password"]
     refused = access.Settings(settings.club, settings.name, settings.role,
@@ -128,7 +128,7 @@ def test_the_port_refused_loses_nothing(club, tmp_path):
 def test_a_tables_clock_a_day_off(club, tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 1, "quest": 1}, 13)
-    settings = access.load(joined(club, f"t{os.getpid()}n", tmp_path))
+    settings = access.load(joined(club, unique("tn"), tmp_path))
     with Store(db) as store:       # played with a clock a day ahead: every time is a day late
         true = dict(store.conn.execute("SELECT uuid, finished_at FROM games"))
         for (gid,) in store.conn.execute("SELECT id FROM games").fetchall():
@@ -164,7 +164,7 @@ def test_a_tables_clock_a_day_off(club, tmp_path):
 def test_the_clubs_profiles_reach_every_table(club, tmp_path):
     db_a, db_b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     played(db_a, {"witchs_brew": 1}, 14)
-    sa, sb = (access.load(joined(club, f"t{os.getpid()}{x}", tmp_path)) for x in "op")
+    sa, sb = (access.load(joined(club, unique(f"t{x}"), tmp_path)) for x in "op")
     with Store(db_b) as b:
         b.new_game(get_rules("quest"), {"players": ["Zoe", "Yann"], "needed": list(NEEDED)})   # not finished: profiles
     with Store(db_a) as a:
@@ -197,7 +197,7 @@ def test_the_clubs_profiles_reach_every_table(club, tmp_path):
 
 def test_a_club_player_named_like_one_here_is_kept_apart(club, tmp_path):
     db_a, db_b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
-    sa, sb = (access.load(joined(club, f"t{os.getpid()}{x}", tmp_path)) for x in "qr")
+    sa, sb = (access.load(joined(club, unique(f"t{x}"), tmp_path)) for x in "qr")
     for db in (db_a, db_b):
         with Store(db) as store:
             store.new_game(get_rules("quest"), {"players": ["Anna", "Ben"],
@@ -218,7 +218,7 @@ def test_the_thread_writes_the_status_at_most_once_a_second_and_beats(club, tmp_
                                                                       monkeypatch):
     db = tmp_path / "a.sqlite3"
     played(db, {"quest": 1}, 15)
-    settings = access.load(joined(club, f"t{os.getpid()}s", tmp_path))
+    settings = access.load(joined(club, unique("ts"), tmp_path))
     writes, beats = [], threading.Event()
     real = live.write
 
@@ -250,7 +250,7 @@ def test_the_thread_writes_the_status_at_most_once_a_second_and_beats(club, tmp_
 def test_the_server_stopped_while_the_thread_runs(cluster, club, tmp_path):
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 2}, 16)
-    settings = access.load(joined(club, f"t{os.getpid()}t", tmp_path))
+    settings = access.load(joined(club, unique("tt"), tmp_path))
     reports, stop, wake = [], threading.Event(), threading.Event()
     heard = threading.Condition()
 

@@ -19,6 +19,7 @@ from companion.club.league import standings
 from companion.club.rater import due, rate_due
 from companion.club.reading import add_season, finished, kept, names, season_of
 from tests.club import making
+from tests.club.cluster import unique
 
 
 def _figures(tables) -> dict:
@@ -123,7 +124,7 @@ def test_a_rater_while_games_arrive_misses_none(club):
 
 def test_games_and_status_are_notified_to_a_wall(club):
     with psycopg.connect(club, autocommit=True) as admin:
-        wall = access.add_wall(admin, f"w{os.getpid()}n")
+        wall = access.add_wall(admin, unique("wn"))
     with psycopg.connect(wall.conninfo, autocommit=True) as listener, \
             psycopg.connect(club, autocommit=True) as conn:
         for channel in ("club_games", "club_status", "club_league"):
@@ -148,7 +149,7 @@ def test_a_table_role_writes_no_figures_and_no_other_tables_seats(club, tmp_path
         _season(conn, "All", "2000-01-01", "2100-12-31")
     db = tmp_path / "a.sqlite3"
     played(db, {"witchs_brew": 1}, 11)
-    sa, sb = (access.load(joined(club, f"t{os.getpid()}{x}", tmp_path)) for x in "kl")
+    sa, sb = (access.load(joined(club, unique(f"t{x}"), tmp_path)) for x in "kl")
     with Store(db) as store:
         assert ClubSync(store.conn, store.device_id, sa).send().sent == 1
     with psycopg.connect(club) as conn:

@@ -7,6 +7,7 @@ for the fewest Magik by dice; and resuming an unfinished game."""
 from __future__ import annotations
 
 from companion.core.model import Command
+from kivy.uix.behaviors import ButtonBehavior
 from ui_helpers import button, dialogs, find, frames, tap, tap_title, texts, walk
 
 
@@ -16,7 +17,7 @@ def table(app):
 
 def home_button(game: str):
     (found,) = [w for w in walk() if getattr(w, "game", None) == game
-                and w.get_root_window() is not None]
+                and isinstance(w, ButtonBehavior) and w.get_root_window() is not None]
     return found
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from companion.games import get_rules
+from kivy.uix.behaviors import ButtonBehavior
 from ui_helpers import both_sizes, button, dialogs, frames, tap, tap_title, walk
 
 
 def home_button(game: str):
     (found,) = [w for w in walk() if getattr(w, "game", None) == game
-                and w.get_root_window() is not None]
+                and isinstance(w, ButtonBehavior) and w.get_root_window() is not None]
     return found
 
 

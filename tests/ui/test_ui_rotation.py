@@ -18,8 +18,8 @@ from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
 from ui_helpers import button, close_dialogs, draw, frames, resize, tall_shot
 
-from ui.table import settings as table
 from ui import theme
+from ui.table import settings as table
 
 PANEL = (800, 480)
 CAULDRON = [{"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},
@@ -58,8 +58,9 @@ def test_each_rotation_gives_the_window_and_the_arrangement(app, turned, rotatio
     assert json.loads(turned.read_text())["rotation"] == rotation
 
 
-def test_a_quarter_turn_of_the_larger_window_keeps_its_unit(app, turned):
-    """1280x720 on its side is the portrait 720x1280 of test_ui_portrait.py: 1.5 a unit."""
+def test_a_quarter_turn_of_the_larger_window_lays_it_again(app, turned):
+    """1280x720 on its side is the portrait 720x1280 of test_ui_portrait.py (1.5 a unit);
+    turned back, the landscape unit of the larger panel (ui/theme.py: about 1.22)."""
     resize(1280, 720)
     assert app.change_table_settings(rotation=270) == ""
     frames()
@@ -67,7 +68,7 @@ def test_a_quarter_turn_of_the_larger_window_keeps_its_unit(app, turned):
     assert app.u == pytest.approx(1.5)
     assert app.change_table_settings(rotation=0) == ""
     frames()
-    assert not app.portrait and app.u == pytest.approx(1.5)
+    assert not app.portrait and app.u == pytest.approx(theme.unit(1280, 720)) and app.u < 1.5
 
 
 @pytest.mark.parametrize("bad", [45, -90, 360, "90", 90.0, True, None])

@@ -9,9 +9,16 @@ outside it. In ``.kv`` files: ``#:import M ui.text.markup`` and ``M.plain(root.t
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kivy.utils import escape_markup
+
+
+def size(px: float) -> int:
+    """A ``[size=N]`` tag's N: Kivy's markup takes whole pixels only; rounded up, so a caption of
+    16 units is never drawn under 16 at a unit such as 1.22 pixels."""
+    return math.ceil(px - 0.01)
 
 
 def plain(text: Any) -> str:

@@ -123,11 +123,11 @@ class Txt(GrowsWhereItFits, Label):
 
 def button_text(title: str, caption: str, caption_px: float) -> str:
     """A button's words: the title, and the caption as a second line at ``caption_px``."""
-    from ui.text.markup import plain
+    from ui.text.markup import plain, size
 
     if not caption:
         return plain(title)
-    return f"{plain(title)}\n[size={round(caption_px)}]{plain(caption)}[/size]"
+    return f"{plain(title)}\n[size={size(caption_px)}]{plain(caption)}[/size]"
 
 
 class FlatButton(GrowsWhereItFits, ButtonBehavior, Label):
