@@ -27,6 +27,9 @@ from ui.widgets.common import Box
 
 #: How long undo and redo say what they did.
 UNDO_SECONDS = 4.0
+#: the last log lines the bar may show: three where the window has the room (a taller bar on a
+#: larger panel, ui/root.kv), else two, else one
+TAIL = 3
 
 #: Where a step's command came from, as the log says it; the screen, where most come from,
 #: goes unsaid.
@@ -59,7 +62,7 @@ class GameBar(Box):
         Window.bind(on_key_down=self._on_key)
         app = App.get_running_app()
         app.bind(log_tail=self._fit, u=self._fit)
-        self.ids.events.bind(width=self._fit)
+        self.ids.events.bind(size=self._fit)
         self._fit()
 
     def _fit(self, *_args) -> None:
@@ -82,7 +85,7 @@ class GameBar(Box):
             core.refresh()
             return core.texture is not None and core.texture.size[1] <= room
 
-        for shown in ("\n".join(lines[-2:]), "\n".join(lines[-1:])):
+        for shown in ("\n".join(lines[-n:]) for n in range(TAIL, 0, -1)):
             if fits(shown):
                 break
         else:
@@ -205,7 +208,7 @@ class GameBarApp(EventDispatcher):
         for told, lines in added:
             self._log += [log_line(told.n, line, told.source) for line in lines]
             self._log_ends.append(len(self._log))
-        self.log_tail = "\n".join(self._log[-2:]) or "Nothing played yet"
+        self.log_tail = "\n".join(self._log[-TAIL:]) or "Nothing played yet"
 
     def show_clocks(self) -> None:
         clock, limit = self.clock, self.turn_limit

@@ -54,6 +54,7 @@ class SeatPanel(SeatBox):
     compact = BooleanProperty(False)
     one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
     small = BooleanProperty(False)   # the counters' lines at their smaller height
+    roomy = BooleanProperty(False)   # a tall tile: the counters' lines larger still
     row_h = NumericProperty(0)       # a line of counters' height
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
