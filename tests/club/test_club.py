@@ -18,6 +18,7 @@ import pytest
 
 from companion.cli.main import main
 from companion.club import access
+from companion.club.board import LATEST, board
 from companion.club.league import Finished, standings
 from companion.club.schema import CLUB_VERSION, init
 from companion.club.sync import Backoff, ClubSync, counts
@@ -145,6 +146,17 @@ def test_two_companions_sync_all_three_titles_once(club, tmp_path):
     status = json.loads(said)
     assert code == 0 and status["outbox"] == {"waiting": 0, "sent": 6, "conflict": 0}
     assert sorted(t["games"] for t in status["tables"]) == [6, 6]
+    # the league and the wall screen show them: both tables, the latest games, every title
+    code, _, err = cli("club", "season", "add", "All time", "2000-01-01", "2099-12-31",
+                       "--url", club)
+    assert code == 0, err
+    with psycopg.connect(club) as conn:
+        shown, _ = board(conn)
+    tables = {access.load(sa).name, access.load(sb).name}
+    assert tables <= {t["name"] for t in shown["tables"]}
+    assert len(shown["recent"]) == LATEST and {g["table"] for g in shown["recent"]} <= tables
+    assert {s["game"]: s["games"] for s in shown["standings"]} == {
+        "cauldron": 4, "quest": 4, "witchs_brew": 4}
 
 
 def test_the_same_game_sent_twice_from_two_tables(club, tmp_path):
