@@ -135,8 +135,9 @@ class CauldronSeatCard(SeatBox):
         width = self.width - 2 * self.padding[0]
         fixed = sum(c.height for c in self.children if c.size_hint_y is None
                     and c not in (box, self.ids.cellar, listed, self.ids.counters))
+        # the spacing above the cards' lines is theirs to find (the room for the pool as before)
         room = self.height - 2 * self.padding[1] - fixed - COUNTERS_H * fu \
-            - self.spacing * (len(self.children) - 1)
+            - self.spacing * (len(self.children) - 2)
         cellar_h = text_needs(False, self.cellars, fu * WORD_FS, "Roboto", False, width,
                               "left")[1] if self.cellars else 0
         keep = max(0, int((room + GAP * fu) // ((ROW_H + GAP) * fu)))   # rows the room holds
@@ -156,7 +157,7 @@ class CauldronSeatCard(SeatBox):
                 line.add_widget(chip)
             box.add_widget(line)
         box.height = self._height(rows, fu)
-        left = room - box.height - (cellar_h if show_cellars else 0)
+        left = room - box.height - (cellar_h if show_cellars else 0) - self.spacing
         lines = self._card_lines(left, width, fu)
         for line in lines:
             listed.add_widget(line)
