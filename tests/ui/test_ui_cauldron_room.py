@@ -90,4 +90,9 @@ def test_a_seat_with_more_cards_than_room_says_how_many_more(app):
     (tincture,) = [line for line in find(lambda w: isinstance(w, CardLine), seats(app)[1])
                    if line.name == long]
     assert tincture.height > 40 * app.u
+    # each vial drawn within its own line (not where a new line's default height put it)
+    for line in find(lambda w: isinstance(w, CardLine), seats(app)[2]):
+        drawing = line.children[-1]
+        shapes = [i for i in drawing.canvas.children if type(i).__name__ == "Ellipse"]
+        assert all(line.y <= e.pos[1] and e.pos[1] + e.size[1] <= line.top + 1 for e in shapes)
     both_sizes("cauldron_room_more", portrait=True)

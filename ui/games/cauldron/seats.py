@@ -21,6 +21,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
@@ -129,15 +130,14 @@ class CauldronSeatCard(SeatBox):
         listed.clear_widgets()
         fu = App.get_running_app().fu
         if self.compact or self.width <= 0:
-            box.height = listed.height = 0
+            box.height = 0
             self.spare = False
             return
         width = self.width - 2 * self.padding[0]
         fixed = sum(c.height for c in self.children if c.size_hint_y is None
-                    and c not in (box, self.ids.cellar, listed, self.ids.counters))
-        # the spacing above the cards' lines is theirs to find (the room for the pool as before)
+                    and c not in (box, self.ids.cellar, self.ids.counters))
         room = self.height - 2 * self.padding[1] - fixed - COUNTERS_H * fu \
-            - self.spacing * (len(self.children) - 2)
+            - self.spacing * (len(self.children) - 1)
         cellar_h = text_needs(False, self.cellars, fu * WORD_FS, "Roboto", False, width,
                               "left")[1] if self.cellars else 0
         keep = max(0, int((room + GAP * fu) // ((ROW_H + GAP) * fu)))   # rows the room holds
@@ -157,13 +157,13 @@ class CauldronSeatCard(SeatBox):
                 line.add_widget(chip)
             box.add_widget(line)
         box.height = self._height(rows, fu)
-        left = room - box.height - (cellar_h if show_cellars else 0) - self.spacing
+        left = room - box.height - (cellar_h if show_cellars else 0)   # the last child's
         lines = self._card_lines(left, width, fu)
         for line in lines:
             listed.add_widget(line)
-        listed.height = sum(line.height for line in lines)
+        listed.add_widget(Widget())   # the lines at the top, under the pool
         self.spare = len(lines) == len(self.cards) and \
-            left - listed.height >= (ROOMY_H - COUNTERS_H) * fu
+            left - sum(line.height for line in lines) >= (ROOMY_H - COUNTERS_H) * fu
 
     def _card_lines(self, room: float, width: float, fu: float) -> list[CardLine]:
         """The seat's cards as lines, as many as ``room`` holds: all, else the potions alone
