@@ -32,7 +32,10 @@ class Drawing(Widget):
         side = min(self.width, self.height)
         if side <= 0:
             return
-        x, y = self.center_x - side / 2, self.center_y - side / 2
+        # from pos and size, not center: the centre's cached value may still be the old one
+        # while a size change is dispatched (a new line's drawing then sat where its default
+        # 100-unit height put it)
+        x, y = self.x + (self.width - side) / 2, self.y + (self.height - side) / 2
         with self.canvas:
             Color(*self.colour)
             (vial if self.shape == "vial" else star)(x, y, side)

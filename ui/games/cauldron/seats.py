@@ -7,8 +7,10 @@ per ingredient in its colour with its word and count. A tap opens the seat's own
 The sizes are font units (``app.fu``), so Large text really enlarges the card's words. What
 does not fit the card then goes, least needed first (``CauldronSeatCard.fit``): the Cellar line,
 then the chips beyond the last row (a "+N" chip says how many more), the words only where not
-even two chips with words would fit (the chips keep colour and count). Compact (while dice or a phase take the room below): name,
-Magik and where it stands only."""
+even two chips with words would fit (the chips keep colour and count). A card with height to
+spare (a larger window) lists the seat's potion cards (name and Magik) and Spells (kind and
+count) under the pool, and with room still left draws its counters' digits larger. Compact
+(while dice or a phase take the room below): name, Magik and where it stands only."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
@@ -29,6 +32,9 @@ from ui.widgets.common import Box, SeatBox, text_needs
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
 #: font units: the counters' digits, the chips' words, the card's rows
 DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
+#: font units: the listed cards' names and their lines; the counters' row, and larger
+COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 33, 46, 20, 34, 6
+SPELL_NAMES = {"basic": "Basic Spell", "advanced": "Advanced Spell"}
 CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
 
 
@@ -39,6 +45,15 @@ class PoolChip(Box):
     word = StringProperty("")
     count = StringProperty("")
     ink = ColorProperty(theme.DARK_INK)
+
+
+class CardLine(BoxLayout):
+    """A line of the seat's cards: a drawn vial or star, the card's name (on two lines if it
+    must) and its number in big digits (a potion's Magik, how many Spells of a kind)."""
+
+    shape = StringProperty("vial")
+    name = StringProperty("")
+    count = StringProperty("")
 
 
 class CauldronSeatCard(SeatBox):
@@ -58,6 +73,12 @@ class CauldronSeatCard(SeatBox):
     spells = NumericProperty(0)
     #: (kind, count) of every ingredient in the pool, in the box's order
     pool = ListProperty([])
+    #: (shape, name, count) of every card the seat holds: its potions, then its Spells by kind
+    cards = ListProperty([])
+    #: fit() found room to spare after the cards; roomy: every card of the row did, so all of
+    #: them draw their counters' digits larger (the same size across the table)
+    spare = BooleanProperty(False)
+    roomy = BooleanProperty(False)
     current = BooleanProperty(False)
     compact = BooleanProperty(False)
     narrow = BooleanProperty(False)
@@ -67,7 +88,7 @@ class CauldronSeatCard(SeatBox):
     def __init__(self, **kwargs):
         self._fit_soon = Clock.create_trigger(self.fit, 0)
         super().__init__(**kwargs)
-        for name in ("size", "pool", "compact", "cellars", "status", "character", "zone"):
+        for name in ("size", "pool", "cards", "compact", "cellars", "status", "character", "zone"):
             self.fbind(name, self._fit_soon)
         App.get_running_app().fbind("fu", self._fit_soon)
 
@@ -93,24 +114,30 @@ class CauldronSeatCard(SeatBox):
         self.owed = len(player["owed"])
         self.potions = len(player["potions"]) + self.owed
         self.spells = player["spells"]
+        self.cards = [("vial", p["name"], f"+{p['yield']}") for p in player["potions"]] + [
+            ("star", SPELL_NAMES[k], str(n)) for k, n in player["spell_hand"].items() if n]
 
     # -- fitting the card ---------------------------------------------------------------------
     def fit(self, *_args) -> None:
         """Lay the pool's chips in rows the card's width holds, leaving out what its height does
         not: the Cellar line, then the chips beyond the last row (their words kept while two
-        chips with words fit, else the counts alone)."""
-        box = self.ids.get("pool_rows")
-        if box is None:
+        chips with words fit, else the counts alone). The height left lists the cards, and
+        what is left after all of them makes the counters' digits larger."""
+        box, listed = self.ids.get("pool_rows"), self.ids.get("card_rows")
+        if box is None or listed is None:
             return
         box.clear_widgets()
+        listed.clear_widgets()
         fu = App.get_running_app().fu
         if self.compact or self.width <= 0:
             box.height = 0
+            self.spare = False
             return
         width = self.width - 2 * self.padding[0]
-        fixed = sum(c.height for c in self.children
-                    if c.size_hint_y is None and c not in (box, self.ids.cellar))
-        room = self.height - 2 * self.padding[1] - fixed - self.spacing * (len(self.children) - 1)
+        fixed = sum(c.height for c in self.children if c.size_hint_y is None
+                    and c not in (box, self.ids.cellar, self.ids.counters))
+        room = self.height - 2 * self.padding[1] - fixed - COUNTERS_H * fu \
+            - self.spacing * (len(self.children) - 1)
         cellar_h = text_needs(False, self.cellars, fu * WORD_FS, "Roboto", False, width,
                               "left")[1] if self.cellars else 0
         keep = max(0, int((room + GAP * fu) // ((ROW_H + GAP) * fu)))   # rows the room holds
@@ -130,6 +157,34 @@ class CauldronSeatCard(SeatBox):
                 line.add_widget(chip)
             box.add_widget(line)
         box.height = self._height(rows, fu)
+        left = room - box.height - (cellar_h if show_cellars else 0)   # the last child's
+        lines = self._card_lines(left, width, fu)
+        for line in lines:
+            listed.add_widget(line)
+        listed.add_widget(Widget())   # the lines at the top, under the pool
+        self.spare = len(lines) == len(self.cards) and \
+            left - sum(line.height for line in lines) >= (ROOMY_H - COUNTERS_H) * fu
+
+    def _card_lines(self, room: float, width: float, fu: float) -> list[CardLine]:
+        """The seat's cards as lines, as many as ``room`` holds: all, else the potions alone
+        (the star's count says the Spells), else the first potions and "N more" (the seat's
+        dialog, a tap away, lists them all); none where not even two lines fit."""
+        made = [card_line(shape, name, count, width, fu) for shape, name, count in self.cards]
+        potions = [line for line in made if line.shape == "vial"]
+
+        def need(lines):
+            return sum(line.height for line in lines)   # no gap: a line's height spaces it
+
+        for lines in (made, potions):
+            if lines and need(lines) <= room + 1:
+                return lines
+        kept: list[CardLine] = []
+        for line in potions:
+            if need(kept + [line, more_line(len(potions) - len(kept) - 1, width, fu)]) \
+                    > room + 1:
+                break
+            kept.append(line)
+        return kept + [more_line(len(potions) - len(kept), width, fu)] if kept else []
 
     @staticmethod
     def _height(rows: list, fu: float) -> float:
@@ -176,6 +231,20 @@ def chip_for(kind: str, count: str, fu: float, words: bool) -> PoolChip:
                     width=need + fu * (2 * CHIP_PAD + CHIP_GAP + 2))
 
 
+def card_line(shape: str, name: str, count: str, width: float, fu: float) -> CardLine:
+    """A line as tall as its name needs at the card's width (two lines for a long one)."""
+    digits = text_needs(False, count, fu * DIGIT_FS, "Roboto", True, None, "left")[0]
+    name_w = max(fu * 40, width - fu * (NAME_FS + 2 * LINE_GAP) - digits)
+    tall = text_needs(False, name, fu * NAME_FS, "Roboto", False, name_w, "left")[1]
+    return CardLine(shape=shape, name=name, count=count, size_hint_y=None,
+                    height=max(fu * LINE_H, tall))
+
+
+def more_line(left: int, width: float, fu: float) -> CardLine:
+    """The line after the potions a card has room for: how many more, and where they are."""
+    return card_line("vial", f"{left} more: tap the card", "", width, fu)
+
+
 class CauldronSeatRow(GridLayout):
     """A card per seat, left to right in seat order: one row, or on a portrait screen two or
     three to a row (seats.kv)."""
@@ -187,11 +256,18 @@ class CauldronSeatRow(GridLayout):
         if len(self.children) != len(players):
             self.clear_widgets()
             for _ in players:
-                self.add_widget(CauldronSeatCard(opener=opener))
+                card = CauldronSeatCard(opener=opener)
+                card.fbind("spare", self._even)
+                self.add_widget(card)
         for seat, (card, player) in enumerate(zip(reversed(self.children), players)):
             card.show(seat, player, app.session.state["players"][seat]["colour"],
                       statuses[seat], prompt.get("seat") == seat, compact,
                       narrow=len(players) >= NARROW)
+
+    def _even(self, *_args) -> None:
+        roomy = all(card.spare for card in self.children)
+        for card in self.children:
+            card.roomy = roomy
 
     def cards(self) -> list[CauldronSeatCard]:
         return list(reversed(self.children))
