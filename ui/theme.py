@@ -156,3 +156,8 @@ STACK_LABELS = {"copper": "Copper", "silver": "Silver", "iron": "Iron",
 #: Each game's own colour (Home's new-game tiles, drawn emblem on top), named by the rules'
 #: game name: white ink reads on all three.
 GAME_COLOURS = {"witchs_brew": "#8247B8", "cauldron": "#23865A", "quest": "#2F64A8"}
+
+#: The drawn pictures' own colours (ui/widgets/icons.py): a potion's liquid wherever potions
+#: are counted (Witch's Brew's brewed cards, Cauldron's Potions); a Spell's star in white ink.
+POTION = rgba("#B57EDC")
+SPELL = INK

@@ -1,5 +1,5 @@
 """The project's own small pictures, drawn with Kivy canvas instructions (no image files): a
-drop, a gold nugget, a potion vial, a potion card, a hand of cards. Read from a chair beside a
+drop, a gold nugget, a potion vial, a potion card, a hand of cards, a Spell's star. Read from a chair beside a
 big digit where a letter or a word was too small ("R 1", "Gold 2").
 
 ``Icon(kind="drop", colour=...)`` draws the picture in the middle of its box at the largest
@@ -21,7 +21,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 
-KINDS = ("drop", "nugget", "vial", "potion", "cards")
+KINDS = ("drop", "nugget", "vial", "potion", "cards", "star")
 #: The usual colour of each kind where the caller gives none (a drop is always given its own).
 GOLD = theme.rgba("#E8B33A")
 GLASS = theme.rgba("#9FD8E8")
@@ -142,6 +142,18 @@ class Icon(Widget):
             RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[s * 0.08])
         Color(*self.colour)
         Ellipse(pos=(x0 + s * 0.52, y0 + s * 0.30), size=(cw * 0.45, cw * 0.45))
+
+    def _star(self, x0, y0, s, w) -> None:
+        """A Spell: a five-pointed star, filled (a fan from its centre), outlined so a thin
+        point still shows."""
+        cx, cy, outer = x0 + s / 2, y0 + s * 0.48, s * 0.5
+        points = [(cx + (outer if i % 2 == 0 else outer * 0.45) * math.cos(math.pi / 2 + i * math.pi / 5),
+                   cy + (outer if i % 2 == 0 else outer * 0.45) * math.sin(math.pi / 2 + i * math.pi / 5))
+                  for i in range(10)]
+        Color(*self.colour)
+        _polygon([(cx, cy), *points, points[0]])
+        Color(*self.line)
+        Line(points=_flat(points), close=True, width=w)
 
 
 class Counter(BoxLayout):

@@ -25,9 +25,9 @@ from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron import drawn  # noqa: F401 (kv class Drawing)
 from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, ingredient_colours, short
 from ui.widgets.common import Box, SeatBox, text_needs
+from ui.widgets.icons import Icon  # noqa: F401 (kv class)
 
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
 #: font units: the counters' digits, the chips' words, the card's rows
