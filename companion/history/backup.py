@@ -26,9 +26,8 @@ from urllib.parse import quote
 from companion.core.errors import StoreError
 from companion.files.read import FileTooBig, NotAFile, open_regular
 from companion.files.write import FileRefused, family, write_whole
-from companion.store.opening import (
-    WriterLock, connect_reader, dated_name, primary_code, refuse_odd_path, sync,
-)
+from companion.store.aside import dated_name, sync
+from companion.store.opening import WriterLock, connect_reader, primary_code, refuse_odd_path
 from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from companion.store.shape import listed, read_schema, strangers, trusting_nothing, what_to_do
 

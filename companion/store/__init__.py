@@ -14,12 +14,11 @@ from companion.core.engine import CHECKPOINT_EVERY, GameRules, Session, Step
 from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN
 from companion.store import profiles
+from companion.store.aside import mark_clean
 from companion.store.journal import (
     GameJournal, Tx, keep_checkpoint, rules_version, saving, settle, utc_now,
 )
-from companion.store.opening import (
-    WriterLock, connect_reader, mark_clean, open_writer, refuse_odd_path,
-)
+from companion.store.opening import WriterLock, connect_reader, open_writer, refuse_odd_path
 from companion.store.profiles import Profile
 from companion.store.schema import (  # noqa: F401 (unstorable: the store's API)
     dumps, has_column, read_clocks, unstorable, write_clocks,
@@ -81,7 +80,7 @@ class Store:
     nothing a player entered is deleted. A value the file cannot keep (a whole number beyond
     SQLite's 64 bits, a broken character) is refused before anything is written. How the file
     is opened (what is moved aside and what is refused, one writer, read-only use) is in
-    opening.py; how a step is written while playing, in journal.py; how its steps are read
+    opening.py, the copies kept aside and the clean-close mark in aside.py; how a step is written while playing, in journal.py; how its steps are read
     back, in steps.py. Each game has a uuid and each seat a player profile (profiles.py), and
     the database a device id, so games from two tables merge by uuid
     (companion/history/merge.py) without collisions."""

@@ -10,7 +10,8 @@ from urllib.parse import quote
 
 from companion.store.check import Problem, fold_rows, log_results
 from companion.store.journal import Tx, settle, utc_now
-from companion.store.opening import WriterLock, keep_copy
+from companion.store.aside import keep_copy
+from companion.store.opening import WriterLock
 from companion.store.schema import APPLICATION_ID
 from companion.store.shape import (
     Untrusted, drop_strangers, read_schema, strangers, trusting_nothing,
