@@ -146,10 +146,11 @@ class Icon(Widget):
     def _star(self, x0, y0, s, w) -> None:
         """A Spell: a five-pointed star, filled (a fan from its centre), outlined so a thin
         point still shows."""
-        cx, cy, outer = x0 + s / 2, y0 + s * 0.48, s * 0.5
-        points = [(cx + (outer if i % 2 == 0 else outer * 0.45) * math.cos(math.pi / 2 + i * math.pi / 5),
-                   cy + (outer if i % 2 == 0 else outer * 0.45) * math.sin(math.pi / 2 + i * math.pi / 5))
-                  for i in range(10)]
+        cx, cy = x0 + s / 2, y0 + s * 0.48
+        points = []
+        for i in range(10):   # a point, then the notch between it and the next
+            r, a = s * (0.5 if i % 2 == 0 else 0.225), math.pi / 2 + i * math.pi / 5
+            points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
         Color(*self.colour)
         _polygon([(cx, cy), *points, points[0]])
         Color(*self.line)

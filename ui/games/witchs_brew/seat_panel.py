@@ -56,6 +56,7 @@ class SeatPanel(SeatBox):
     small = BooleanProperty(False)   # the counters' lines at their smaller height
     roomy = BooleanProperty(False)   # a tall tile: the counters' lines larger still
     row_h = NumericProperty(0)       # a line of counters' height
+    digit_fs = NumericProperty(28)   # the counters' digits, in units
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
     #: what it was given is drops (the first line of counters), not gold or vials
