@@ -12,9 +12,7 @@ an input of kind ``club`` the drain hands to ``club_heard``. Play never waits on
 
 from __future__ import annotations
 
-import logging
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +20,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from companion.core.model import InputEvent
-
-log = logging.getLogger(__name__)
+from ui.table.snapshot import snapshot_now
 
 
 #: libpq's hint after a refused connection, and its prefix: the screen keeps the cause only.
@@ -143,22 +140,10 @@ class ClubApp:
 
     def _status_now(self) -> dict[str, Any]:
         from companion.club.status import IDLE, status_of
-        from companion.view import table_view
 
         session = self.session
-        if session is None:
-            return dict(IDLE)
-        clock = None
-        if self.clock is not None:
-            self.clock.advance(time.monotonic())
-            clock = self.clock.to_dict()
-        try:
-            view = table_view(session, 0, self._narrator_of(session), clock=clock,
-                              turn_limit=self.turn_limit)
-        except Exception:     # noqa: BLE001 (the club misses one status; the table plays on)
-            log.exception("club: the table's status could not be made")
-            return dict(IDLE)
-        return status_of(view, session.game_id)
+        view = None if session is None else snapshot_now(self, session, 0, "club")
+        return dict(IDLE) if view is None else status_of(view, session.game_id)
 
     # -- from the thread, through the inbox -----------------------------------------------
     def _club_reported(self, report) -> None:

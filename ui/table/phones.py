@@ -14,14 +14,12 @@ shares again after the next start's first frame, with new tokens (new links and 
 
 from __future__ import annotations
 
-import logging
-import time
 from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty
 
-log = logging.getLogger(__name__)
+from ui.table.snapshot import snapshot_now
 
 
 class PhonesApp:
@@ -106,21 +104,11 @@ class PhonesApp:
         if session is None:
             server.publish(None)
             return
-        from companion.view import table_view
-
-        clock = None
-        if self.clock is not None:
-            self.clock.advance(time.monotonic())
-            clock = self.clock.to_dict()
         self._phones_n += 1
-        try:
-            snapshot = table_view(session, self._phones_n, self._narrator_of(session),
-                                  clock=clock, turn_limit=self.turn_limit,
-                                  bgstats=self._bgstats_link(session))
-        except Exception:     # noqa: BLE001 (the phones miss one picture; the table plays on)
-            log.exception("phones: the table's snapshot could not be made")
-            return
-        server.publish(snapshot)
+        snapshot = snapshot_now(self, session, self._phones_n, "phones",
+                                bgstats=self._bgstats_link(session))
+        if snapshot is not None:
+            server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:
         if not session.over or session.game_id is None or self.store is None:
