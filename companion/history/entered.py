@@ -1,5 +1,5 @@
 """What a table typed in earlier games, offered again: Cauldron's potion cards and Omens are
-printed cards that come back game after game, so a card entered once is a tap the next time.
+printed cards that come back game after game (as are Witch's Brew's potion cards), so a card entered once is a tap the next time.
 
 Read straight from the stored commands of the latest games of a title, in one statement: never
 a game's whole log, never a fold, and never more than :data:`RECENT_GAMES` games, so opening a
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Any, Callable, Hashable
 
 from companion.core.model import Command
 
@@ -40,3 +40,20 @@ def entered(conn: sqlite3.Connection, game: str, kinds: tuple[str, ...], *,
         if isinstance(data, dict) and isinstance(data.get("do"), str):
             out.append((game_id, Command.from_dict(data)))
     return out
+
+
+def newest_once(entries: list[tuple[int, Command]], read: Callable[[Command], Any],
+                key: Callable[[Any], Hashable]) -> list:
+    """What ``read`` makes of each entered command (``companion.history.entered``: newest game
+    first, in entry order within a game), newest entry first and once per ``key`` (the latest
+    entry wins); a command ``read`` turns into None is passed over."""
+    by_game: dict[int, list] = {}
+    for game_id, command in entries:
+        item = read(command)
+        if item is not None:
+            by_game.setdefault(game_id, []).append(item)
+    seen: dict[Hashable, Any] = {}
+    for items in by_game.values():
+        for item in reversed(items):
+            seen.setdefault(key(item), item)
+    return list(seen.values())

@@ -72,7 +72,7 @@ def _picker(app):
 def test_the_catalogues_keep_the_newest_entry_of_each_card_first():
     """Omens and potion cards are offered newest first, once each: of two entries of one card
     the later wins, the newer game before the older, and what cannot be read is passed over."""
-    from ui.games.cauldron.common import newest_once
+    from companion.history.entered import newest_once
 
     def entry(game_id, text):
         return game_id, Command("omen", args={"text": text})

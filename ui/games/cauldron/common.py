@@ -9,7 +9,7 @@ beforehand what a tap would be told: the screens never re-implement a rule.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from typing import Any
 
 from kivy.app import App
 
@@ -66,23 +66,6 @@ def holds_words(player: dict[str, Any]) -> str:
         parts.append("Cellars: " + ", ".join(ingredient_name(c) if c else "empty"
                                              for c in player["cellars"]))
     return "; ".join(parts)
-
-
-def newest_once(entries: list[tuple[int, Command]], read: Callable[[Command], Any],
-                key: Callable[[Any], Hashable]) -> list:
-    """What ``read`` makes of each entered command (``companion.history.entered``: newest game
-    first, in entry order within a game), newest entry first and once per ``key`` (the latest
-    entry wins); a command ``read`` turns into None is passed over."""
-    by_game: dict[int, list] = {}
-    for game_id, command in entries:
-        item = read(command)
-        if item is not None:
-            by_game.setdefault(game_id, []).append(item)
-    seen: dict[Hashable, Any] = {}
-    for items in by_game.values():
-        for item in reversed(items):
-            seen.setdefault(key(item), item)
-    return list(seen.values())
 
 
 def ingredient_colours(kind: str) -> tuple[tuple, tuple]:

@@ -14,9 +14,9 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from companion.core.model import Command
-from companion.history.entered import RECENT_GAMES, entered
+from companion.history.entered import RECENT_GAMES, entered, newest_once
 from ui import theme
-from ui.games.cauldron.common import ingredient_name, newest_once
+from ui.games.cauldron.common import ingredient_name
 from ui.widgets.common import FlatButton
 
 

@@ -16,10 +16,10 @@ from companion.core.errors import RuleViolation
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
-from companion.history.entered import entered
+from companion.history.entered import entered, newest_once
 from ui import theme
 from ui.games.cauldron.common import (
-    KIND_SHORT, ingredient_colours, ingredient_name, newest_once, recipe,
+    KIND_SHORT, ingredient_colours, ingredient_name, recipe,
 )
 from ui.widgets.common import FlatButton
 

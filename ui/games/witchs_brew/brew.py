@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from companion.games.witchs_brew.roles import CAULDRONS, DROPS
-from companion.history.entered import entered
-from ui.games.cauldron.common import newest_once
+from companion.history.entered import entered, newest_once
 
 #: at most this many cards of one stack on the picker (one row of buttons)
 SHOWN = 3
