@@ -192,6 +192,10 @@ class BleDiceSource:
                 await _quietly(link)
                 said = self._cannot(die, exc, said)
                 delay = longest if self._absent else delay
+                if not self._absent:
+                    self._report(BleStatus(BleStatus.DISCONNECTED, f"{die.label}: not "
+                                           f"connected: trying again in {delay:g} s",
+                                           die.address))
             else:
                 self._absent, said = False, ""
                 delay = first

@@ -1,0 +1,172 @@
+"""The table's smart dice (GoDice, Pixels over Bluetooth LE) on the main thread.
+
+:class:`hardware.dice.ble.BleDiceSource` runs on its own thread and puts the dice's events on
+the one Inbox, like the tray's reader; here, on the main thread, each is given the game's die
+(:class:`hardware.dice.route.DiceRouter`: the one rule for the tray and the smart dice) and
+its face name, and what the dice report becomes the strip's line: how many are connected, who
+is reconnecting, whose battery is low. ``bleak`` is imported only when a ``[ble]`` section is
+configured (start-up and idle are unchanged without it).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from kivy.clock import Clock
+
+from companion.core.model import InputEvent
+from hardware.dice.route import ANY, DiceRouter
+
+log = logging.getLogger(__name__)
+
+#: the statuses that are about the link (the others are news: battery, a refused face)
+_LINK_STATES = ("connecting", "connected", "disconnected", "unavailable")
+
+
+class SmartDice:
+    """The source, its statuses and the routing of its rolls, for one app's devices."""
+
+    def __init__(self, devices: Any) -> None:
+        self.devices = devices
+        self.transport = None        # None: the real radio; tests and demo mode give a fake
+        self.source = None
+        self.config = None
+        self.router = DiceRouter()
+        self.links: dict[str, str] = {}      # address -> its last link state
+        self.absent = ""                     # the one line when there is no Bluetooth
+        self.line = ""                       # for the strip
+        self.news = ""                       # the last battery or refusal sentence
+        self._generation = 0
+
+    # -- starting and stopping (main thread) ---------------------------------------------
+    def start(self, ble) -> list[str]:
+        """Start reading the paired dice; returns the problems to show (none if it runs)."""
+        from hardware.dice.ble import BleDiceSource, BleDie
+
+        self.stop()
+        self.config = ble
+        self.router = DiceRouter({d.die for d in ble.dice if d.die != ANY})
+        self._generation += 1
+        generation = self._generation
+
+        def on_status(status) -> None:   # the source's thread: hand over, touch nothing
+            Clock.schedule_once(partial(self._on_status, generation, status))
+
+        dice = [BleDie(d.address, d.make, d.name) for d in ble.dice]
+        self.links = {d.address: "connecting" for d in ble.dice}
+        try:
+            self.source = BleDiceSource(dice, self.devices.inbox.put, transport=self.transport,
+                                        on_status=on_status, low_battery=ble.low_battery,
+                                        backoff=self.devices.ble_backoff)
+        except Exception as problem:   # no ble extra, no Bluetooth: one line, touch plays on
+            log.warning("smart dice unavailable: %s", problem)
+            self.config, self.links = None, {}
+            self._show()
+            return [f"Smart dice unavailable: {problem}. Enter dice by touch."]
+        self._show()
+        return []
+
+    def stop(self) -> None:
+        self._generation += 1
+        source, self.source = self.source, None
+        if source is not None:
+            try:
+                source.close()
+            except Exception:
+                log.exception("closing the smart dice")
+        self.config, self.links, self.absent, self.news = None, {}, "", ""
+        self.router.reset()
+        self._show()
+
+    # -- the dice's events (main thread, from the Inbox) -----------------------------------
+    def game_event(self, event: InputEvent) -> InputEvent | None:
+        """A smart die's event as the game's die, or None when there is nothing to play:
+        a moving die (shown), an unpaired one, or a roll the game does not ask for
+        (ignored and counted: dice on a table get bumped)."""
+        app = self.devices.app
+        paired = self.config.die(event.id) if self.config is not None else None
+        if paired is None:
+            return None
+        name = self.label(event.id)
+        if event.kind == "die_moving":
+            app.dice_activity = f"{name} {event.value or 'rolling'}..."   # never a result
+            return None
+        session = app.session
+        inputs = session.prompt().get("inputs", []) if session is not None \
+            and not session.over else []
+        route = self.router.route(event.id, paired.die, inputs)
+        value = paired.game_value(event.value)
+        if route.die is None:
+            count = self.router.count_ignored()
+            app.dice_activity = (f"{name}: {value}, ignored: {route.why} "
+                                 f"({count} ignored so far)")
+            return None
+        return replace(event, id=route.die, value=value)
+
+    def label(self, address: str) -> str:
+        """'magic1 (Pixel01)': the game's die first, as the table says it."""
+        paired = self.config.die(address) if self.config is not None else None
+        if paired is None:
+            return address
+        die = "any die" if paired.die == ANY else paired.die
+        return f"{die} ({paired.name or address})"
+
+    # -- statuses ------------------------------------------------------------------------
+    def _on_status(self, generation: int, status, *_dt) -> None:
+        """Main thread: what the source reports, into the strip."""
+        if generation != self._generation or self.source is None:
+            return    # from a source closed since
+        app = self.devices.app
+        if status.state == "absent":
+            self.absent = status.text
+        elif status.state in _LINK_STATES and status.address:
+            self.links[status.address] = status.state
+            self.absent = "" if status.state == "connected" else self.absent
+            if status.state == "disconnected":
+                self.news = f"{self.label(status.address)} {status.text.split(': ', 1)[-1]}"
+        elif status.state == "battery":
+            self.news = ""
+        elif status.state == "refused":
+            app.dice_activity = status.text
+            app.refuse(status.text[:1].upper() + status.text[1:])
+            self.devices.buzz("refused")
+        self._show()
+
+    def _show(self) -> None:
+        self.line = self.summary()
+        self.devices.show_dice_line()
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.links) and all(s == "connected" for s in self.links.values())
+
+    def summary(self) -> str:
+        """'smart dice: 3 of 4 connected; magic2 (Pixel01) reconnecting in 4 s; any die
+        (GoDice_1) battery 12 % (low)', or '' without smart dice."""
+        if self.config is None or self.source is None:
+            return ""
+        if self.absent:
+            return self.absent
+        up = sum(1 for s in self.links.values() if s == "connected")
+        parts = [f"smart dice: {up} of {len(self.links)} connected"]
+        if self.news and not self.ok:
+            parts.append(self.news)
+        low = [f"{self.label(a)} {self.source.battery_words(a)}"
+               for a in self.links if a in self.source.battery
+               and self.source.battery[a] < self.source.low_battery]
+        parts += low
+        return "; ".join(parts)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The paired dice for the Hardware screen: address, name, make, die, link, battery."""
+        if self.config is None:
+            return []
+        source = self.source
+        return [{"address": d.address, "name": d.name, "make": d.make, "die": d.die,
+                 "link": self.links.get(d.address, ""),
+                 "battery": source.battery.get(d.address) if source else None,
+                 "colour": source.colour.get(d.address, "") if source else ""}
+                for d in self.config.dice]
