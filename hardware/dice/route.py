@@ -11,8 +11,8 @@ reason): this module only picks the game die, by one rule for every source:
   gave it in the roll in progress (a re-roll: the rules replace or refuse it);
 * a die paired to "any" gives the die it gave in the roll in progress again (its re-roll
   replaces, never fills a second die), else the first die the game asks for that no other
-  die gave and no die is paired to: two dice landing at once fill the asked dice in the
-  order they land;
+  die gave, never one that has a die of its own: two dice landing at once fill the asked
+  dice in the order they land;
 * anything else is not asked for. A tray's roll then goes to the rules, which refuse it with
   the reason (a tray is rolled on purpose); a smart die's is ignored and counted, since dice
   on the table are bumped, picked up and put down all game long.
@@ -73,9 +73,12 @@ class DiceRouter:
                                f"{', '.join(asked)})")
         if before is not None:
             return Route(before)
+        open_dice = [d for d in asked if d not in self.reserved]
+        if not open_dice:
+            own = "has a die of its own" if len(asked) == 1 else "have dice of their own"
+            return Route(None, f"{', '.join(asked)} {own}")
         taken = set(self._gave.values())
-        free = ([d for d in asked if d not in taken and d not in self.reserved]
-                or [d for d in asked if d not in taken] or asked)
+        free = [d for d in open_dice if d not in taken] or open_dice
         self._gave[physical] = free[0]
         return Route(free[0])
 

@@ -39,9 +39,13 @@ def test_two_any_dice_landing_at_once_fill_the_asked_dice_in_order():
 
 
 def test_any_dice_leave_the_dice_that_have_a_die_of_their_own():
-    router = DiceRouter({"magic1"})
+    router = DiceRouter({"magic1", "action_a", "action_b"})
     assert router.route("P", "any", MAGIC) == Route("magic2")
     assert router.route("A", "magic1", MAGIC) == Route("magic1")
+    assert router.route("Q", "any", ["action_a", "action_b"]) == Route(
+        None, "action_a, action_b have dice of their own")
+    assert router.route("Q", "any", ["action_b"]) == Route(
+        None, "action_b has a die of its own")
 
 
 def test_the_roll_ends_when_the_game_asks_for_no_die():

@@ -38,7 +38,8 @@ class SmartDice:
         self.links: dict[str, str] = {}      # address -> its last link state
         self.absent = ""                     # the one line when there is no Bluetooth
         self.line = ""                       # for the strip
-        self.news = ""                       # the last battery or refusal sentence
+        self.news = ""                       # who went away, for the strip
+        self.last_ignored = ""               # the last roll not asked for, and why
         self._generation = 0
 
     # -- starting and stopping (main thread) ---------------------------------------------
@@ -90,7 +91,7 @@ class SmartDice:
         paired = self.config.die(event.id) if self.config is not None else None
         if paired is None:
             return None
-        name = self.label(event.id)
+        name = self.short(event.id)
         if event.kind == "die_moving":
             app.dice_activity = f"{name} {event.value or 'rolling'}..."   # never a result
             return None
@@ -101,10 +102,17 @@ class SmartDice:
         value = paired.game_value(event.value)
         if route.die is None:
             count = self.router.count_ignored()
-            app.dice_activity = (f"{name}: {value}, ignored: {route.why} "
-                                 f"({count} ignored so far)")
+            self.last_ignored = f"{self.label(event.id)} showed {value}: {route.why}"
+            log.info("ignored: %s", self.last_ignored)
+            app.dice_activity = f"{name}: {value} not asked ({count} ignored)"
             return None
         return replace(event, id=route.die, value=value)
+
+    def short(self, address: str) -> str:
+        """The die's name as the strip has room for it (12 characters)."""
+        paired = self.config.die(address) if self.config is not None else None
+        name = (paired.name if paired is not None else "") or address
+        return name if len(name) <= 12 else name[:11] + "~"
 
     def label(self, address: str) -> str:
         """'magic1 (Pixel01)': the game's die first, as the table says it."""
@@ -126,7 +134,7 @@ class SmartDice:
             self.links[status.address] = status.state
             self.absent = "" if status.state == "connected" else self.absent
             if status.state == "disconnected":
-                self.news = f"{self.label(status.address)} {status.text.split(': ', 1)[-1]}"
+                self.news = f"{self.short(status.address)} reconnecting"
         elif status.state == "battery":
             self.news = ""
         elif status.state == "refused":
@@ -144,21 +152,21 @@ class SmartDice:
         return bool(self.links) and all(s == "connected" for s in self.links.values())
 
     def summary(self) -> str:
-        """'smart dice: 3 of 4 connected; magic2 (Pixel01) reconnecting in 4 s; any die
-        (GoDice_1) battery 12 % (low)', or '' without smart dice."""
+        """'smart dice: 3 of 4 connected; Pixel01 reconnecting', or with every die there the
+        first one low on battery ('...; Pixel3 battery 12 %'); '' without smart dice. Short:
+        the strip has one line (the Hardware screen lists every die)."""
         if self.config is None or self.source is None:
             return ""
         if self.absent:
             return self.absent
         up = sum(1 for s in self.links.values() if s == "connected")
-        parts = [f"smart dice: {up} of {len(self.links)} connected"]
-        if self.news and not self.ok:
-            parts.append(self.news)
-        low = [f"{self.label(a)} {self.source.battery_words(a)}"
+        line = f"smart dice: {up} of {len(self.links)} connected"
+        low = [f"{self.short(a)} battery {self.source.battery[a]} %"
                for a in self.links if a in self.source.battery
                and self.source.battery[a] < self.source.low_battery]
-        parts += low
-        return "; ".join(parts)
+        if self.news and not self.ok:
+            return f"{line}; {self.news}"
+        return f"{line}; {low[0]}" if low else line
 
     def rows(self) -> list[dict[str, Any]]:
         """The paired dice for the Hardware screen: address, name, make, die, link, battery."""
