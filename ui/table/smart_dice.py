@@ -176,5 +176,6 @@ class SmartDice:
         return [{"address": d.address, "name": d.name, "make": d.make, "die": d.die,
                  "link": self.links.get(d.address, ""),
                  "battery": source.battery.get(d.address) if source else None,
-                 "colour": source.colour.get(d.address, "") if source else ""}
+                 "colour": source.colour.get(d.address, "") if source else "",
+                 "low": self.config.low_battery}
                 for d in self.config.dice]
