@@ -62,7 +62,7 @@ def test_scan_pair_assign_and_save_by_address(air):
     panel = scan(screen)
     assert panel.note == "2 dice found, 2 not paired yet."
     texts = sorted(r.text for r in panel.ids.rows.children)
-    assert texts == ["GoDice_3302_R_v03\nGoDice · red", "Pixel01\nPixels · black · battery 15 %"]
+    assert texts == ["GoDice_3302_R_v03\nGoDice · red", "Pixel01\nPixels · black · battery 15 % (low)"]
     both_sizes("hardware_smart_dice_found", before=lambda: scroll_to(screen, panel))
 
     tap_title("Pair", row_of(panel, PIXEL))
