@@ -154,7 +154,8 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
     ble = None
     if "ble" in data:
         checked = check_ble(data["ble"])
-        ble = BleConfig(tuple(BleDieConfig(**d) for d in checked["dice"]), checked["low_battery"])
+        ble = BleConfig(tuple(BleDieConfig(**d) for d in checked["dice"]), checked["low_battery"],
+                        checked["air"])
     buzzer = None
     if "buzzer" in data:
         table = check_table(data["buzzer"], "buzzer")

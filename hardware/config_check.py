@@ -46,7 +46,8 @@ DIE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
 FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 # Smart dice over Bluetooth LE ([ble]); the makes are hardware.dice.ble_protocol's (not
 # imported: it is small, but a config check needs none of it).
-BLE_KEYS = ("low_battery", "dice")
+BLE_KEYS = ("low_battery", "air", "dice")
+MAX_AIR_PATH = 200
 BLE_DIE_KEYS = ("make", "name", "die", "face_names")
 BLE_MAKES = ("pixels", "godice")
 ANY_DIE = "any"
@@ -213,6 +214,11 @@ def check_ble(value: Any) -> dict[str, Any]:
     if isinstance(low, bool) or not isinstance(low, int) or not 0 <= low <= 100:
         raise ConfigError(f"ble.low_battery: a percentage from 0 to 100, like 20; "
                           f"got {shown(low, 80)}")
+    air = table.get("air", "")
+    if not isinstance(air, str) or len(air) > MAX_AIR_PATH or \
+            (air and (not air.startswith("/") or "\x00" in air)):
+        raise ConfigError(f"ble.air: the socket of companion dicesim --ble, an absolute path "
+                          f"(leave it out for the radio); got {shown(air, 80)}")
     dice_table = check_table(table.get("dice", {}), "ble.dice")
     if len(dice_table) > MAX_BLE_DICE:
         raise ConfigError(f"ble.dice: at most {MAX_BLE_DICE} smart dice, got {len(dice_table)}")
@@ -223,7 +229,7 @@ def check_ble(value: Any) -> dict[str, Any]:
         if any(d["address"] == die["address"] for d in dice):
             raise ConfigError(f'ble.dice."{address}": {die["address"]} is listed twice')
         dice.append(die)
-    return {"dice": dice, "low_battery": low}
+    return {"dice": dice, "low_battery": low, "air": air}
 
 
 def check_ble_die(address: str, value: Any, named: dict[str, str]) -> dict[str, Any]:

@@ -65,11 +65,21 @@ class BleDieConfig:
 
 @dataclass(frozen=True)
 class BleConfig:
-    """The smart dice over Bluetooth LE (``[ble]``): the paired dice and the battery level
-    below which the screen says a die is low."""
+    """The smart dice over Bluetooth LE (``[ble]``): the paired dice, the battery level
+    below which the screen says a die is low, and ``air``: the socket of ``companion dicesim
+    --ble`` to read instead of the radio (a demo table), "" for the radio."""
 
     dice: tuple[BleDieConfig, ...] = ()
     low_battery: int = 20
+    air: str = ""
+
+    def transport(self):
+        """The simulated air when ``air`` names one, else None (the radio)."""
+        if not self.air:
+            return None
+        from .dice.ble_air import AirTransport
+
+        return AirTransport(self.air)
 
     def die(self, address: str) -> BleDieConfig | None:
         return next((d for d in self.dice if d.address == address), None)

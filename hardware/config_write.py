@@ -66,7 +66,8 @@ def config_to_data(config: HardwareConfig) -> dict[str, Any]:
                 data["dice"][name] = {die: (v if isinstance(v, str) else list(v))
                                       for die, v in sorted(values.items())}
     if config.ble is not None:
-        data["ble"] = {"low_battery": config.ble.low_battery, "dice": {
+        data["ble"] = {"low_battery": config.ble.low_battery,
+                       **({"air": config.ble.air} if config.ble.air else {}), "dice": {
             d.address: {"make": d.make, **({"name": d.name} if d.name else {}), "die": d.die,
                         **({"face_names": list(d.face_names)} if d.face_names else {})}
             for d in config.ble.dice}}
@@ -109,7 +110,7 @@ def dump_config(config: HardwareConfig) -> str:
                 section(f"dice.{name}", _COMMENTS[name], dice[name])
     if "ble" in data:
         ble = data["ble"]
-        section("ble", _COMMENTS["ble"], {"low_battery": ble["low_battery"]})
+        section("ble", _COMMENTS["ble"], {k: v for k, v in ble.items() if k != "dice"})
         for address, die in ble["dice"].items():
             section(f"ble.dice.{_toml_key(address)}", _COMMENTS["ble_die"], die)
     return "\n".join(lines) + "\n"

@@ -29,6 +29,7 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
         faces = f", faces {', '.join(map(str, die.face_names))}" if die.face_names else ""
         what = "any die" if die.die == "any" else die.die
         report(INFO, f"{die.name or die.address} ({die.make}, {die.address}): {what}{faces}")
+    transport = transport or ble.transport()
     if transport is None:
         missing = _missing_modules(ble)
         if missing:

@@ -254,6 +254,7 @@ class AutoRoller:
         self.garbage, self.drops, self.down = garbage, drops, down
         self._random = random.Random(seed)
         self._say = say or (lambda _text: None)
+        self.rolls = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="dice roller")
         self._thread.start()
@@ -280,6 +281,7 @@ class AutoRoller:
             if pick.random() < 0.2:
                 die.send(die.unsettled("tilted"))
             die.roll(face)
+            self.rolls += 1
             self._say(f"{die.name}: rolled {face}")
 
     def close(self) -> None:

@@ -37,6 +37,10 @@ def test_what_the_app_writes_reads_back_the_same():
     assert '[ble.dice."C4:5E:11:22:33:01"]' in text
     assert parse_config(parse_toml(text)) == config
     assert parse_config(parse_toml(dump_config(parse_config({"ble": {}})))).ble.dice == ()
+    demo = parse_config({"ble": {"air": "/run/user/1000/dicesim-ble/air"}})
+    assert parse_config(parse_toml(dump_config(demo))) == demo
+    assert demo.ble.transport().path == "/run/user/1000/dicesim-ble/air"
+    assert config.ble.transport() is None              # the radio
 
 
 @pytest.mark.parametrize("ble, message", [
@@ -62,6 +66,8 @@ def test_what_the_app_writes_reads_back_the_same():
     ({"low_battery": 101}, "ble.low_battery: a percentage from 0 to 100"),
     ({"low_battery": True}, "ble.low_battery"),
     ({"scan_s": 5}, "ble.scan_s: unknown key"),
+    ({"air": "relative/air"}, "ble.air: the socket of companion dicesim --ble, an absolute path"),
+    ({"air": 5}, "ble.air: the socket"),
     ({"dice": []}, "ble.dice: expected a table"),
 ])
 def test_mistakes_name_their_key(ble, message):

@@ -153,7 +153,7 @@ class SmartDicePanel(BoxLayout):
         from hardware.dice.ble import scan
 
         self.scanning, self.note = True, f"Scanning for {SCAN_S:g} s..."
-        transport = self.app.devices.smart_dice.transport
+        transport = self.app.devices.smart_dice.transport or self._air()
 
         def work() -> None:
             try:
@@ -177,6 +177,14 @@ class SmartDicePanel(BoxLayout):
         self.note = (f"{len(self.found)} dice found, {len(fresh)} not paired yet."
                      if self.found else "No smart dice found: wake them (roll once) and Scan.")
         self.show()
+
+    def _air(self):
+        """The simulated air the draft names (companion dicesim --ble), else None."""
+        from hardware.dice.ble_air import AirTransport
+
+        ble = self.screen.draft.get("ble")
+        air = ble.get("air") if isinstance(ble, dict) else None
+        return AirTransport(air) if isinstance(air, str) and air.startswith("/") else None
 
     # -- the rows -------------------------------------------------------------------------
     def show(self) -> None:

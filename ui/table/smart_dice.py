@@ -59,7 +59,8 @@ class SmartDice:
         dice = [BleDie(d.address, d.make, d.name) for d in ble.dice]
         self.links = {d.address: "connecting" for d in ble.dice}
         try:
-            self.source = BleDiceSource(dice, self.devices.inbox.put, transport=self.transport,
+            self.source = BleDiceSource(dice, self.devices.inbox.put,
+                                        transport=self.transport or ble.transport(),
                                         on_status=on_status, low_battery=ble.low_battery,
                                         backoff=self.devices.ble_backoff)
         except Exception as problem:   # no ble extra, no Bluetooth: one line, touch plays on
