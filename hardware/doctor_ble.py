@@ -30,6 +30,9 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
         what = "any die" if die.die == "any" else die.die
         report(INFO, f"{die.name or die.address} ({die.make}, {die.address}): {what}{faces}")
     transport = transport or ble.transport()
+    if transport is None and not in_bluetooth_group():
+        report(WARN, "not in the bluetooth group: BlueZ answers only its members on Raspberry "
+                     "Pi OS (the kiosk unit needs it in SupplementaryGroups)")
     if transport is None:
         missing = _missing_modules(ble)
         if missing:
@@ -78,6 +81,20 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
                              + ": awake (roll it once)? in range? paired to a phone app?")
     finally:
         source.close()
+
+
+def in_bluetooth_group() -> bool:
+    """True for root, without a bluetooth group (no BlueZ policy by group), or as a member."""
+    import grp
+    import os
+
+    if os.geteuid() == 0:
+        return True
+    try:
+        gid = grp.getgrnam("bluetooth").gr_gid
+    except KeyError:
+        return True
+    return gid in os.getgroups() or gid == os.getegid()
 
 
 def _missing_modules(ble: BleConfig) -> list[str]:

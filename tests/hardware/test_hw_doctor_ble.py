@@ -70,3 +70,15 @@ def test_without_the_extra_the_doctor_says_what_to_install(monkeypatch):
     assert code == 1
     assert ("FAIL  the ble extra is not installed (no bleak, godice): pip install "
             "'table-companion[ble]'") in text
+
+
+def test_a_user_outside_the_bluetooth_group_is_warned(monkeypatch):
+    import hardware.doctor_ble as doctor_ble
+
+    monkeypatch.setattr(doctor_ble, "in_bluetooth_group", lambda: False)
+    monkeypatch.setattr(doctor_ble, "_missing_modules", lambda ble: [])
+    monkeypatch.setattr(type(parse_config(CONFIG).ble), "transport", lambda self: None)
+    monkeypatch.setattr("hardware.dice.ble_link.BleakTransport",
+                        lambda: FakeTransport(absent="No Bluetooth adapters found."))
+    code, text = run(None, wait=0.3)
+    assert "WARN  not in the bluetooth group: BlueZ answers only its members" in text
