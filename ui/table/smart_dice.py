@@ -5,7 +5,8 @@ the one Inbox, like the tray's reader; here, on the main thread, each is given t
 (:class:`hardware.dice.route.DiceRouter`: the one rule for the tray and the smart dice) and
 its face name, and what the dice report becomes the strip's line: how many are connected, who
 is reconnecting, whose battery is low. ``bleak`` is imported only when a ``[ble]`` section is
-configured (start-up and idle are unchanged without it).
+configured, and the routing when any smart die is: start-up and idle are unchanged
+without them.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from typing import Any
 from kivy.clock import Clock
 
 from companion.core.model import InputEvent
-from hardware.dice.route import ANY, DiceRouter
 
 log = logging.getLogger(__name__)
 
+ANY = "any"   # hardware.dice.route.ANY, not imported: the app starts without hardware.dice
 #: the statuses that are about the link (the others are news: battery, a refused face)
 _LINK_STATES = ("connecting", "connected", "disconnected", "unavailable")
 
@@ -34,7 +35,7 @@ class SmartDice:
         self.transport = None        # None: the real radio; tests and demo mode give a fake
         self.source = None
         self.config = None
-        self.router = DiceRouter()
+        self.router = None           # hardware.dice.route.DiceRouter, once a source starts
         self.links: dict[str, str] = {}      # address -> its last link state
         self.absent = ""                     # the one line when there is no Bluetooth
         self.line = ""                       # for the strip
@@ -46,6 +47,7 @@ class SmartDice:
     def start(self, ble) -> list[str]:
         """Start reading the paired dice; returns the problems to show (none if it runs)."""
         from hardware.dice.ble import BleDiceSource, BleDie
+        from hardware.dice.route import DiceRouter
 
         self.stop()
         self.config = ble
@@ -80,7 +82,8 @@ class SmartDice:
             except Exception:
                 log.exception("closing the smart dice")
         self.config, self.links, self.absent, self.news = None, {}, "", ""
-        self.router.reset()
+        if self.router is not None:
+            self.router.reset()
         self._show()
 
     # -- the dice's events (main thread, from the Inbox) -----------------------------------
@@ -90,7 +93,7 @@ class SmartDice:
         (ignored and counted: dice on a table get bumped)."""
         app = self.devices.app
         paired = self.config.die(event.id) if self.config is not None else None
-        if paired is None:
+        if paired is None or self.router is None:
             return None
         name = self.short(event.id)
         if event.kind == "die_moving":
