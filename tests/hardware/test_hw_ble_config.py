@@ -97,3 +97,12 @@ def test_fuzz_any_ble_table_is_a_config_or_a_named_error(table):
         assert str(problem).startswith("ble")
     else:
         assert parse_config(parse_toml(dump_config(config))) == config
+
+
+def test_the_benchmarks_table_passes_the_check():
+    """benchmarks/smart_dice.py pairs a tray and five smart dice to Quest's dice."""
+    from benchmarks.smart_dice import GAME_DICE, config_text
+
+    config = parse_config(parse_toml(config_text("/dev/serial/by-id/usb-bench")))
+    assert [d.die for d in config.ble.dice] == list(GAME_DICE)
+    assert config.dice.ids == {f"d{n}": die for n, die in enumerate(GAME_DICE, 1)}
