@@ -6,6 +6,7 @@ for is ignored and counted, and the strip says who is connected, reconnecting or
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 
@@ -49,10 +50,31 @@ pin = 12
 """
 
 
+@contextmanager
+def on_config(app, monkeypatch, path, text: str, transport):
+    """The app without --demo on ``text`` as its hardware.toml and ``transport`` as the air;
+    demo mode is restored afterwards."""
+    app.devices.stop()
+    monkeypatch.setattr(app, "demo", False)
+    monkeypatch.setattr(app.devices, "ble_backoff", (0.05, 0.2))
+    monkeypatch.setattr(app.devices.smart_dice, "transport", transport)
+    path.write_text(text, encoding="utf-8")
+    app.hardware_path = str(path)
+    try:
+        app.devices.start()
+        yield app
+    finally:
+        app.devices.stop()
+        app.hardware_path = None
+        app.demo = True
+        app.devices.start()
+        frames()
+
+
 @pytest.fixture
 def table(app, tmp_path, monkeypatch):
     """(app, dice by address): the app without --demo on a config of five smart dice on the
-    fake air, a buzzer on a mock pin (beeps in ``app.beeps``). Demo mode is restored after."""
+    fake air, a buzzer on a mock pin (beeps in ``app.beeps``)."""
     import gpiozero
     from gpiozero.pins.mock import MockFactory
 
@@ -60,29 +82,16 @@ def table(app, tmp_path, monkeypatch):
 
     makes = {A: "godice", B: "pixels", M1: "pixels", M2: "godice", M3: "pixels"}
     dice = {a: FakeDie(a, m, battery=12 if a == M3 else 80) for a, m in makes.items()}
-    app.devices.stop()
-    monkeypatch.setattr(app, "demo", False)
-    monkeypatch.setattr(app.devices, "ble_backoff", (0.05, 0.2))
-    monkeypatch.setattr(app.devices.smart_dice, "transport", FakeTransport(list(dice.values())))
     monkeypatch.setattr(gpiozero.Device, "pin_factory", MockFactory())
-    config = tmp_path / "hardware.toml"
-    config.write_text(QUEST_CONFIG, encoding="utf-8")
-    app.hardware_path = str(config)
-    app.devices.start()
-    assert app.devices.smart_dice.source is not None, app.hardware_problem
-    beeps: list[str] = []
-    monkeypatch.setattr(app.devices.buzzer, "beep", beeps.append)
-    monkeypatch.setattr(app, "beeps", beeps, raising=False)
-    assert wait_for(lambda: app.dice_status.startswith("smart dice: 5 of 5 connected"), WAIT), \
-        app.dice_status
-    try:
+    with on_config(app, monkeypatch, tmp_path / "hardware.toml", QUEST_CONFIG,
+                   FakeTransport(list(dice.values()))):
+        assert app.devices.smart_dice.source is not None, app.hardware_problem
+        beeps: list[str] = []
+        monkeypatch.setattr(app.devices.buzzer, "beep", beeps.append)
+        monkeypatch.setattr(app, "beeps", beeps, raising=False)
+        assert wait_for(lambda: app.dice_status.startswith("smart dice: 5 of 5 connected"),
+                        WAIT), app.dice_status
         yield app, dice
-    finally:
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
 
 
 def test_quest_takes_its_action_and_magic_dice_from_the_smart_dice(table):
@@ -127,18 +136,23 @@ def test_quest_takes_its_action_and_magic_dice_from_the_smart_dice(table):
     shot("quest_smart_dice")
 
 
-def test_cauldron_takes_its_turn_order_dice_from_the_smart_dice(table):
+def to_turn_order(app, names=("Anna", "Barb", "Carl")):
+    """A Cauldron game waiting for its turn order dice; returns its session."""
     from test_ui_cauldron_screens import deal, start
 
-    app, dice = table
-    names = ["Anna", "Barb", "Carl"]
     s = start(app, players=[{"name": n} for n in names])
-    deal(s, names)
+    deal(s, list(names))
     for command in (Command("begin"), Command("omen", args={"text": "calm"}),
                     Command("fill_board")):
         s.execute(command)
     frames()
     assert app.prompt["phase"] == "turn_order" and app.prompt["inputs"] == ["die"]
+    return s
+
+
+def test_cauldron_takes_its_turn_order_dice_from_the_smart_dice(table):
+    app, dice = table
+    s = to_turn_order(app)
     for n, (address, face) in enumerate(((M1, 6), (M2, 3), (B, 1))):   # whoever's die
         assert dice[address].roll(face)
         assert wait_for(lambda: len([e for e in s.steps if "turn_order" in e.command.do
@@ -174,25 +188,25 @@ def test_the_strip_says_a_die_dropped_and_came_back(table):
 def test_without_bluetooth_one_line_and_touch_plays_on(app, tmp_path, monkeypatch):
     from hardware.dice.ble_fake import FakeTransport
 
-    app.devices.stop()
-    monkeypatch.setattr(app, "demo", False)
-    monkeypatch.setattr(app.devices, "ble_backoff", (0.05, 0.2))
-    monkeypatch.setattr(app.devices.smart_dice, "transport",
-                        FakeTransport(absent="No Bluetooth adapters found."))
-    config = tmp_path / "hardware.toml"
-    config.write_text(f'[ble.dice."{M1}"]\nmake = "pixels"\n', encoding="utf-8")
-    app.hardware_path = str(config)
-    try:
-        app.devices.start()
+    with on_config(app, monkeypatch, tmp_path / "hardware.toml",
+                   f'[ble.dice."{M1}"]\nmake = "pixels"\n',
+                   FakeTransport(absent="No Bluetooth adapters found.")):
         assert wait_for(lambda: app.dice_status.startswith("Bluetooth not available"), WAIT)
         assert app.dice_status == ("Bluetooth not available: no Bluetooth adapter found; "
                                    "enter dice by touch")
         assert app.start_game({"game": "quest", "players": ["Anna"],
                                "needed": ["rotten_egg", "horned_toad", "bat_wing"]}) is None
         assert app.send(Command("action_roll", args={"a": "bottle", "b": 3}))
-    finally:
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
+
+
+def test_an_unpaired_die_is_never_played(table):
+    from companion.core.model import InputEvent
+
+    app, _dice = table
+    s = to_turn_order(app)
+    steps = len(s.steps)
+    app.devices.inbox.put(InputEvent("die", "C4:5E:11:22:33:99", 6, source="ble"))
+    frames()
+    assert len(s.steps) == steps and not app.refusal
+    app.devices.inbox.put(InputEvent("die", M1, 6, source="ble"))    # a paired one is
+    assert wait_for(lambda: len(s.steps) == steps + 1, WAIT)
