@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from .ble_link import Advert
 from .ble_protocol import (
-    GODICE_NOTIFY, GODICE_WRITE, MAKES, MAX_NOTIFICATION, PIXELS, PIXELS_NOTIFY, PIXELS_WRITE,
+    GODICE_NOTIFY, GODICE_WRITE, MAKES, MAX_NOTIFICATION, PIXELS_NOTIFY, PIXELS_WRITE,
 )
 
 log = logging.getLogger(__name__)
