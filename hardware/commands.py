@@ -250,7 +250,8 @@ def _ble_run(args: argparse.Namespace) -> int:
         print(f"companion dicesim: {air}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"dicesim: {len(dice)} smart dice on {air}", flush=True)
-    say("dicesim: in hardware.toml (or pair them on the Hardware screen):\n"
+    say("dicesim: in a hardware.toml (or pair them on the Hardware screen), then "
+        "companion run --hardware FILE (with --demo too: mock buttons, these dice):\n"
         f'[ble]\nair = "{air}"\n' + "".join(
             f'[ble.dice."{d.address}"]\nmake = "{d.make}"\nname = "{d.name}"\n' for d in dice))
     roller = AutoRoller(dice, interval=args.interval, garbage=args.garbage, drops=args.drops,

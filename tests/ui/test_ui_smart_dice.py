@@ -210,3 +210,34 @@ def test_an_unpaired_die_is_never_played(table):
     assert len(s.steps) == steps and not app.refusal
     app.devices.inbox.put(InputEvent("die", M1, 6, source="ble"))    # a paired one is
     assert wait_for(lambda: len(s.steps) == steps + 1, WAIT)
+
+
+def test_a_demo_table_rolls_the_simulated_air_of_dicesim(app, tmp_path):
+    """``companion run --demo --hardware FILE``: the demo's mock buttons and the [ble] of FILE,
+    here dice served by ``companion dicesim --ble``'s AirServer on a socket."""
+    from hardware.dice.ble_air import AirServer
+    from hardware.dice.ble_fake import FakeDie
+
+    dice = [FakeDie(M1, "pixels"), FakeDie(M2, "godice")]
+    server = AirServer(dice, tmp_path / "air" / "air")
+    config = tmp_path / "demo.toml"
+    config.write_text(f'[ble]\nair = "{server.path}"\n[ble.dice."{M1}"]\nmake = "pixels"\n'
+                      f'[ble.dice."{M2}"]\nmake = "godice"\n[buttons]\nundo = 5\n',
+                      encoding="utf-8")
+    assert app.demo
+    app.devices.stop()
+    app.hardware_path = str(config)
+    try:
+        app.devices.start()
+        assert app.devices.config.buttons["undo"] == 4    # the demo table's, not the file's
+        assert wait_for(lambda: app.dice_status == "smart dice: 2 of 2 connected", WAIT), \
+            app.dice_status
+        s = to_turn_order(app)
+        dice[1].roll(5)
+        assert wait_for(lambda: any(e.command.do == "turn_order_roll" for e in s.steps), WAIT)
+    finally:
+        app.devices.stop()
+        app.hardware_path = None
+        server.close()
+        app.devices.start()
+        frames()

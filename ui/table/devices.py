@@ -177,8 +177,10 @@ class TableDevices:
             log.warning("hardware config unusable: %s", problem)
             app.hardware_problem = f"Hardware config not used: {problem}. Touch still works."
             return
-        self.config = config
         problems = []
+        if app.demo and app.hardware_path:   # a demo table may roll simulated smart dice
+            config, problems = self._demo_smart_dice(config)
+        self.config = config
         if not config.is_empty:
             problems += self._start_gpio(config)
         if config.dice is not None:
@@ -192,6 +194,18 @@ class TableDevices:
             app.hardware_status = ("No buttons configured: dice tray and touch."
                                    if config.dice is not None
                                    else "No buttons configured: play by touch.")
+
+    def _demo_smart_dice(self, config) -> tuple[Any, list[str]]:
+        """The demo table with the ``[ble]`` of ``--hardware`` (``companion dicesim --ble``
+        prints one): mock buttons, dice on the simulated air. Nothing else of the file."""
+        from hardware.config import load_config
+
+        try:
+            ble = load_config(self.config_path(), missing_ok=False).ble
+        except Exception as problem:
+            log.warning("demo smart dice unusable: %s", problem)
+            return config, [f"Smart dice not used: {problem}."]
+        return (replace(config, ble=ble) if ble is not None else config), []
 
     def _start_gpio(self, config) -> list[str]:
         """Buttons, seat LEDs, buzzer; returns the problems to show."""
