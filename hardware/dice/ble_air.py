@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from .ble_link import Advert
 from .ble_protocol import (
-    GODICE_NOTIFY, GODICE_WRITE, MAKES, MAX_NOTIFICATION, PIXELS_NOTIFY, PIXELS_WRITE,
+    GODICE_NOTIFY, GODICE_WRITE, MAKES, MAX_NOTIFICATION, PIXELS_CHARACTERISTICS,
 )
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ class AirClient:
         self.services = self
 
     def get_characteristic(self, uuid: str) -> _Char | None:
-        known = {PIXELS_NOTIFY, PIXELS_WRITE, GODICE_NOTIFY, GODICE_WRITE}
+        known = {GODICE_NOTIFY, GODICE_WRITE, *PIXELS_CHARACTERISTICS[0]}   # today's Pixels
         return _Char(uuid) if uuid in known else None
 
     async def connect(self, **_kwargs: Any) -> bool:

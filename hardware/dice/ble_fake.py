@@ -21,7 +21,7 @@ from typing import Any, Callable
 from .ble_link import Advert
 from .ble_protocol import (
     BATTERY_LEVEL, GODICE, GODICE_NOTIFY, GODICE_WRITE, I_AM_A_DIE, LEGACY_I_AM_A_DIE_SIZE,
-    PIXELS, PIXELS_NOTIFY, PIXELS_SERVICE, PIXELS_WRITE, ROLL_STATE,
+    PIXELS, PIXELS_CHARACTERISTICS, PIXELS_LEGACY_SERVICE, PIXELS_SERVICE, ROLL_STATE,
 )
 
 AXES = [(64, 0, 0), (-64, 0, 0), (0, 64, 0), (0, -64, 0), (0, 0, 64), (0, 0, -64)]
@@ -45,11 +45,13 @@ def signed_bytes(xyz: tuple[int, int, int]) -> bytes:
 
 
 class FakeDie:
-    """One die on the fake air. ``reachable`` False: connecting to it fails (out of range)."""
+    """One die on the fake air. ``reachable`` False: connecting to it fails (out of range).
+    ``legacy``: a Pixels with the former service and characteristic ids."""
 
     def __init__(self, address: str, make: str = PIXELS, name: str = "", *,
-                 battery: int = 80, colour: int = 1, rssi: int = -60) -> None:
-        self.address, self.make = address, make
+                 battery: int = 80, colour: int = 1, rssi: int = -60,
+                 legacy: bool = False) -> None:
+        self.address, self.make, self.legacy = address, make, legacy
         self.name = name or (f"GoDice_{address[-5:].replace(':', '')}_R_v03" if make == GODICE
                              else f"Pixel{address[-2:]}")
         self.battery, self.colour, self.rssi = battery, colour, rssi
@@ -113,7 +115,8 @@ class FakeDie:
     def advert(self) -> Advert:
         from .ble_link import advert_of
 
-        services = [PIXELS_SERVICE] if self.make == PIXELS else []
+        services = ([PIXELS_LEGACY_SERVICE if self.legacy else PIXELS_SERVICE]
+                    if self.make == PIXELS else [])
         manufacturer = ({0xFFFF: bytes([6, self.colour, 1, 0, self.battery])}
                         if self.make == PIXELS else {})
         return advert_of(self.address, self.name, services, manufacturer, self.rssi)
@@ -143,8 +146,10 @@ class FakeClient:
         self._callback: Callable[..., Any] | None = None
         self._notify: _Characteristic | None = None
         self.is_connected = False
-        uuids = ([PIXELS_NOTIFY, PIXELS_WRITE] if die is not None and die.make == PIXELS
-                 else [GODICE_NOTIFY, GODICE_WRITE])
+        if die is not None and die.make == PIXELS:
+            uuids = list(PIXELS_CHARACTERISTICS[1 if die.legacy else 0])
+        else:
+            uuids = [GODICE_NOTIFY, GODICE_WRITE]
         self.services = _Services(uuids)
 
     async def connect(self, **_kwargs: Any) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .ble_protocol import (
-    GODICE, PIXELS, PIXELS_NOTIFY, PIXELS_WRITE, WHO_ARE_YOU, Battery, Colour, Garbage,
+    GODICE, PIXELS, PIXELS_CHARACTERISTICS, WHO_ARE_YOU, Battery, Colour, Garbage,
     Position, Reading, Rolled, Unsettled, godice_frame, godice_name_colour, make_of,
     parse_pixels, pixels_advert,
 )
@@ -151,9 +151,12 @@ class Link:
     # -- Pixels: the documented messages, read by us ---------------------------------------
     async def _open_pixels(self) -> None:
         await asyncio.wait_for(self._client.connect(), CONNECT_S)
-        notify = self._client.services.get_characteristic(PIXELS_NOTIFY)
-        write = self._client.services.get_characteristic(PIXELS_WRITE)
-        if notify is None or write is None:
+        services = self._client.services
+        found = [(services.get_characteristic(n), services.get_characteristic(w))
+                 for n, w in PIXELS_CHARACTERISTICS]
+        notify, write = next(((n, w) for n, w in found if n is not None and w is not None),
+                             (None, None))
+        if notify is None:
             raise ConnectionError("not a Pixels die: its message characteristics are missing")
 
         def heard(_char: Any, data: bytearray) -> None:

@@ -31,10 +31,17 @@ PIXELS = "pixels"
 GODICE = "godice"
 MAKES = (PIXELS, GODICE)
 MAKE_WORDS = {PIXELS: "Pixels", GODICE: "GoDice"}
-#: Pixels: service, notify and write characteristics (the protocol's "Services & Characteristics")
-PIXELS_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
-PIXELS_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
-PIXELS_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+#: Pixels: service, notify and write characteristics, as the Pixels libraries name them
+#: (``PixelsBluetoothIds``): today's dice, and the legacy ones the Communications Protocol
+#: document gives (their notify characteristic has the service's own id).
+PIXELS_SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_LEGACY_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+PIXELS_LEGACY_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+PIXELS_LEGACY_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+#: (notify, write) for each generation, today's first
+PIXELS_CHARACTERISTICS = ((PIXELS_NOTIFY, PIXELS_WRITE), (PIXELS_LEGACY_NOTIFY, PIXELS_LEGACY_WRITE))
 #: GoDice: the Nordic UART service; ``godice`` finds its characteristics itself.
 GODICE_NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
 GODICE_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
@@ -215,11 +222,12 @@ def _xyz(raw: bytes) -> tuple[int, int, int]:
 
 # -- scanning ---------------------------------------------------------------------------------
 def make_of(name: str | None, services: tuple[str, ...] | list[str] = ()) -> str | None:
-    """Which make an advertisement is: GoDice by its name, Pixels by its service; else None.
-    (Both use the Nordic UART service id, so the name decides first.)"""
+    """Which make an advertisement is: GoDice by its name, Pixels by its service (today's or
+    the legacy one); else None. (A GoDice and a legacy Pixels both use the Nordic UART
+    service's id, so the name decides first.)"""
     if name and name.startswith(GODICE_NAME_PREFIX):
         return GODICE
-    if PIXELS_SERVICE in (s.lower() for s in services):
+    if {PIXELS_SERVICE, PIXELS_LEGACY_SERVICE} & {s.lower() for s in services}:
         return PIXELS
     return None
 

@@ -91,6 +91,7 @@ def test_godice_garbage_is_refused_before_godice_sees_it(data):
 def test_makes_and_colours_from_adverts():
     assert make_of("GoDice_1A2B3C_R_v03") == "godice"
     assert make_of("Pixel01", [PIXELS_SERVICE.upper()]) == "pixels"
+    assert make_of("Pixel02", ["6e400001-b5a3-f393-e0a9-e50e24dcca9e"]) == "pixels"   # legacy
     assert make_of("Headphones", ["0000180f-0000-1000-8000-00805f9b34fb"]) is None
     assert make_of(None) is None
     assert godice_name_colour("GoDice_1A2B3C_R_v03") == "red"

@@ -201,3 +201,14 @@ def test_close_disconnects_every_die_and_ends_the_thread(air, wait_until):
 def test_backoff_must_make_sense():
     with pytest.raises(ValueError, match="backoff"):
         BleDiceSource([], lambda e: None, transport=FakeTransport(), backoff=(2, 1))
+
+
+def test_a_pixels_of_the_former_ids_is_read_too(wait_until):
+    legacy = FakeDie("AA:00:00:00:00:03", "pixels", legacy=True)
+    transport = FakeTransport([legacy])
+    assert [a.make for a in scan(0.01, transport)] == ["pixels"]
+    got = Events()
+    with start(transport, [legacy], got) as source:
+        assert wait_until(lambda: legacy.address in source.connected, 3)
+        legacy.roll(2)
+        assert wait_until(lambda: got.values() == [(legacy.address, 2)], 3)
