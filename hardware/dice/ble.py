@@ -160,6 +160,7 @@ class BleDiceSource:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
+        self._connecting = asyncio.Lock()
         self._ready.set()
         if self._stopped.is_set():
             return
@@ -183,7 +184,8 @@ class BleDiceSource:
                                        die.address))
                 link = Link(self.transport, die.address, die.make, state.heard)
                 state.link = link
-                await link.open()
+                async with self._connecting:   # BlueZ takes one connection attempt at a time
+                    await link.open()
             except asyncio.CancelledError:
                 if link is not None:
                     await link.close()

@@ -157,7 +157,8 @@ class AirClient:
             self.is_connected = False
             self._on_disconnect()
 
-    async def write_gatt_char(self, char: _Char, data: bytes, response: bool = False) -> None:
+    async def write_gatt_char(self, char: _Char, data: bytes, response: bool | None = None
+                              ) -> None:
         if not self.is_connected or self._writer is None:
             raise ConnectionError("not connected")
         self._writer.write(f"W {_hex(data)}\n".encode("ascii"))

@@ -177,8 +177,8 @@ class FakeClient:
                            **_kwargs: Any) -> None:
         self._notify, self._callback = char, callback
 
-    async def write_gatt_char(self, char: _Characteristic, data: bytes, response: bool = False
-                              ) -> None:
+    async def write_gatt_char(self, char: _Characteristic, data: bytes,
+                              response: bool | None = None) -> None:
         if not self.is_connected:
             raise ConnectionError("not connected")
         if self.die is not None:

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 OnReading = Callable[[Reading], None]
 ASK_S = 3.0              # seconds to wait for a GoDice's answer (battery, colour)
-CONNECT_S = 15.0         # seconds a connection attempt may take
+CONNECT_S = 10.0         # seconds a connection attempt may take (one at a time: BlueZ)
 #: godice's StabilityDescriptor names -> what the table is told (STABLE is a value)
 GODICE_STATES = {"ROLLING": "rolling", "TILT_STABLE": "tilted", "FAKE_STABLE": "moved",
                  "MOVE_STABLE": "moved"}
@@ -163,7 +163,7 @@ class Link:
             self._reading(parse_pixels(data))
 
         await self._client.start_notify(notify, heard)
-        await self._client.write_gatt_char(write, WHO_ARE_YOU, response=False)
+        await self._client.write_gatt_char(write, WHO_ARE_YOU)   # bleak picks the write kind
 
     # -- GoDice: through the godice package, behind our frame check ------------------------
     async def _open_godice(self) -> None:
