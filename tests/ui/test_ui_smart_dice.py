@@ -97,6 +97,7 @@ def table(app, tmp_path, monkeypatch):
 def test_quest_takes_its_action_and_magic_dice_from_the_smart_dice(table):
     app, dice = table
     assert app.dice_status == "smart dice: 5 of 5 connected; Pixel3 battery 12 %"
+    assert app.hardware_status == "No buttons configured: smart dice and touch."
     setup = {"game": "quest", "players": ["Anna", "Barb"],
              "needed": ["rotten_egg", "horned_toad", "bat_wing"]}
     assert app.start_game(setup) is None

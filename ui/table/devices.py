@@ -191,9 +191,10 @@ class TableDevices:
         if app.demo:
             app.hardware_status = "Demo: mock buttons; keys stand in for them."
         elif not config.buttons:
-            app.hardware_status = ("No buttons configured: dice tray and touch."
-                                   if config.dice is not None
-                                   else "No buttons configured: play by touch.")
+            dice = [word for word, there in (("dice tray", config.dice is not None),
+                                             ("smart dice", config.ble is not None)) if there]
+            app.hardware_status = (f"No buttons configured: {' and '.join(dice)} and touch."
+                                   if dice else "No buttons configured: play by touch.")
 
     def _demo_smart_dice(self, config) -> tuple[Any, list[str]]:
         """The demo table with the ``[ble]`` of ``--hardware`` (``companion dicesim --ble``
