@@ -69,6 +69,7 @@ def test_scan_pair_assign_and_save_by_address(air):
     tap_title("Pair", row_of(panel, GODICE))
     tap(next(b for b in row_of(panel, PIXEL).walk() if getattr(b, "title", "") == "any die"))
     (choice,) = dialogs()
+    both_sizes("hardware_smart_dice_choice")
     tap_title("Magic die 1", choice)
     assert not dialogs()
     godice = row_of(panel, GODICE)
@@ -101,8 +102,8 @@ def test_scan_pair_assign_and_save_by_address(air):
 
     # the screen's test: a roll lights the dice row by the die's name, the game does not play
     dice[PIXEL].roll(3)
-    assert wait_for(lambda: "Pixel01" in screen.message, WAIT), screen.message
-    assert screen.message == "die Pixel01: 3  (from smart die)"
+    assert wait_for(lambda: screen.message == "die Pixel01: 3  (from smart die)", WAIT), \
+        screen.message
 
     tap_title("Forget", row_of(panel, GODICE))
     assert screen.save()

@@ -63,9 +63,9 @@ class DieChoice(ModalView):
 
     title = StringProperty("")
 
-    def __init__(self, address: str, current: str, chosen, **kwargs: Any) -> None:
+    def __init__(self, name: str, current: str, chosen, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.title = f"{address}: which die is it?"
+        self.title = f"{name[:32]}: which die is it?"
         for die in DIE_CHOICES:
             button = FlatButton(title=die_words(die), fs=20, selected=die == current,
                                 fill=theme.GOOD if die == current else theme.GREY_BTN)
@@ -117,7 +117,7 @@ class SmartDicePanel(BoxLayout):
 
     def choose_die(self, address: str) -> None:
         entry = self.paired().get(address, {})
-        DieChoice(address, entry.get("die", ANY_DIE),
+        DieChoice(str(entry.get("name") or address), entry.get("die", ANY_DIE),
                   chosen=lambda die: self.set_die(address, die)).open()
 
     def set_die(self, address: str, die: str) -> None:
