@@ -1,9 +1,11 @@
-"""Which of the game's dice a physical die's roll is for (pure; the main thread asks it).
+"""Which of the game's dice a smart die's roll is for (pure; the main thread asks it).
 
-A tray names its dice ("d1") and ``[dice.ids]`` renames them; a smart die is paired to a game
-die ("magic1") or to "any". Either way the rules decide what a value means (a die read again
-before its roll is complete replaces its reading; a kept die that changes is refused with the
-reason): this module only picks the game die, by one rule for every source:
+A tray names its dice ("d1") and ``[dice.ids]`` renames them, so a tray's die is always the
+same game die; a smart die is paired to a game die ("magic1") or to "any", and a die on a
+table is bumped, picked up and set down all game long. Either way the rules decide what a
+value means (a die read again before its roll is complete replaces its reading; a kept die
+that changes is refused with the reason), and a face becomes a symbol by the one rule of
+:func:`hardware.config_data.face_name`: this module only picks the game die.
 
 * the game asks for dice by its prompt's inputs: die ids ("magic1", "action_b") or the one
   generic "die" (Cauldron's rolls: whoever rolls, the die is the die);
@@ -13,9 +15,8 @@ reason): this module only picks the game die, by one rule for every source:
   replaces, never fills a second die), else the first die the game asks for that no other
   die gave, never one that has a die of its own: two dice landing at once fill the asked
   dice in the order they land;
-* anything else is not asked for. A tray's roll then goes to the rules, which refuse it with
-  the reason (a tray is rolled on purpose); a smart die's is ignored and counted, since dice
-  on the table are bumped, picked up and put down all game long.
+* anything else is not asked for: ignored and counted. (A tray's roll nobody asked for goes
+  to the rules instead, which refuse it with the reason: a tray is rolled on purpose.)
 
 The roll in progress ends when the game asks for no die.
 """

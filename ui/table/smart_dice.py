@@ -2,11 +2,11 @@
 
 :class:`hardware.dice.ble.BleDiceSource` runs on its own thread and puts the dice's events on
 the one Inbox, like the tray's reader; here, on the main thread, each is given the game's die
-(:class:`hardware.dice.route.DiceRouter`: the one rule for the tray and the smart dice) and
-its face name, and what the dice report becomes the strip's line: how many are connected, who
-is reconnecting, whose battery is low. ``bleak`` is imported only when a ``[ble]`` section is
-configured, and the routing when any smart die is: start-up and idle are unchanged
-without them.
+(:class:`hardware.dice.route.DiceRouter`) and its face name (the tray's rule,
+``hardware.config_data.face_name``), and what the dice report becomes the strip's line: how
+many are connected, who is reconnecting, whose battery is low. ``bleak`` and the routing are
+imported only when a ``[ble]`` section is configured: start-up and idle are unchanged
+without it.
 """
 
 from __future__ import annotations
