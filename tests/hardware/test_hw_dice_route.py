@@ -61,3 +61,45 @@ def test_cauldron_asks_for_the_die_whoever_rolls_it():
     assert router.route("Q", "magic1", ["die", "next"]) == Route("magic1")
     assert router.route("P", "any", ["seat1.pass", "next"]) == Route(
         None, "the game asks for no die now")
+
+
+# -- fuzzed: any dice, any pairing, any order of landings ------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+DICE = ["magic1", "magic2", "magic3", "action_a", "action_b"]
+PHYSICAL = ["P", "Q", "R", "S", "T"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(PHYSICAL), st.sampled_from(["any", *DICE]), min_size=1),
+       st.lists(st.tuples(st.sampled_from(PHYSICAL), st.booleans()), max_size=40))
+def test_fuzz_a_roll_only_ever_goes_to_a_die_the_game_asks_for_or_is_rereading(pairing,
+                                                                                landings):
+    """Whatever lands: a die goes to an asked die or to the die it gave in this roll; an
+    "any" die never takes a die that has a die of its own; two dice never share a die in a
+    roll unless one of them is paired to it."""
+    reserved = {d for d in pairing.values() if d != "any"}
+    router = DiceRouter(reserved)
+    asked = list(DICE[:3])                       # a magic roll: all three asked
+    gave: dict[str, str] = {}
+    for physical, new_roll in landings:
+        if physical not in pairing:
+            continue
+        if new_roll or not asked:                # the roll completed: a new one is asked
+            router.route(physical, pairing[physical], [])
+            asked, gave = list(DICE[:3]), {}
+        route = router.route(physical, pairing[physical], asked)
+        if route.die is None:
+            assert route.why
+            continue
+        assert route.die in asked or route.die == gave.get(physical) \
+            or route.die in gave.values()
+        if pairing[physical] == "any":
+            assert route.die not in reserved
+            others = {d for p, d in gave.items() if p != physical and pairing[p] == "any"}
+            assert route.die not in others or not [d for d in asked if d not in reserved
+                                                   and d not in others]
+        gave[physical] = route.die
+        if route.die in asked:
+            asked.remove(route.die)              # the rules read it
