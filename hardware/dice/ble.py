@@ -1,6 +1,7 @@
 """Smart dice over Bluetooth LE (GoDice, Pixels) -> :class:`InputEvent`, beside the serial tray.
 
-    source = BleDiceSource(config.ble.dice, inbox.put, on_status=show_on_screen)
+    source = BleDiceSource([BleDie(d.address, d.make, d.name) for d in config.ble.dice],
+                           inbox.put, on_status=show_on_screen)
     ...
     source.close()
 
