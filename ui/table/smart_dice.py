@@ -23,7 +23,7 @@ from companion.core.model import InputEvent
 log = logging.getLogger(__name__)
 
 ANY = "any"   # hardware.dice.route.ANY, not imported: the app starts without hardware.dice
-#: the statuses that are about the link (the others are news: battery, a refused face)
+#: the statuses that are about the link (the others: battery, a refused face, no Bluetooth)
 _LINK_STATES = ("connecting", "connected", "disconnected", "unavailable")
 
 
@@ -39,7 +39,8 @@ class SmartDice:
         self.links: dict[str, str] = {}      # address -> its last link state
         self.absent = ""                     # the one line when there is no Bluetooth
         self.line = ""                       # for the strip
-        self.news = ""                       # who went away, for the strip
+        self.battery: dict[str, int] = {}    # address -> percent, as the statuses said
+        self.colour: dict[str, str] = {}
         self.last_ignored = ""               # the last roll not asked for, and why
         self._generation = 0
 
@@ -81,7 +82,8 @@ class SmartDice:
                 source.close()
             except Exception:
                 log.exception("closing the smart dice")
-        self.config, self.links, self.absent, self.news = None, {}, "", ""
+        self.config, self.links, self.absent = None, {}, ""
+        self.battery, self.colour = {}, {}
         if self.router is not None:
             self.router.reset()
         self._show()
@@ -137,10 +139,11 @@ class SmartDice:
         elif status.state in _LINK_STATES and status.address:
             self.links[status.address] = status.state
             self.absent = "" if status.state == "connected" else self.absent
-            if status.state == "disconnected":
-                self.news = f"{self.short(status.address)} reconnecting"
-        elif status.state == "battery":
-            self.news = ""
+        elif status.state == "battery" and status.address:
+            if status.battery is not None:
+                self.battery[status.address] = status.battery
+            if status.colour:
+                self.colour[status.address] = status.colour
         elif status.state == "refused":
             app.dice_activity = status.text
             app.refuse(status.text[:1].upper() + status.text[1:])
@@ -165,21 +168,18 @@ class SmartDice:
             return self.absent
         up = sum(1 for s in self.links.values() if s == "connected")
         line = f"smart dice: {up} of {len(self.links)} connected"
-        low = [f"{self.short(a)} battery {self.source.battery[a]} %"
-               for a in self.links if a in self.source.battery
-               and self.source.battery[a] < self.source.low_battery]
-        if self.news and not self.ok:
-            return f"{line}; {self.news}"
+        away = [a for a, s in self.links.items() if s in ("disconnected", "unavailable")]
+        if away:
+            return f"{line}; {self.short(away[0])} reconnecting"
+        low = [f"{self.short(a)} battery {self.battery[a]} %" for a in self.links
+               if a in self.battery and self.battery[a] < self.config.low_battery]
         return f"{line}; {low[0]}" if low else line
 
     def rows(self) -> list[dict[str, Any]]:
         """The paired dice for the Hardware screen: address, name, make, die, link, battery."""
         if self.config is None:
             return []
-        source = self.source
         return [{"address": d.address, "name": d.name, "make": d.make, "die": d.die,
-                 "link": self.links.get(d.address, ""),
-                 "battery": source.battery.get(d.address) if source else None,
-                 "colour": source.colour.get(d.address, "") if source else "",
-                 "low": self.config.low_battery}
+                 "link": self.links.get(d.address, ""), "battery": self.battery.get(d.address),
+                 "colour": self.colour.get(d.address, ""), "low": self.config.low_battery}
                 for d in self.config.dice]
