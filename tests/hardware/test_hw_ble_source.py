@@ -212,3 +212,48 @@ def test_a_pixels_of_the_former_ids_is_read_too(wait_until):
         assert wait_until(lambda: legacy.address in source.connected, 3)
         legacy.roll(2)
         assert wait_until(lambda: got.values() == [(legacy.address, 2)], 3)
+
+
+# -- fuzzed like the serial line: any mix of rolls, states and garbage ------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_frames = st.lists(st.one_of(
+    st.tuples(st.just("roll"), st.integers(1, 8)),
+    st.tuples(st.just("state"), st.sampled_from(["rolling", "in a hand", "tilted", "moved"])),
+    st.tuples(st.just("garbage"), st.binary(max_size=30))), max_size=25)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["pixels", "godice"]), _frames)
+def test_fuzz_exactly_the_proper_rolls_of_faces_the_die_has_come_out(make, frames):
+    die = FakeDie("AA:00:00:00:00:09", make)
+    got = Events()
+    with start(FakeTransport([die]), [die], got, flood=1000) as source:
+        deadline = __import__("time").monotonic() + 3
+        while die.address not in source.connected and __import__("time").monotonic() < deadline:
+            threading.Event().wait(0.005)
+        expected = []
+        for kind, what in frames:
+            if kind == "roll":
+                die.send(die.rolled(what) if what <= 6 or make == "pixels" else b"S")
+                if what <= 6:
+                    expected.append(what)
+            elif kind == "state":
+                die.send(die.unsettled(what))
+            else:
+                die.send(what)
+        die.send(die.rolled(6))                         # the end of this example's frames
+        expected.append(6)
+        done = threading.Event()
+        for _ in range(600):
+            if len(got.values()) >= len(expected) and got.values()[-1:] == [(die.address, 6)]:
+                done.set()
+                break
+            threading.Event().wait(0.005)
+    values = [v for _a, v in got.values()]
+    # garbage may itself be a well-formed roll (a Pixels RollState or a GoDice S frame):
+    # every expected roll came out, in order, and nothing that is not a face of a D6
+    assert all(1 <= v <= 6 for v in values)
+    it = iter(values)
+    assert all(any(v == e for v in it) for e in expected), (expected, values)
