@@ -28,7 +28,8 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
     for die in ble.dice:
         faces = f", faces {', '.join(map(str, die.face_names))}" if die.face_names else ""
         what = "any die" if die.die == "any" else die.die
-        report(INFO, f"{die.name or die.address} ({die.make}, {die.address}): {what}{faces}")
+        name = die.name or {"pixels": "a Pixels", "godice": "a GoDice"}.get(die.make, die.make)
+        report(INFO, f"{name} ({die.make}, {die.address}): {what}{faces}")
     transport = transport or ble.transport()
     if transport is None and not in_bluetooth_group():
         report(WARN, "not in the bluetooth group: BlueZ answers only its members on Raspberry "
