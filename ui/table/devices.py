@@ -185,14 +185,15 @@ class TableDevices:
             problems += self._start_gpio(config)
         if config.dice is not None:
             problems += self._start_dice(config.dice)
-        if config.ble is not None:
+        if config.ble is not None and config.ble.dice:   # a [ble] with no die paired: nothing
             problems += self.smart_dice.start(config.ble)
         app.hardware_problem = " ".join(problems)
         if app.demo:
             app.hardware_status = "Demo: mock buttons; keys stand in for them."
         elif not config.buttons:
             dice = [word for word, there in (("dice tray", config.dice is not None),
-                                             ("smart dice", config.ble is not None)) if there]
+                                             ("smart dice", bool(config.ble and config.ble.dice)))
+                    if there]
             app.hardware_status = (f"No buttons configured: {' and '.join(dice)} and touch."
                                    if dice else "No buttons configured: play by touch.")
 
