@@ -148,6 +148,9 @@ def _dicesim_arguments(parser: argparse.ArgumentParser) -> None:
                      help=f"the socket (default {default_air()})")
     ble.add_argument("--drops", type=_rate, default=0.0, metavar="RATE",
                      help="fault: this share of rolls is a die going out of range for --down s")
+    ble.add_argument("--write-config", type=Path, metavar="FILE",
+                     help="also write a hardware.toml with these dice paired (replaced "
+                          "atomically), for companion run --demo --hardware FILE")
 
 
 def default_air() -> Path:
@@ -250,6 +253,13 @@ def _ble_run(args: argparse.Namespace) -> int:
         print(f"companion dicesim: {air}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"dicesim: {len(dice)} smart dice on {air}", flush=True)
+    if args.write_config is not None:
+        from .config import BleConfig, BleDieConfig, HardwareConfig, save_config
+
+        save_config(HardwareConfig(ble=BleConfig(tuple(
+            BleDieConfig(d.address, d.make, d.name) for d in dice), air=str(air))),
+            args.write_config)
+        print(f"dicesim: wrote {args.write_config}", flush=True)
     say("dicesim: in a hardware.toml (or pair them on the Hardware screen), then "
         "companion run --hardware FILE (with --demo too: mock buttons, these dice):\n"
         f'[ble]\nair = "{air}"\n' + "".join(

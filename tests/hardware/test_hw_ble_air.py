@@ -101,8 +101,10 @@ def test_dicesim_ble_serves_rolling_dice_until_its_count(tmp_path, wait_until, c
     parser = __import__("argparse").ArgumentParser()
     dicesim.add_arguments(parser)
     path = tmp_path / "air"
+    written = tmp_path / "demo.toml"
     args = parser.parse_args(["--ble", "pixels,godice", "--air", str(path), "--interval",
-                              "0.05", "--count", "3", "--seed", "1"])
+                              "0.05", "--count", "3", "--seed", "1", "--write-config",
+                              str(written)])
     codes = []
     command = threading.Thread(target=lambda: codes.append(dicesim.run(args)))
     command.start()
@@ -117,6 +119,10 @@ def test_dicesim_ble_serves_rolling_dice_until_its_count(tmp_path, wait_until, c
     out = capsys.readouterr().out
     assert f'[ble]\nair = "{path}"' in out and 'make = "godice"' in out
     assert not path.exists()
+    from hardware.config import load_config
+
+    ble = load_config(written).ble
+    assert ble.air == str(path) and [d.make for d in ble.dice] == ["pixels", "godice"]
 
 
 def test_dicesim_ble_refuses_an_unknown_make(capsys):
