@@ -89,9 +89,9 @@ def test_scan_pair_assign_and_save_by_address(air):
     assert '[ble.dice."C4:5E:11:22:33:01"]' in path.read_text(encoding="utf-8")
 
     # the devices restarted on the file: the paired dice connect and show on the panel
-    assert wait_for(lambda: app.devices.smart_dice.ok, WAIT), app.dice_status
-    screen.ids.smart_dice.show()
-    frames()
+    assert wait_for(lambda: app.devices.smart_dice.ok and "connected" in row_of(
+        panel, PIXEL).text and app.devices.smart_dice.battery, WAIT), app.dice_status
+    frames()                                         # the rows follow the dice by themselves
     assert row_of(panel, PIXEL).text == \
         "Pixel01\nPixels · black · battery 15 % (low) · connected"
     assert panel.note == "2 dice found, 0 not paired yet."

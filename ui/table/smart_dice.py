@@ -153,6 +153,11 @@ class SmartDice:
     def _show(self) -> None:
         self.line = self.summary()
         self.devices.show_dice_line()
+        screens = getattr(self.devices.app, "screens", None)   # the Hardware screen's rows
+        if screens is not None and screens.current == "hardware_settings":
+            panel = screens.current_screen.ids.get("smart_dice")
+            if panel is not None:
+                panel.show()
 
     @property
     def ok(self) -> bool:
