@@ -1,5 +1,5 @@
 """Physical inputs and outputs of the table: GPIO buttons, seat LEDs and the buzzer, the dice tray on USB
-serial, their config, and the thread-safe inbox that carries inputs from device threads to the UI
+serial, the smart dice over Bluetooth LE (:mod:`hardware.dice.ble`), their config, and the thread-safe inbox that carries inputs from device threads to the UI
 main thread. ``companion doctor`` and ``companion dicesim`` live in :mod:`hardware.commands`
 (the doctor itself in :mod:`hardware.doctor`, with its checks beside it).
 

@@ -138,9 +138,29 @@ def _dicesim_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds unplugged for --disconnect-every (default 2)")
     parser.add_argument("--seed", type=int, help="random seed, for a repeatable run")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the port")
+    ble = parser.add_argument_group(
+        "smart dice", "--ble serves simulated GoDice and Pixels instead of a tray: an app "
+        "whose [ble] air names the socket reads them as if they were on the radio")
+    ble.add_argument("--ble", metavar="MAKES", nargs="?", const="pixels,pixels,pixels,godice,"
+                     "godice", help="the dice, comma-separated makes (default when given: "
+                     "three Pixels, two GoDice)")
+    ble.add_argument("--air", type=Path, default=None, metavar="PATH",
+                     help=f"the socket (default {default_air()})")
+    ble.add_argument("--drops", type=_rate, default=0.0, metavar="RATE",
+                     help="fault: this share of rolls is a die going out of range for --down s")
+    ble.add_argument("--write-config", type=Path, metavar="FILE",
+                     help="also write a hardware.toml with these dice paired (replaced "
+                          "atomically), for companion run --demo --hardware FILE")
+
+
+def default_air() -> Path:
+    """Where ``dicesim --ble`` puts its socket: a folder of its own beside the tray's link."""
+    return default_link().with_name(default_link().name + "-ble") / "air"
 
 
 def _dicesim_run(args: argparse.Namespace) -> int:
+    if args.ble is not None:
+        return _ble_run(args)
     from .dice.protocol import DIE_ID
     from .dice.simulator import DiceSimulator, run_script
 
@@ -209,6 +229,58 @@ def _random_rolls(sim, args, dice, stop: threading.Event, say) -> None:
             say(f"dicesim: plugged in again at {sim.replug()}")
 
 
+def _ble_run(args: argparse.Namespace) -> int:
+    """Simulated smart dice on a socket: they roll by themselves every --interval seconds."""
+    from .dice.ble_air import AirServer
+    from .dice.ble_fake import AutoRoller, FakeDie
+    from .dice.ble_protocol import MAKES
+
+    makes = [m.strip().lower() for m in args.ble.split(",") if m.strip()]
+    bad = [m for m in makes if m not in MAKES]
+    if bad or not makes or len(makes) > 12:
+        print(f"companion dicesim: --ble takes 1-12 makes of {', '.join(MAKES)}; got "
+              f"{args.ble!r}", file=sys.stderr)
+        return 2
+    dice = [FakeDie(f"C4:5E:00:00:00:{n:02X}", make, colour=n % 6, battery=90 - 7 * n)
+            for n, make in enumerate(makes, start=1)]
+    air = args.air or default_air()
+    stop = threading.Event()
+    say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    previous = _on_sigterm(stop)
+    try:
+        server = AirServer(dice, air)
+    except OSError as exc:
+        print(f"companion dicesim: {air}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"dicesim: {len(dice)} smart dice on {air}", flush=True)
+    if args.write_config is not None:
+        from .config import BleConfig, BleDieConfig, HardwareConfig, save_config
+
+        save_config(HardwareConfig(ble=BleConfig(tuple(
+            BleDieConfig(d.address, d.make, d.name) for d in dice), air=str(air))),
+            args.write_config)
+        print(f"dicesim: wrote {args.write_config}", flush=True)
+    say("dicesim: in a hardware.toml (or pair them on the Hardware screen), then "
+        "companion run --hardware FILE (with --demo too: mock buttons, these dice):\n"
+        f'[ble]\nair = "{air}"\n' + "".join(
+            f'[ble.dice."{d.address}"]\nmake = "{d.make}"\nname = "{d.name}"\n' for d in dice))
+    roller = AutoRoller(dice, interval=args.interval, garbage=args.garbage, drops=args.drops,
+                        down=args.down, seed=args.seed, say=lambda t: say(f"-> {t}"))
+    try:
+        while not stop.wait(0.2):
+            if args.count > 0 and roller.rolls >= args.count:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        roller.close()
+        server.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    say("dicesim: the dice are gone, bye")
+    return 0
+
+
 def _on_sigterm(stop: threading.Event):
     """Stop cleanly on SIGTERM too (removes the link); only possible on the main thread."""
     if threading.current_thread() is not threading.main_thread():
@@ -216,7 +288,8 @@ def _on_sigterm(stop: threading.Event):
     return signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
 
 
-dicesim = Subcommand("a simulated dice tray on a pseudo-terminal, for demos and tests",
+dicesim = Subcommand("a simulated dice tray on a pseudo-terminal, or smart dice on a socket "
+                     "(--ble), for demos and tests",
                      _dicesim_arguments, _dicesim_run)
 
 __all__ = ["Subcommand", "dicesim", "doctor", "default_link"]

@@ -30,6 +30,12 @@ with a :class:`ConfigError` naming the key; nothing half-works.
     d1 = ["bottle", "bottle", "bottle", "bottle", "hat", "hat"]
     [buzzer]
     pin = 12
+    [ble]                   # smart dice over Bluetooth LE, kept by address (the ble extra)
+    low_battery = 20
+    [ble.dice."C4:5E:11:22:33:44"]
+    make = "pixels"         # or "godice"
+    name = "Pixel01"
+    die = "magic1"          # the game's die, or "any": the first die the game asks for
 
 Without ``--hardware`` the app reads ``hardware.toml`` in the user config directory
 (:func:`default_config_path`), if it is there.
@@ -52,13 +58,13 @@ from typing import Any, Mapping
 from companion.files.read import Unreadable, read_regular
 
 from .config_check import (  # the rules; the constants are re-exported for the UI
-    BUZZER_KEYS, DEFAULT_BAUDRATE, DICE_KEYS, DIE_ID, FACE_NAME, FIRST_PIN, LAST_PIN,
+    ANY_DIE, BLE_DIE_KEYS, BLE_KEYS, BLE_MAKES, BUZZER_KEYS, DEFAULT_BAUDRATE, DICE_KEYS, DIE_ID, FACE_NAME, FIRST_PIN, LAST_PIN,
     MAX_BOUNCE_MS, MAX_FACE, MAX_FACE_NAME, MAX_HOLD_S, MAX_SEATS, MAX_TURN_LIMIT_S, OPTIONS,
     RESERVED_PINS, SEAT_BUTTONS, SEAT_LED, SECTIONS, SERIAL_URL_SCHEMES, STANDARD_BAUDRATES, TABLE_BUTTONS,
-    check_dice, check_number, check_only, check_pin, check_seat_number, check_table,
+    check_ble, check_dice, check_number, check_only, check_pin, check_seat_number, check_table,
     seat_sort_key,
 )
-from .config_data import DiceConfig, HardwareConfig
+from .config_data import BleConfig, BleDieConfig, DiceConfig, HardwareConfig
 from .config_write import config_to_data, dump_config, save_config
 from .errors import ConfigError
 from .keys import KEYBOARD_MAP, input_for_key, key_label
@@ -145,6 +151,11 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
     pull_up = options.get("pull_up", True)
     if not isinstance(pull_up, bool):
         raise ConfigError(f"options.pull_up: must be true or false, got {pull_up!r}")
+    ble = None
+    if "ble" in data:
+        checked = check_ble(data["ble"])
+        ble = BleConfig(tuple(BleDieConfig(**d) for d in checked["dice"]), checked["low_battery"],
+                        checked["air"])
     buzzer = None
     if "buzzer" in data:
         table = check_table(data["buzzer"], "buzzer")
@@ -160,7 +171,7 @@ def parse_config(data: Mapping[str, Any]) -> HardwareConfig:
         turn_limit_s = 0
     dice = DiceConfig(**check_dice(data["dice"])) if "dice" in data else None
     return HardwareConfig(buttons, leds, bounce_ms / 1000, hold_s, pull_up, dice, buzzer,
-                          turn_limit_s)
+                          turn_limit_s, ble)
 
 
 def default_config_path() -> Path:
@@ -186,7 +197,7 @@ DEMO_CONFIG = parse_config({
 })
 
 __all__ = [
-    "BUZZER_KEYS", "DEFAULT_BAUDRATE", "DEMO_CONFIG", "DICE_KEYS", "DIE_ID", "FACE_NAME",
+    "ANY_DIE", "BLE_DIE_KEYS", "BLE_KEYS", "BLE_MAKES", "BleConfig", "BleDieConfig", "BUZZER_KEYS", "DEFAULT_BAUDRATE", "DEMO_CONFIG", "DICE_KEYS", "DIE_ID", "FACE_NAME",
     "FIRST_PIN", "KEYBOARD_MAP", "LAST_PIN", "MAX_BOUNCE_MS", "MAX_FACE", "MAX_FACE_NAME",
     "MAX_HOLD_S", "MAX_SEATS", "OPTIONS", "RESERVED_PINS", "SEAT_BUTTONS", "SEAT_LED",
     "SECTIONS", "SERIAL_URL_SCHEMES", "STANDARD_BAUDRATES", "TABLE_BUTTONS", "ConfigError",

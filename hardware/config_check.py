@@ -17,7 +17,7 @@ from companion.core.gate import shown
 from .dice.urls import check_tray_url
 from .errors import ConfigError
 
-SECTIONS = ("buttons", "seats", "options", "dice", "buzzer")
+SECTIONS = ("buttons", "seats", "options", "dice", "buzzer", "ble")
 TABLE_BUTTONS = ("undo", "redo", "menu", "next")
 SEAT_BUTTONS = ("claim", "so_be_it", "pass")
 SEAT_LED = "led"
@@ -44,6 +44,18 @@ MAX_FACE = 999
 # The protocol's own (hardware.dice.protocol) is not imported: that would load pySerial too.
 DIE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
 FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+# Smart dice over Bluetooth LE ([ble]); the makes are hardware.dice.ble_protocol's (not
+# imported: it is small, but a config check needs none of it).
+BLE_KEYS = ("low_battery", "air", "dice")
+MAX_AIR_PATH = 200
+BLE_DIE_KEYS = ("make", "name", "die", "face_names")
+BLE_MAKES = ("pixels", "godice")
+ANY_DIE = "any"
+MAX_BLE_DICE = 12
+MAX_BLE_NAME = 32
+# A Bluetooth address as BlueZ gives it (AA:BB:CC:DD:EE:FF), or the UUID macOS gives instead.
+BLE_ADDRESS = re.compile(r"([0-9A-F]{2}:){5}[0-9A-F]{2}\Z|[0-9A-F]{8}(-[0-9A-F]{4}){3}-[0-9A-F]{12}\Z")
+_BLE_NAME = re.compile(r"[\x20-\x7e]*\Z")
 
 
 # -- tables and keys --------------------------------------------------------------------------
@@ -190,3 +202,61 @@ def check_face_names(key: str, names: Any, faces: tuple[int, int]) -> tuple[str 
             f"(words of up to {MAX_FACE_NAME} letters, digits, _ or -, or numbers); "
             f"got {shown(names, 80)}")
     return tuple(names)
+
+
+# -- the smart dice ---------------------------------------------------------------------------
+def check_ble(value: Any) -> dict[str, Any]:
+    """The ``[ble]`` table, checked: the keyword arguments of
+    :class:`hardware.config_data.BleConfig` (its dice as keyword dicts, in address order)."""
+    table = check_table(value, "ble")
+    check_only(table, BLE_KEYS, "ble.", "key")
+    low = table.get("low_battery", 20)
+    if isinstance(low, bool) or not isinstance(low, int) or not 0 <= low <= 100:
+        raise ConfigError(f"ble.low_battery: a percentage from 0 to 100, like 20; "
+                          f"got {shown(low, 80)}")
+    air = table.get("air", "")
+    if not isinstance(air, str) or len(air) > MAX_AIR_PATH or \
+            (air and (not air.startswith("/") or "\x00" in air)):
+        raise ConfigError(f"ble.air: the socket of companion dicesim --ble, an absolute path "
+                          f"(leave it out for the radio); got {shown(air, 80)}")
+    dice_table = check_table(table.get("dice", {}), "ble.dice")
+    if len(dice_table) > MAX_BLE_DICE:
+        raise ConfigError(f"ble.dice: at most {MAX_BLE_DICE} smart dice, got {len(dice_table)}")
+    dice: list[dict[str, Any]] = []
+    named: dict[str, str] = {}
+    for address in sorted(dice_table, key=lambda a: str(a).upper()):
+        die = check_ble_die(address, dice_table[address], named)
+        if any(d["address"] == die["address"] for d in dice):
+            raise ConfigError(f'ble.dice."{address}": {die["address"]} is listed twice')
+        dice.append(die)
+    return {"dice": dice, "low_battery": low, "air": air}
+
+
+def check_ble_die(address: str, value: Any, named: dict[str, str]) -> dict[str, Any]:
+    """One ``[ble.dice."ADDRESS"]``; ``named`` (game die -> address) catches two dice paired
+    to one game die ("any" may be many)."""
+    key = f'ble.dice."{address}"'
+    if not isinstance(address, str) or not BLE_ADDRESS.match(address.upper()):
+        raise ConfigError(f"{key}: not a Bluetooth address (like AA:BB:CC:DD:EE:FF)")
+    upper = address.upper()
+    table = check_table(value, key)
+    check_only(table, BLE_DIE_KEYS, f"{key}.", "key")
+    make = table.get("make")
+    if make not in BLE_MAKES:
+        raise ConfigError(f"{key}.make: one of {', '.join(BLE_MAKES)}; got {shown(make, 80)}")
+    name = table.get("name", "")
+    if not isinstance(name, str) or len(name) > MAX_BLE_NAME or not _BLE_NAME.match(name):
+        raise ConfigError(f"{key}.name: the die's name, up to {MAX_BLE_NAME} printable ASCII "
+                          f"characters; got {shown(name, 80)}")
+    die = table.get("die", ANY_DIE)
+    if not isinstance(die, str) or not (die == ANY_DIE or DIE_ID.match(die)):
+        raise ConfigError(f'{key}.die: the game\'s die, like "magic1" or "action_a", or '
+                          f'"{ANY_DIE}"; got {shown(die, 80)}')
+    if die != ANY_DIE:
+        if die in named:
+            raise ConfigError(f"{key}.die: {die} is already the die at {named[die]}; two dice "
+                              "cannot be the same die")
+        named[die] = upper
+    names = table.get("face_names")
+    face_names = () if names is None else check_face_names(f"{key}.face_names", names, (1, 6))
+    return {"address": upper, "make": make, "name": name, "die": die, "face_names": face_names}

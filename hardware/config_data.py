@@ -1,5 +1,5 @@
 """A validated hardware config as data: which pin each input sits on, the dice tray, the
-buzzer. Made by :func:`hardware.config.parse_config`, written back by
+smart dice, the buzzer. Made by :func:`hardware.config.parse_config`, written back by
 :mod:`hardware.config_write`; both import it from here."""
 
 from __future__ import annotations
@@ -34,12 +34,55 @@ class DiceConfig:
     def game_die(self, die: str, value: Any = None) -> tuple[str, Any]:
         """The tray's (die, value) as the game knows them: the id from ``ids`` and, for a
         die in ``face_names``, the name of face ``value``. Anything else passes unchanged."""
-        names = self.face_names.get(die)
-        if names is not None and isinstance(value, int) and not isinstance(value, bool):
-            low = self.faces_of(die)[0]
-            if 0 <= value - low < len(names):
-                value = names[value - low]
-        return self.ids.get(die, die), value
+        return self.ids.get(die, die), face_name(self.face_names.get(die), self.faces_of(die)[0],
+                                                 value)
+
+
+def face_name(names: tuple[str | int, ...] | None, low: int, value: Any) -> Any:
+    """What face ``value`` of a die whose faces start at ``low`` means, by ``names`` (in face
+    order); anything else passes unchanged. The tray and the smart dice use this one rule."""
+    if names and isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value - low < len(names):
+            return names[value - low]
+    return value
+
+
+@dataclass(frozen=True)
+class BleDieConfig:
+    """One paired smart die, kept by its address: its make ("pixels", "godice"), the name it
+    advertised, the game's die it is (``die``: "magic1", "action_a"... or "any": the first die
+    the game asks for) and, for a die with stickered faces, what each face 1-6 means."""
+
+    address: str
+    make: str
+    name: str = ""
+    die: str = "any"
+    face_names: tuple[str | int, ...] = ()
+
+    def game_value(self, value: Any) -> Any:
+        return face_name(self.face_names, 1, value)
+
+
+@dataclass(frozen=True)
+class BleConfig:
+    """The smart dice over Bluetooth LE (``[ble]``): the paired dice, the battery level
+    below which the screen says a die is low, and ``air``: the socket of ``companion dicesim
+    --ble`` to read instead of the radio (a demo table), "" for the radio."""
+
+    dice: tuple[BleDieConfig, ...] = ()
+    low_battery: int = 20
+    air: str = ""
+
+    def transport(self):
+        """The simulated air when ``air`` names one, else None (the radio)."""
+        if not self.air:
+            return None
+        from .dice.ble_air import AirTransport
+
+        return AirTransport(self.air)
+
+    def die(self, address: str) -> BleDieConfig | None:
+        return next((d for d in self.dice if d.address == address), None)
 
 
 @dataclass(frozen=True)
@@ -56,6 +99,7 @@ class HardwareConfig:
     dice: DiceConfig | None = None
     buzzer: int | None = None
     turn_limit_s: int = 0       # the "time" cue (buzzer and screen) after a turn this long
+    ble: BleConfig | None = None   # smart dice over Bluetooth LE
 
     @classmethod
     def empty(cls) -> "HardwareConfig":
@@ -64,7 +108,7 @@ class HardwareConfig:
 
     @property
     def is_empty(self) -> bool:
-        """No GPIO device (button, LED or buzzer); a dice tray alone does not count here."""
+        """No GPIO device (button, LED or buzzer); dice (tray or smart) do not count here."""
         return not self.buttons and not self.leds and self.buzzer is None
 
     @property

@@ -33,6 +33,8 @@ _COMMENTS = {
     "die_faces": "dice whose faces differ from dice.faces",
     "ids": "the tray's die ids -> the game's",
     "face_names": "what each face of a die with symbols means, in face order",
+    "ble": "smart dice over Bluetooth LE (GoDice, Pixels): the ble extra",
+    "ble_die": "a smart die, by its address: its make, name and the game's die",
 }
 
 
@@ -63,6 +65,12 @@ def config_to_data(config: HardwareConfig) -> dict[str, Any]:
             if values:
                 data["dice"][name] = {die: (v if isinstance(v, str) else list(v))
                                       for die, v in sorted(values.items())}
+    if config.ble is not None:
+        data["ble"] = {"low_battery": config.ble.low_battery,
+                       **({"air": config.ble.air} if config.ble.air else {}), "dice": {
+            d.address: {"make": d.make, **({"name": d.name} if d.name else {}), "die": d.die,
+                        **({"face_names": list(d.face_names)} if d.face_names else {})}
+            for d in config.ble.dice}}
     return data
 
 
@@ -100,6 +108,11 @@ def dump_config(config: HardwareConfig) -> str:
         for name in DICE_TABLES:
             if name in dice:
                 section(f"dice.{name}", _COMMENTS[name], dice[name])
+    if "ble" in data:
+        ble = data["ble"]
+        section("ble", _COMMENTS["ble"], {k: v for k, v in ble.items() if k != "dice"})
+        for address, die in ble["dice"].items():
+            section(f"ble.dice.{_toml_key(address)}", _COMMENTS["ble_die"], die)
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,8 @@
 """``companion doctor``: what hardware the app would find, and whether each part answers.
 
 Prints, section by section: the GPIO pin factory, the config, every configured button, LED and
-the buzzer (opened for real, then released), the serial ports found, the dice tray's greeting,
+the buzzer (opened for real, then released), the serial ports found, the dice tray's greeting, the paired smart dice (each connected once,
+its battery),
 the user's groups and the GL renderer the app would get. ``--interactive`` then lights each
 LED, sounds the buzzer, waits for each button and for a die roll. The exit status is 1 if a
 configured device failed.
@@ -68,6 +69,7 @@ class Doctor:
         self.interactive = interactive
         self.on_pi = on_raspberry_pi() if on_pi is None else on_pi
         self.findings: list[Finding] = []
+        self.ble_transport = None   # None: the radio; tests give the fake air
         self.devices = DeviceBench(config, self.report, self.out, dice_wait=dice_wait,
                                    led_s=led_s, button_wait=button_wait, die_wait=die_wait,
                                    on_wait=on_wait)
@@ -93,6 +95,7 @@ class Doctor:
                 self.check_gpio(factory)
                 self.check_serial_ports()
                 self.check_dice()
+                self.check_smart_dice()
             else:
                 self.check_serial_ports()
             self.check_groups()
@@ -159,7 +162,9 @@ class Doctor:
                     f"{_count(len(config.leds), 'LED')} (seats {seats})"
                     + (", buzzer" if config.buzzer is not None else ""))
         dice = f"dice tray at {config.dice.url}" if config.dice else "no dice tray"
-        self.report(OK, f"{self.source}: {gpio}, {dice}")
+        smart = _count(len(config.ble.dice), "smart die").replace("dies", "dice") \
+            if config.ble is not None and config.ble.dice else "no smart dice"
+        self.report(OK, f"{self.source}: {gpio}, {dice}, {smart}")
         return True
 
     # -- the configured devices (hardware.doctor_devices) ----------------------------------
@@ -171,6 +176,13 @@ class Doctor:
     def check_dice(self) -> None:
         self.section("Dice reader")
         self.devices.open_dice()
+
+    def check_smart_dice(self) -> None:
+        from .doctor_ble import check_smart_dice
+
+        self.section("Smart dice (Bluetooth LE)")
+        check_smart_dice(self.config.ble if self.config is not None else None, self.report,
+                         wait=self.devices.dice_wait, transport=self.ble_transport)
 
     def check_interactive(self) -> None:
         self.section("Interactive check")

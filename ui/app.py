@@ -50,7 +50,8 @@ KV_FILES = ["widgets/common.kv", "root.kv", "screens/home.kv", "widgets/game_bar
 # the games' and the settings screens' kv files load when first shown (ui/root.py)
 REFUSAL_SECONDS = 5.0
 #: Inputs from something a player pressed or rolled (not the screen): a refusal also beeps.
-PHYSICAL_SOURCES = frozenset({"gpio", "serial", "keyboard"})
+PHYSICAL_SOURCES = frozenset({"gpio", "serial", "ble", "keyboard"})
+DICE_SOURCES = frozenset({"serial", "ble"})   # the tray and the smart dice: shown in the strip
 
 
 def in_seat_words(problem: str) -> str:
@@ -374,7 +375,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         shown in the status strip whether or not the game takes it. The ``menu`` button goes
         home (the game is saved and offered for resume). Returns the step played, or None."""
         self.dimmer.stir()   # a button or die wakes a dim screen and is played as usual
-        from_tray = event.kind == "die" and event.source == "serial"
+        from_tray = event.kind == "die" and event.source in DICE_SOURCES
         if from_tray:
             self.dice_activity = f"die {event.id}: {event.value}"
         if event.kind == "button" and event.id == "pause":  # a table button, when wired

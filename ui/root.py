@@ -40,8 +40,8 @@ class Bundle:
 
 
 BUNDLES = (
-    Bundle("hardware_settings", ("ui.screens.hardware_settings",),
-           ("widgets/hw_fields.kv", "screens/hardware_settings.kv"),
+    Bundle("hardware_settings", ("ui.screens.hardware_settings", "ui.screens.hw_smart_dice"),
+           ("widgets/hw_fields.kv", "screens/hw_smart_dice.kv", "screens/hardware_settings.kv"),
            {"hardware_settings": "HardwareSettingsScreen"}),
     Bundle("table_settings", ("ui.screens.table_settings",), ("screens/table_settings.kv",),
            {"table_settings": "TableSettingsScreen"}),

@@ -1,5 +1,9 @@
 """The dice tray on USB serial: its line protocol (pure), the reader (pySerial threads,
-reconnecting), a pseudo-terminal simulator for demos and tests, and which URLs may be opened.
+reconnecting), a pseudo-terminal simulator for demos and tests, and which URLs may be opened;
+and the smart dice over Bluetooth LE beside it (GoDice, Pixels): their messages (pure,
+``ble_protocol``), one die's link (``ble_link``), the source on its asyncio thread (``ble``),
+the air without a radio (``ble_fake``, ``ble_air``) and which game die a roll is for
+(``route``), each imported by its own module path, never from here.
 
 The reader and the simulator are imported on first use (PEP 562), so the config check can use
 :func:`hardware.dice.urls.check_tray_url` without loading pySerial.

@@ -54,7 +54,8 @@ def test_cli_with_mock_pins_and_loop(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert code == 0, out
     assert sections(out) == ["companion doctor: the table's hardware", "Pin factory", "Config",
-                             "GPIO devices", "Serial ports", "Dice reader", "User groups",
+                             "GPIO devices", "Serial ports", "Dice reader",
+                             "Smart dice (Bluetooth LE)", "User groups",
                              "Summary: 0 failed, 1 warning"]
     assert "MockFactory (from GPIOZERO_PIN_FACTORY=mock)" in out
     assert f"{path}: 3 buttons, 1 LED (seats 1), dice tray at loop://" in out

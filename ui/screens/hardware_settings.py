@@ -22,10 +22,11 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from hardware.config import (
-    BUZZER_KEYS, DICE_KEYS, OPTIONS, SEAT_BUTTONS, SEAT_LED, STANDARD_BAUDRATES,
-    TABLE_BUTTONS, ConfigError, HardwareConfig, config_to_data, parse_config, save_config,
+    SEAT_BUTTONS, SEAT_LED, STANDARD_BAUDRATES, ConfigError, HardwareConfig, config_to_data,
+    parse_config, save_config,
 )
 from ui import theme
+from ui.screens.hw_draft import describe, draft_from
 from ui.widgets.common import Box, FlatButton, Txt
 from ui.widgets.hw_fields import PinCell, PinPicker, serial_ports
 
@@ -41,33 +42,6 @@ TEST_HINT = ("Test: press any button on the table and its row lights up here (th
 
 def seat_keys(seat: int) -> list[str]:
     return [f"seat{seat}.{name}" for name in (*SEAT_BUTTONS, SEAT_LED)]
-
-
-def draft_from(raw: Any) -> tuple[dict[str, Any], list[str]]:
-    """A draft from a parsed TOML file that may not validate: the known keys with their
-    values as written (a wrong value stays, for the check to name), and the keys left out."""
-    draft: dict[str, Any] = {}
-    dropped: list[str] = []
-    raw = raw if isinstance(raw, dict) else {}
-    for section, allowed in (("buttons", TABLE_BUTTONS), ("options", OPTIONS),
-                             ("buzzer", BUZZER_KEYS), ("dice", DICE_KEYS)):
-        table = raw.get(section)
-        if isinstance(table, dict):
-            draft[section] = {k: v for k, v in table.items() if k in allowed}
-            dropped += [f"{section}.{k}" for k in table if k not in allowed]
-        elif section in raw:
-            dropped.append(section)
-    seats = raw.get("seats")
-    for number, keys in (seats.items() if isinstance(seats, dict) else ()):
-        if str(number) in {str(n) for n in range(1, 7)} and isinstance(keys, dict):
-            allowed = (*SEAT_BUTTONS, SEAT_LED)
-            draft.setdefault("seats", {})[str(number)] = {
-                k: v for k, v in keys.items() if k in allowed}
-            dropped += [f"seats.{number}.{k}" for k in keys if k not in allowed]
-        else:
-            dropped.append(f"seats.{number}")
-    dropped += [k for k in raw if k not in ("buttons", "options", "buzzer", "dice", "seats")]
-    return draft, dropped
 
 
 class HwRow(Box):
@@ -261,6 +235,7 @@ class HardwareSettingsScreen(Screen):
         self.ids.url.text = url if isinstance(url, str) else repr(url)
         self.ids.baud.value = number(dice.get("baudrate"), 115200)
         self.url_bad = False
+        self.ids.smart_dice.show()
 
     # -- pins, ports ---------------------------------------------------------------------
     def pick_pin(self, key: str) -> None:
@@ -359,7 +334,10 @@ class HardwareSettingsScreen(Screen):
             self._light("dice")
         else:
             return
-        source = {"gpio": "GPIO", "serial": "dice tray", "keyboard": "key"}.get(event.source)
+        if event.source == "ble":   # a smart die: by its name, not its address
+            what = what.replace(event.id, self.app.devices.smart_dice.short(event.id))
+        source = {"gpio": "GPIO", "serial": "dice tray", "ble": "smart die",
+                  "keyboard": "key"}.get(event.source)
         self.say(what + (f"  (from {source})" if source else ""), "test")
 
     def _light(self, key: str | None) -> None:
@@ -381,17 +359,3 @@ class HardwareSettingsScreen(Screen):
 def number(value: Any, default: float) -> float:
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
     return value if ok and value == value else default
-
-
-def describe(config: HardwareConfig) -> str:
-    """'13 buttons, 2 LEDs, buzzer on GPIO9, dice tray at loop://' or 'nothing wired'."""
-    parts = []
-    if config.buttons:
-        parts.append(f"{len(config.buttons)} button" + ("s" if len(config.buttons) > 1 else ""))
-    if config.leds:
-        parts.append(f"{len(config.leds)} LED" + ("s" if len(config.leds) > 1 else ""))
-    if config.buzzer is not None:
-        parts.append(f"buzzer on GPIO{config.buzzer}")
-    if config.dice is not None:
-        parts.append(f"dice tray at {config.dice.url}")
-    return ", ".join(parts) or "nothing wired (touch only)"

@@ -1,6 +1,7 @@
 """The table's devices and their events reaching the main thread.
 
-The buttons, seat lights and buzzer (GPIO) and the dice tray (serial) of one app, started from
+The buttons, seat lights and buzzer (GPIO), the dice tray (serial) and the smart dice
+(Bluetooth LE, :mod:`ui.table.smart_dice`) of one app, started from
 the hardware config. Device threads only ``put`` on the Inbox or schedule on the Clock; a Clock
 trigger drains the Inbox on the main thread, where everything else here runs. What a drained
 input means for the game is the app's: this module hands it to ``app.handle``, and shows what
@@ -23,6 +24,7 @@ from companion.core.errors import RuleViolation
 from companion.core.model import Command, InputEvent
 from hardware.inbox import Inbox
 from ui.games import table_screens
+from ui.table.smart_dice import SmartDice
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,10 @@ class TableDevices:
         self.dice_reader = None
         self.dice_config = None
         self.dice_backoff = (0.5, 8.0)    # seconds between attempts to reopen the tray
+        self.ble_backoff = (1.0, 30.0)    # seconds between attempts to reach a smart die
+        self.smart_dice = SmartDice(self)  # GoDice and Pixels over Bluetooth LE ([ble])
+        self.tray_line = ""               # the tray's part of the strip
+        self.tray_ok = False
         self._dice_generation = 0         # statuses of a reader already closed are ignored
         self.pin_factory = None
         self.config = None                # the hardware config the devices run on now
@@ -73,6 +79,10 @@ class TableDevices:
                 continue
             if event.source == "serial" and event.kind in ("die", "die_moving"):
                 event = self._game_die(event)
+            elif event.source == "ble" and event.kind in ("die", "die_moving"):
+                event = self.smart_dice.game_event(event)   # None: shown, not played
+                if event is None:
+                    continue
             if event.kind == "die_moving":
                 app.dice_activity = f"die {event.id} rolling..."   # never a result
                 continue
@@ -167,19 +177,37 @@ class TableDevices:
             log.warning("hardware config unusable: %s", problem)
             app.hardware_problem = f"Hardware config not used: {problem}. Touch still works."
             return
-        self.config = config
         problems = []
+        if app.demo and app.hardware_path:   # a demo table may roll simulated smart dice
+            config, problems = self._demo_smart_dice(config)
+        self.config = config
         if not config.is_empty:
             problems += self._start_gpio(config)
         if config.dice is not None:
             problems += self._start_dice(config.dice)
+        if config.ble is not None and config.ble.dice:   # a [ble] with no die paired: nothing
+            problems += self.smart_dice.start(config.ble)
         app.hardware_problem = " ".join(problems)
         if app.demo:
             app.hardware_status = "Demo: mock buttons; keys stand in for them."
         elif not config.buttons:
-            app.hardware_status = ("No buttons configured: dice tray and touch."
-                                   if config.dice is not None
-                                   else "No buttons configured: play by touch.")
+            dice = [word for word, there in (("dice tray", config.dice is not None),
+                                             ("smart dice", bool(config.ble and config.ble.dice)))
+                    if there]
+            app.hardware_status = (f"No buttons configured: {' and '.join(dice)} and touch."
+                                   if dice else "No buttons configured: play by touch.")
+
+    def _demo_smart_dice(self, config) -> tuple[Any, list[str]]:
+        """The demo table with the ``[ble]`` of ``--hardware`` (``companion dicesim --ble``
+        prints one): mock buttons, dice on the simulated air. Nothing else of the file."""
+        from hardware.config import load_config
+
+        try:
+            ble = load_config(self.config_path(), missing_ok=False).ble
+        except Exception as problem:
+            log.warning("demo smart dice unusable: %s", problem)
+            return config, [f"Smart dice not used: {problem}."]
+        return (replace(config, ble=ble) if ble is not None else config), []
 
     def _start_gpio(self, config) -> list[str]:
         """Buttons, seat LEDs, buzzer; returns the problems to show."""
@@ -216,14 +244,16 @@ class TableDevices:
             Clock.schedule_once(partial(self._on_dice_status, generation, status))
 
         self.dice_config = dice
-        app.dice_status = f"dice reader: opening {dice.url}"
+        self.tray_line = f"dice reader: opening {dice.url}"
+        self.show_dice_line()
         app.dice_ok, app.dice_activity = False, ""
         try:
             self.dice_reader = DiceReader.from_config(dice, self.inbox.put, on_status=on_status,
                                                       backoff=self.dice_backoff)
         except Exception as problem:
             log.warning("dice reader unavailable: %s", problem)
-            self.dice_config, app.dice_status = None, ""
+            self.dice_config, self.tray_line = None, ""
+            self.show_dice_line()
             return [f"Dice reader unavailable: {problem}. Enter dice by touch."]
         return []
 
@@ -241,8 +271,17 @@ class TableDevices:
         elif status.state == DiceStatus.DEVICE_ERROR:
             app.dice_activity = status.text   # the tray's own trouble; still connected
         elif status.state != DiceStatus.CLOSED:
-            app.dice_status = status.text
-            app.dice_ok = status.state in (DiceStatus.CONNECTED, DiceStatus.READY)
+            self.tray_line = status.text
+            self.tray_ok = status.state in (DiceStatus.CONNECTED, DiceStatus.READY)
+            self.show_dice_line()
+
+    def show_dice_line(self) -> None:
+        """The strip's dice line: the tray's state and the smart dice's, each if there."""
+        app, smart = self.app, self.smart_dice
+        app.dice_status = "; ".join(p for p in (self.tray_line, smart.line) if p)
+        tray_ok = self.tray_ok if self.dice_config is not None else True
+        smart_ok = smart.ok if smart.config is not None else True
+        app.dice_ok = bool(app.dice_status) and tray_ok and smart_ok
 
     def config_path(self) -> Path:
         """The hardware config the app reads (and the Hardware screen writes): ``--hardware``,
@@ -256,7 +295,8 @@ class TableDevices:
         """Close every device (the dice reader within ~2 s at most); safe to call twice."""
         self._dice_generation += 1
         self._close_devices("buttons", "lights", "buzzer", "dice_reader")
-        self.dice_config = None
+        self.dice_config, self.tray_line, self.tray_ok = None, "", False
+        self.smart_dice.stop()
         self.app.dice_status = self.app.dice_activity = ""
         self.app.dice_ok = False
 

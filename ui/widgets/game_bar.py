@@ -33,7 +33,8 @@ TAIL = 3
 
 #: Where a step's command came from, as the log says it; the screen, where most come from,
 #: goes unsaid.
-SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "keyboard": "key", "script": "script"}
+SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "ble": "smart die", "keyboard": "key",
+                "script": "script"}
 
 
 
