@@ -25,11 +25,12 @@ def cluster():
 @pytest.fixture
 def club(cluster):
     """A new database in the cluster, made the club's (``companion club init``): its admin
-    connection string."""
+    connection string (its sessions find the club's relations unqualified: the tests' own SQL
+    is not the boundary, the club's functions are)."""
     from companion.club.schema import init
     import psycopg
 
     url = cluster.url(cluster.new_database())
     with psycopg.connect(url, autocommit=True) as conn:
         init(conn)
-    return url
+    return url + " options=-csearch_path=club,public"
