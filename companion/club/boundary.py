@@ -175,6 +175,9 @@ FUNCTIONS: tuple[str, ...] = (
             RETURN NEW;
           END IF;
           NEW.updated_at := now();
+          IF jsonb_typeof(NEW.data) IS DISTINCT FROM 'object' THEN
+            RETURN NEW;                       -- refused by its check, in words
+          END IF;
           IF TG_OP = 'UPDATE' AND OLD.data ? 'since'
              AND OLD.data->'game_id' IS NOT DISTINCT FROM NEW.data->'game_id'
              AND OLD.data->'state' IS NOT DISTINCT FROM NEW.data->'state' THEN
