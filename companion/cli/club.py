@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     q.add_argument("--settings", help="where to keep them (default: club.json in the "
                                       "companion's config folder, or $COMPANION_CLUB)")
     q.add_argument("--force", action="store_true", help="replace settings kept before")
+    q = sub.add_parser("name", help="the club's own name, as its wall shows it")
+    q.add_argument("name", metavar="NAME", help="1 to 60 characters, one line")
+    q.add_argument("--url", help=admin)
     q = sub.add_parser("season", help="the club's seasons")
     seasons = q.add_subparsers(dest="season_command", metavar="SEASON_COMMAND", required=True)
     q = seasons.add_parser("add", help="a season from START to END (dates, both included)")
@@ -171,6 +174,15 @@ def join(args: argparse.Namespace) -> int:
         what = "the wall screen" if kind == "wall" else "the rater"
         say(f"These are {what} {settings.name!r} of the club {settings.club!r}; kept in "
             f"{path} (readable by this user only).")
+    return EXIT_DONE
+
+
+def name(args: argparse.Namespace) -> int:
+    from companion.club.reading import name_club
+
+    with _connect(args.url) as conn:
+        said = name_club(conn, args.name)
+    say(f"The club is called {said!r} (its wall shows it).")
     return EXIT_DONE
 
 
@@ -317,5 +329,5 @@ def standings(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "init": init, "add-table": lambda a: _handed(a, access.add_table),
     "add-wall": lambda a: _handed(a, access.add_wall),
-    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "season": season,
+    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name, "season": season,
     "rate": rate, "sync": sync, "status": status, "standings": standings}

@@ -217,10 +217,10 @@ FUNCTIONS: tuple[str, ...] = (
 GRANTS: tuple[str, ...] = (
     "GRANT SELECT ON club.tables, club.titles, club.profiles, club.games, club.seats, "
     "club.conflicts, club.seasons, club.status, club.league_titles, club.league_counts, "
-    "club.standings, club.club_schema TO club_table",
+    "club.standings, club.club_schema, club.settings TO club_table",
     "GRANT SELECT ON club.tables, club.titles, club.profiles, club.games, club.seats, "
     "club.seasons, club.status, club.league_titles, club.league_counts, club.standings, "
-    "club.club_schema TO club_wall",
+    "club.club_schema, club.settings TO club_wall",
     "GRANT SELECT ON club.seasons, club.games, club.seats, club.league_titles, "
     "club.league_counts, club.standings TO club_rater",
     "GRANT UPDATE (device) ON club.tables TO club_table",
@@ -274,6 +274,10 @@ STATEMENTS: tuple[str, ...] = (
          seats_min integer NOT NULL CHECK (seats_min BETWEEN 1 AND 8),
          seats_max integer NOT NULL CHECK (seats_max BETWEEN seats_min AND 8))""",
     "INSERT INTO club.titles VALUES " + ", ".join(f"('{n}', {lo}, {hi})" for n, lo, hi in TITLES),
+    # the club's own settings: its name, as the wall shows it (companion club name)
+    """CREATE TABLE club.settings (
+         key text PRIMARY KEY CHECK (key IN ('name')),
+         value text NOT NULL CHECK (club.club_name_ok(value) AND length(value) <= 60))""",
     # what the server checks, as each table's gate does
     "CREATE DOMAIN club.name AS text CHECK (club.club_name_ok(VALUE))",
     "CREATE DOMAIN club.short_name AS text CHECK (club.club_short_ok(VALUE))",
@@ -308,6 +312,7 @@ STATEMENTS: tuple[str, ...] = (
       for t in _POLICED),
     # everything the owner's
     "ALTER TABLE club.titles OWNER TO club_owner",
+    "ALTER TABLE club.settings OWNER TO club_owner",
     *(f"ALTER TABLE club.{t} OWNER TO club_owner" for t in MOVED),
     *(f"ALTER DOMAIN club.{d} OWNER TO club_owner"
       for d in ("name", "short_name", "colour", "score", "digest")),

@@ -34,6 +34,28 @@ def add_season(admin: Any, name: str, starts: str, ends: str) -> None:
         admin.execute("SELECT club.club_league_fill(%s)", (name,))   # the games already there
 
 
+def club_name(conn: Any) -> str | None:
+    """The club's own name (``companion club name``), None when it has none yet."""
+    row = conn.execute("SELECT value FROM club.settings WHERE key = 'name'").fetchone()
+    return row[0] if row else None
+
+
+def name_club(admin: Any, name: str) -> str:
+    """Give the club its name (as the wall shows it); ClubRefused naming the rule."""
+    from companion.core.gate import clean_text
+    from companion.core.errors import RuleViolation
+
+    try:
+        clean = clean_text(name, "NAME", limit=60, blank=False)
+    except RuleViolation as problem:
+        raise ClubRefused(str(problem)) from None
+    if any(ch in clean for ch in "\t\n"):
+        raise ClubRefused("NAME: a club's name is one line")
+    admin.execute("INSERT INTO club.settings (key, value) VALUES ('name', %s) ON CONFLICT (key) "
+                  "DO UPDATE SET value = excluded.value", (clean,))
+    return clean
+
+
 def season_of(conn: Any, name: str | None) -> tuple[str, date, date] | None:
     """The season named ``name``, or (None) the one today is in, else the latest; None when
     the club has no season."""

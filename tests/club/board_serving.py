@@ -24,6 +24,7 @@ def served(conninfo: str, season: str | None = None, club: str = "",
 
     server = BoardServer(conninfo, season, club, rater)
     loop = asyncio.new_event_loop()
+    server.loop = loop                # a test's way in: loop.call_soon_threadsafe(...)
     runner = web.AppRunner(server.make_app(), handle_signals=False, access_log=None,
                            shutdown_timeout=1.0)
 

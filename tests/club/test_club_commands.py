@@ -166,3 +166,16 @@ def test_a_refused_profile_is_left_at_the_club_with_a_note(tmp_path):
         kept = [n for (n,) in store.conn.execute("SELECT name FROM profiles")]
     assert brought == 1 and kept == ["Bea"]
     assert len(notes) == 1 and "not taken: name: text of at most 40 characters" in notes[0]
+
+
+def test_the_club_is_named_by_its_admin(club):
+    from companion.club.board import board
+
+    code, said, err = cli("club", "name", "Meeple Café", "--url", club)
+    assert code == 0 and "'Meeple Café'" in said, err
+    for bad, says in (("x" * 61, "at most 60"), ("Two\nlines", "one line"),
+                      ("Bell\a", "control character"), ("  ", "give a name")):
+        code, _, err = cli("club", "name", bad, "--url", club)
+        assert code == 2 and says in err, (bad, err)
+    with psycopg.connect(club) as conn:
+        assert board(conn, club="fallback")[0]["club"] == "Meeple Café"

@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
                                      f"these are a {access.kind_of(given)}'s settings, not "
                                      f"the {kind}'s (companion club add-{kind})")
     host, port = args.listen
-    server = BoardServer(settings.conninfo, args.season, settings.club,
-                         rater.conninfo if rater else None)
+    # the club's own name comes from the club (companion club name); none: "The club"
+    server = BoardServer(settings.conninfo, args.season, "", rater.conninfo if rater else None)
     shown = f"[{host}]" if ":" in host else host
     say(f"The wall screen of the club {settings.club!r}: http://{shown}:{port}/ "
         "(Ctrl+C stops it)")
