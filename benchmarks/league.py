@@ -31,7 +31,7 @@ import uuid as uuids
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
-SEND_SQL = ("INSERT INTO games (uuid, device, game, status, started_at, finished_at, content, "
+SEND_SQL = ("INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, content, "
             "record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb) "
             "ON CONFLICT (uuid) DO NOTHING RETURNING uuid")
 #: (tables, games each, games of the small season, of the large one, board samples, rounds)
@@ -65,7 +65,7 @@ def sending(admin_url: str, tables: int, each: int) -> dict[str, Any]:
         for i in range(tables):
             settings = add_table(admin, f"Bench {i + 1}")
             device = str(uuids.uuid4())
-            admin.execute("UPDATE tables SET device = %s WHERE role = %s",
+            admin.execute("UPDATE club.tables SET device = %s WHERE role = %s",
                           (device, settings.role))
             roles.append((settings, device))
         players = making.profiles(admin, 400, roles[0][1], seed=11)
@@ -104,10 +104,10 @@ def sending(admin_url: str, tables: int, each: int) -> dict[str, Any]:
     took = time.perf_counter() - started
     sent = {game[0] for games in planned for game, _ in games}
     with psycopg.connect(admin_url) as admin:
-        there = {str(u) for (u,) in admin.execute("SELECT uuid FROM games")}
-        rows = admin.execute("SELECT count(*) FROM games").fetchone()[0]
-        seats = admin.execute("SELECT count(*) FROM seats").fetchone()[0]
-        counted = admin.execute("SELECT sum(games) FROM league_counts WHERE season = 'Now'"
+        there = {str(u) for (u,) in admin.execute("SELECT uuid FROM club.games")}
+        rows = admin.execute("SELECT count(*) FROM club.games").fetchone()[0]
+        seats = admin.execute("SELECT count(*) FROM club.seats").fetchone()[0]
+        counted = admin.execute("SELECT sum(games) FROM club.league_counts WHERE season = 'Now'"
                                 ).fetchone()[0]
     want_seats = sum(len(s) for games in planned for _, s in games)
     return {"tables": tables, "games": len(sent), "sends": len(sent) + len(sent) // 10,
@@ -130,31 +130,34 @@ def bulk_season(admin: Any, name: str, year: int, games: int, device: str) -> fl
         n = min(batch, games - first)
         with admin.transaction():
             admin.execute("CREATE TEMP TABLE bulk ON COMMIT DROP AS SELECT i, "
-                          "gen_random_uuid() AS uuid, %s::timestamptz + i * %s::interval AS at "
+                          "gen_random_uuid() AS uuid, %s::timestamptz + i * %s::interval AS at, "
+                          "(ARRAY['witchs_brew', 'cauldron', 'quest'])[1 + i %% 3] AS title "
                           "FROM generate_series(%s::int, %s::int) i",
                           (start, step, first, first + n - 1))
+            admin.execute(   # rows the club's checks take (schema version 3): a digest, a record
+                "INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, "
+                "content, record) SELECT uuid, %s, title, 'finished', at - interval '40 "
+                "minutes', at, encode(sha256(uuid::text::bytea), 'hex'), jsonb_build_object("
+                "'uuid', uuid, 'game', title, 'status', 'finished', 'players', "
+                "'[{\"name\": \"A\"}, {\"name\": \"B\"}, {\"name\": \"C\"}, "
+                "{\"name\": \"D\"}]'::jsonb) FROM bulk", (device,))
             admin.execute(
-                "INSERT INTO games (uuid, device, game, status, started_at, finished_at, "
-                "content, record) SELECT uuid, %s, (ARRAY['witchs_brew', 'cauldron', 'quest'])"
-                "[1 + i %% 3], 'finished', at - interval '40 minutes', at, '', '{}' FROM bulk",
-                (device,))
-            admin.execute(
-                "INSERT INTO seats (game, seat, name, profile, score, winner, place) "
+                "INSERT INTO club.seats (game, seat, name, profile, score, winner, place) "
                 "SELECT b.uuid, s, p.name, p.uuid, 10 + (b.i * 7 + s * 3) % 30, s = b.i % 4, "
                 "CASE WHEN s = b.i % 4 THEN 1 ELSE 2 + (s + 4 - b.i % 4) % 4 - 1 END "
                 "FROM bulk b CROSS JOIN generate_series(0, 3) s "
                 "JOIN bench_pool p ON p.i = (b.i * 13 + s * 500) % 2000")
     admin.execute("SET session_replication_role = origin")
-    admin.execute("ANALYZE games")
-    admin.execute("ANALYZE seats")
+    admin.execute("ANALYZE club.games")
+    admin.execute("ANALYZE club.seats")
     started = time.perf_counter()
     add_season(admin, name, f"{year}-01-01", f"{year}-12-31")
     return time.perf_counter() - started
 
 
 FULL_SCAN = ("SELECT g.game, x.profile, count(*), count(*) FILTER (WHERE x.winner) "
-             "FROM seasons s JOIN games g ON g.status = 'finished' AND "
-             "club_day(g.finished_at) BETWEEN s.starts AND s.ends JOIN seats x "
+             "FROM club.seasons s JOIN club.games g ON g.status = 'finished' AND "
+             "club.club_day(g.finished_at) BETWEEN s.starts AND s.ends JOIN club.seats x "
              "ON x.game = g.uuid AND x.profile IS NOT NULL WHERE s.name = %s "
              "GROUP BY g.game, x.profile")
 
