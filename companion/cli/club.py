@@ -1,9 +1,10 @@
 """``companion club``: the club's store on PostgreSQL (companion/club/). The admin's commands
-(``init``, ``add-table``, ``add-wall``, ``add-rater``, ``season add``) take the admin's connection (URL, or
-$COMPANION_CLUB_URL); a table's (``join``, ``sync``, ``status``, ``standings``) use the settings
-``add-table`` printed (the rater's ``rate``, those ``add-rater`` printed), kept by ``join`` in a file only the companion's user reads; ``board`` (the
-wall screen's server) plugs in from ui/web/board/ (``companion.club_commands``). Every failure
-is one line naming what is wrong, with no password in it."""
+(``init``, ``add-table``, ``add-wall``, ``add-rater``, ``name``, ``season add``) take the
+admin's connection (URL, or $COMPANION_CLUB_URL); a table's (``join``, ``sync``, ``status``,
+``standings``) use the settings ``add-table`` printed (the rater's ``rate``, those
+``add-rater`` printed), kept by ``join`` in a file only the companion's user reads; ``board``
+(the wall screen's server) plugs in from ui/web/board/ (``companion.club_commands``). Every
+failure is one line naming what is wrong, with no password in it."""
 
 from __future__ import annotations
 
@@ -329,5 +330,6 @@ def standings(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "init": init, "add-table": lambda a: _handed(a, access.add_table),
     "add-wall": lambda a: _handed(a, access.add_wall),
-    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name, "season": season,
+    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name,
+    "season": season,
     "rate": rate, "sync": sync, "status": status, "standings": standings}

@@ -11,8 +11,9 @@ Nothing here holds a lock while it computes: it reads, folds, then takes the tit
 alone (``club_title_lock``: every sender of that season's title holds it shared until its
 commit, so the rater waits for those in flight and new ones wait for it, then see how far it
 got), checks that what it read is still all there is up to its last game (the same games
-counted) and that no other rater moved on; otherwise it reads again. Any role in ``club_rater`` may run it (a wall screen's, a table's):
-its writes are only these derived figures, the same whoever works them out.
+counted) and that no other rater moved on; otherwise it reads again. Only a role in
+``club_rater`` may run it (``companion club add-rater``; since schema version 3 no table and no
+wall is one): it alone writes these derived figures.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ def _written(conn: Any, season: str, game: str, mark: tuple, fresh: bool,
     with conn.transaction():
         # alone: every sender of this title (each holds it shared to its commit) is done, and
         # any new one waits, then reads where this rater got to
-        conn.execute("SELECT pg_advisory_xact_lock(club.club_title_lock(%s, %s))", (season, game))
+        conn.execute("SELECT pg_advisory_xact_lock(club.club_title_lock(%s, %s))",
+                     (season, game))
         if _mark(conn, season, game, lock=True) != mark:
             return False                          # another rater moved on, or a late game
         there = conn.execute(
@@ -113,7 +115,8 @@ def _written(conn: Any, season: str, game: str, mark: tuple, fresh: bool,
                          "game = %s", (season, game))
         conn.cursor().executemany("UPDATE club.standings SET mu = %s, sigma = %s WHERE season = %s "
                                   "AND game = %s AND profile = %s", rows)
-        conn.execute("UPDATE club.league_titles SET rated = %s, through_at = %s, through_uuid = %s, "
+        conn.execute("UPDATE club.league_titles SET rated = %s, through_at = %s, "
+                     "through_uuid = %s, "
                      "late = false WHERE season = %s AND game = %s",
                      ((0 if fresh else mark[0]) + folded, last[0], last[1], season, game))
         conn.execute("SELECT pg_notify('club_league', %s)", (season,))

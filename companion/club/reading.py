@@ -101,7 +101,8 @@ def tables(conn: Any) -> list[dict[str, Any]]:
     return [{"name": name, "device": device, "games": n, "last_game": last}
             for name, device, n, last in conn.execute(
                 "SELECT t.name, t.device::text, count(g.uuid), max(g.received_at)::text "
-                "FROM club.tables t LEFT JOIN club.games g ON g.device = t.device GROUP BY t.name, t.device "
+                "FROM club.tables t LEFT JOIN club.games g ON g.device = t.device "
+                "GROUP BY t.name, t.device "
                 "ORDER BY t.name")]
 
 
@@ -140,7 +141,8 @@ def recent(conn: Any, limit: int = RECENT) -> list[dict[str, Any]]:
     rows = conn.execute(
         "SELECT g.uuid::text, g.game, coalesce(t.name, ''), "
         "to_char(g.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') "
-        "FROM club.games g LEFT JOIN club.tables t ON t.device = g.device WHERE g.status = 'finished' "
+        "FROM club.games g LEFT JOIN club.tables t ON t.device = g.device "
+        "WHERE g.status = 'finished' "
         "ORDER BY g.finished_at DESC, g.uuid DESC LIMIT %s", (limit,)).fetchall()
     seats: dict[str, list[dict[str, Any]]] = {r[0]: [] for r in rows}
     for game, name, score, winner in conn.execute(

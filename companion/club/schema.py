@@ -1,8 +1,9 @@
 """The club's PostgreSQL store: its tables, its versions (``club.club_schema``) and the roles that
-reach it. Version 3 (companion/club/boundary.py) moves everything into the schema ``club``, owned
-by ``club_owner``, and makes the server the boundary: read that module's docstring first; what
-follows describes versions 1 and 2, as they were. ``init`` brings a database to CLUB_VERSION in one transaction (under an advisory lock,
-so two admins at once cannot apply a version twice); running it again changes nothing.
+reach it. Version 3 (companion/club/boundary.py) moves everything into the schema ``club``,
+owned by ``club_owner``, and makes the server the boundary: read that module's docstring
+first; what follows describes versions 1 and 2, as they were. ``init`` brings a database to
+CLUB_VERSION in one transaction (under an advisory lock, so two admins at once cannot apply a
+version twice); running it again changes nothing.
 
 Roles (cluster-wide names): ``club_table``, the group of every table's own login role, which may
 read everything and add games, seats, profiles and conflicts, and write its live status, only

@@ -19,7 +19,8 @@ def profiles(conn: Any, n: int, device: str, seed: int = 1) -> list[tuple[str, s
     rng = random.Random(seed)
     made = [(str(uuids.UUID(int=rng.getrandbits(128), version=4)), f"Player {i + 1}")
             for i in range(n)]
-    conn.cursor().executemany("INSERT INTO club.profiles (uuid, name, added_by) VALUES (%s, %s, %s) "
+    conn.cursor().executemany("INSERT INTO club.profiles (uuid, name, added_by) "
+                              "VALUES (%s, %s, %s) "
                               "ON CONFLICT DO NOTHING", [(u, name, device) for u, name in made])
     return made
 

@@ -3,14 +3,13 @@ real PostgreSQL: the privilege matrix as granted against docs/club.md's; every o
 owner's, every function's search path fixed; a table's temporary tables and functions
 shadowing every club name change nothing (and without TEMP it cannot make them); the ratings
 written by the rater alone; every column a table writes at its bounds and past them; another
-device's rows; a club at version 2 brought to 3 with its games, or refused naming its bad rows."""
+device's rows (a club at version 2 brought to 3: tests/club/test_upgrade.py)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import uuid as uuids
-from random import Random
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -18,9 +17,7 @@ import psycopg
 import pytest
 
 from companion.club import access
-from companion.club.boundary import FUNCTIONS, PATH, SCORE, TITLES, UpgradeRefused
-from companion.club.schema import CLUB_VERSION, init, version
-from tests.club import making
+from companion.club.boundary import FUNCTIONS, PATH, SCORE, TITLES
 from tests.club.cluster import unique
 from tests.club.matrix import KINDS, documented, granted
 
@@ -293,18 +290,22 @@ PROFILES = [
 ]
 
 
-@pytest.mark.parametrize("what, given, accepted", PROFILES, ids=[p[0] for p in PROFILES])
-def test_every_profile_column_at_and_past_its_bounds(roles, what, given, accepted):
+def tried(roles: dict, sql: str, args: tuple, accepted: bool) -> None:
+    """``sql`` as table A: accepted (a row more), or refused with nothing changed."""
     before = counts(roles["admin"])
-    sql = ("INSERT INTO club.profiles (uuid, name, short_name, colour, added_by) VALUES "
-           "(gen_random_uuid(), %s, %s, %s, club.club_device())")
     with login(roles["table"]) as conn:
         if accepted:
-            conn.execute(sql, given)
+            conn.execute(sql, args)
         else:
             with pytest.raises(REFUSED):
-                conn.execute(sql, given)
+                conn.execute(sql, args)
     assert (counts(roles["admin"]) == before) is not accepted
+
+
+@pytest.mark.parametrize("what, given, accepted", PROFILES, ids=[p[0] for p in PROFILES])
+def test_every_profile_column_at_and_past_its_bounds(roles, what, given, accepted):
+    tried(roles, "INSERT INTO club.profiles (uuid, name, short_name, colour, added_by) VALUES "
+          "(gen_random_uuid(), %s, %s, %s, club.club_device())", given, accepted)
 
 
 STATUSES = [
@@ -322,16 +323,8 @@ STATUSES = [
 
 @pytest.mark.parametrize("what, data, accepted", STATUSES, ids=[s[0] for s in STATUSES])
 def test_every_status_at_and_past_its_bounds(roles, what, data, accepted):
-    before = counts(roles["admin"])
-    sql = ("INSERT INTO club.status (device, game, data) VALUES (club.club_device(), NULL, "
-           "%s::jsonb)")
-    with login(roles["table"]) as conn:
-        if accepted:
-            conn.execute(sql, (data,))
-        else:
-            with pytest.raises(REFUSED):
-                conn.execute(sql, (data,))
-    assert (counts(roles["admin"]) == before) is not accepted
+    tried(roles, "INSERT INTO club.status (device, game, data) VALUES (club.club_device(), "
+          "NULL, %s::jsonb)", (data,), accepted)
 
 
 def test_the_times_a_table_cannot_choose(roles):
@@ -386,54 +379,6 @@ def test_seats_come_only_with_their_game(roles):
             conn.execute("INSERT INTO club.seats (game, seat, name, winner, place) VALUES "
                          "(%s, 3, 'Dora', true, 1)", (mine,))
     assert counts(roles["admin"]) == before
-
-
-def _v2_club(cluster) -> str:
-    url = cluster.url(cluster.new_database())
-    with psycopg.connect(url, autocommit=True) as conn:
-        assert init(conn, 2) == (0, 2)
-        device = str(uuids.uuid4())
-        conn.execute("INSERT INTO seasons VALUES ('All', '2000-01-01', '2100-12-31')")
-        conn.execute("INSERT INTO tables (name, role, device) VALUES ('T', 'club_table_t', %s)",
-                     (device,))
-        made = [(str(uuids.uuid4()), f"Player {i}") for i in range(6)]
-        conn.cursor().executemany("INSERT INTO profiles (uuid, name, added_by) VALUES "
-                                  "(%s, %s, %s)", [(u, n, device) for u, n in made])
-        rng = Random(3)
-        for i in range(12):
-            game, seats = making.game_rows(rng, made, device, making.START.replace(day=2 + i))
-            with conn.transaction():
-                conn.execute(making.GAME_SQL.replace("club.", ""), game)
-                conn.cursor().executemany(making.SEAT_SQL.replace("club.", ""), seats)
-    return url
-
-
-def test_a_club_at_version_2_keeps_its_games(cluster):
-    url = _v2_club(cluster)
-    with psycopg.connect(url, autocommit=True) as conn:
-        before = conn.execute("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM seats),"
-                              " (SELECT string_agg(profile::text || games || wins, ',' "
-                              "ORDER BY profile) FROM standings)").fetchone()
-        assert init(conn) == (2, CLUB_VERSION) and version(conn) == CLUB_VERSION
-        after = conn.execute("SELECT (SELECT count(*) FROM club.games), (SELECT count(*) FROM "
-                             "club.seats), (SELECT string_agg(profile::text || games || wins, "
-                             "',' ORDER BY profile) FROM club.standings)").fetchone()
-        assert after == before and before[0] == 12
-        assert init(conn) == (CLUB_VERSION, CLUB_VERSION)
-
-
-def test_a_club_at_version_2_with_forged_rows_is_refused_naming_them(cluster):
-    url = _v2_club(cluster)
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("UPDATE profiles SET name = repeat('x', 10000) WHERE name = 'Player 2'")
-        conn.execute("UPDATE seats SET place = -7 WHERE seat = 0")
-        with pytest.raises(UpgradeRefused) as refused:
-            init(conn)
-        said = str(refused.value)
-        assert "a profile" in said and "a seat" in said and "nothing was changed" in said
-        assert version(conn) == 2
-        assert conn.execute("SELECT to_regnamespace('club')").fetchone() == (None,)
-        assert conn.execute("SELECT count(*) FROM public.games").fetchone() == (12,)
 
 
 def test_the_titles_are_the_games_the_companion_plays():

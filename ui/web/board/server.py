@@ -194,27 +194,26 @@ class BoardServer:
                             words(problem, self.rater or ""))
 
     def _rate_now(self, work: Any) -> Any:
-        """``work(conn)`` on the rater's own connection, opened again after a failure."""
-        import psycopg
-
-        if self._rating is None or self._rating.closed:
-            self._rating = psycopg.connect(self.rater, autocommit=True, connect_timeout=10)
-        try:
-            return work(self._rating)
-        except psycopg.OperationalError:
-            self._rating.close()
-            raise
+        """``work(conn)`` on the rater's own connection."""
+        return self._on("_rating", self.rater, work)
 
     def _with_reader(self, work: Any) -> Any:
-        """``work(conn)`` on the board's own connection, opened again after a failure."""
+        """``work(conn)`` on the board's own (the wall's) connection."""
+        return self._on("_reader", self.conninfo, work)
+
+    def _on(self, kept: str, conninfo: str, work: Any) -> Any:
+        """``work(conn)`` on the connection kept in ``self.<kept>``, opened again after a
+        failure."""
         import psycopg
 
-        if self._reader is None or self._reader.closed:
-            self._reader = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=10)
+        conn = getattr(self, kept)
+        if conn is None or conn.closed:
+            conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
+            setattr(self, kept, conn)
         try:
-            return work(self._reader)
+            return work(conn)
         except psycopg.OperationalError:
-            self._reader.close()
+            conn.close()
             raise
 
     def _read(self) -> tuple[dict[str, Any], float | None]:

@@ -1,0 +1,62 @@
+"""A club at schema version 2 brought to version 3 (companion/club/boundary.py) with its games,
+seats and standings; one holding rows version 3 refuses is left as it was, the rows named."""
+
+from __future__ import annotations
+
+import uuid as uuids
+from random import Random
+
+import psycopg
+import pytest
+
+from companion.club.boundary import UpgradeRefused
+from companion.club.schema import CLUB_VERSION, init, version
+from tests.club import making
+
+
+def _v2_club(cluster) -> str:
+    url = cluster.url(cluster.new_database())
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert init(conn, 2) == (0, 2)
+        device = str(uuids.uuid4())
+        conn.execute("INSERT INTO seasons VALUES ('All', '2000-01-01', '2100-12-31')")
+        conn.execute("INSERT INTO tables (name, role, device) VALUES ('T', 'club_table_t', %s)",
+                     (device,))
+        made = [(str(uuids.uuid4()), f"Player {i}") for i in range(6)]
+        conn.cursor().executemany("INSERT INTO profiles (uuid, name, added_by) VALUES "
+                                  "(%s, %s, %s)", [(u, n, device) for u, n in made])
+        rng = Random(3)
+        for i in range(12):
+            game, seats = making.game_rows(rng, made, device, making.START.replace(day=2 + i))
+            with conn.transaction():
+                conn.execute(making.GAME_SQL.replace("club.", ""), game)
+                conn.cursor().executemany(making.SEAT_SQL.replace("club.", ""), seats)
+    return url
+
+
+def test_a_club_at_version_2_keeps_its_games(cluster):
+    url = _v2_club(cluster)
+    with psycopg.connect(url, autocommit=True) as conn:
+        before = conn.execute("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM seats),"
+                              " (SELECT string_agg(profile::text || games || wins, ',' "
+                              "ORDER BY profile) FROM standings)").fetchone()
+        assert init(conn) == (2, CLUB_VERSION) and version(conn) == CLUB_VERSION
+        after = conn.execute("SELECT (SELECT count(*) FROM club.games), (SELECT count(*) FROM "
+                             "club.seats), (SELECT string_agg(profile::text || games || wins, "
+                             "',' ORDER BY profile) FROM club.standings)").fetchone()
+        assert after == before and before[0] == 12
+        assert init(conn) == (CLUB_VERSION, CLUB_VERSION)
+
+
+def test_a_club_at_version_2_with_forged_rows_is_refused_naming_them(cluster):
+    url = _v2_club(cluster)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE profiles SET name = repeat('x', 10000) WHERE name = 'Player 2'")
+        conn.execute("UPDATE seats SET place = -7 WHERE seat = 0")
+        with pytest.raises(UpgradeRefused) as refused:
+            init(conn)
+        said = str(refused.value)
+        assert "a profile" in said and "a seat" in said and "nothing was changed" in said
+        assert version(conn) == 2
+        assert conn.execute("SELECT to_regnamespace('club')").fetchone() == (None,)
+        assert conn.execute("SELECT count(*) FROM public.games").fetchone() == (12,)
