@@ -60,3 +60,27 @@ def test_a_club_at_version_2_with_forged_rows_is_refused_naming_them(cluster):
         assert version(conn) == 2
         assert conn.execute("SELECT to_regnamespace('club')").fetchone() == (None,)
         assert conn.execute("SELECT count(*) FROM public.games").fetchone() == (12,)
+
+
+def test_an_admin_that_is_no_superuser_makes_the_club_and_is_not_its_owner(cluster):
+    """A CREATEROLE role that owns the database (the docs' admin) runs init: it holds the
+    owner for init's transaction only, and keeps the admin's rows (club_manager)."""
+    from companion.club import access
+    from companion.club.reading import add_season
+    from tests.club.cluster import unique
+
+    keeper = unique("keeper")
+    with psycopg.connect(cluster.url(), autocommit=True) as su:
+        su.execute(f"CREATE ROLE {keeper} LOGIN CREATEROLE PASSWORD 'kept-secret'")
+        name = cluster.new_database()
+        su.execute(f"ALTER DATABASE {name} OWNER TO {keeper}")
+    url = cluster.url(name, keeper).replace(cluster.password, "kept-secret")
+    with psycopg.connect(url, autocommit=True) as admin:
+        assert init(admin) == (0, CLUB_VERSION)
+        access.add_table(admin, unique("kt"))
+        add_season(admin, "All", "2000-01-01", "2100-12-31")
+        assert admin.execute("SELECT pg_has_role(current_user, 'club_manager', 'MEMBER'), "
+                             "pg_has_role(current_user, 'club_owner', 'MEMBER')"
+                             ).fetchone() == (True, False)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):   # no DDL: the owner's
+            admin.execute("ALTER TABLE club.games DISABLE ROW LEVEL SECURITY")
