@@ -341,8 +341,9 @@ class ClubSync:
                         if pending is not None and now - written >= gap or \
                                 shown is not None and now - written >= heartbeat:
                             data = pending if pending is not None else shown
-                            live.write(club, data)
-                            shown, pending, written = data, None, time.monotonic()
+                            if self._status(club, data, report, reported):
+                                shown = data
+                            pending, written = None, time.monotonic()
                         backoff.reset()
                     except Exception as problem:  # noqa: BLE001 (said in words, retried)
                         club = _closed(club)
@@ -358,6 +359,20 @@ class ClubSync:
         finally:
             self._wake = None
             _closed(club)
+
+    def _status(self, club: Any, data: dict[str, Any], report: Report,
+                reported: Callable[[Report], None]) -> bool:
+        """Write the status; a status the club refuses (its checks: a seat's name it does not
+        take) is said and dropped, not retried: the connection and the games go on."""
+        try:
+            live.write(club, data)
+        except Exception as problem:
+            if not permanent(problem):
+                raise
+            report.refused.append(f"this table's status: {words(problem)}")
+            reported(report)
+            return False
+        return True
 
     @staticmethod
     def _next_wait(now: float, retry_at: float, due: bool, pending: Any, shown: Any,

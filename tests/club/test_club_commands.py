@@ -179,3 +179,41 @@ def test_the_club_is_named_by_its_admin(club):
         assert code == 2 and says in err, (bad, err)
     with psycopg.connect(club) as conn:
         assert board(conn, club="fallback")[0]["club"] == "Meeple Café"
+
+
+def test_a_status_the_club_refuses_is_said_and_dropped_not_retried(club, tmp_path):
+    import threading
+    import time
+
+    db = tmp_path / "a.sqlite3"
+    played(db, {"quest": 1}, 8)
+    settings = access.load(joined(club, unique("st"), tmp_path))
+    reports, stop, wake, opened = [], threading.Event(), threading.Event(), []
+
+    def connect(conninfo):
+        opened.append(1)
+        return psycopg.connect(conninfo, autocommit=True)
+
+    bad = {"state": "playing", "game": "quest", "title": "Cauldron Quest", "game_id": 1,
+           "seats": [{"name": "Two\nlines", "score": None}]}
+    with Store(db) as store:
+        sync = ClubSync(store.conn, store.device_id, settings, connect=connect)
+        sync.offer(bad)
+        thread = threading.Thread(target=sync.run, args=(stop, wake), kwargs={
+            "reported": reports.append, "gap": 0.05}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not any(r.refused for r in reports) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        sync.offer(dict(bad, seats=[{"name": "Anna", "score": None}]))
+        while time.monotonic() < deadline:
+            with psycopg.connect(club) as conn:
+                if conn.execute("SELECT count(*) FROM club.status").fetchone()[0]:
+                    break
+            time.sleep(0.05)
+        stop.set()
+        wake.set()
+        thread.join(20)
+    assert any("this table's status" in said for r in reports for said in r.refused)
+    assert opened == [1] and not any(r.error for r in reports)   # never reconnected
+    assert reports[0].sent == 1
