@@ -44,6 +44,10 @@ AHEAD = "interval '10 minutes'"
 #: The characters no name may hold: control characters, line and paragraph separators, and the
 #: bidirectional overrides (a name that reverses the text after it on a wall).
 _HIDDEN = r"[\x01-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+#: A character that is not a space of any kind (as Python's str.strip takes them, so a name
+#: of no-break spaces is as blank here as at a table).
+_SEEN = (r"[^ \t\n\r\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f"
+         r"\u3000]")
 _COLOURS = ", ".join("'" + n.replace("'", "''") + "'" for n in NAMES)
 _TITLES = ", ".join(f"'{n}'" for n, _, _ in TITLES)
 
@@ -51,7 +55,7 @@ _TITLES = ", ".join(f"'{n}'" for n, _, _ in TITLES)
 def name_rule(x: str, most: int = 40) -> str:
     """A name as a table's gate takes one (companion/core/gate.py ``clean_text``, and stricter:
     no tab or newline either): 1 to ``most`` characters, not blank, nothing hidden."""
-    return (f"({x} IS NULL OR (length({x}) BETWEEN 1 AND {most} AND btrim({x}) <> '' "
+    return (f"({x} IS NULL OR (length({x}) BETWEEN 1 AND {most} AND {x} ~ '{_SEEN}' "
             f"AND {x} !~ '{_HIDDEN}'))")
 
 
@@ -301,6 +305,10 @@ STATEMENTS: tuple[str, ...] = (
     "ADD CONSTRAINT conflict_differs CHECK (length(differs) <= 4000), "
     "ADD CONSTRAINT conflict_record CHECK (jsonb_typeof(record) = 'object' AND "
     "octet_length(record::text) <= 1000000)",
+    # a status is the live view a table writes again within a heartbeat: one the checks refuse
+    # is dropped, not kept (the table writes its next)
+    "DELETE FROM club.status WHERE NOT club.club_status_ok(data) OR (game IS NOT NULL AND "
+    "game NOT IN (SELECT name FROM club.titles))",
     "ALTER TABLE club.status ADD CONSTRAINT status_game FOREIGN KEY (game) REFERENCES "
     "club.titles (name), ADD CONSTRAINT status_data CHECK (club.club_status_ok(data))",
     "CREATE TRIGGER seat_added BEFORE INSERT ON club.seats FOR EACH ROW EXECUTE FUNCTION "
@@ -335,6 +343,20 @@ STATEMENTS: tuple[str, ...] = (
                         'club_manager', current_database());
        END $$""",
     "REVOKE club_rater FROM club_table, club_wall",
+    # the advisory locks are the league's (club_title_lock): a table holding one would stall
+    # every sender of a title, or the rater. PostgreSQL grants them to PUBLIC; a superuser's
+    # init takes them back (a CREATEROLE admin cannot: docs/club.md says so)
+    """DO $$ DECLARE f regprocedure; BEGIN
+         IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+           FOR f IN SELECT p.oid FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace
+                    AND p.proname LIKE 'pg\\_%advisory\\_%lock%' AND p.proname NOT LIKE '%unlock%'
+           LOOP
+             EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO club_owner, club_rater, '
+                            'club_manager', f);
+           END LOOP;
+         END IF;
+       END $$""",
     *GRANTS,
     "GRANT club_manager TO CURRENT_USER",
     "REVOKE club_owner FROM CURRENT_USER",

@@ -250,7 +250,8 @@ VERSIONS: dict[int, tuple[str, ...]] = {
         "GRANT club_rater TO club_table, club_wall",
     ),
 }
-from companion.club.boundary import SCHEMA, STATEMENTS as _V3, before as _before_3  # noqa: E402
+from companion.club.boundary import (  # noqa: E402
+    SCHEMA, STATEMENTS as _V3, UpgradeRefused, before as _before_3)
 
 VERSIONS[3] = _V3
 CLUB_VERSION = max(VERSIONS)
@@ -280,8 +281,16 @@ def init(conn: Any, upto: int = CLUB_VERSION) -> tuple[int, int]:
         for number in range(found + 1, upto + 1):
             if number in BEFORE:
                 BEFORE[number](conn)
-            for statement in VERSIONS[number]:
-                conn.execute(statement)
+            try:
+                for statement in VERSIONS[number]:
+                    conn.execute(statement)
+            except Exception as problem:
+                if (getattr(problem, "sqlstate", None) or "")[:2] not in ("22", "23"):
+                    raise
+                raise UpgradeRefused(   # a row a new check refuses, found as it is added
+                    f"init: the club holds a row version {number} refuses ("
+                    f"{' '.join(str(problem).split())}); correct or delete it as the admin, "
+                    "then run init again (nothing was changed)") from None
             conn.execute(f"INSERT INTO {_where(number)} (version) VALUES (%s)", (number,))
     return found, max(found, upto)
 

@@ -31,6 +31,9 @@ def granted(conn: Any, role: str) -> dict[str, str]:
     for schema in ("club", "public"):
         out[f"schema {schema}"] = _cell([p for p in ("USAGE", "CREATE") if conn.execute(
             "SELECT has_schema_privilege(%s, %s, %s)", (role, schema, p)).fetchone()[0]])
+    out["advisory locks"] = "EXECUTE" if conn.execute(
+        "SELECT has_function_privilege(%s, 'pg_catalog.pg_advisory_lock(bigint)', 'EXECUTE')",
+        (role,)).fetchone()[0] else "-"
     out["member of"] = _cell([r for (r,) in conn.execute(
         "SELECT g.rolname FROM pg_roles g, pg_roles me WHERE me.rolname = %s AND g.oid <> me.oid "
         "AND g.rolname LIKE 'club\\_%%' AND pg_has_role(me.oid, g.oid, 'MEMBER') "

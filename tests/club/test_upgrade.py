@@ -84,3 +84,21 @@ def test_an_admin_that_is_no_superuser_makes_the_club_and_is_not_its_owner(clust
                              ).fetchone() == (True, False)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):   # no DDL: the owner's
             admin.execute("ALTER TABLE club.games DISABLE ROW LEVEL SECURITY")
+
+
+def test_a_row_only_the_checks_themselves_find_is_refused_in_words(cluster):
+    """A row past the rules the look beforehand does not cover (a game that ends before it
+    begins): found as its check is added, said as the upgrade's refusal, nothing changed. A
+    live status the checks refuse is only dropped (the table writes its next)."""
+    url = _v2_club(cluster)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO status (device, game, data) SELECT device, 'chess', '{}' "
+                     "FROM tables")
+        conn.execute("UPDATE games SET started_at = finished_at + interval '1 hour' WHERE "
+                     "uuid = (SELECT min(uuid::text)::uuid FROM games)")
+        with pytest.raises(UpgradeRefused, match="game_times.*nothing was changed"):
+            init(conn)
+        assert version(conn) == 2
+        conn.execute("UPDATE games SET started_at = finished_at - interval '1 hour'")
+        assert init(conn) == (2, CLUB_VERSION)
+        assert conn.execute("SELECT count(*) FROM club.status").fetchone() == (0,)
