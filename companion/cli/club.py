@@ -321,7 +321,8 @@ def standings(args: argparse.Namespace) -> int:
             + (" (played together: no rating)" if table.team else ""))
         for p in table.players:
             rating = (f"rating {p.rating:.1f}" if p.ranked(minimum) else
-                      "" if table.team else f"unranked ({p.games} of {minimum} games)")
+                      "" if table.team else f"unranked ({p.games} of {minimum} games)"
+                      if p.games < minimum else "not rated yet")
             say(f"  {p.name}: {p.games} game(s), {p.wins} win(s), "
                 f"{p.win_rate:.0%} {rating}".rstrip())
     return EXIT_DONE

@@ -248,7 +248,10 @@ class ClubSync:
                 self._mark(gid, "waiting", said)
                 if not permanent(problem):
                     raise
-                report.refused.append(f"game {gid}: {said}")   # the next game is sent still
+                title = self.conn.execute("SELECT game FROM games WHERE id = ?",
+                                          (gid,)).fetchone()
+                report.refused.append(   # the next game is sent still
+                    f"game {gid} ({title[0] if title else 'gone'}): {said}")
         report.waiting = counts(self.conn)["waiting"]
         return report
 

@@ -99,7 +99,7 @@ def test_a_refusal_is_not_the_club_away(club, tmp_path):
         first = store.conn.execute("SELECT id FROM games WHERE game = 'cauldron'").fetchone()[0]
     code, said, err = cli("club", "sync", "--db", db, "--settings", path)
     assert code == 2
-    assert "Sent 1 game(s)" in said and "refused by the club: game" in said
+    assert "Sent 1 game(s)" in said and f"refused by the club: game {first} (cauldron)" in said
     assert "stay in this table's outbox" in said and "next sync" not in err + said
     with Store(db) as store:
         state, error = store.conn.execute("SELECT state, error FROM outbox WHERE game_id = ?",
