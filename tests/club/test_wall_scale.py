@@ -95,7 +95,10 @@ def test_every_table_is_shown_at_a_clubs_scale(club, browser, tables):
             "(r) => [...r.children].map((h) => h.textContent))")
         assert heads and all(h in (["", "Player", "Games", "Wins", "Rating"],
                                    ["", "Player", "Games", "Wins", "Won"]) for h in heads)
-        assert "ranked from 3 games" in _text(browser, "#rule")
+        assert _text(browser, "#rule") == "Rated by every place; ranked from 3 games."
+        assert browser.execute_script("const r = document.getElementById('rule');"
+                                      "return r.getClientRects().length === 1 && "
+                                      "r.offsetHeight < 40")   # one line
         _shot(browser, f"{tables}_tables")
         if shown["pages"] > 1:      # the pages turn by themselves, and each shows its tables
             until(browser, lambda: "page 2 of" in _text(browser, "#tables-page"),

@@ -131,8 +131,7 @@
     $("tables-count").textContent = !tables.length ? "" : away ? `${tables.length} · not known` :
       `${online} of ${tables.length} on`;
     $("standings-title").textContent = b.season ? `Standings · ${b.season.name}` : "Standings";
-    $("rule").textContent = `Rated on every place, not wins alone; ranked from `
-      + `${b.min_games} games.`;
+    $("rule").textContent = `Rated by every place; ranked from ${b.min_games} games.`;
     $("standings").replaceChildren(...(b.standings.length ?
       b.standings.map((s) => drawTitle(s, b.min_games)) :
       [el("p", away ? waiting : "No games this season yet", "none")]));
