@@ -331,6 +331,27 @@ def test_every_status_at_and_past_its_bounds(roles, what, data, accepted):
           "NULL, %s::jsonb)", (data,), accepted)
 
 
+CONFLICTS = [
+    ("as a table records one", ("a" * 64, "x" * 4000, "{}"), True),
+    ("what differs in 4,001 characters", ("a" * 64, "x" * 4001, "{}"), False),
+    ("a content that is no digest", ("A" * 64, "x", "{}"), False),
+    ("a record that is a list", ("a" * 64, "x", "[]"), False),
+    ("a record of 2 MB", ("a" * 64, "x", json.dumps({"x": "y" * 2_000_000})), False),
+]
+
+
+@pytest.mark.parametrize("what, given, accepted", CONFLICTS, ids=[c[0] for c in CONFLICTS])
+def test_every_conflict_column_at_and_past_its_bounds(roles, what, given, accepted):
+    tried(roles, "INSERT INTO club.conflicts (uuid, device, content, differs, record) VALUES "
+          "(gen_random_uuid(), club.club_device(), %s, %s, %s::jsonb)", given, accepted)
+
+
+@pytest.mark.parametrize("title, accepted", [("quest", True), ("chess", False)])
+def test_a_status_names_a_known_title(roles, title, accepted):
+    tried(roles, "INSERT INTO club.status (device, game, data) VALUES (club.club_device(), %s, "
+          "'{}')", (title,), accepted)
+
+
 def test_the_times_a_table_cannot_choose(roles):
     with login(roles["table"]) as conn:
         for sql in ("INSERT INTO club.status (device, game, data, updated_at) VALUES "
