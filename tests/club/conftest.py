@@ -34,3 +34,12 @@ def club(cluster):
     with psycopg.connect(url, autocommit=True) as conn:
         init(conn)
     return url + " options=-csearch_path=club,public"
+
+
+@pytest.fixture
+def roles(club):
+    """A table (A) and another (B), both with their devices claimed, a wall and a rater
+    (tests/club/hostile.py)."""
+    from tests.club.hostile import made_roles
+
+    return made_roles(club)
