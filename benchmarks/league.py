@@ -250,6 +250,52 @@ def board(admin_url: str, samples: int) -> list[str]:
             f"(min {s[0]:.0f}, max {s[-1]:.0f}, {len(s)} games)"]
 
 
+def checks_cost(cluster: Any, games: int, rounds: int) -> str:
+    """What the server's checks (schema version 3: domains, CHECKs, the seat and record
+    triggers) cost a table's send: the same games sent one transaction each to a club at
+    version 2 and to one at version 3, the batches alternating; the ratio of the medians."""
+    import random
+
+    import psycopg
+
+    from companion.club.schema import init
+    from tests.club import making
+
+    clubs = []
+    for upto, path in ((2, "public"), (3, "club")):
+        url = cluster.url(cluster.new_database()) + f" options=-csearch_path={path}"
+        conn = psycopg.connect(url, autocommit=True)
+        init(conn, upto)
+        conn.execute("SET search_path = " + path)
+        device = str(uuids.uuid4())
+        conn.execute("INSERT INTO tables (name, role, device) VALUES ('T', %s, %s)",
+                     (f"club_table_{device[:8]}", device))
+        players = making.profiles(conn, 12, device) if upto == 3 else [
+            (str(uuids.uuid4()), f"Player {i}") for i in range(12)]
+        if upto == 2:
+            conn.cursor().executemany("INSERT INTO profiles (uuid, name, added_by) VALUES "
+                                      "(%s, %s, %s)", [(u, n, device) for u, n in players])
+        clubs.append((conn, device, players))
+    rng = random.Random(9)
+    now = datetime.now(timezone.utc)
+    times: dict[int, list[float]] = {2: [], 3: []}
+    for r in range(rounds):
+        for version, (conn, device, players) in zip((2, 3), clubs):
+            batch = [making.game_rows(rng, players, device, now - timedelta(minutes=g + r * games))
+                     for g in range(games)]
+            started = time.perf_counter()
+            for game, seats in batch:
+                with conn.transaction():
+                    conn.execute(making.GAME_SQL.replace("club.", ""), game)
+                    conn.cursor().executemany(making.SEAT_SQL.replace("club.", ""), seats)
+            times[version].append((time.perf_counter() - started) * 1000 / games)
+    for conn, _, _ in clubs:
+        conn.close()
+    v2, v3 = statistics.median(times[2]), statistics.median(times[3])
+    return (f"one table sending {games} games x {rounds} rounds: {v2:.2f} ms a game at version "
+            f"2, {v3:.2f} ms at version 3 (the server's checks); ratio of medians {v3 / v2:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.league",
                                      description=__doc__.split("\n\n")[0])
@@ -283,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  standings: {line}", flush=True)
         for line in board(url, samples):     # with the seasons' games there
             print(f"  board: {line}", flush=True)
+        print(f"  checks: {checks_cost(cluster, 50 if kind == 'tiny' else 500, rounds + 2)}",
+              flush=True)
     return 0
 
 

@@ -59,6 +59,10 @@ def name_rule(x: str, most: int = 40) -> str:
             f"AND {x} !~ '{_HIDDEN}'))")
 
 
+#: A record's player's name, and a status's seat's, as the rule reads them.
+_PLAYER, _SEAT = "(p->>'name')", "(s->>'name')"
+
+
 class UpgradeRefused(CompanionError, ValueError):
     """Rows of the club that break version 3's rules: named, nothing changed."""
 
@@ -82,10 +86,6 @@ FUNCTIONS: tuple[str, ...] = (
         "SELECT (1279607111::bigint << 32) | (hashtext(season || '/' || game)::bigint "
         "& 4294967295)", volatility="IMMUTABLE"),
     # a name as a table's gate takes one: 1 to 40 characters, not blank, nothing hidden
-    _fn("club_name_ok", "t text", "boolean", f"SELECT {name_rule('t')}",
-        volatility="IMMUTABLE"),
-    _fn("club_short_ok", "t text", "boolean", f"SELECT {name_rule('t', SHORT_NAME)}",
-        volatility="IMMUTABLE"),
     # the record as `export --all` writes it: its own uuid, title and status, 1 to 8 players
     # each with a seat and a name, and no larger than a long game's
     _fn("club_record_ok", "r jsonb, id uuid, title text, state text", "boolean",
@@ -95,7 +95,8 @@ FUNCTIONS: tuple[str, ...] = (
         "AND jsonb_array_length(r->'players') BETWEEN 1 AND 8 "
         "AND NOT EXISTS (SELECT FROM jsonb_array_elements(r->'players') p "
         "  WHERE jsonb_typeof(p) <> 'object' OR jsonb_typeof(p->'name') <> 'string' "
-        "  OR NOT club.club_name_ok(p->>'name'))", volatility="IMMUTABLE"),
+        f"  OR NOT {name_rule(_PLAYER)})",
+        volatility="IMMUTABLE"),
     # a table's live status as companion/club/status.py makes it
     _fn("club_status_ok", "d jsonb", "boolean",
         "SELECT jsonb_typeof(d) = 'object' AND octet_length(d::text) <= 16000 "
@@ -104,7 +105,7 @@ FUNCTIONS: tuple[str, ...] = (
         "AND coalesce(jsonb_array_length(d->'seats'), 0) <= 8 "
         "AND NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'seats', '[]')) s "
         "  WHERE jsonb_typeof(s) <> 'object' OR jsonb_typeof(s->'name') <> 'string' "
-        "  OR NOT club.club_name_ok(s->>'name') "
+        f"  OR NOT {name_rule(_SEAT)} "
         f"  OR (jsonb_typeof(s->'score') = 'number' AND abs((s->>'score')::numeric) > {SCORE}) "
         "  OR coalesce(jsonb_typeof(s->'score'), 'null') NOT IN ('number', 'null'))",
         volatility="IMMUTABLE"),
@@ -237,8 +238,7 @@ GRANTS: tuple[str, ...] = (
     "GRANT INSERT (device, game, data), UPDATE (game, data) ON club.status TO club_table",
     "GRANT UPDATE (rated, through_at, through_uuid, late) ON club.league_titles TO club_rater",
     "GRANT UPDATE (mu, sigma) ON club.standings TO club_rater",
-    "GRANT EXECUTE ON FUNCTION club.club_device(), club.club_name_ok(text), "
-    "club.club_short_ok(text), club.club_record_ok(jsonb, uuid, text, text), "
+    "GRANT EXECUTE ON FUNCTION club.club_device(), club.club_record_ok(jsonb, uuid, text, text), "
     "club.club_status_ok(jsonb) TO club_table",
     "GRANT EXECUTE ON FUNCTION club.club_day(timestamptz) TO club_table, club_wall, club_rater",
     "GRANT EXECUTE ON FUNCTION club.club_title_lock(text, text) TO club_rater",
@@ -281,10 +281,11 @@ STATEMENTS: tuple[str, ...] = (
     # the club's own settings: its name, as the wall shows it (companion club name)
     """CREATE TABLE club.settings (
          key text PRIMARY KEY CHECK (key IN ('name')),
-         value text NOT NULL CHECK (club.club_name_ok(value) AND length(value) <= 60))""",
+         value text NOT NULL CHECK """ + name_rule("value", 60) + ")",
     # what the server checks, as each table's gate does
-    "CREATE DOMAIN club.name AS text CHECK (club.club_name_ok(VALUE))",
-    "CREATE DOMAIN club.short_name AS text CHECK (club.club_short_ok(VALUE))",
+    # the rules written into the domains themselves: no function call per value
+    f"CREATE DOMAIN club.name AS text CHECK {name_rule('VALUE')}",
+    f"CREATE DOMAIN club.short_name AS text CHECK {name_rule('VALUE', SHORT_NAME)}",
     f"CREATE DOMAIN club.colour AS text CHECK (VALUE IN ({_COLOURS}))",
     f"CREATE DOMAIN club.score AS bigint CHECK (VALUE BETWEEN -{SCORE} AND {SCORE})",
     "CREATE DOMAIN club.digest AS text CHECK (VALUE ~ '^[0-9a-f]{64}$')",
