@@ -85,7 +85,6 @@ FUNCTIONS: tuple[str, ...] = (
     _fn("club_title_lock", "season text, game text", "bigint",
         "SELECT (1279607111::bigint << 32) | (hashtext(season || '/' || game)::bigint "
         "& 4294967295)", volatility="IMMUTABLE"),
-    # a name as a table's gate takes one: 1 to 40 characters, not blank, nothing hidden
     # the record as `export --all` writes it: its own uuid, title and status, 1 to 8 players
     # each with a seat and a name, and no larger than a long game's
     _fn("club_record_ok", "r jsonb, id uuid, title text, state text", "boolean",
@@ -238,8 +237,8 @@ GRANTS: tuple[str, ...] = (
     "GRANT INSERT (device, game, data), UPDATE (game, data) ON club.status TO club_table",
     "GRANT UPDATE (rated, through_at, through_uuid, late) ON club.league_titles TO club_rater",
     "GRANT UPDATE (mu, sigma) ON club.standings TO club_rater",
-    "GRANT EXECUTE ON FUNCTION club.club_device(), club.club_record_ok(jsonb, uuid, text, text), "
-    "club.club_status_ok(jsonb) TO club_table",
+    "GRANT EXECUTE ON FUNCTION club.club_device(), "
+    "club.club_record_ok(jsonb, uuid, text, text), club.club_status_ok(jsonb) TO club_table",
     "GRANT EXECUTE ON FUNCTION club.club_day(timestamptz) TO club_table, club_wall, club_rater",
     "GRANT EXECUTE ON FUNCTION club.club_title_lock(text, text) TO club_rater",
     # the admin's (who ran init): every row, and the season's fill; no DDL
@@ -282,8 +281,8 @@ STATEMENTS: tuple[str, ...] = (
     """CREATE TABLE club.settings (
          key text PRIMARY KEY CHECK (key IN ('name')),
          value text NOT NULL CHECK """ + name_rule("value", 60) + ")",
-    # what the server checks, as each table's gate does
-    # the rules written into the domains themselves: no function call per value
+    # what the server checks, as each table's gate does (the name rules written into the
+    # domains themselves: no function call per value)
     f"CREATE DOMAIN club.name AS text CHECK {name_rule('VALUE')}",
     f"CREATE DOMAIN club.short_name AS text CHECK {name_rule('VALUE', SHORT_NAME)}",
     f"CREATE DOMAIN club.colour AS text CHECK (VALUE IN ({_COLOURS}))",
