@@ -77,6 +77,8 @@ def test_a_record_whose_players_are_not_its_seats(roles):
 PROFILES = [
     ("a name of 40", (_long(40), None, None), True),
     ("a name of 41", (_long(41), None, None), False),
+    ("a name of 10,000", ("x" * 10_000, None, None), False),
+    ("a name with a newline and a bell", ("An\nna\a", None, None), False),
     ("a name with a bell", ("An\ana", None, None), False),
     ("an empty name", ("", None, None), False),
     ("a short name of 6", ("Anna", "Annabe", None), True),
