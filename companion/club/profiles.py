@@ -42,10 +42,15 @@ def admitted(name: Any, short: Any, colour: Any) -> tuple[str, str | None, str |
 def exchange(club: Any, conn: Any) -> tuple[int, int, list[str]]:
     """Profiles up and down between this table's store (``conn``, SQLite) and the club
     (``club``, a table's psycopg connection); returns (sent, brought, notes), the notes saying
-    which profiles brought down share a name with one here, and which this table refused."""
-    at_club = {u for (u,) in club.execute("SELECT uuid::text FROM club.profiles")}
+    which profiles brought down share a name with one here, which sent up share one with the
+    club's (two players of one name in the standings), and which this table refused."""
+    at_club = dict(club.execute("SELECT uuid::text, name FROM club.profiles"))
     here = conn.execute("SELECT uuid, name, short_name, colour FROM profiles").fetchall()
     up = [row for row in here if row[0] not in at_club]
+    named = {key(name): name for name in at_club.values()}
+    notes = [f"{name} (profile {ident}, this table's) is a new player at the club, which has "
+             f"another {shown(named[key(name)])}: the standings show two (sync a table before "
+             "its first game)" for ident, name, _, _ in up if key(name) in named]
     if up:   # each on its own: a profile there already (sent by another table) is skipped
         club.cursor().executemany(
             "INSERT INTO club.profiles (uuid, name, short_name, colour, added_by) VALUES "
@@ -57,7 +62,7 @@ def exchange(club: Any, conn: Any) -> tuple[int, int, list[str]]:
         "LEFT JOIN club.seats s ON s.profile = p.uuid LEFT JOIN club.games g ON g.uuid = s.game "
         "WHERE p.uuid <> ALL(%s::uuid[]) GROUP BY p.uuid ORDER BY p.added_at, p.uuid",
         (mine,)).fetchall()
-    notes, brought = [], 0
+    brought = 0
     if down:
         with Tx(conn):
             for ident, name, short, colour, added, played in down:

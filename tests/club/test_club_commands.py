@@ -147,7 +147,7 @@ def test_a_refused_profile_is_left_at_the_club_with_a_note(tmp_path):
     one not the club's): nothing of it is stored, the report says why."""
     class Club:
         def execute(self, sql, args=()):
-            rows = [] if "SELECT uuid::text FROM club.profiles" in sql else [
+            rows = [] if "SELECT uuid::text, name FROM club.profiles" in sql else [
                 ("8d7f2a52-1111-4111-8111-111111111111", "x" * 10_000, None, None,
                  "2026-01-01T00:00:00+00:00", None),
                 ("8d7f2a52-2222-4222-8222-222222222222", "Bea", None, "Orange",

@@ -211,6 +211,7 @@ def test_a_club_player_named_like_one_here_is_kept_apart(club, tmp_path):
                                ).fetchone()
     assert annas == (2,) and any("Anna" in note and "kept apart" in note
                                  for note in report.notes)
+    assert any("Anna" in note and "the standings show two" in note for note in report.notes)
     with psycopg.connect(sb.conninfo + PATH, autocommit=True) as conn:   # the club's: never changed
         assert exchange(conn, side_connection(str(db_b)))[:2] == (0, 0)
 
