@@ -31,7 +31,7 @@ import uuid as uuids
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
-SEND_SQL = ("INSERT INTO games (uuid, device, game, status, started_at, finished_at, content, "
+SEND_SQL = ("INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, content, "
             "record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb) "
             "ON CONFLICT (uuid) DO NOTHING RETURNING uuid")
 #: (tables, games each, games of the small season, of the large one, board samples, rounds)
@@ -65,7 +65,7 @@ def sending(admin_url: str, tables: int, each: int) -> dict[str, Any]:
         for i in range(tables):
             settings = add_table(admin, f"Bench {i + 1}")
             device = str(uuids.uuid4())
-            admin.execute("UPDATE tables SET device = %s WHERE role = %s",
+            admin.execute("UPDATE club.tables SET device = %s WHERE role = %s",
                           (device, settings.role))
             roles.append((settings, device))
         players = making.profiles(admin, 400, roles[0][1], seed=11)
@@ -104,10 +104,10 @@ def sending(admin_url: str, tables: int, each: int) -> dict[str, Any]:
     took = time.perf_counter() - started
     sent = {game[0] for games in planned for game, _ in games}
     with psycopg.connect(admin_url) as admin:
-        there = {str(u) for (u,) in admin.execute("SELECT uuid FROM games")}
-        rows = admin.execute("SELECT count(*) FROM games").fetchone()[0]
-        seats = admin.execute("SELECT count(*) FROM seats").fetchone()[0]
-        counted = admin.execute("SELECT sum(games) FROM league_counts WHERE season = 'Now'"
+        there = {str(u) for (u,) in admin.execute("SELECT uuid FROM club.games")}
+        rows = admin.execute("SELECT count(*) FROM club.games").fetchone()[0]
+        seats = admin.execute("SELECT count(*) FROM club.seats").fetchone()[0]
+        counted = admin.execute("SELECT sum(games) FROM club.league_counts WHERE season = 'Now'"
                                 ).fetchone()[0]
     want_seats = sum(len(s) for games in planned for _, s in games)
     return {"tables": tables, "games": len(sent), "sends": len(sent) + len(sent) // 10,
@@ -130,31 +130,34 @@ def bulk_season(admin: Any, name: str, year: int, games: int, device: str) -> fl
         n = min(batch, games - first)
         with admin.transaction():
             admin.execute("CREATE TEMP TABLE bulk ON COMMIT DROP AS SELECT i, "
-                          "gen_random_uuid() AS uuid, %s::timestamptz + i * %s::interval AS at "
+                          "gen_random_uuid() AS uuid, %s::timestamptz + i * %s::interval AS at, "
+                          "(ARRAY['witchs_brew', 'cauldron', 'quest'])[1 + i %% 3] AS title "
                           "FROM generate_series(%s::int, %s::int) i",
                           (start, step, first, first + n - 1))
+            admin.execute(   # rows the club's checks take (schema version 3): a digest, a record
+                "INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, "
+                "content, record) SELECT uuid, %s, title, 'finished', at - interval '40 "
+                "minutes', at, encode(sha256(uuid::text::bytea), 'hex'), jsonb_build_object("
+                "'uuid', uuid, 'game', title, 'status', 'finished', 'players', "
+                "'[{\"name\": \"A\"}, {\"name\": \"B\"}, {\"name\": \"C\"}, "
+                "{\"name\": \"D\"}]'::jsonb) FROM bulk", (device,))
             admin.execute(
-                "INSERT INTO games (uuid, device, game, status, started_at, finished_at, "
-                "content, record) SELECT uuid, %s, (ARRAY['witchs_brew', 'cauldron', 'quest'])"
-                "[1 + i %% 3], 'finished', at - interval '40 minutes', at, '', '{}' FROM bulk",
-                (device,))
-            admin.execute(
-                "INSERT INTO seats (game, seat, name, profile, score, winner, place) "
+                "INSERT INTO club.seats (game, seat, name, profile, score, winner, place) "
                 "SELECT b.uuid, s, p.name, p.uuid, 10 + (b.i * 7 + s * 3) % 30, s = b.i % 4, "
                 "CASE WHEN s = b.i % 4 THEN 1 ELSE 2 + (s + 4 - b.i % 4) % 4 - 1 END "
                 "FROM bulk b CROSS JOIN generate_series(0, 3) s "
                 "JOIN bench_pool p ON p.i = (b.i * 13 + s * 500) % 2000")
     admin.execute("SET session_replication_role = origin")
-    admin.execute("ANALYZE games")
-    admin.execute("ANALYZE seats")
+    admin.execute("ANALYZE club.games")
+    admin.execute("ANALYZE club.seats")
     started = time.perf_counter()
     add_season(admin, name, f"{year}-01-01", f"{year}-12-31")
     return time.perf_counter() - started
 
 
 FULL_SCAN = ("SELECT g.game, x.profile, count(*), count(*) FILTER (WHERE x.winner) "
-             "FROM seasons s JOIN games g ON g.status = 'finished' AND "
-             "club_day(g.finished_at) BETWEEN s.starts AND s.ends JOIN seats x "
+             "FROM club.seasons s JOIN club.games g ON g.status = 'finished' AND "
+             "club.club_day(g.finished_at) BETWEEN s.starts AND s.ends JOIN club.seats x "
              "ON x.game = g.uuid AND x.profile IS NOT NULL WHERE s.name = %s "
              "GROUP BY g.game, x.profile")
 
@@ -247,6 +250,52 @@ def board(admin_url: str, samples: int) -> list[str]:
             f"(min {s[0]:.0f}, max {s[-1]:.0f}, {len(s)} games)"]
 
 
+def checks_cost(cluster: Any, games: int, rounds: int) -> str:
+    """What the server's checks (schema version 3: domains, CHECKs, the seat and record
+    triggers) cost a table's send: the same games sent one transaction each to a club at
+    version 2 and to one at version 3, the batches alternating; the ratio of the medians."""
+    import random
+
+    import psycopg
+
+    from companion.club.schema import init
+    from tests.club import making
+
+    clubs = []
+    for upto, path in ((2, "public"), (3, "club")):
+        url = cluster.url(cluster.new_database()) + f" options=-csearch_path={path}"
+        conn = psycopg.connect(url, autocommit=True)
+        init(conn, upto)
+        conn.execute("SET search_path = " + path)
+        device = str(uuids.uuid4())
+        conn.execute("INSERT INTO tables (name, role, device) VALUES ('T', %s, %s)",
+                     (f"club_table_{device[:8]}", device))
+        players = making.profiles(conn, 12, device) if upto == 3 else [
+            (str(uuids.uuid4()), f"Player {i}") for i in range(12)]
+        if upto == 2:
+            conn.cursor().executemany("INSERT INTO profiles (uuid, name, added_by) VALUES "
+                                      "(%s, %s, %s)", [(u, n, device) for u, n in players])
+        clubs.append((conn, device, players))
+    rng = random.Random(9)
+    now = datetime.now(timezone.utc)
+    times: dict[int, list[float]] = {2: [], 3: []}
+    for r in range(rounds):
+        for version, (conn, device, players) in zip((2, 3), clubs):
+            batch = [making.game_rows(rng, players, device, now - timedelta(minutes=g + r * games))
+                     for g in range(games)]
+            started = time.perf_counter()
+            for game, seats in batch:
+                with conn.transaction():
+                    conn.execute(making.GAME_SQL.replace("club.", ""), game)
+                    conn.cursor().executemany(making.SEAT_SQL.replace("club.", ""), seats)
+            times[version].append((time.perf_counter() - started) * 1000 / games)
+    for conn, _, _ in clubs:
+        conn.close()
+    v2, v3 = statistics.median(times[2]), statistics.median(times[3])
+    return (f"one table sending {games} games x {rounds} rounds: {v2:.2f} ms a game at version "
+            f"2, {v3:.2f} ms at version 3 (the server's checks); ratio of medians {v3 / v2:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.league",
                                      description=__doc__.split("\n\n")[0])
@@ -280,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  standings: {line}", flush=True)
         for line in board(url, samples):     # with the seasons' games there
             print(f"  board: {line}", flush=True)
+        print(f"  checks: {checks_cost(cluster, 50 if kind == 'tiny' else 500, rounds + 2)}",
+              flush=True)
     return 0
 
 

@@ -1,9 +1,10 @@
 """``companion club``: the club's store on PostgreSQL (companion/club/). The admin's commands
-(``init``, ``add-table``, ``add-wall``, ``season add``) take the admin's connection (URL, or
-$COMPANION_CLUB_URL); a table's (``join``, ``sync``, ``status``, ``standings``) use the settings
-``add-table`` printed, kept by ``join`` in a file only the companion's user reads; ``board`` (the
-wall screen's server) plugs in from ui/web/board/ (``companion.club_commands``). Every failure
-is one line naming what is wrong, with no password in it."""
+(``init``, ``add-table``, ``add-wall``, ``add-rater``, ``name``, ``season add``) take the
+admin's connection (URL, or $COMPANION_CLUB_URL); a table's (``join``, ``sync``, ``status``,
+``standings``) use the settings ``add-table`` printed (the rater's ``rate``, those
+``add-rater`` printed), kept by ``join`` in a file only the companion's user reads; ``board``
+(the wall screen's server) plugs in from ui/web/board/ (``companion.club_commands``). Every
+failure is one line naming what is wrong, with no password in it."""
 
 from __future__ import annotations
 
@@ -27,19 +28,26 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     sub = p.add_subparsers(dest="club", metavar="CLUB_COMMAND", required=True)
     admin = "the admin's connection (libpq URL; default $COMPANION_CLUB_URL)"
     q = sub.add_parser("init", help="make or bring the club's database up to date")
-    q.add_argument("url", metavar="URL", help=admin)
+    q.add_argument("url", metavar="URL", nargs="?", help=admin)
     for name, what in (("add-table", "a table: its own role; prints its settings once"),
-                       ("add-wall", "a wall screen: a read-only role; prints its settings")):
+                       ("add-wall", "a wall screen: a read-only role; prints its settings"),
+                       ("add-rater", "the league's rater: the one role that writes the "
+                                     "ratings; prints its settings")):
         q = sub.add_parser(name, help=what)
         q.add_argument("name", metavar="NAME")
         q.add_argument("--url", help=admin)
         q.add_argument("-o", "--output", help="write the settings to this file (mode 600) "
                                               "instead of standard output")
-    q = sub.add_parser("join", help="keep the settings add-table printed for this companion")
-    q.add_argument("file", metavar="FILE", help="the settings add-table printed")
+    q = sub.add_parser("join", help="keep the settings add-table (add-wall, add-rater) printed "
+                                    "for this machine")
+    q.add_argument("file", metavar="FILE", help="the settings add-table (add-wall, add-rater) "
+                                                "printed")
     q.add_argument("--settings", help="where to keep them (default: club.json in the "
                                       "companion's config folder, or $COMPANION_CLUB)")
     q.add_argument("--force", action="store_true", help="replace settings kept before")
+    q = sub.add_parser("name", help="the club's own name, as its wall shows it")
+    q.add_argument("name", metavar="NAME", help="1 to 60 characters, one line")
+    q.add_argument("--url", help=admin)
     q = sub.add_parser("season", help="the club's seasons")
     seasons = q.add_subparsers(dest="season_command", metavar="SEASON_COMMAND", required=True)
     q = seasons.add_parser("add", help="a season from START to END (dates, both included)")
@@ -47,6 +55,10 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     q.add_argument("start", metavar="START")
     q.add_argument("end", metavar="END")
     q.add_argument("--url", help=admin)
+    q = sub.add_parser("rate", help="fold the games not yet rated into the league's ratings "
+                                    "(the rater's settings, from add-rater)")
+    q.add_argument("--settings", help="the rater's settings (default: as join keeps them)")
+    q.add_argument("--season", metavar="NAME", help="only this season (default: every one)")
     for name, what in (("sync", "send this table's finished games to the club"),
                        ("status", "this table's outbox and the club's tables now "
                                   "(offline: not heard for three heartbeats)"),
@@ -59,11 +71,23 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     q.add_argument("--season", metavar="NAME", help="this season (default: today's, else "
                                                     "the latest; every game without seasons)")
     q.add_argument("--game", metavar="TITLE", help="only this game (its title or name)")
-    q.add_argument("--min-games", type=int, default=None, metavar="N",
+    q.add_argument("--min-games", type=_at_least_one, default=None, metavar="N",
                    help="games to be ranked (default 3)")
     # the wall screen's server (ui/web/board/) and any other plugged in from outside
     p.set_defaults(club_plugins=plug_in(sub, found("companion.club_commands").values()))
     return {"club": run}
+
+
+def _at_least_one(text: str) -> int:
+    """--min-games: a whole number from 1 (a player with no games is never ranked)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1 or number > 10_000:
+        raise argparse.ArgumentTypeError(f"--min-games: a whole number from 1 to 10000, not "
+                                         f"{text!r}")
+    return number
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,13 +127,25 @@ def init(args: argparse.Namespace) -> int:
     return EXIT_DONE
 
 
+#: Where each kind of settings goes, once made.
+_CARRY = {
+    "table": "Give that file to the table (companion club join FILE), and sync it before its "
+             "first game (companion club sync), so its players are the club's.",
+    "wall": "Give that file to the wall screen's machine (companion club join FILE --settings "
+            "wall.json, then companion club board --settings wall.json).",
+    "rater": "Give that file to the machine that rates the league (companion club join FILE "
+             "--settings rater.json, then companion club board --rater rater.json, or "
+             "companion club rate --settings rater.json).",
+}
+
+
 def _handed(args: argparse.Namespace, make: Callable[[Any, str], access.Settings]) -> int:
     with _connect(args.url) as conn:
         settings = make(conn, args.name)
     if args.output:
         access.save(settings, Path(args.output))
         say(f"{settings.name}: role {settings.role}; its settings are in {args.output} "
-            "(mode 600). Give that file to the table (companion club join FILE).")
+            f"(mode 600). {_CARRY[access.kind_of(settings)]}")
     else:
         sys.stdout.write(settings.as_json())
     return EXIT_DONE
@@ -119,13 +155,35 @@ def join(args: argparse.Namespace) -> int:
     from companion.files.read import Unreadable, read_regular
 
     try:
+        access.private(args.file, os.stat(args.file).st_mode,
+                       "then join again (its password may have been read: add the table "
+                       "again under another name if so)")
         text = read_regular(args.file, "config").decode("utf-8", "replace")
+    except FileNotFoundError:
+        raise Unusable(f"{args.file}: no such file (the settings add-table printed)") from None
     except Unreadable as problem:
         raise Unusable(str(problem)) from None
     settings = access.parse(text, args.file)
     path = access.save(settings, _settings_path(args), force=args.force)
-    say(f"This companion is table {settings.name!r} of the club {settings.club!r}; its "
-        f"settings are in {path} (readable by this user only).")
+    kind = access.kind_of(settings)
+    if kind == "table":
+        say(f"This companion is table {settings.name!r} of the club {settings.club!r}; its "
+            f"settings are in {path} (readable by this user only). Sync before the first "
+            "game (companion club sync): the club's players then come to this table, and a "
+            "player typed in before that stays apart from the club's of the same name.")
+    else:
+        what = "the wall screen" if kind == "wall" else "the rater"
+        say(f"These are {what} {settings.name!r} of the club {settings.club!r}; kept in "
+            f"{path} (readable by this user only).")
+    return EXIT_DONE
+
+
+def name(args: argparse.Namespace) -> int:
+    from companion.club.reading import name_club
+
+    with _connect(args.url) as conn:
+        said = name_club(conn, args.name)
+    say(f"The club is called {said!r} (its wall shows it).")
     return EXIT_DONE
 
 
@@ -159,9 +217,31 @@ def sync(args: argparse.Namespace) -> int:
         if report.skew is not None and abs(report.skew) > CLOCK_TOLERANCE:
             say(f"This table's clock is {clock_words(report.skew)} the club's: the games "
                 "were dated by the club's clock.")
+    for refused in report.refused:
+        say(f"  refused by the club: {refused}")
+    if report.refused:
+        say(f"{len(report.refused)} game(s) refused by the club: they stay in this table's "
+            "outbox (nothing is lost), and are refused again until what the club names is "
+            "corrected.")
+    if report.error and report.permanent:
+        raise Unusable(f"the club refused this table ({report.error}); nothing more was sent, "
+                       "and a sync will not change that: ask the club's admin")
     if report.error:
-        raise Unusable(f"the club could not be reached or refused ({report.error}); the "
-                       "games wait and are sent at the next sync")
+        raise Unusable(f"the club could not be reached ({report.error}); the games wait and "
+                       "are sent at the next sync")
+    if report.refused:
+        raise Unusable(f"{len(report.refused)} game(s) refused by the club")
+    return EXIT_DONE
+
+
+def rate(args: argparse.Namespace) -> int:
+    from companion.club.rater import rate_due
+
+    settings = access.load(_settings_path(args))
+    with _connect(settings.conninfo) as conn:
+        folded = rate_due(conn, args.season)
+    say(f"Folded {folded} game(s) into the league's ratings." if folded else
+        "The league's ratings are up to date.")
     return EXIT_DONE
 
 
@@ -172,6 +252,7 @@ def status(args: argparse.Namespace) -> int:
 
     settings = access.load(_settings_path(args))
     with open_database(args.db, create=False) as store:
+        store_found = store is not None
         outbox = counts(store.conn) if store is not None else {}
         errors = [e for (e,) in store.conn.execute(
             "SELECT error FROM outbox WHERE error IS NOT NULL ORDER BY tried_at DESC "
@@ -189,8 +270,9 @@ def status(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return EXIT_DONE
-    say(f"Table {settings.name!r} of the club {settings.club!r}: " + ", ".join(
-        f"{n} {state}" for state, n in outbox.items()) + " in the outbox.")
+    say(f"Table {settings.name!r} of the club {settings.club!r}: " + (", ".join(
+        f"{n} {state}" for state, n in outbox.items()) + " in the outbox." if store_found
+        else "no games here yet (no database at this table)."))
     if out["last_error"]:
         say(f"Last error: {out['last_error']}")
     if out["tables"] is None:
@@ -203,7 +285,7 @@ def status(args: argparse.Namespace) -> int:
 
 def standings(args: argparse.Namespace) -> int:
     from companion.club.league import MIN_GAMES, standings as compute
-    from companion.club.rater import rate_due
+    from companion.club.rater import due
     from companion.club.reading import finished, kept, names, season_of
     from companion.games import all_games
     from companion.history.stats import find_game
@@ -212,27 +294,35 @@ def standings(args: argparse.Namespace) -> int:
     game = find_game(titles, args.game) if args.game else None
     minimum = MIN_GAMES if args.min_games is None else args.min_games
     settings = access.load(_settings_path(args))
+    lagging: list[tuple[str, str]] = []
     with _connect(settings.conninfo) as conn:
         chosen = season_of(conn, args.season)
         if chosen is None:          # no season: every game, worked out here
             result = compute(finished(conn, chosen, game), names(conn), minimum)
-        else:                       # the season's, as the club keeps them
-            rate_due(conn, chosen[0])
+        else:                       # the season's, as the club keeps them (and rates them)
+            lagging = due(conn, chosen[0])
             result = kept(conn, chosen[0], game, minimum)
     season = None if chosen is None else {"name": chosen[0], "starts": chosen[1].isoformat(),
                                           "ends": chosen[2].isoformat()}
     if args.json:
         print_json({"season": season, "min_games": minimum,
+                    "ratings_lag": [g for _, g in lagging],
                     "titles": [t.as_dict(minimum) for t in result]})
         return EXIT_DONE
     say(f"Season {season['name']} ({season['starts']} to {season['ends']})" if season
         else "Every game (the club has no season yet)")
+    say(f"Ranked by rating from {minimum} games in a title; below that, by win rate.")
+    if lagging:
+        say("The ratings of " + ", ".join(titles.get(g, g) for _, g in lagging) + " are not "
+            "yet up to the latest games: the club's rater folds them in (companion club rate, "
+            "or a board with --rater); games and wins are up to date.")
     for table in result:
         say(f"\n{titles.get(table.game, table.game)}: {table.games} game(s)"
             + (" (played together: no rating)" if table.team else ""))
         for p in table.players:
             rating = (f"rating {p.rating:.1f}" if p.ranked(minimum) else
-                      "" if table.team else f"unranked ({p.games} of {minimum} games)")
+                      "" if table.team else f"unranked ({p.games} of {minimum} games)"
+                      if p.games < minimum else "not rated yet")
             say(f"  {p.name}: {p.games} game(s), {p.wins} win(s), "
                 f"{p.win_rate:.0%} {rating}".rstrip())
     return EXIT_DONE
@@ -240,5 +330,7 @@ def standings(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "init": init, "add-table": lambda a: _handed(a, access.add_table),
-    "add-wall": lambda a: _handed(a, access.add_wall), "join": join, "season": season,
-    "sync": sync, "status": status, "standings": standings}
+    "add-wall": lambda a: _handed(a, access.add_wall),
+    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name,
+    "season": season,
+    "rate": rate, "sync": sync, "status": status, "standings": standings}

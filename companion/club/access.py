@@ -64,10 +64,12 @@ def scram_verifier(password: str, salt: bytes | None = None) -> str:
 
 
 def role_for(name: str, kind: str = "table") -> str:
-    """The PostgreSQL role of a table (or wall screen) named ``name``; ClubRefused for a name
-    that is not 1 to 60 letters, digits, spaces, dots, dashes or underscores."""
+    """The PostgreSQL role of a table (or wall screen, or rater) named ``name``; ClubRefused for
+    a name that is not 1 to 60 letters, digits, spaces, dots, dashes or underscores."""
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ClubRefused(f"NAME: {name!r} is not a table's name (1 to 60 letters, digits, "
+        what = {"table": "a table's", "wall": "a wall screen's", "rater": "a rater's",
+                "season": "a season's"}.get(kind, "a")
+        raise ClubRefused(f"NAME: {name!r} is not {what} name (1 to 60 letters, digits, "
                           "spaces, dots, dashes or underscores, starting with a letter or digit)")
     slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     return f"club_{kind}_{slug}"[:63]
@@ -89,10 +91,14 @@ def _login(conn: Any, role: str, group: str) -> str:
 
 def _conninfo(admin: Any, role: str, password: str) -> str:
     """The role's connection string: the admin connection's server, port, database and TLS
-    settings, with the role's own user and password."""
+    settings, with the role's own user and password. The server by its name (``host``), never
+    the address psycopg resolved it to (``hostaddr``, in the connection's dsn): a club that moves
+    its DNS name to a standby (docs/club.md) reaches every table."""
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
     given = conninfo_to_dict(admin.info.dsn)
+    if given.get("host"):
+        given.pop("hostaddr", None)
     keep = {k: v for k, v in given.items()
             if k in ("host", "hostaddr", "port", "dbname", "sslmode", "sslrootcert")}
     keep.setdefault("dbname", admin.info.dbname)
@@ -104,21 +110,34 @@ def add_table(admin: Any, name: str) -> Settings:
     the settings returned are the only place its password is ever shown."""
     role = role_for(name)
     with admin.transaction():
-        if admin.execute("SELECT 1 FROM tables WHERE name = %s", (name,)).fetchone():
+        if admin.execute("SELECT 1 FROM club.tables WHERE name = %s", (name,)).fetchone():
             raise ClubRefused(f"NAME: the club already has a table named {name!r}")
         password = _login(admin, role, "club_table")
-        admin.execute("INSERT INTO tables (name, role) VALUES (%s, %s)", (name, role))
+        admin.execute("INSERT INTO club.tables (name, role) VALUES (%s, %s)", (name, role))
     return Settings(club=admin.info.dbname, name=name, role=role,
                     conninfo=_conninfo(admin, role, password))
 
 
-def add_wall(admin: Any, name: str) -> Settings:
-    """A wall screen's read-only login role (group ``club_wall``)."""
-    role = role_for(name, "wall")
+def add_wall(admin: Any, name: str, kind: str = "wall") -> Settings:
+    """A wall screen's read-only login role (group ``club_wall``), or (``kind`` "rater") the
+    rater's (group ``club_rater``: it writes the league's ratings, and nothing else)."""
+    role = role_for(name, kind)
     with admin.transaction():
-        password = _login(admin, role, "club_wall")
+        password = _login(admin, role, f"club_{kind}")
     return Settings(club=admin.info.dbname, name=name, role=role,
                     conninfo=_conninfo(admin, role, password))
+
+
+def add_rater(admin: Any, name: str) -> Settings:
+    return add_wall(admin, name, "rater")
+
+
+def kind_of(settings: Settings) -> str:
+    """What the settings are for: "table", "wall" or "rater" (from the role's name)."""
+    for kind in ("wall", "rater"):
+        if settings.role.startswith(f"club_{kind}_"):
+            return kind
+    return "table"
 
 
 def default_path() -> Path:
@@ -160,14 +179,20 @@ def load(path: Path) -> Settings:
         raise ClubRefused(f"{shown}: no club settings (join a club first: companion club "
                           "join FILE, with the settings `companion club add-table` printed)") \
             from None
-    if mode & 0o077:
-        raise ClubRefused(f"{shown}: readable by other users (mode {mode & 0o777:o}); "
-                          f"chmod 600 {shown}, or join again")
+    private(shown, mode, "or join again")
     try:
         data = read_regular(shown, "config")
     except Unreadable as problem:
         raise ClubRefused(str(problem)) from None
     return parse(data.decode("utf-8", "replace"), shown)
+
+
+def private(shown: str, mode: int, then: str) -> None:
+    """ClubRefused when a settings file (its ``mode``) is readable by other users: its password
+    is a table's key to the club."""
+    if mode & 0o077:
+        raise ClubRefused(f"{shown}: readable by other users (mode {mode & 0o777:o}); "
+                          f"chmod 600 {shown}, {then}")
 
 
 def words(problem: BaseException | str, *secrets_: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.club.league import MIN_GAMES
-from companion.club.reading import kept, live_tables, recent, season_of
+from companion.club.reading import club_name, kept, live_tables, recent, season_of
 
 #: Players shown per title (a room reads the top of the table, not all of it).
 SHOWN = 5
@@ -24,7 +24,8 @@ def titles() -> dict[str, str]:
 def board(conn: Any, season: str | None = None, club: str = "",
           shown: int = SHOWN) -> tuple[dict[str, Any], float | None]:
     """The wall's snapshot, and the seconds until a table online now would turn offline (the
-    board looks again then; None: no table online)."""
+    board looks again then; None: no table online). ``club``: the name shown when the club has
+    none of its own (``companion club name``)."""
     names = titles()
     chosen = season_of(conn, season)
     tables, soonest = live_tables(conn)
@@ -37,7 +38,7 @@ def board(conn: Any, season: str | None = None, club: str = "",
     for game in games:
         game["title"] = names.get(game["game"], game["game"])
     return {
-        "club": club,
+        "club": club_name(conn) or club,
         "season": None if chosen is None else {"name": chosen[0],
                                                "starts": chosen[1].isoformat(),
                                                "ends": chosen[2].isoformat()},

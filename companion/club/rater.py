@@ -11,8 +11,9 @@ Nothing here holds a lock while it computes: it reads, folds, then takes the tit
 alone (``club_title_lock``: every sender of that season's title holds it shared until its
 commit, so the rater waits for those in flight and new ones wait for it, then see how far it
 got), checks that what it read is still all there is up to its last game (the same games
-counted) and that no other rater moved on; otherwise it reads again. Any role in ``club_rater`` may run it (a wall screen's, a table's):
-its writes are only these derived figures, the same whoever works them out.
+counted) and that no other rater moved on; otherwise it reads again. Only a role in
+``club_rater`` may run it (``companion club add-rater``; since schema version 3 no table and no
+wall is one): it alone writes these derived figures.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from companion.club.league import TEAM_GAMES, fold
 
-#: The season's days as UTC instants, as club_day() counts them.
+#: The season's days as UTC instants, as club.club_day() counts them.
 _IN_SEASON = ("g.finished_at >= (s.starts::timestamp AT TIME ZONE 'UTC') AND "
               "g.finished_at < ((s.ends + 1)::timestamp AT TIME ZONE 'UTC')")
 _AFTER = "(%(at)s::timestamptz IS NULL OR (g.finished_at, g.uuid) > (%(at)s, %(uuid)s::uuid))"
@@ -32,8 +33,8 @@ _BATCH = 5000
 def due(conn: Any, season: str | None = None) -> list[tuple[str, str]]:
     """The (season, title) pairs whose ratings lag their games."""
     return [(s, g) for s, g in conn.execute(
-        "SELECT t.season, t.game FROM league_titles t JOIN (SELECT season, game, sum(games) "
-        "AS games FROM league_counts GROUP BY season, game) c USING (season, game) "
+        "SELECT t.season, t.game FROM club.league_titles t JOIN (SELECT season, game, sum(games) "
+        "AS games FROM club.league_counts GROUP BY season, game) c USING (season, game) "
         "WHERE (t.rated < c.games OR t.late) AND (%s::text IS NULL OR t.season = %s) "
         "AND t.game <> ALL(%s) ORDER BY t.season, t.game",
         (season, season, sorted(TEAM_GAMES)))]
@@ -49,7 +50,7 @@ def rate_due(conn: Any, season: str | None = None) -> int:
 
 def _mark(conn: Any, season: str, game: str, lock: bool = False) -> tuple:
     return conn.execute(
-        "SELECT rated, through_at, through_uuid, late FROM league_titles WHERE season = %s "
+        "SELECT rated, through_at, through_uuid, late FROM club.league_titles WHERE season = %s "
         "AND game = %s" + (" FOR UPDATE" if lock else ""), (season, game)).fetchone()
 
 
@@ -59,7 +60,7 @@ def rate_title(conn: Any, model: Any, season: str, game: str) -> int:
         fresh = mark[3] or mark[1] is None
         ratings: dict[str, tuple[float, float]] = {} if fresh else {
             str(p): (mu, sigma) for p, mu, sigma in conn.execute(
-                "SELECT profile, mu, sigma FROM standings WHERE season = %s AND game = %s "
+                "SELECT profile, mu, sigma FROM club.standings WHERE season = %s AND game = %s "
                 "AND mu IS NOT NULL", (season, game))}
         where = {"season": season, "game": game, "at": None if fresh else mark[1],
                  "uuid": None if fresh else mark[2]}
@@ -69,9 +70,9 @@ def rate_title(conn: Any, model: Any, season: str, game: str) -> int:
             cursor = conn.cursor(name="club_rater")
             cursor.itersize = _BATCH
             cursor.execute(
-                "SELECT g.uuid, g.finished_at, x.profile::text, x.place FROM seasons s "
-                "JOIN games g ON g.game = %(game)s AND g.status = 'finished' AND "
-                f"{_IN_SEASON} AND {_AFTER} JOIN seats x ON x.game = g.uuid "
+                "SELECT g.uuid, g.finished_at, x.profile::text, x.place FROM club.seasons s "
+                "JOIN club.games g ON g.game = %(game)s AND g.status = 'finished' AND "
+                f"{_IN_SEASON} AND {_AFTER} JOIN club.seats x ON x.game = g.uuid "
                 "WHERE s.name = %(season)s ORDER BY g.finished_at, g.uuid, x.seat", where)
             seats: list[tuple[str, str, bool, int]] = []
             for uuid, ended, profile, place in cursor:
@@ -98,22 +99,24 @@ def _written(conn: Any, season: str, game: str, mark: tuple, fresh: bool,
     with conn.transaction():
         # alone: every sender of this title (each holds it shared to its commit) is done, and
         # any new one waits, then reads where this rater got to
-        conn.execute("SELECT pg_advisory_xact_lock(club_title_lock(%s, %s))", (season, game))
+        conn.execute("SELECT pg_advisory_xact_lock(club.club_title_lock(%s, %s))",
+                     (season, game))
         if _mark(conn, season, game, lock=True) != mark:
             return False                          # another rater moved on, or a late game
         there = conn.execute(
-            "SELECT count(*) FROM seasons s JOIN games g ON g.game = %(game)s AND "
+            "SELECT count(*) FROM club.seasons s JOIN club.games g ON g.game = %(game)s AND "
             f"g.status = 'finished' AND {_IN_SEASON} AND {_AFTER} AND "
             "(g.finished_at, g.uuid) <= (%(last_at)s, %(last_uuid)s) WHERE s.name = %(season)s",
             {**where, "last_at": last[0], "last_uuid": last[1]}).fetchone()[0]
         if there != folded:
             return False                          # a game arrived among those read
         if fresh:
-            conn.execute("UPDATE standings SET mu = NULL, sigma = NULL WHERE season = %s AND "
+            conn.execute("UPDATE club.standings SET mu = NULL, sigma = NULL WHERE season = %s AND "
                          "game = %s", (season, game))
-        conn.cursor().executemany("UPDATE standings SET mu = %s, sigma = %s WHERE season = %s "
+        conn.cursor().executemany("UPDATE club.standings SET mu = %s, sigma = %s WHERE season = %s "
                                   "AND game = %s AND profile = %s", rows)
-        conn.execute("UPDATE league_titles SET rated = %s, through_at = %s, through_uuid = %s, "
+        conn.execute("UPDATE club.league_titles SET rated = %s, through_at = %s, "
+                     "through_uuid = %s, "
                      "late = false WHERE season = %s AND game = %s",
                      ((0 if fresh else mark[0]) + folded, last[0], last[1], season, game))
         conn.execute("SELECT pg_notify('club_league', %s)", (season,))

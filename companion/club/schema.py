@@ -1,6 +1,9 @@
-"""The club's PostgreSQL store: its tables, its versions (``club_schema``) and the roles that
-reach it. ``init`` brings a database to CLUB_VERSION in one transaction (under an advisory lock,
-so two admins at once cannot apply a version twice); running it again changes nothing.
+"""The club's PostgreSQL store: its tables, its versions (``club.club_schema``) and the roles that
+reach it. Version 3 (companion/club/boundary.py) moves everything into the schema ``club``,
+owned by ``club_owner``, and makes the server the boundary: read that module's docstring
+first; what follows describes versions 1 and 2, as they were. ``init`` brings a database to
+CLUB_VERSION in one transaction (under an advisory lock, so two admins at once cannot apply a
+version twice); running it again changes nothing.
 
 Roles (cluster-wide names): ``club_table``, the group of every table's own login role, which may
 read everything and add games, seats, profiles and conflicts, and write its live status, only
@@ -247,30 +250,55 @@ VERSIONS: dict[int, tuple[str, ...]] = {
         "GRANT club_rater TO club_table, club_wall",
     ),
 }
+from companion.club.boundary import (  # noqa: E402
+    SCHEMA, STATEMENTS as _V3, UpgradeRefused, before as _before_3)
+
+VERSIONS[3] = _V3
 CLUB_VERSION = max(VERSIONS)
+#: Checks run before a version is applied (an existing club's rows the version would refuse).
+BEFORE = {3: _before_3}
 
 #: Any number: the advisory lock init holds while it applies versions.
 _LOCK = 0x54434D50
 
 
-def init(conn: Any) -> tuple[int, int]:
-    """Bring the club's database to CLUB_VERSION, in one transaction; returns (the version it
-    had, the version it has now). ``conn``: a psycopg connection as the club's admin."""
+def _where(version: int) -> str:
+    """Where ``club_schema`` lives at that version: ``public`` before 3, the club's after."""
+    return f"{SCHEMA}.club_schema" if version >= 3 else "public.club_schema"
+
+
+def init(conn: Any, upto: int = CLUB_VERSION) -> tuple[int, int]:
+    """Bring the club's database to ``upto`` (CLUB_VERSION), in one transaction; returns (the
+    version it had, the version it has now). ``conn``: a psycopg connection as the club's admin
+    (a superuser, or a CREATEROLE role that owns the database). An existing club whose rows a
+    version refuses is left as it was (``UpgradeRefused`` names the rows)."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
-        conn.execute("CREATE TABLE IF NOT EXISTS club_schema (version integer NOT NULL)")
-        row = conn.execute("SELECT max(version) FROM club_schema").fetchone()
-        found = row[0] or 0
-        for version in range(found + 1, CLUB_VERSION + 1):
-            for statement in VERSIONS[version]:
-                conn.execute(statement)
-            conn.execute("INSERT INTO club_schema (version) VALUES (%s)", (version,))
-    return found, max(found, CLUB_VERSION)
+        found = version(conn)
+        conn.execute("SET LOCAL search_path = public")   # where versions 1 and 2 made theirs
+        if found == 0:
+            conn.execute("CREATE TABLE public.club_schema (version integer NOT NULL)")
+        for number in range(found + 1, upto + 1):
+            if number in BEFORE:
+                BEFORE[number](conn)
+            try:
+                for statement in VERSIONS[number]:
+                    conn.execute(statement)
+            except Exception as problem:
+                if (getattr(problem, "sqlstate", None) or "")[:2] not in ("22", "23"):
+                    raise
+                raise UpgradeRefused(   # a row a new check refuses, found as it is added
+                    f"init: the club holds a row version {number} refuses ("
+                    f"{' '.join(str(problem).split())}); correct or delete it as the admin, "
+                    "then run init again (nothing was changed)") from None
+            conn.execute(f"INSERT INTO {_where(number)} (version) VALUES (%s)", (number,))
+    return found, max(found, upto)
 
 
 def version(conn: Any) -> int:
     """The club database's version (0: never initialised)."""
-    found = conn.execute("SELECT to_regclass('club_schema') IS NOT NULL").fetchone()[0]
-    if not found:
-        return 0
-    return conn.execute("SELECT coalesce(max(version), 0) FROM club_schema").fetchone()[0]
+    for where in (_where(3), _where(2)):
+        if conn.execute("SELECT to_regclass(%s) IS NOT NULL", (where,)).fetchone()[0]:
+            return conn.execute(f"SELECT coalesce(max(version), 0) FROM {where}"
+                                ).fetchone()[0]
+    return 0

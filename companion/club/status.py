@@ -49,20 +49,15 @@ def status_of(view: Mapping[str, Any] | None, game_id: int | None = None) -> dic
             "seats": seats}
 
 
-#: A time as the status keeps it: ISO UTC to the second; _NOW: the server's clock so.
+#: A time as the status keeps it: ISO UTC to the second.
 _ISO = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
-_NOW = "to_jsonb(" + _ISO.format("now()") + ")"
-#: The status as the table's own row; "since" is the server's now() when the game or its state
-#: changed, else kept; ``updated_at`` is always the server's now().
-_WRITE = f"""
-INSERT INTO status AS s (device, game, data, updated_at)
-VALUES (club_device(), %(game)s, jsonb_set(%(data)s::jsonb, '{{since}}', {_NOW}), now())
-ON CONFLICT (device) DO UPDATE SET game = excluded.game, updated_at = now(),
-  data = jsonb_set(excluded.data, '{{since}}',
-    CASE WHEN s.data ? 'since'
-          AND s.data->'game_id' IS NOT DISTINCT FROM excluded.data->'game_id'
-          AND s.data->'state' IS NOT DISTINCT FROM excluded.data->'state'
-         THEN s.data->'since' ELSE {_NOW} END)
+#: The status as the table's own row. Its times are the server's, set by the club's trigger
+#: (schema version 3, ``club_status_dated``): ``updated_at`` now, "since" now when the game or
+#: its state changed, else kept; a table cannot choose either.
+_WRITE = """
+INSERT INTO club.status AS s (device, game, data)
+VALUES (club.club_device(), %(game)s, %(data)s::jsonb)
+ON CONFLICT (device) DO UPDATE SET game = excluded.game, data = excluded.data
 RETURNING updated_at"""
 
 
@@ -88,7 +83,7 @@ def read_tables(conn: Any, heartbeat: float = HEARTBEAT) -> list[dict[str, Any]]
             f"SELECT t.name, t.device::text, s.data, "
             f"{_ISO.format('s.updated_at')}, "
             f"extract(epoch FROM now() - s.updated_at)::float8 "
-            f"FROM tables t LEFT JOIN status s ON s.device = t.device ORDER BY t.name"):
+            f"FROM club.tables t LEFT JOIN club.status s ON s.device = t.device ORDER BY t.name"):
         out.append({"name": name, "device": device, "status": data, "heard": heard,
                     "age": None if age is None else round(age, 1),
                     "online": online(age, heartbeat)})

@@ -55,6 +55,20 @@ class Report:
     notes: list[str] = field(default_factory=list)
     #: seconds the table's clock is behind the club's (negative: ahead); None: not measured
     skew: float | None = None
+    #: games the club refused for good (its checks, its grants), in words: they stay in the
+    #: outbox, and another sync will not change the answer
+    refused: list[str] = field(default_factory=list)
+    #: the error is the club's answer (a refusal), not the club away: a retry will not help
+    permanent: bool = False
+
+
+def permanent(problem: BaseException) -> bool:
+    """Whether the club refused (a check, a constraint, a privilege, this table's claim) rather
+    than could not be reached: PostgreSQL's classes 22 (data) and 23 (integrity), 42501
+    (privilege)."""
+    state = getattr(problem, "sqlstate", None) or ""
+    return isinstance(problem, PermissionError) or state[:2] in ("22", "23") or \
+        state == "42501"
 
 
 class Backoff:
@@ -185,13 +199,13 @@ class ClubSync:
     def _claim(self, club: Any) -> None:
         """This table's device id at the club: claimed by its first sync, then checked."""
         with club.transaction():
-            row = club.execute("SELECT name, device FROM tables WHERE role = current_user"
+            row = club.execute("SELECT name, device FROM club.tables WHERE role = current_user"
                                ).fetchone()
             if row is None:
                 raise PermissionError(f"the club has no table for the role "
                                       f"{self.settings.role}")
             if row[1] is None:
-                club.execute("UPDATE tables SET device = %s WHERE role = current_user",
+                club.execute("UPDATE club.tables SET device = %s WHERE role = current_user",
                              (self.device,))
             elif str(row[1]) != self.device:
                 raise PermissionError(f"the club's table {row[0]!r} belongs to another "
@@ -230,14 +244,21 @@ class ClubSync:
             try:
                 self._mark(gid, *self._send_one(club, gid, report, shift))
             except Exception as problem:
-                self._mark(gid, "waiting", words(problem, self.settings.conninfo))
-                raise
+                said = words(problem, self.settings.conninfo)
+                self._mark(gid, "waiting", said)
+                if not permanent(problem):
+                    raise
+                title = self.conn.execute("SELECT game FROM games WHERE id = ?",
+                                          (gid,)).fetchone()
+                report.refused.append(   # the next game is sent still
+                    f"game {gid} ({title[0] if title else 'gone'}): {said}")
         report.waiting = counts(self.conn)["waiting"]
         return report
 
     def _failed(self, problem: BaseException, report: Report | None = None) -> Report:
         report = report if report is not None else Report()
         report.error = words(problem, self.settings.conninfo)
+        report.permanent = permanent(problem)
         report.waiting = counts(self.conn)["waiting"]
         return report
 
@@ -251,12 +272,12 @@ class ClubSync:
                 profile = seat["profile"]
                 if profile:
                     club.execute(
-                        "INSERT INTO profiles (uuid, name, short_name, colour, added_by) "
-                        "VALUES (%s, %s, %s, %s, club_device()) ON CONFLICT (uuid) DO NOTHING",
+                        "INSERT INTO club.profiles (uuid, name, short_name, colour, added_by) "
+                        "VALUES (%s, %s, %s, %s, club.club_device()) ON CONFLICT (uuid) DO NOTHING",
                         (profile["uuid"], profile["name"], profile["short_name"],
                          profile["colour"]))
             added = club.execute(
-                "INSERT INTO games (uuid, device, game, status, started_at, finished_at, "
+                "INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, "
                 "content, record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb) "
                 "ON CONFLICT (uuid) DO NOTHING RETURNING uuid",
                 (record["uuid"], self.device, record["game"], record["status"],
@@ -265,19 +286,19 @@ class ClubSync:
             if added:
                 players = record["players"]
                 club.cursor().executemany(
-                    "INSERT INTO seats (game, seat, name, profile, score, winner, place) "
+                    "INSERT INTO club.seats (game, seat, name, profile, score, winner, place) "
                     "VALUES (%s, %s, %s, %s, %s, %s, %s)",
                     [(record["uuid"], p["seat"], p["name"], p["profile"], p["score"],
                       bool(p["winner"]), place) for p, place in zip(players, places(players))])
                 report.sent += 1
                 return "sent", None
-            there, theirs = club.execute("SELECT content, record FROM games WHERE uuid = %s",
+            there, theirs = club.execute("SELECT content, record FROM club.games WHERE uuid = %s",
                                          (record["uuid"],)).fetchone()
             if there == digest:
                 report.already += 1
                 return "sent", None
             differs = differences(mine, content_of(theirs)[0], "at the club")
-            club.execute("INSERT INTO conflicts (uuid, device, content, differs, record) "
+            club.execute("INSERT INTO club.conflicts (uuid, device, content, differs, record) "
                          "VALUES (%s, %s, %s, %s, %s::jsonb) ON CONFLICT DO NOTHING",
                          (record["uuid"], self.device, digest, differs,
                           json.dumps(record, ensure_ascii=False)))
@@ -323,8 +344,9 @@ class ClubSync:
                         if pending is not None and now - written >= gap or \
                                 shown is not None and now - written >= heartbeat:
                             data = pending if pending is not None else shown
-                            live.write(club, data)
-                            shown, pending, written = data, None, time.monotonic()
+                            if self._status(club, data, report, reported):
+                                shown = data
+                            pending, written = None, time.monotonic()
                         backoff.reset()
                     except Exception as problem:  # noqa: BLE001 (said in words, retried)
                         club = _closed(club)
@@ -340,6 +362,20 @@ class ClubSync:
         finally:
             self._wake = None
             _closed(club)
+
+    def _status(self, club: Any, data: dict[str, Any], report: Report,
+                reported: Callable[[Report], None]) -> bool:
+        """Write the status; a status the club refuses (its checks: a seat's name it does not
+        take) is said and dropped, not retried: the connection and the games go on."""
+        try:
+            live.write(club, data)
+        except Exception as problem:
+            if not permanent(problem):
+                raise
+            report.refused.append(f"this table's status: {words(problem)}")
+            reported(report)
+            return False
+        return True
 
     @staticmethod
     def _next_wait(now: float, retry_at: float, due: bool, pending: Any, shown: Any,

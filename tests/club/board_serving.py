@@ -15,14 +15,16 @@ from tests.club import making
 
 
 @contextmanager
-def served(conninfo: str, season: str | None = None, club: str = "") -> Iterator[tuple[Any, str]]:
+def served(conninfo: str, season: str | None = None, club: str = "",
+           rater: str | None = None) -> Iterator[tuple[Any, str]]:
     """(the BoardServer, its address) while the block runs."""
     from aiohttp import web
 
     from ui.web.board.server import BoardServer
 
-    server = BoardServer(conninfo, season, club)
+    server = BoardServer(conninfo, season, club, rater)
     loop = asyncio.new_event_loop()
+    server.loop = loop                # a test's way in: loop.call_soon_threadsafe(...)
     runner = web.AppRunner(server.make_app(), handle_signals=False, access_log=None,
                            shutdown_timeout=1.0)
 
@@ -47,7 +49,8 @@ def served(conninfo: str, season: str | None = None, club: str = "") -> Iterator
 def playing(title: str, names: list[str], scores: list[int | None], stands: list[str],
             asks: str = "") -> dict[str, Any]:
     """A status as a table writes it (companion/club/status.py's shape)."""
-    return {"state": "playing", "game": title.lower(), "title": title, "game_id": 1,
+    game = {"Witch's Brew": "witchs_brew", "Cauldron Quest": "quest"}.get(title, title.lower())
+    return {"state": "playing", "game": game, "title": title, "game_id": 1,
             "stands": stands, "asks": asks, "since": None,
             "seats": [{"name": n, "colour": "#ffd166", "score": s, "winner": False,
                        "awaited": False} for n, s in zip(names, scores)]}

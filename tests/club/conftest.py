@@ -25,11 +25,21 @@ def cluster():
 @pytest.fixture
 def club(cluster):
     """A new database in the cluster, made the club's (``companion club init``): its admin
-    connection string."""
+    connection string (its sessions find the club's relations unqualified: the tests' own SQL
+    is not the boundary, the club's functions are)."""
     from companion.club.schema import init
     import psycopg
 
     url = cluster.url(cluster.new_database())
     with psycopg.connect(url, autocommit=True) as conn:
         init(conn)
-    return url
+    return url + " options=-csearch_path=club,public"
+
+
+@pytest.fixture
+def roles(club):
+    """A table (A) and another (B), both with their devices claimed, a wall and a rater
+    (tests/club/hostile.py)."""
+    from tests.club.hostile import made_roles
+
+    return made_roles(club)

@@ -3,6 +3,7 @@ the benchmark: the rows a table's sync writes (games, seats, profiles), without 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import uuid as uuids
@@ -18,7 +19,8 @@ def profiles(conn: Any, n: int, device: str, seed: int = 1) -> list[tuple[str, s
     rng = random.Random(seed)
     made = [(str(uuids.UUID(int=rng.getrandbits(128), version=4)), f"Player {i + 1}")
             for i in range(n)]
-    conn.cursor().executemany("INSERT INTO profiles (uuid, name, added_by) VALUES (%s, %s, %s) "
+    conn.cursor().executemany("INSERT INTO club.profiles (uuid, name, added_by) "
+                              "VALUES (%s, %s, %s) "
                               "ON CONFLICT DO NOTHING", [(u, name, device) for u, name in made])
     return made
 
@@ -32,8 +34,8 @@ def game_rows(rng: random.Random, players: Sequence[tuple[str, str]], device: st
     chosen = rng.sample(list(players), rng.randint(3, min(5, len(players))))
     record = {"uuid": uuid, "game": title, "status": "finished",
               "players": [{"seat": i, "name": n} for i, (_, n) in enumerate(chosen)]}
-    game = (uuid, device, title, "finished", ended - timedelta(minutes=40), ended, uuid,
-            json.dumps(record))
+    game = (uuid, device, title, "finished", ended - timedelta(minutes=40), ended,
+            hashlib.sha256(uuid.encode()).hexdigest(), json.dumps(record))
     if title == "quest":
         won = rng.random() < 0.5
         seats = [(uuid, i, n, p, None, won, 1) for i, (p, n) in enumerate(chosen)]
@@ -46,9 +48,9 @@ def game_rows(rng: random.Random, players: Sequence[tuple[str, str]], device: st
     return game, seats
 
 
-GAME_SQL = ("INSERT INTO games (uuid, device, game, status, started_at, finished_at, content, "
+GAME_SQL = ("INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, content, "
             "record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)")
-SEAT_SQL = ("INSERT INTO seats (game, seat, name, profile, score, winner, place) "
+SEAT_SQL = ("INSERT INTO club.seats (game, seat, name, profile, score, winner, place) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s)")
 
 
@@ -62,6 +64,11 @@ def add(conn: Any, game: tuple, seats: list[tuple]) -> None:
 def device(conn: Any, name: str = "Bench") -> str:
     """A table at the club with its device claimed: its device id."""
     made = str(uuids.uuid4())
-    conn.execute("INSERT INTO tables (name, role, device) VALUES (%s, %s, %s)",
+    conn.execute("INSERT INTO club.tables (name, role, device) VALUES (%s, %s, %s)",
                  (name, f"club_table_{made[:8]}", made))
     return made
+
+
+#: Appended to a role's connection string in a test whose own SQL names the club's relations
+#: unqualified (a session's own path: the club's functions fix theirs).
+PATH = " options=-csearch_path=club"

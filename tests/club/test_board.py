@@ -36,6 +36,7 @@ def wall(club):
     with psycopg.connect(club, autocommit=True) as admin:
         made = filled(admin)
         made["wall"] = access.add_wall(admin, unique("w"))
+        made["rater"] = access.add_rater(admin, unique("r"))
     made["admin"] = club
     return made
 
@@ -110,7 +111,8 @@ return out;"""
 
 def test_the_wall_in_chromium_is_live(wall, browser):
     _viewport(browser)
-    with served(wall["wall"].conninfo, club="Meeple") as (server, url):
+    with served(wall["wall"].conninfo, club="Meeple", rater=wall["rater"].conninfo) as (
+            server, url):
         browser.get(url + "/")
         until(browser, lambda: _n(browser) >= 1, "the first snapshot")
         until(browser, lambda: "Table 4" in _text(browser, "#tables"),

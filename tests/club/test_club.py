@@ -24,6 +24,7 @@ from companion.club.schema import CLUB_VERSION, init
 from companion.club.sync import Backoff, ClubSync, counts
 from companion.store import Store
 from tests.companion.test_history_stats import build_history
+from tests.club.making import PATH
 from tests.club.cluster import unique
 
 ALL_THREE = {"witchs_brew": 2, "cauldron": 2, "quest": 2}
@@ -42,6 +43,7 @@ def joined(club: str, name: str, tmp_path: Path) -> Path:
     assert code == 0, err
     handed = tmp_path / f"{name}-handed.json"
     handed.write_text(printed)
+    handed.chmod(0o600)
     settings = tmp_path / f"{name}.json"
     code, said, err = cli("club", "join", handed, "--settings", settings)
     assert code == 0 and "readable by this user only" in said and "password" not in said, err
@@ -91,22 +93,25 @@ def test_a_table_role_changes_only_its_own(club, tmp_path):
     with Store(db_a) as store:
         a_device = store.device_id
     (a_game,) = at_club(club, "SELECT uuid::text FROM games WHERE device = %s", a_device)[0]
-    with psycopg.connect(sb.conninfo, autocommit=True) as b:
+    with psycopg.connect(sb.conninfo + PATH, autocommit=True) as b:
         for sql in ("UPDATE games SET status = 'abandoned' WHERE uuid = %s",
                     "DELETE FROM games WHERE uuid = %s", "DELETE FROM seats WHERE game = %s"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 b.execute(sql, (a_game,))
         with pytest.raises(psycopg.errors.InsufficientPrivilege):   # under A's device id
-            b.execute("INSERT INTO games (uuid, device, game, status, started_at, content, "
-                      "record) VALUES (gen_random_uuid(), %s, 'x', 'finished', now(), '', "
-                      "'{}')", (a_device,))
+            b.execute("INSERT INTO games (uuid, device, game, status, started_at, finished_at, "
+                      "content, record) VALUES ('5d3b1c1e-0000-4000-8000-000000000001', %s, "
+                      "'quest', 'finished', now(), now(), repeat('a', 64), '{\"uuid\": "
+                      "\"5d3b1c1e-0000-4000-8000-000000000001\", \"game\": \"quest\", "
+                      "\"status\": \"finished\", \"players\": [{\"name\": \"A\"}]}')",
+                      (a_device,))
         b.execute("INSERT INTO status (device, game) VALUES (club_device(), 'quest')")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             b.execute("INSERT INTO status (device, game) VALUES (%s, 'quest')", (a_device,))
         assert b.execute("UPDATE tables SET device = gen_random_uuid()").rowcount == 0
-    with psycopg.connect(sa.conninfo, autocommit=True) as a:
+    with psycopg.connect(sa.conninfo + PATH, autocommit=True) as a:
         a.execute("INSERT INTO status (device, game) VALUES (club_device(), 'cauldron')")
-    with psycopg.connect(sb.conninfo, autocommit=True) as b:   # A's status: not B's to write
+    with psycopg.connect(sb.conninfo + PATH, autocommit=True) as b:   # A's status: not B's to write
         assert b.execute("UPDATE status SET game = 'x' WHERE device = %s",
                          (a_device,)).rowcount == 0
     assert at_club(club, "SELECT game FROM status WHERE device = %s", a_device) == [("cauldron",)]
@@ -117,7 +122,7 @@ def test_the_wall_reads_and_writes_nothing(club, tmp_path):
     code, printed, err = cli("club", "add-wall", unique("w"), "--url", club)
     assert code == 0, err
     wall = access.parse(printed, "wall")
-    with psycopg.connect(wall.conninfo, autocommit=True) as conn:
+    with psycopg.connect(wall.conninfo + PATH, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("INSERT INTO seasons VALUES ('s', '2026-01-01', '2026-02-01')")
@@ -305,10 +310,19 @@ def test_standings_command_by_season(club, tmp_path):
     assert code == 2 and "END" in err
     code, out, err = cli("club", "standings", "--settings", settings, "--json")
     assert code == 0, err
-    found = json.loads(out)
-    assert found["season"]["name"] == "All"
+    found = json.loads(out)            # a table reads; it rates nothing: the counts, unrated
+    assert found["season"]["name"] == "All" and found["ratings_lag"] == ["witchs_brew"]
     titles = {t["game"]: t for t in found["titles"]}
     assert titles["witchs_brew"]["games"] == 3 and titles["quest"]["team"]
-    assert any(p["ranked"] for p in titles["witchs_brew"]["players"])
+    assert not any(p["ranked"] for p in titles["witchs_brew"]["players"])
+    code, out, _ = cli("club", "standings", "--settings", settings)
+    assert "not yet up to the latest games" in out and "from 3 games" in out
+    rater = tmp_path / "rater.json"
+    assert cli("club", "add-rater", unique("r"), "--url", club, "-o", rater)[0] == 0
+    code, out, err = cli("club", "rate", "--settings", rater)
+    assert code == 0 and "Folded 3 game(s)" in out, err
+    found = json.loads(cli("club", "standings", "--settings", settings, "--json")[1])
+    titles = {t["game"]: t for t in found["titles"]}
+    assert found["ratings_lag"] == [] and any(p["ranked"] for p in titles["witchs_brew"]["players"])
     code, out, _ = cli("club", "standings", "--settings", settings, "--game", "Cauldron Quest")
     assert code == 0 and "no rating" in out and "Witch" not in out

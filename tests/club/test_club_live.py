@@ -20,6 +20,7 @@ from companion.games import get_rules
 from companion.store import Store
 from companion.view import table_view
 from companion.core.narrator import Narrator
+from tests.club.making import PATH
 from tests.club.cluster import free_port
 from tests.companion.test_history_stats import NEEDED, build_history
 from tests.club.test_club import _alive, at_club, cli, joined, played
@@ -46,7 +47,7 @@ def test_status_from_the_snapshot_names_the_seats_and_scores(tmp_path):
 
 
 def _written(club_url, settings, data):
-    with psycopg.connect(settings.conninfo, autocommit=True) as conn:
+    with psycopg.connect(settings.conninfo + PATH, autocommit=True) as conn:
         return live.write(conn, data)
 
 
@@ -150,7 +151,7 @@ def test_a_tables_clock_a_day_off(club, tmp_path):
         store.conn.execute("UPDATE outbox SET state = 'waiting'")  # sent again: the same game
         again = ahead.send()
         assert (again.sent, again.already, again.conflicts) == (0, 2, [])
-        with psycopg.connect(settings.conninfo, autocommit=True) as conn:
+        with psycopg.connect(settings.conninfo + PATH, autocommit=True) as conn:
             live.write(conn, {"state": "idle", "game": None})
             (table,) = [t for t in read_tables(conn) if t["name"] == settings.name]
             server_now = conn.execute("SELECT now()").fetchone()[0]
@@ -210,7 +211,8 @@ def test_a_club_player_named_like_one_here_is_kept_apart(club, tmp_path):
                                ).fetchone()
     assert annas == (2,) and any("Anna" in note and "kept apart" in note
                                  for note in report.notes)
-    with psycopg.connect(sb.conninfo, autocommit=True) as conn:   # the club's: never changed
+    assert any("Anna" in note and "the standings show two" in note for note in report.notes)
+    with psycopg.connect(sb.conninfo + PATH, autocommit=True) as conn:   # the club's: never changed
         assert exchange(conn, side_connection(str(db_b)))[:2] == (0, 0)
 
 

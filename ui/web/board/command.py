@@ -36,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                            "kept by join; default: as join keeps them)")
     parser.add_argument("--season", metavar="NAME", help="this season (default: today's, "
                                                          "else the latest)")
+    parser.add_argument("--rater", metavar="FILE", help="the rater's settings (what add-rater "
+                        "printed): fold each new game into the ratings as it arrives")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,8 +51,15 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.settings) if args.settings else access.default_path()
     settings = access.load(path)
+    rater = access.load(Path(args.rater)) if args.rater else None
+    for given, kind in ((settings, "wall"), (rater, "rater")):
+        if given is not None and access.kind_of(given) != kind:
+            raise access.ClubRefused(f"{'--settings' if kind == 'wall' else '--rater'}: "
+                                     f"these are a {access.kind_of(given)}'s settings, not "
+                                     f"the {kind}'s (companion club add-{kind})")
     host, port = args.listen
-    server = BoardServer(settings.conninfo, args.season, settings.club)
+    # the club's own name comes from the club (companion club name); none: "The club"
+    server = BoardServer(settings.conninfo, args.season, "", rater.conninfo if rater else None)
     shown = f"[{host}]" if ":" in host else host
     say(f"The wall screen of the club {settings.club!r}: http://{shown}:{port}/ "
         "(Ctrl+C stops it)")

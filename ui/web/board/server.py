@@ -7,8 +7,10 @@ missed, by the server's clock), when the board reads the tables again.
 It accepts nothing from the page: GET and HEAD only (anything else 405), no request body (1 KB
 at most), the phones' server's headers (CSP 'self', no-store, nosniff, no referrer), at most
 MAX_CONNECTIONS pages at once. It reads with the role of its settings (a wall screen's
-``club_wall``, read-only but for the league's ratings, which it folds in as games arrive:
-companion/club/rater.py).
+``club_wall``: SELECT only). Given the rater's settings too (``rater``: a ``club_rater`` role, the
+one that writes the league's ratings), it folds each new game into them as games arrive
+(companion/club/rater.py) on a connection of that role's own; without, it shows the ratings as
+the club's rater left them.
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ class BoardServer:
     """``conninfo``: the wall's connection string; ``season``: a season's name (None: today's,
     else the latest). ``make_app()`` for aiohttp; the board's work starts with the app."""
 
-    def __init__(self, conninfo: str, season: str | None = None, club: str = "") -> None:
+    def __init__(self, conninfo: str, season: str | None = None, club: str = "",
+                 rater: str | None = None) -> None:
         self.conninfo, self.season, self.club = conninfo, season, club
+        self.rater = rater                       # the rater's connection string, or None
+        self._rating: Any = None                 # its connection, used from one thread
         self.n = 0
         self.snapshot: dict[str, Any] | None = None
         self.refreshed = 0.0                     # time.monotonic() of the latest snapshot
@@ -122,15 +127,17 @@ class BoardServer:
         self._wake = asyncio.Event()
         self._rate = asyncio.Event()
         self._tasks = [asyncio.ensure_future(self._listen()),
-                       asyncio.ensure_future(self._refresh()),
-                       asyncio.ensure_future(self._rater())]
+                       asyncio.ensure_future(self._refresh())]
+        if self.rater is not None:
+            self._tasks.append(asyncio.ensure_future(self._rater()))
 
     async def _stopped(self, _app: web.Application) -> None:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._reader is not None:
-            await asyncio.to_thread(self._reader.close)
+        for conn in (self._reader, self._rating):
+            if conn is not None:
+                await asyncio.to_thread(conn.close)
 
     async def _listen(self) -> None:
         """LISTEN on the club's channels; each notice wakes a refresh (a game: the rater too).
@@ -181,21 +188,32 @@ class BoardServer:
             await self._rate.wait()
             self._rate.clear()
             try:
-                await asyncio.to_thread(self._with_reader, lambda c: rate_due(c, self.season_name))
+                await asyncio.to_thread(self._rate_now, lambda c: rate_due(c, self.season_name))
             except Exception as problem:         # noqa: BLE001 (said; the counts still show)
                 log.warning("board: the ratings could not be folded: %s",
-                            words(problem, self.conninfo))
+                            words(problem, self.rater or ""))
+
+    def _rate_now(self, work: Any) -> Any:
+        """``work(conn)`` on the rater's own connection."""
+        return self._on("_rating", self.rater, work)
 
     def _with_reader(self, work: Any) -> Any:
-        """``work(conn)`` on the board's own connection, opened again after a failure."""
+        """``work(conn)`` on the board's own (the wall's) connection."""
+        return self._on("_reader", self.conninfo, work)
+
+    def _on(self, kept: str, conninfo: str, work: Any) -> Any:
+        """``work(conn)`` on the connection kept in ``self.<kept>``, opened again after a
+        failure."""
         import psycopg
 
-        if self._reader is None or self._reader.closed:
-            self._reader = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=10)
+        conn = getattr(self, kept)
+        if conn is None or conn.closed:
+            conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
+            setattr(self, kept, conn)
         try:
-            return work(self._reader)
+            return work(conn)
         except psycopg.OperationalError:
-            self._reader.close()
+            conn.close()
             raise
 
     def _read(self) -> tuple[dict[str, Any], float | None]:
