@@ -79,3 +79,21 @@ def test_the_picker_marks_a_club_player_new_here(app):
     picker = KnownPlayers(setup.rows[:3], setup.rows[0], app.store, lambda note: None)
     row = next(d for d in picker.ids.list.data if d["name"] == "Zoe")
     assert row["caption"] == "a club player, no games here yet"
+
+
+def test_a_refusal_is_not_promised_a_later_send(app):
+    """A game the club refused stays refused at every sync: the Settings' line says it is kept
+    and names no retry; a refusal of the table itself asks for the club's admin instead of
+    saying the games are sent when the club is back."""
+    from companion.club.sync import Report
+    from ui.table.club import club_words
+
+    app._show_club(Report(waiting=1, refused=["Witch's Brew of 2026-11-30: a name past 40"]))
+    assert "1 game refused by the club" in app.club_said
+    assert "nothing is lost" in app.club_said
+    refused = club_words("Brettspiel", False, 2, "permission denied for table games",
+                         permanent=True)
+    assert "sent when the club is back" not in refused
+    assert "ask the club's admin" in refused
+    away = club_words("Brettspiel", False, 2, "connection refused")
+    assert "sent when the club is back" in away

@@ -28,11 +28,18 @@ _HINT, _PREFIX = " Is the server running", "connection failed: "
 
 
 def club_words(name: str, connected: bool, waiting: int, error: str, clock: str = "",
-               conflicts: int = 0) -> str:
-    """The Settings' line on the club: connected or not, the games waiting, the last error."""
+               conflicts: int = 0, refused: int = 0, permanent: bool = False) -> str:
+    """The Settings' line on the club: connected or not, the games waiting, the last error.
+
+    A refusal (the club's checks or grants) is told apart from the club being away: a retry
+    will not change it, so the line never promises that the games are sent later."""
     games = f"{waiting} game{'' if waiting == 1 else 's'} waiting"
     if connected:
         said = f"Club {name}: connected, {games}."
+    elif error and permanent:
+        error = error.split(_HINT)[0].removeprefix(_PREFIX)
+        said = (f"Club {name}: the club refused this table, {games}; a sync will not change "
+                f"that: ask the club's admin. The club said: {error}")
     elif error:
         error = error.split(_HINT)[0].removeprefix(_PREFIX)
         said = (f"Club {name}: not connected, {games} (sent when the club is back). "
@@ -42,6 +49,9 @@ def club_words(name: str, connected: bool, waiting: int, error: str, clock: str 
     if conflicts:
         said += (f" {conflicts} game{'' if conflicts == 1 else 's'} the club holds otherwise "
                  "(see companion club status).")
+    if refused:
+        said += (f" {refused} game{'' if refused == 1 else 's'} refused by the club: kept "
+                 "here, nothing is lost (companion club sync names what to correct).")
     if clock:
         said += f" This table's clock is {clock} the club's: its games are dated by the club's."
     return said
@@ -167,6 +177,9 @@ class ClubApp:
         if skew is not None and abs(skew) > CLOCK_TOLERANCE:
             clock = clock_words(skew)
         conflicts = len(getattr(report, "conflicts", []) or [])
+        refused = [r for r in getattr(report, "refused", []) or []
+                   if not r.startswith("this table's status")]
         self.club_said = club_words(self._club_name, self.club_connected, self.club_waiting,
                                     "" if self.club_connected else self.club_error, clock,
-                                    conflicts)
+                                    conflicts, len(refused),
+                                    bool(getattr(report, "permanent", False)))
