@@ -29,9 +29,7 @@ _ISO = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"+00:00\"')"
 def admitted(name: Any, short: Any, colour: Any) -> tuple[str, str | None, str | None]:
     """A profile from the club as this table would store it (name, short name, colour);
     RuleViolation naming the field when this table's gate refuses it."""
-    clean = clean_text(name, "name", limit=NAME, blank=False)
-    if any(ch in clean for ch in "\t\n"):
-        raise RuleViolation(f"name: {shown(name)} holds a tab or a line break")
+    clean = clean_text(name, "name", limit=NAME, blank=False, line=True)
     brief = clean_text(short, "short_name", limit=SHORT_NAME) if short is not None else ""
     found = colour_name(colour) if colour is not None else None
     if colour is not None and found is None:

@@ -120,9 +120,12 @@ class Flag(Spec):
         return value
 
 
-def clean_text(value: Any, at: str, *, limit: int = MAX_TEXT, blank: bool = True) -> str:
+def clean_text(value: Any, at: str, *, limit: int = MAX_TEXT, blank: bool = True,
+               line: bool = False) -> str:
     """Text a person typed: a string that can be stored and shown (no lone surrogates, no
-    control characters), at most ``limit`` characters, stripped, in Unicode NFC."""
+    control characters), at most ``limit`` characters, stripped, in Unicode NFC. A ``line``
+    (a name) holds no tab or line break either: it is shown on one line everywhere, and the
+    club refuses one that does not."""
     if not isinstance(value, str):
         raise _fail(at, f"text of at most {limit} characters", value)
     if len(value) > limit:
@@ -134,6 +137,8 @@ def clean_text(value: Any, at: str, *, limit: int = MAX_TEXT, blank: bool = True
         if unicodedata.category(ch) == "Cc" and ch not in "\t\n":
             raise RuleViolation(f"{at}: the text holds a control character "
                                 f"(U+{ord(ch):04X}); type it again")
+        if line and ch in "\t\n":
+            raise RuleViolation(f"{at}: a name is one line, without a tab or a line break")
     text = unicodedata.normalize("NFC", value.strip())
     if not blank and not text:
         raise RuleViolation(f"{at}: give a name, not an empty text")
@@ -146,12 +151,13 @@ class Text(Spec):
 
     limit: int = MAX_TEXT
     blank: bool = True
+    line: bool = False
 
     def wants(self, state: State) -> str:
         return f"text of at most {self.limit} characters"
 
     def check(self, value: Any, at: str, state: State) -> str:
-        return clean_text(value, at, limit=self.limit, blank=self.blank)
+        return clean_text(value, at, limit=self.limit, blank=self.blank, line=self.line)
 
 
 def _same(given: Any, option: Any) -> bool:
@@ -471,5 +477,5 @@ def check_setup(keys: Mapping[str, Arg], config: Any, *, game: str) -> dict[str,
 
 def player_names(least: int, most: int) -> Spec:
     """The players of a setup, in clockwise order: names as typed (stripped, NFC), none blank,
-    none the same as another after NFC and case folding."""
-    return ListOf(Text(limit=40, blank=False), least=least, most=most, unique=True)
+    none the same as another after NFC and case folding, each on one line."""
+    return ListOf(Text(limit=40, blank=False, line=True), least=least, most=most, unique=True)

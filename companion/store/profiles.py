@@ -153,6 +153,8 @@ def checked_changes(conn: sqlite3.Connection, profile_uuid: str, *, name: str | 
             raise SetupError("name: a profile needs a name (it is blank)")
         if len(name.strip()) > NAME:
             raise SetupError(f"name: {shown(name)} is longer than {NAME} letters")
+        if any(ch in name for ch in "\t\n"):
+            raise SetupError("name: a name is one line, without a tab or a line break")
         other = conn.execute("SELECT name FROM profiles WHERE name_key = ? AND id != ?",
                              (key(name), row[0])).fetchone()
         if other is not None:

@@ -98,7 +98,7 @@ class SeatEntry(Either):
 
 
 SEAT_RECORD = Record({
-    "name": Arg(Text(40, blank=False), True, "as the table calls the player"),
+    "name": Arg(Text(40, blank=False, line=True), True, "as the table calls the player"),
     "character": Arg(CHARACTER, doc="the Character card"),
     "ability": Arg(Text(), doc="its ability, as the card reads"),
     "once_per_season": Arg(Flag(), doc="the ability takes a Used token"),
@@ -117,7 +117,7 @@ SETTINGS = Record({
 }, what="the settings")
 
 SETUP_KEYS: dict[str, Arg] = {
-    "players": Arg(ListOf(SeatEntry((Text(40, blank=False), SEAT_RECORD)), 2, 6), True,
+    "players": Arg(ListOf(SeatEntry((Text(40, blank=False, line=True), SEAT_RECORD)), 2, 6), True,
                    "clockwise: names, or records with a character"),
     "variants": Arg(ListOf(VARIANT, 0, len(d.VARIANTS), unique=True)),
     "milestones": Arg(Record({m: Arg(Whole(d.MILESTONE_MIN, d.MILESTONE_MAX))
