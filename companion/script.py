@@ -96,8 +96,8 @@ def replay(lines: Iterable[str], *, strict: bool = False, store: Any = None) -> 
         setup = parse_setup(first[1])
         rules = get_rules(setup["game"])
         session = store.new_game(rules, setup) if store is not None else Session(rules, setup)
-    except StoreError:
-        raise
+    except StoreError as problem:   # a full card: not even the setup was stored
+        raise NotStored(f"line {first[0]}: {problem}") from None
     except CompanionError as problem:
         raise SetupError(f"line {first[0]}: {problem}") from None
     result = Replay(session)

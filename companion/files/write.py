@@ -34,6 +34,10 @@ class FileRefused(CompanionError, OSError):
     """A file the companion will not write; the message names it and says why."""
 
 
+class LinkRefused(FileRefused):
+    """The target's name is a link: neither followed nor replaced, even with ``force``."""
+
+
 @dataclass(frozen=True)
 class Family:
     """The game database and every file SQLite or the store keeps beside it, as the folder
@@ -113,7 +117,7 @@ def _check_existing(dfd: int, name: str, shown: str, force: bool) -> bool:
     if stat.S_ISDIR(st.st_mode):
         raise FileRefused(f"{shown}: cannot be written (it is a folder, not a file)")
     if stat.S_ISLNK(st.st_mode):
-        raise FileRefused(f"{shown}: cannot be written (it is a link; the companion never "
+        raise LinkRefused(f"{shown}: cannot be written (it is a link; the companion never "
                           "writes through a link or over one): give the real file's name")
     if not stat.S_ISREG(st.st_mode):
         raise FileRefused(f"{shown}: cannot be written (it is a pipe, a socket or a device, "
