@@ -14,6 +14,7 @@ from typing import Any, BinaryIO, Iterator, TextIO
 from companion.cli.status import Unusable
 from companion.core.errors import StoreError
 from companion.files import FileRefused, write_whole
+from companion.files.budget import SCRIPT_STEPS
 from companion.files.read import FileTooBig, NotAFile, open_regular, read_bounded, read_regular
 from companion.files.walk import PathRefused
 from companion.files.write import LinkRefused, family
@@ -106,6 +107,9 @@ def read_script(name: str) -> list[str]:
         line = data.count(b"\n", 0, bad.start) + 1
         raise Unusable(f"{label}, line {line}: not UTF-8 text (byte 0x{data[bad.start]:02x}); "
                        "save the script as UTF-8") from None
+    if text.count("\n") > SCRIPT_STEPS + 1000:   # refused before a line is parsed
+        raise Unusable(f"{label}: it holds more than {SCRIPT_STEPS:,} lines, more than the "
+                       "companion replays in one game")
     return text.split("\n")
 
 

@@ -11,7 +11,12 @@ measured once, whatever the size of the reads."""
 
 from __future__ import annotations
 
+import json
+import math
 import re
+from typing import Any
+
+from companion.core.gate import INT64_MAX, INT64_MIN, shown
 
 #: values one game of an import may hold (a long real game holds a few thousand)
 GAME_VALUES = 500_000
@@ -24,11 +29,22 @@ SCRIPT_STEPS = 50_000
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},"]')
 
 
+#: brackets nested deeper than this are said as such (Python's JSON parser stops near 1,000)
+DEEP = 500
+
+
 class TooMany(ValueError):
-    """More values than the kind allows: ``str`` says how many it allows."""
+    """More values than the kind allows: ``str`` says how many it allows; ``deep`` when it
+    was brackets nested past DEEP."""
+
+    deep = False
 
 
-def _say(most: int) -> TooMany:
+def _say(most: int, depth: int) -> TooMany:
+    if depth > DEEP:
+        found = TooMany(f"its brackets are nested too deep (more than {DEEP} levels)")
+        found.deep = True
+        return found
     return TooMany(f"it holds more than {most:,} values, more than the companion reads for "
                    "one game")
 
@@ -59,6 +75,8 @@ class Extent:
             if token in "[{":
                 self.depth += 1
                 self.count += 1
+                if self.depth > DEEP:
+                    raise _say(self.most, self.depth)
             elif token in "]}":
                 self.depth -= 1
                 if self.depth <= 0:
@@ -67,10 +85,71 @@ class Extent:
             else:
                 self.count += 1
             if self.count > self.most:
-                raise _say(self.most)
+                raise _say(self.most, self.depth)
         self.pos = len(text)
         return None
 
     def shift(self, by: int) -> None:
         """The text lost ``by`` characters at its start (read past): keep the place."""
         self.pos -= by
+
+
+# -- numbers the game record can keep, checked while parsing -----------------------------------
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not a number JSON allows")
+
+
+class _TooBig(ValueError):
+    pass
+
+
+def _int64(digits: str) -> int:
+    """A whole number as JSON gives it, refused beyond what the file can keep (SQLite's 64
+    bits): checked while parsing, not by walking every value afterwards."""
+    value = int(digits)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise _TooBig(f"{shown(value)} is more than the game record can keep (whole "
+                      f"numbers up to {INT64_MAX:,} either way)")
+    return value
+
+
+def _finite(digits: str) -> float:
+    """A number with a fraction or an exponent, refused when a float cannot hold it (1e400
+    would be stored as Infinity, which no JSON reader takes back)."""
+    value = float(digits)
+    if not math.isfinite(value):
+        raise _TooBig(f"{shown(digits, 40)} is too large a number for the game record (it "
+                      "would be stored as Infinity)")
+    return value
+
+
+class _Marked:
+    """A number the file cannot keep, in place, while its field is looked for."""
+
+
+def field_of(text: str) -> str:
+    """Where in ``text`` (one JSON value) the first number the file cannot keep sits, as a
+    field path (``stored.log[3].command.amount``): parsed again with the numbers marked,
+    only after a refusal, so a good file is never walked."""
+    mark = _Marked()
+
+    def kept(digits: str, read: Any) -> Any:
+        try:
+            return read(digits)
+        except _TooBig:
+            return mark
+
+    value = json.loads(text, parse_constant=_no_constant,
+                       parse_int=lambda d: kept(d, _int64), parse_float=lambda d: kept(d, _finite))
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        at, item = stack.pop()
+        if item is mark:
+            return at or "the game"
+        if isinstance(item, dict):
+            stack.extend((f"{at}.{k}" if at else k, v) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((f"{at}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+    return "the game"
+
+

@@ -7,77 +7,20 @@ refused text is parsed again, to name the field."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
 from companion.core.errors import CompanionError
-from companion.core.gate import INT64_MAX, INT64_MIN, shown
-from companion.files.budget import GAME_VALUES, TooMany, refuse_crowd
+from companion.core.gate import shown
+from companion.files.budget import (  # noqa: F401 (import_stream reads them here)
+    GAME_VALUES, TooMany, _finite, _int64, _no_constant, _TooBig, field_of, refuse_crowd,
+)
 from companion.store.schema import unstorable
 
 
 class ImportRefused(CompanionError, ValueError):
     """A file, or a game in it, that cannot be imported: names the line and the field."""
 
-
-
-def _no_constant(word: str) -> Any:
-    raise ValueError(f"{word} is not a number JSON allows")
-
-
-class _TooBig(ValueError):
-    pass
-
-
-def _int64(digits: str) -> int:
-    """A whole number as JSON gives it, refused beyond what the file can keep (SQLite's 64
-    bits): checked while parsing, not by walking every value afterwards."""
-    value = int(digits)
-    if not INT64_MIN <= value <= INT64_MAX:
-        raise _TooBig(f"{shown(value)} is more than the game record can keep (whole "
-                      f"numbers up to {INT64_MAX:,} either way)")
-    return value
-
-
-def _finite(digits: str) -> float:
-    """A number with a fraction or an exponent, refused when a float cannot hold it (1e400
-    would be stored as Infinity, which no JSON reader takes back)."""
-    value = float(digits)
-    if not math.isfinite(value):
-        raise _TooBig(f"{shown(digits, 40)} is too large a number for the game record (it "
-                      "would be stored as Infinity)")
-    return value
-
-
-class _Marked:
-    """A number the file cannot keep, in place, while its field is looked for."""
-
-
-def field_of(text: str) -> str:
-    """Where in ``text`` (one JSON value) the first number the file cannot keep sits, as a
-    field path (``stored.log[3].command.amount``): parsed again with the numbers marked,
-    only after a refusal, so a good file is never walked."""
-    mark = _Marked()
-
-    def kept(digits: str, read: Any) -> Any:
-        try:
-            return read(digits)
-        except _TooBig:
-            return mark
-
-    value = json.loads(text, parse_constant=_no_constant,
-                       parse_int=lambda d: kept(d, _int64), parse_float=lambda d: kept(d, _finite))
-    stack: list[tuple[str, Any]] = [("", value)]
-    while stack:
-        at, item = stack.pop()
-        if item is mark:
-            return at or "the game"
-        if isinstance(item, dict):
-            stack.extend((f"{at}.{k}" if at else k, v) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend((f"{at}[{i}]", v) for i, v in reversed(list(enumerate(item))))
-    return "the game"
 
 
 #: A \u escape of half a surrogate pair: only then is a parsed line walked for a lone one.

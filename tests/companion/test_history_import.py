@@ -328,7 +328,7 @@ def test_a_field_that_is_not_right_is_named_with_its_line(small, tmp_path, path,
 
 @pytest.mark.parametrize("text, words", [
     ("{\"uuid\": 1\n", "bad.jsonl, line 1: not JSON"),
-    ("\n\n[1, 2 x]\n", "bad.jsonl, line 3: not JSON"),
+    ("\n\n[{\"a\": 1 x}]\n", "bad.jsonl, line 3: not JSON"),
     ("[1]\n", "bad.jsonl: game 1 of the list: the game: 1 is not an object"),
     ("{}\n", "bad.jsonl, line 1: uuid: the game has no uuid"),
     ("{\"a\": NaN}\n", "bad.jsonl, line 1: not JSON (NaN is not a number JSON allows)"),
