@@ -35,7 +35,11 @@ class Name:
     how: str
 
     def of(self, name: str, **parts: str) -> str:
-        values = {"stamp": stamp(), "token": token(), **parts}
+        values = dict(parts)
+        if "{stamp}" in self.pattern and "stamp" not in values:
+            values["stamp"] = stamp()
+        if "{token}" in self.pattern and "token" not in values:
+            values["token"] = token()
         return self.pattern.format(name=name, **values)
 
 

@@ -194,20 +194,29 @@ def mark_clean(path: str | Place) -> None:
     truncation) and renamed to ``NAME.clean``. Never fails: a start without it only checks
     the file."""
     place, mine = at(path)
-    temp = names.CLEAN_TEMP.of(place.name)
+    temp = ""
     try:
         found = _fingerprint(place)
         if found is None:
             return
-        fd = place.create(temp)
+        for _ in range(3):   # a name someone planted is passed over, never opened
+            temp = names.CLEAN_TEMP.of(place.name)
+            try:
+                fd = place.create(temp)
+                break
+            except FileExistsError:
+                temp = ""
+        else:
+            return
         with os.fdopen(fd, "w") as out:
             json.dump(found, out)
             out.flush()
             os.fsync(out.fileno())
         place.rename(temp, names.CLEAN.of(place.name))
     except OSError:
-        with contextlib.suppress(OSError):
-            place.unlink(temp)
+        if temp:
+            with contextlib.suppress(OSError):
+                place.unlink(temp)
     finally:
         if mine:
             place.close()
