@@ -146,9 +146,7 @@ def write_in(dfd: int, name: str, data: Data, *, mode: int = 0o600, force: bool 
     if not name or "/" in name or name in (".", ".."):
         raise FileRefused(f"{shown}: cannot be written (not a name a file can have)")
     existed = _check_existing(dfd, name, shown, force)
-    temp = names.PART.of(name[:200])
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o600, dir_fd=dfd)
+    temp, fd = _new_temp(dfd, name)
     placed = False
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)   # held while written: not a leftover
@@ -167,6 +165,19 @@ def write_in(dfd: int, name: str, data: Data, *, mode: int = 0o600, force: bool 
         os.close(fd)
         if not placed:
             _unlink(dfd, temp)
+
+
+def _new_temp(dfd: int, name: str) -> tuple[str, int]:
+    """A new temporary beside ``name`` (names.PART): a name someone planted is passed over
+    for the next random one, never opened."""
+    for tries in range(4):
+        temp = names.PART.of(name[:200])
+        try:
+            return temp, os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                                 | os.O_CLOEXEC, 0o600, dir_fd=dfd)
+        except FileExistsError:
+            if tries == 3:
+                raise
 
 
 def _place(dfd: int, temp: str, name: str, shown: str, replace: bool) -> bool:

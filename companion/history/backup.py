@@ -128,8 +128,14 @@ def _private_folder(place: Place | None, kind: names.Name) -> Iterator[str]:
     walked private), else in the system's temporary folder. Flocked while in use, so the next
     start removes it only when its maker was killed (aside.remove_leftovers); removed after."""
     if place is not None:
-        name = kind.of(place.name)
-        os.mkdir(name, 0o700, dir_fd=place.folder)
+        for tries in range(4):   # a planted name is passed over, never entered
+            name = kind.of(place.name)
+            try:
+                os.mkdir(name, 0o700, dir_fd=place.folder)
+                break
+            except FileExistsError:
+                if tries == 3:
+                    raise
         fd = os.open(name, DIR_FLAGS, dir_fd=place.folder)
         path = place.path(name)
     else:
@@ -187,9 +193,11 @@ def check_restorable(source: str) -> tuple[int, int]:
     """(schema, games) of a file to restore; StoreError saying why it is refused."""
     try:
         open_regular(source, "backup").close()  # a pipe or a device refused, never waited on
+        with place_of(source, private=False) as place:
+            refuse_odd(place)   # and its -wal, -shm, -journal: never a pipe SQLite waits on
     except FileNotFoundError:
         raise StoreError(f"{source}: no such file; nothing was restored") from None
-    except (NotAFile, FileTooBig) as problem:
+    except (NotAFile, FileTooBig, StoreError) as problem:
         raise StoreError(f"{problem}; nothing was restored") from None
     try:
         conn = _open_source(source)

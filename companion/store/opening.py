@@ -137,7 +137,28 @@ def refuse_odd(place: Place) -> bool:
     if not stat.S_ISREG(st.st_mode):
         raise StoreError(f"{path} is not a regular file (a device or a pipe), not a game "
                          "database; give a file name")
+    refuse_odd_sides(place)
     return True
+
+
+def refuse_odd_sides(place: Place) -> None:
+    """SQLite opens the -wal, -shm and -journal beside a database by name (O_NOFOLLOW, so
+    never through a link): each that is there must be a regular file of this user with one
+    link, or SQLite would write into a pipe, or into another file through a hard link."""
+    for side in (names.WAL, names.SHM, names.JOURNAL):
+        name = side.of(place.name)
+        st = place.lstat(name)
+        if st is None:
+            continue
+        why = ("it is a link" if stat.S_ISLNK(st.st_mode)
+               else "it is not a regular file" if not stat.S_ISREG(st.st_mode)
+               else "it belongs to another user" if st.st_uid != os.geteuid()
+               else "it is another name of another file (a hard link)" if st.st_nlink != 1
+               else None)
+        if why:
+            raise StoreError(f"The game database {place.shown} cannot be used: "
+                             f"{place.path(name)} beside it is refused ({why}); remove it and "
+                             "start again (the file was left as it was)")
 
 
 def refuse_odd_path(path: str) -> bool:

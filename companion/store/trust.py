@@ -8,6 +8,7 @@ import os
 import sqlite3
 from urllib.parse import quote
 
+from companion.core.errors import StoreError
 from companion.store.check import Problem, fold_rows, log_results
 from companion.store.journal import Tx, settle, utc_now
 from companion.files import names
@@ -23,6 +24,11 @@ def stranger_problems(path: str) -> list[Problem]:
     """The objects in the file at ``path`` no companion makes, each a problem of the file;
     read through a read-only connection that changes nothing (a file the store cannot open at
     all is left to it to name)."""
+    try:   # a link, or a pipe beside it that SQLite would wait on: the store names it
+        with place_of(path, private=False) as place:
+            refuse_odd(place)
+    except StoreError:
+        return []
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
     try:
         conn = trusting_nothing(sqlite3.connect(uri, uri=True, isolation_level=None))
