@@ -1,7 +1,8 @@
 """What a JSON text may cost before it is built: memory for a parsed value grows with its count
 of values, not its bytes (a 30 MB game of empty lists is 1.5 GB of Python lists), so a text is
 counted before ``json`` materialises it, and refused when it holds more values than its kind
-allows. Counting never builds anything: brackets and commas outside strings, found by one
+allows. Counting never builds anything: brackets and commas outside strings (a value is one or
+two of them: the limits count them, so a list of N empty lists counts 2N), found by one
 regular expression; a cheap upper bound (``str.count``) first, the exact count only when that
 bound is over.
 
