@@ -169,15 +169,16 @@ def write_in(dfd: int, name: str, data: Data, *, mode: int = 0o600, force: bool 
 
 def _new_temp(dfd: int, name: str) -> tuple[str, int]:
     """A new temporary beside ``name`` (names.PART): a name someone planted is passed over
-    for the next random one, never opened."""
-    for tries in range(4):
+    for the next random one, never opened (a fourth taken name: FileExistsError)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(3):
         temp = names.PART.of(name[:200])
         try:
-            return temp, os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                                 | os.O_CLOEXEC, 0o600, dir_fd=dfd)
+            return temp, os.open(temp, flags, 0o600, dir_fd=dfd)
         except FileExistsError:
-            if tries == 3:
-                raise
+            continue
+    temp = names.PART.of(name[:200])
+    return temp, os.open(temp, flags, 0o600, dir_fd=dfd)
 
 
 def _place(dfd: int, temp: str, name: str, shown: str, replace: bool) -> bool:

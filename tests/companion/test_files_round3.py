@@ -340,3 +340,23 @@ def test_o_dev_stdout_is_refused_as_a_link_and_dash_writes_standard_output(table
     assert os.path.islink("/dev/stdout")
     code, out, err = cli("export", "--all", "-o", "-", "--db", table)
     assert code == 0 and len(out.splitlines()) == 5, err   # the finished games
+
+
+def test_a_killed_writers_temporary_is_removed_when_that_name_is_next_written(table, tmp_path):
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    left = out / ".plays.jsonl.deadbeef.part"      # a writer killed mid-write left it
+    left.write_text("half an export")
+    busy = out / ".plays.jsonl.0badf00d.part"      # another writer, writing it now
+    busy.write_text("being written")
+    held = os.open(busy, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        code, _, err = cli("export", "--all", "-o", out / "plays.jsonl", "--db", table)
+        assert code == 0, err
+        assert not left.exists() and busy.read_text() == "being written"
+    finally:
+        os.close(held)
+    assert sorted(p.name for p in out.iterdir()) == [busy.name, "plays.jsonl"]
