@@ -154,3 +154,26 @@ def test_generated_shapes_are_refused_or_taken_within_the_bound(tmp_path_factory
         found = bounded("hardware", path)
     assert found["rss_mb"] < 300, found
     assert found["seconds"] < 60 or found["code"] in (1, 2), found
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(version=st.integers(-1, 7), drop=st.sampled_from([None, "clocks", "outbox", "profiles",
+                                                          "checkpoints", "meta"]))
+def test_generated_backups_are_restored_only_when_they_are_what_they_declare(
+        tmp_path_factory, small, version, drop):
+    import shutil
+    import sqlite3
+
+    folder = tmp_path_factory.mktemp("restore")
+    backup = folder / "b.sqlite3"
+    shutil.copyfile(small[0], backup)
+    conn = sqlite3.connect(backup)
+    conn.execute(f"PRAGMA user_version = {version}")
+    if drop:
+        conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute(f"DROP TABLE {drop}")
+    conn.commit()
+    conn.close()
+    found = bounded("cli", "restore", backup, "--db", folder / "c.sqlite3")
+    sound = version == 5 and drop is None
+    assert found["code"] == (0 if sound else 2), found
