@@ -132,7 +132,8 @@ def _shape(depth: int, count: int, text: int) -> str:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
-@given(shape=SHAPES, where=st.sampled_from(["import line", "import list", "script", "toml"]))
+@given(shape=SHAPES, where=st.sampled_from(["import line", "import list", "script", "toml",
+                                           "settings"]))
 def test_generated_shapes_are_refused_or_taken_within_the_bound(tmp_path_factory, shape, where):
     folder = tmp_path_factory.mktemp("shape")
     text = _shape(*shape)
@@ -148,10 +149,14 @@ def test_generated_shapes_are_refused_or_taken_within_the_bound(tmp_path_factory
         path = folder / "s.jsonl"
         path.write_text(SETUP + "\n" + '{"do": "adjust", "player": "Anna", "x": ' + text + "}\n")
         found = bounded("cli", "replay", path)
-    else:
+    elif where == "toml":
         path = folder / "hardware.toml"
         path.write_text("a = " + text.replace('"', "'") + "\n")
         found = bounded("hardware", path)
+    else:
+        path = folder / "settings.json"
+        path.write_text('{"volume": ' + text + "}")
+        found = bounded("settings", path)
     assert found["rss_mb"] < 300, found
     assert found["seconds"] < 60 or found["code"] in (1, 2), found
 
