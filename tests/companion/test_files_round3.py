@@ -360,3 +360,17 @@ def test_a_killed_writers_temporary_is_removed_when_that_name_is_next_written(ta
     finally:
         os.close(held)
     assert sorted(p.name for p in out.iterdir()) == [busy.name, "plays.jsonl"]
+
+
+def test_a_json_list_is_read_the_same_whatever_the_size_of_the_reads(small, monkeypatch):
+    import io
+
+    import companion.history.import_stream as streaming
+
+    games = [json.loads(line) for line in small[1]]
+    games[0]["stored"]["seats"][0]["name"] = 'A "quoted" ]}, \\ name [{'
+    text = json.dumps(games, indent=1).encode("utf-8")
+    for chunk in (1, 2, 3, 7, 64, 4096):
+        monkeypatch.setattr(streaming, "CHUNK", chunk)
+        read = [value for _, value in streaming.stream_records(io.BytesIO(text))]
+        assert read == games, chunk
