@@ -34,9 +34,8 @@ from companion.files.read import FileTooBig, NotAFile, open_regular
 from companion.files.walk import DIR_FLAGS, Place, PathRefused
 from companion.files.write import FileRefused, family, write_whole
 from companion.store.aside import dated_name, remove_tree, sync
-from companion.store.opening import (
-    WriterLock, connect_reader, place_of, primary_code, refuse_odd,
-)
+from companion.store.held import WriterLock, place_of, refuse_odd
+from companion.store.opening import connect_reader, primary_code
 from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from companion.store.shape import (
     declared_problem, listed, read_schema, strangers, trusting_nothing, what_to_do,

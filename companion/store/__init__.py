@@ -19,9 +19,8 @@ from companion.store.aside import mark_clean, remove_leftovers
 from companion.store.journal import (
     GameJournal, Tx, keep_checkpoint, rules_version, saving, settle, utc_now,
 )
-from companion.store.opening import (
-    WriterLock, connect_reader, open_writer, place_of, refuse_odd,
-)
+from companion.store.held import WriterLock, place_of, refuse_odd
+from companion.store.opening import connect_reader, open_writer
 from companion.store.profiles import Profile
 from companion.store.schema import (  # noqa: F401 (unstorable: the store's API)
     dumps, has_column, read_clocks, unstorable, write_clocks,

@@ -13,7 +13,7 @@ from companion.store.check import Problem, fold_rows, log_results
 from companion.store.journal import Tx, settle, utc_now
 from companion.files import names
 from companion.store.aside import keep_copy
-from companion.store.opening import WriterLock, place_of, refuse_odd
+from companion.store.held import WriterLock, place_of, refuse_odd
 from companion.store.schema import APPLICATION_ID
 from companion.store.shape import (
     Untrusted, declared_problem, drop_strangers, read_schema, strangers, trusting_nothing,
