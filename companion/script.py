@@ -17,6 +17,10 @@ from typing import Any, Iterable
 from companion.core.engine import Session
 from companion.core.errors import CompanionError, ScriptError, SetupError, StoreError
 from companion.core.model import Command, InputEvent
+from companion.files.budget import (
+    LINE_VALUES, SCRIPT_STEPS, TooMany, _finite, _int64, _no_constant, _TooBig, field_of,
+    refuse_crowd,
+)
 from companion.games import get_rules
 
 
@@ -30,9 +34,18 @@ class Replay:
 
 
 def _json(line: str) -> Any:
-    """One line's JSON, or ScriptError saying in words why it cannot be read."""
+    """One line's JSON, or ScriptError saying in words why it cannot be read: counted before
+    it is built (no more values than a line may hold, companion/files/budget.py), its whole
+    numbers within SQLite's 64 bits and its other numbers finite."""
     try:
-        return json.loads(line)
+        refuse_crowd(line, LINE_VALUES)
+        return json.loads(line, parse_constant=_no_constant, parse_int=_int64,
+                          parse_float=_finite)
+    except TooMany as problem:
+        raise ScriptError(f"not JSON the companion can read: "
+                          f"{str(problem).replace('one game', 'one line')}") from None
+    except _TooBig as problem:
+        raise ScriptError(f"{field_of(line)}: {problem}") from None
     except json.JSONDecodeError as problem:
         raise ScriptError(f"not JSON ({problem.msg}, column {problem.colno})") from None
     except RecursionError:
@@ -96,12 +109,15 @@ def replay(lines: Iterable[str], *, strict: bool = False, store: Any = None) -> 
         setup = parse_setup(first[1])
         rules = get_rules(setup["game"])
         session = store.new_game(rules, setup) if store is not None else Session(rules, setup)
-    except StoreError:
-        raise
+    except StoreError as problem:   # a full card: not even the setup was stored
+        raise NotStored(f"line {first[0]}: {problem}") from None
     except CompanionError as problem:
         raise SetupError(f"line {first[0]}: {problem}") from None
     result = Replay(session)
-    for number, text in numbered:
+    for count, (number, text) in enumerate(numbered, 1):
+        if count > SCRIPT_STEPS:   # each step is kept by the session: memory is bounded here
+            raise ScriptError(f"line {number}: the script holds more than {SCRIPT_STEPS:,} "
+                              "steps, more than the companion replays in one game")
         try:
             item = parse_line(text)
             if isinstance(item, Command):

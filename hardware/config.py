@@ -50,12 +50,15 @@ the app's Hardware screen) in :mod:`hardware.config_write`, and the demo keyboar
 
 from __future__ import annotations
 
+import re
 import tomllib
 from os import PathLike
 from pathlib import Path
 from typing import Any, Mapping
 
+from companion.files.names import BAK
 from companion.files.read import Unreadable, read_regular
+from companion.files.write import write_whole
 
 from .config_check import (  # the rules; the constants are re-exported for the UI
     ANY_DIE, BLE_DIE_KEYS, BLE_KEYS, BLE_MAKES, BUZZER_KEYS, DEFAULT_BAUDRATE, DICE_KEYS, DIE_ID, FACE_NAME, FIRST_PIN, LAST_PIN,
@@ -79,32 +82,75 @@ def load_config(path: str | PathLike[str], missing_ok: bool = True) -> HardwareC
     """
     path = Path(path)
     try:
-        data = parse_toml(read_regular(path, "config", str(path)).decode("utf-8"))
-    except Unreadable as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.reason}") from None
+        data = read_toml(path)
     except FileNotFoundError:
         if missing_ok:
             return HardwareConfig.empty()
         raise ConfigError(f"{path}: hardware config not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
         return parse_config(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
 
 
+def read_toml(path: str | PathLike[str]) -> dict[str, Any]:
+    """The TOML tables of ``hardware.toml`` by the one reader (companion/files/read.py: no
+    link followed, a regular file only, never waited on, 1 MB at most; a leading byte order
+    mark allowed), unchecked: the Hardware screen shows a config with an error to fix it.
+    ConfigError naming the file for anything but a missing file (FileNotFoundError)."""
+    path = Path(path)
+    try:
+        text = read_regular(path, "config", str(path)).decode("utf-8").removeprefix("\ufeff")
+        return parse_toml(text)
+    except Unreadable as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.reason}") from None
+    except FileNotFoundError:
+        raise
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def keep_unreadable(path: str | PathLike[str]) -> Path | None:
+    """Before the Hardware screen saves over a config that does not read as TOML: its bytes
+    kept as ``NAME.bak`` (names.BAK) by the one writer (never through a link, a whole new
+    file); None when there is nothing to keep (no file, a readable one, or one the reader
+    refuses: a link, a pipe, which the save then refuses too)."""
+    path = Path(path)
+    try:
+        data = read_regular(path, "config", str(path))
+    except OSError:
+        return None
+    try:
+        parse_toml(data.decode("utf-8").removeprefix("\ufeff"))
+        return None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        pass
+    return write_whole(path.with_name(BAK.of(path.name)), data, mode=0o600, force=True)
+
+
 #: how deep tables and arrays may nest in a hardware config (the deepest it needs is 3)
 MAX_DEPTH = 32
 
 
+#: dots a hardware config may hold in its keys and numbers (it needs a handful): tomllib's time
+#: grows with the square of a dotted key's depth, so they are counted before it parses
+MAX_DOTS = 4096
+#: strings and comments, whose dots are not keys
+_NOT_KEYS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
 def parse_toml(text: str) -> dict[str, Any]:
     """The TOML text as a dict; a TOMLDecodeError for text nested deeper than MAX_DEPTH
-    (tomllib recurses, and 5,000 levels would end in a RecursionError)."""
+    (tomllib recurses, and 5,000 levels would end in a RecursionError) or with more than
+    MAX_DOTS dots outside its strings and comments (a dotted key 300,000 deep would take
+    hours), both found before tomllib builds anything."""
+    if text.count(".") > MAX_DOTS and _NOT_KEYS.sub("", text).count(".") > MAX_DOTS:
+        raise tomllib.TOMLDecodeError(f"more than {MAX_DOTS} dots in its keys and numbers "
+                                      "(a hardware config has a handful)")
     try:
         data = tomllib.loads(text)
     except RecursionError:
@@ -202,5 +248,6 @@ __all__ = [
     "MAX_HOLD_S", "MAX_SEATS", "OPTIONS", "RESERVED_PINS", "SEAT_BUTTONS", "SEAT_LED",
     "SECTIONS", "SERIAL_URL_SCHEMES", "STANDARD_BAUDRATES", "TABLE_BUTTONS", "ConfigError",
     "DiceConfig", "HardwareConfig", "config_to_data", "default_config_path", "dump_config",
-    "input_for_key", "key_label", "load_config", "parse_config", "save_config",
+    "input_for_key", "keep_unreadable", "key_label", "load_config", "parse_config",
+    "read_toml", "save_config",
 ]

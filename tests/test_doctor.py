@@ -69,7 +69,8 @@ def test_no_database_yet_is_a_warning_and_makes_none(tmp_path):
 def test_an_older_schema_is_fine_and_said(tmp_path):
     path = tmp_path / "companion.sqlite3"
     Store(path).close()
-    with sqlite3.connect(path) as conn:
+    with sqlite3.connect(path) as conn:   # a real file of the schema before: no club outbox
+        conn.execute("DROP TABLE outbox")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
     conn.close()
     line = doctor.check_database(path)

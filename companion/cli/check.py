@@ -34,10 +34,13 @@ def _strangers(path: str, repair: bool) -> bool:
     found = stranger_problems(path)
     for problem in found:
         say(f"companion check: {problem}", sys.stderr)
-    if found:
+    if found and all(p.what.startswith("it carries") for p in found):
         say("The game database is not sound: it holds what a companion database never has, "
             "and is not read further. companion check --repair keeps a copy of the file, then "
             "removes them.", sys.stderr)
+    elif found:   # it declares a schema its tables are not: no writer could use it
+        say("The game database is not sound: what it declares is not what it holds, and it is "
+            "not read further. Restore a backup of it (companion restore FILE).", sys.stderr)
     return bool(found)
 
 

@@ -14,8 +14,10 @@ from typing import Any, BinaryIO, Iterator, TextIO
 from companion.cli.status import Unusable
 from companion.core.errors import StoreError
 from companion.files import FileRefused, write_whole
+from companion.files.budget import SCRIPT_STEPS
 from companion.files.read import FileTooBig, NotAFile, open_regular, read_bounded, read_regular
-from companion.files.write import family
+from companion.files.walk import PathRefused
+from companion.files.write import LinkRefused, family
 
 
 # -- saying things ---------------------------------------------------------------------------
@@ -105,6 +107,9 @@ def read_script(name: str) -> list[str]:
         line = data.count(b"\n", 0, bad.start) + 1
         raise Unusable(f"{label}, line {line}: not UTF-8 text (byte 0x{data[bad.start]:02x}); "
                        "save the script as UTF-8") from None
+    if text.count("\n") > SCRIPT_STEPS + 1000:   # refused before a line is parsed
+        raise Unusable(f"{label}: it holds more than {SCRIPT_STEPS:,} lines, more than the "
+                       "companion replays in one game")
     return text.split("\n")
 
 
@@ -131,10 +136,16 @@ def write_file(name: str, text: str, *, database: str | None = None,
     link or onto a pipe; an existing file only with ``force``."""
     from companion.store import default_path
 
+    if name == "-":   # -o -: standard output, as without -o
+        sys.stdout.write(text)
+        return
     try:
         write_whole(name, text, mode=0o644, force=force,
                     protect=family(database or default_path()))
-    except FileRefused as problem:
+    except LinkRefused as problem:   # /dev/stdout is a link too: never replaced, never followed
+        raise Unusable(f"{file_label(str(problem))}; to write to standard output, leave out -o "
+                       "(or give -o -)") from None
+    except (FileRefused, PathRefused) as problem:
         raise Unusable(file_label(str(problem))) from None
     except (OSError, ValueError) as problem:
         reason = ("its folder does not exist" if getattr(problem, "errno", None) == errno.ENOENT

@@ -139,7 +139,7 @@ def import_games(args: argparse.Namespace) -> int:
     says what it added, what was already here and its conflicts. Exit 2 if a file could not
     be used (named, with its line), after the others were merged."""
     from companion.history.import_stream import stream_records
-    from companion.history.merge import ImportRefused, merge
+    from companion.history.merge import ImportRefused, incoming, merge
 
     files = [(name, open_import(name)) for name in args.files]  # unreadable: nothing done
     refused = False
@@ -150,9 +150,9 @@ def import_games(args: argparse.Namespace) -> int:
         for name, stream in files:
             label = file_label(name)
             try:
-                if stream.seekable():   # every game read once before any is merged, as a list
-                    for _game in stream_records(stream):
-                        pass
+                if stream.seekable():   # every game read and checked once before any is merged:
+                    for where, game in stream_records(stream):   # a list of [] stops at its first
+                        incoming(where, game)
                     stream.seek(0)
                 merged = merge(store.conn, stream_records(stream))
             except ImportRefused as problem:

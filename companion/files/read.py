@@ -1,27 +1,31 @@
 """The one way the companion opens a file it reads (a script to replay, a file to import, a
 backup to restore, a hardware config): a regular file only, and no bigger than its kind allows.
 
-The file is opened with ``O_NONBLOCK`` (a FIFO then opens at once instead of waiting for a
-writer) and ``fstat``'d before a byte is read: a pipe, a device (``/dev/zero``), a socket or a
+The path is walked one part at a time without following a link (walk.py), the file opened
+``O_NOFOLLOW`` (a link is refused, never read: a notice could otherwise quote another file) and
+``O_NONBLOCK`` (a FIFO then opens at once instead of waiting for a writer) and ``fstat``'d
+before a byte is read: a pipe, a device (``/dev/zero``), a socket or a
 folder is refused with one line naming it, never a hang or a MemoryError. Each kind has a
 limit that fits a Raspberry Pi 3's 1 GB (an import is read a game at a time, so its limit is
 the file's, not memory's); an environment variable raises or lowers it."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import stat
 from typing import BinaryIO
 
 from companion.core.errors import CompanionError
+from companion.files.walk import READ_FLAGS, PathRefused, walk
 
 MB = 1 << 20
 #: kind -> (limit in MB, the environment variable that overrides it)
 LIMITS = {
-    "script": (64, "COMPANION_MAX_SCRIPT_MB"),
+    "script": (16, "COMPANION_MAX_SCRIPT_MB"),
     "import": (2048, "COMPANION_MAX_IMPORT_MB"),
-    "game": (64, "COMPANION_MAX_GAME_MB"),      # one game (a line) of an import
+    "game": (16, "COMPANION_MAX_GAME_MB"),      # one game (a line) of an import
     "backup": (4096, "COMPANION_MAX_BACKUP_MB"),
     "config": (1, "COMPANION_MAX_CONFIG_MB"),
 }
@@ -75,7 +79,7 @@ def open_regular(path: str | os.PathLike[str], kind: str, label: str | None = No
     """``path`` opened for reading; NotAFile or FileTooBig (named ``label``) before a byte is
     read. OSError as the system gives it (no such file, permission denied)."""
     label = label or os.fspath(path)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    fd = open_nofollow(path, label)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -88,6 +92,29 @@ def open_regular(path: str | os.PathLike[str], kind: str, label: str | None = No
     except BaseException:
         os.close(fd)
         raise
+
+
+def open_nofollow(path: str | os.PathLike[str], label: str) -> int:
+    """``path`` opened for reading, its folder walked and its last part not followed:
+    NotAFile for a link anywhere on the way."""
+    text = os.fspath(path)
+    head, name = os.path.split(text)
+    if not name:
+        raise NotAFile(label, "it is a folder, not a file")
+    try:
+        folder = walk(head or ".")
+    except PathRefused as refused:
+        raise NotAFile(label, refused.reason) from None
+    try:
+        return os.open(name, READ_FLAGS, dir_fd=folder)
+    except OSError as problem:
+        if problem.errno == errno.ELOOP or (problem.errno == errno.ENOTDIR and os.path.islink(
+                os.path.join(head or ".", name))):
+            raise NotAFile(label, "it is a link; the companion reads no link: give the file "
+                                  "itself") from None
+        raise
+    finally:
+        os.close(folder)
 
 
 def read_regular(path: str | os.PathLike[str], kind: str, label: str | None = None) -> bytes:

@@ -1,28 +1,32 @@
 """The one way the companion writes a file (an export, a backup, the USB stick's plays, a raw
 log, the settings, the hardware config): never in place, never through a link.
 
-A new file is made beside the target with ``O_CREAT|O_EXCL|O_NOFOLLOW`` inside its folder opened
-with ``O_DIRECTORY|O_NOFOLLOW``, written, fsync'd, its mode set on the open descriptor, then
+The target's folder is walked one part at a time without following a link (walk.py) and held
+open; a new file is made there with ``O_CREAT|O_EXCL|O_NOFOLLOW`` under a random name
+(names.PART), flocked while it is written, fsync'd, its mode set on the open descriptor, then
 renamed over the target by the folder's descriptor (or linked to a free name, which fails rather
 than replace anything), and the folder fsync'd. A swapped name is caught by comparing the open
 file with what the folder holds after the rename. Refused, with nothing written: the game
-database, its -wal, -shm, journal, lock or clean mark as the target, by name or through a link
-(device and inode compared); a target that is a folder, a pipe or a device; an existing target
-unless the command was told ``force``, and then it is replaced by a whole new file."""
+database or a file of its family (names.FAMILY) as the target, known by its folder's
+(st_dev, st_ino) and its name, or by its own (st_dev, st_ino), whatever path named it; a target
+that is a link, a folder, a pipe or a device (even with ``force``); an existing file unless the
+command was told ``force``, and then it is replaced by a whole new file. A temporary a killed
+writer left (no one holds its flock) is removed the next time that name is written."""
 
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
-import secrets
 import stat
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable, Union
+from typing import IO, Union
 
 from companion.core.errors import CompanionError
+from companion.files import names
+from companion.files.walk import Place, walk
 
-#: what a database brings beside it: each is as much the game database as the file itself
-FAMILY = ("", "-wal", "-shm", "-journal", ".lock", ".clean")
 Data = Union[str, bytes, IO[bytes]]
 
 
@@ -30,31 +34,69 @@ class FileRefused(CompanionError, OSError):
     """A file the companion will not write; the message names it and says why."""
 
 
-def family(database: str | os.PathLike[str]) -> list[str]:
-    """The database and every file beside it that SQLite or the store treats as part of it."""
-    base = os.path.abspath(os.fspath(database))
-    return [base + suffix for suffix in FAMILY]
+class LinkRefused(FileRefused):
+    """The target's name is a link: neither followed nor replaced, even with ``force``."""
 
 
-def _identity(path: str, *, follow: bool = True) -> tuple[int, int] | None:
+@dataclass(frozen=True)
+class Family:
+    """The game database and every file SQLite or the store keeps beside it, as the folder
+    and names they are, not as a path spells them: ``folder`` the (st_dev, st_ino) of the
+    database's folder (None while it does not exist), ``names`` the family's names in it,
+    ``files`` the (st_dev, st_ino) of those that exist (a hard link to one is the same file)."""
+
+    folder: tuple[int, int] | None
+    names: frozenset[str]
+    files: frozenset[tuple[int, int]]
+
+    def holds(self, place: Place, existing: os.stat_result | None) -> bool:
+        if self.folder is not None and place.identity() == self.folder \
+                and place.name in self.names:
+            return True
+        return existing is not None and stat.S_ISREG(existing.st_mode) \
+            and (existing.st_dev, existing.st_ino) in self.files
+
+
+def family(database: str | os.PathLike[str]) -> Family:
+    """The database's family (see Family). Its folder is found following links here: this
+    is only ever used to refuse more, never to write."""
+    text = os.path.abspath(os.fspath(database))
+    folder, base = os.path.split(text)
+    wanted = frozenset(name.of(base) for name in names.FAMILY)
     try:
-        st = os.stat(path, follow_symlinks=follow)
-    except (OSError, ValueError):
-        return None
-    return st.st_dev, st.st_ino
+        fd = walk(folder)
+    except OSError:
+        try:
+            fd = os.open(os.path.realpath(folder), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            return Family(None, wanted, frozenset())
+    try:
+        st = os.fstat(fd)
+        files = set()
+        for name in wanted:
+            try:
+                found = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(found.st_mode):
+                files.add((found.st_dev, found.st_ino))
+        return Family((st.st_dev, st.st_ino), wanted, frozenset(files))
+    finally:
+        os.close(fd)
 
 
-def _refuse_protected(target: str, protect: Iterable[str]) -> None:
-    names = [os.path.abspath(p) for p in protect]
-    if not names:
+def _refuse_protected(place: Place, protect: Family | None) -> None:
+    """FileRefused when the target is of the database's family; a link at the name is
+    looked through only to say so (it is refused as a link anyway)."""
+    if protect is None:
         return
-    here = os.path.abspath(target)
-    real = os.path.realpath(target)
-    found = {_identity(p) for p in names} - {None}
-    if here in names or real in names or _identity(target) in found \
-            or _identity(target, follow=False) in found:
-        raise FileRefused(f"{target}: cannot be written (it is the game database, or a file "
-                          "SQLite keeps beside it); give another file")
+    try:
+        through = os.stat(place.name, dir_fd=place.folder)
+    except (OSError, ValueError):
+        through = None
+    if protect.holds(place, place.lstat()) or protect.holds(place, through):
+        raise FileRefused(f"{place.shown}: cannot be written (it is the game database, or a "
+                          "file SQLite keeps beside it); give another file")
 
 
 def open_folder(folder: str | os.PathLike[str], *, at: int | None = None) -> int:
@@ -65,14 +107,19 @@ def open_folder(folder: str | os.PathLike[str], *, at: int | None = None) -> int
 
 
 def _check_existing(dfd: int, name: str, shown: str, force: bool) -> bool:
-    """Whether ``name`` exists in the folder; FileRefused for one that may not be replaced."""
+    """Whether ``name`` exists in the folder; FileRefused for one that may not be replaced:
+    anything but a regular file, even with ``force`` (a link is neither followed nor
+    replaced: as root, ``-o /dev/stdout --force`` would otherwise replace /dev's link)."""
     try:
         st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
     except FileNotFoundError:
         return False
     if stat.S_ISDIR(st.st_mode):
         raise FileRefused(f"{shown}: cannot be written (it is a folder, not a file)")
-    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+    if stat.S_ISLNK(st.st_mode):
+        raise LinkRefused(f"{shown}: cannot be written (it is a link; the companion never "
+                          "writes through a link or over one): give the real file's name")
+    if not stat.S_ISREG(st.st_mode):
         raise FileRefused(f"{shown}: cannot be written (it is a pipe, a socket or a device, "
                           "not a file); give a file name")
     if not force:
@@ -99,11 +146,11 @@ def write_in(dfd: int, name: str, data: Data, *, mode: int = 0o600, force: bool 
     if not name or "/" in name or name in (".", ".."):
         raise FileRefused(f"{shown}: cannot be written (not a name a file can have)")
     existed = _check_existing(dfd, name, shown, force)
-    temp = f".{name[:200]}.{secrets.token_hex(4)}.part"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o600, dir_fd=dfd)
+    temp, fd = _new_temp(dfd, name)
     placed = False
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)   # held while written: not a leftover
+        remove_leftovers(dfd, name)
         _pour(fd, data)
         os.fchmod(fd, mode)
         os.fsync(fd)
@@ -118,6 +165,20 @@ def write_in(dfd: int, name: str, data: Data, *, mode: int = 0o600, force: bool 
         os.close(fd)
         if not placed:
             _unlink(dfd, temp)
+
+
+def _new_temp(dfd: int, name: str) -> tuple[str, int]:
+    """A new temporary beside ``name`` (names.PART): a name someone planted is passed over
+    for the next random one, never opened (a fourth taken name: FileExistsError)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(3):
+        temp = names.PART.of(name[:200])
+        try:
+            return temp, os.open(temp, flags, 0o600, dir_fd=dfd)
+        except FileExistsError:
+            continue
+    temp = names.PART.of(name[:200])
+    return temp, os.open(temp, flags, 0o600, dir_fd=dfd)
 
 
 def _place(dfd: int, temp: str, name: str, shown: str, replace: bool) -> bool:
@@ -141,6 +202,38 @@ def _place(dfd: int, temp: str, name: str, shown: str, replace: bool) -> bool:
     return True
 
 
+def remove_leftovers(dfd: int, name: str) -> list[str]:
+    """The temporaries (names.PART) a killed writer of ``name`` left in the folder: regular
+    files of this user that no one holds (their flock is free), removed; their names."""
+    head, tail = names.PART.pattern.split("{token}")
+    head, tail = head.format(name=name[:200]), tail
+    gone = []
+    for entry in os.listdir(dfd):
+        if not (entry.startswith(head) and entry.endswith(tail)) \
+                or len(entry) != len(head) + 8 + len(tail):
+            continue
+        try:
+            fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                         dir_fd=dfd)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid():
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue   # being written now
+            there = os.stat(entry, dir_fd=dfd, follow_symlinks=False)
+            if (there.st_dev, there.st_ino) == (st.st_dev, st.st_ino):
+                _unlink(dfd, entry)
+                gone.append(entry)
+        finally:
+            os.close(fd)
+    return gone
+
+
 def _unlink(dfd: int, name: str) -> None:
     try:
         os.unlink(name, dir_fd=dfd)
@@ -149,19 +242,12 @@ def _unlink(dfd: int, name: str) -> None:
 
 
 def write_whole(target: str | os.PathLike[str], data: Data, *, mode: int = 0o600,
-                force: bool = False, protect: Iterable[str] = (),
+                force: bool = False, protect: Family | None = None,
                 folder_mode: int | None = None) -> Path:
     """``data`` as the file ``target`` (see the module's docstring); ``protect``: the game
     database's family (``family``), never written; ``folder_mode``: make the folder if it is
     missing, with that mode. Returns the target."""
-    path = Path(target)
-    shown = os.fspath(target)
-    _refuse_protected(shown, protect)
-    if folder_mode is not None:
-        path.parent.mkdir(mode=folder_mode, parents=True, exist_ok=True)
-    dfd = open_folder(path.parent)
-    try:
-        write_in(dfd, path.name, data, mode=mode, force=force, shown=shown)
-    finally:
-        os.close(dfd)
-    return path
+    with Place.of(target, make=folder_mode) as place:
+        _refuse_protected(place, protect)
+        write_in(place.folder, place.name, data, mode=mode, force=force, shown=place.shown)
+    return Path(target)

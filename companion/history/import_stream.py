@@ -1,22 +1,30 @@
 """A file to import read one game at a time (``companion import``), so memory stays bounded by
 the largest game, not the file: JSON lines a line at a time, a JSON list (``export --all
 --format json``) an element at a time with a decoder over a buffer that never holds more than
-one game. A game bigger than the ``game`` limit (companion/files/read.py) is refused naming its
-line; bytes that are not UTF-8 are refused naming theirs."""
+one game. A game bigger than the ``game`` limit (companion/files/read.py), or holding more
+values than a game may (companion/files/budget.py, counted before it is built), is refused
+naming its line; bytes that are not UTF-8 are refused naming theirs. The list is read by a
+position that moves on, never by cutting the text read so far: time grows with the file,
+not with the count of its elements times the buffer."""
 
 from __future__ import annotations
 
 import codecs
 import io
 import json
+import re
 from typing import Any, BinaryIO, Iterator
 
+from companion.files.budget import GAME_VALUES, Extent, TooMany
 from companion.files.read import LIMITS, limit
-from companion.history.merge import SURROGATE, ImportRefused, _int64, _no_constant, _parse, _TooBig
+from companion.history.reading import (
+    SURROGATE, ImportRefused, _finite, _int64, _no_constant, _parse, _TooBig, field_of,
+)
 from companion.store.schema import unstorable
 
 CHUNK = 1 << 20
 WHITESPACE = " \t\r\n"
+_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def _too_big(where: str) -> ImportRefused:
@@ -77,42 +85,48 @@ def _lines(file: BinaryIO) -> Iterator[tuple[str, Any]]:
 
 
 def _list(file: BinaryIO) -> Iterator[tuple[str, Any]]:
-    decoder = json.JSONDecoder(parse_constant=_no_constant, parse_int=_int64)
+    decoder = json.JSONDecoder(parse_constant=_no_constant, parse_int=_int64,
+                               parse_float=_finite)
     most = limit("game")
     utf8 = codecs.getincrementaldecoder("utf-8")()
-    buffer, pending, line, index, ended = "", b"", 1, 0, False
+    text, at, line, index, ended = "", 0, 1, 0, False
 
     def fill() -> bool:
-        nonlocal buffer, pending, ended
+        """More of the file after ``text``; what was read past is dropped first."""
+        nonlocal text, at, ended
         if ended:
             return False
-        data = pending + file.read(CHUNK)
-        pending = b""
+        data = file.read(CHUNK)
         try:   # a character split between two reads waits for the next
-            buffer += utf8.decode(data, final=not data)
+            more = utf8.decode(data, final=not data)
         except UnicodeDecodeError as bad:
-            where = line + buffer.count("\n") + data.count(b"\n", 0, bad.start)
+            where = line + text.count("\n", at) + data.count(b"\n", 0, bad.start)
             raise ImportRefused(f"line {where}: not UTF-8 text (byte "
                                 f"0x{data[bad.start]:02x})") from None
+        text, dropped = text[at:] + more, at
+        at = 0
+        if extent is not None:
+            extent.shift(dropped)
         ended = not data
         return bool(data)
 
     def skip() -> str:
-        nonlocal buffer, line
+        nonlocal at, line
         while True:
-            stripped = buffer.lstrip(WHITESPACE)
-            line += buffer.count("\n", 0, len(buffer) - len(stripped))
-            buffer = stripped
-            if buffer or not fill():
-                return buffer[:1]
+            end = _SPACE.match(text, at).end()
+            line += text.count("\n", at, end)
+            at = end
+            if at < len(text) or not fill():
+                return text[at:at + 1]
 
+    extent: Extent | None = None
     skip()
-    buffer = buffer[1:]   # the "["
+    at += 1   # the "["
     first = True
     while True:
         mark = skip()
         if mark == "]":
-            buffer = buffer[1:]
+            at += 1
             if skip():
                 raise ImportRefused(f"line {line}: not JSON (something after the list's end)")
             return
@@ -120,29 +134,52 @@ def _list(file: BinaryIO) -> Iterator[tuple[str, Any]]:
             if mark != ",":
                 raise ImportRefused(f"line {line}: not JSON (expected ',' or ']' after game "
                                     f"{index})")
-            buffer = buffer[1:]
-            skip()
+            at += 1
+            mark = skip()
         first = False
         index += 1
         where = f"game {index} of the list"
+        start = at
+        if mark in "[{" and mark:   # found whole, and counted, before it is built
+            extent = Extent(at, GAME_VALUES)
+            try:
+                while extent.advance(text) is None:
+                    if extent.pos - at > most:
+                        raise _too_big(where)
+                    if not fill():
+                        break
+            except TooMany as bad:
+                raise ImportRefused(f"{where}: {bad}") from None
+            start, extent = at, None
         while True:
             try:
-                value, end = decoder.raw_decode(buffer)
+                value, end = decoder.raw_decode(text, start)
                 break
             except _TooBig as bad:
-                raise ImportRefused(f"{where}: {bad}") from None
+                raise ImportRefused(f"{where}: {field_of(_cut(text, start))}: {bad}") from None
             except json.JSONDecodeError as bad:
-                if len(buffer) > most:
+                if len(text) - start > most:
                     raise _too_big(where) from None
                 if not fill():
-                    raise ImportRefused(f"line {line + bad.lineno - 1}: not JSON ({bad.msg} "
-                                        f"at column {bad.colno})") from None
+                    where_line = line + text.count("\n", start, bad.pos)
+                    raise ImportRefused(f"line {where_line}: not JSON ({bad.msg} at column "
+                                        f"{bad.colno})") from None
+                start = at
             except (ValueError, RecursionError) as bad:
                 raise ImportRefused(f"{where}: not JSON ({str(bad)[:80]})") from None
-        text, buffer = buffer[:end], buffer[end:]
-        line += text.count("\n")
-        if SURROGATE.search(text):
+        if end - start > most:
+            raise _too_big(where)
+        line += text.count("\n", start, end)
+        game = text[start:end]
+        at = end
+        if SURROGATE.search(game):
             problem = unstorable(value, "the game")
             if problem:
                 raise ImportRefused(f"{where}: {problem.replace('; nothing was recorded', '')}")
         yield where, value
+
+
+def _cut(text: str, start: int) -> str:
+    """The one value at ``start`` of ``text``, for naming a field after a refusal."""
+    value_end = json.JSONDecoder(parse_constant=lambda w: None).raw_decode(text, start)[1]
+    return text[start:value_end]

@@ -20,7 +20,6 @@ field, the transaction is rolled back, and the file changes nothing.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import uuid as uuids
 from dataclasses import dataclass
@@ -29,21 +28,17 @@ from typing import Any, Iterable
 
 from companion.store.check import STATUSES, summarize
 from companion.core.engine import DROPPED
-from companion.core.errors import CompanionError
-from companion.core.gate import INT64_MAX, INT64_MIN, shown
+from companion.core.gate import shown
 from companion.games import all_games
 from companion.history.export_all import STORED, stored_record
+from companion.history.reading import ImportRefused, read_records  # noqa: F401 (the API)
 from companion.store.profiles import NAME, SHORT_NAME, colour_name, key, link_seats
 from companion.store.journal import Tx
-from companion.store.schema import dumps, unstorable, write_clocks
+from companion.store.schema import dumps, write_clocks
 
 GAME_STATUSES = ("finished", "running", "abandoned")
 #: What makes two records the same game (not when it was last touched, nor its clocks).
 CONTENT = ("game", "status", "setup", "created_at", "finished_at", "seats", "log", "results")
-
-
-class ImportRefused(CompanionError, ValueError):
-    """A file, or a game in it, that cannot be imported: names the line and the field."""
 
 
 @dataclass(frozen=True)
@@ -76,67 +71,6 @@ def _content(record: dict[str, Any]) -> dict[str, Any]:
     out["seats"] = [(s["seat"], s["name"], (s["profile"] or {}).get("uuid"))
                     for s in record["seats"]]
     return out
-
-
-# -- reading a file --------------------------------------------------------------------------
-def _no_constant(word: str) -> Any:
-    raise ValueError(f"{word} is not a number JSON allows")
-
-
-class _TooBig(ValueError):
-    pass
-
-
-def _int64(digits: str) -> int:
-    """A whole number as JSON gives it, refused beyond what the file can keep (SQLite's 64
-    bits): checked while parsing, not by walking every value afterwards."""
-    value = int(digits)
-    if not INT64_MIN <= value <= INT64_MAX:
-        raise _TooBig(f"{shown(value)} is more than the game record can keep (whole "
-                      f"numbers up to {INT64_MAX:,} either way)")
-    return value
-
-
-#: A \u escape of half a surrogate pair: only then is a parsed line walked for a lone one.
-SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _parse(where: str, text: str) -> Any:
-    try:
-        value = json.loads(text, parse_constant=_no_constant, parse_int=_int64)
-    except json.JSONDecodeError as bad:
-        line = where if not where.startswith("line ") else f"line {int(where[5:]) + bad.lineno - 1}"
-        raise ImportRefused(f"{line}: not JSON ({bad.msg} at column {bad.colno})") from None
-    except _TooBig as bad:
-        raise ImportRefused(f"{where}: {bad}") from None
-    except (ValueError, RecursionError) as bad:
-        raise ImportRefused(f"{where}: not JSON ({_words(bad)})") from None
-    if SURROGATE.search(text):
-        problem = unstorable(value, "the game")
-        if problem:
-            raise ImportRefused(f"{where}: {problem.replace('; nothing was recorded', '')}")
-    return value
-
-
-def read_records(lines: list[str]) -> list[tuple[str, Any]]:
-    """The file's games as (where, value): ``line N`` of JSON lines, or ``game N of the list``
-    of a JSON list (``export --all --format json``). ImportRefused naming the line otherwise,
-    also for a value the file cannot keep (a number beyond 64 bits, a lone surrogate)."""
-    text = "\n".join(lines)
-    if text.lstrip().startswith("["):
-        items = _parse("line 1", text)
-        if not isinstance(items, list):
-            raise ImportRefused("line 1: not a list of games")
-        return [(f"game {i} of the list", item) for i, item in enumerate(items, 1)]
-    out = []
-    for i, line in enumerate(lines, 1):
-        if line.strip():
-            out.append((f"line {i}", _parse(f"line {i}", line)))
-    return out
-
-
-def _words(problem: BaseException) -> str:
-    return shown(str(problem) or type(problem).__name__, 80)[1:-1]
 
 
 def _fail(where: str, at: str, what: str) -> ImportRefused:
@@ -238,7 +172,8 @@ def _seat(where: str, at: str, i: int, value: Any) -> None:
         seat["profile"] = None
         return
     profile = _dict(where, f"{at}.profile", seat["profile"])
-    _uuid(where, f"{at}.profile.uuid", profile.get("uuid"))
+    # one identity, one spelling: capitals, braces or urn:uuid: are the same profile
+    profile["uuid"] = _uuid(where, f"{at}.profile.uuid", profile.get("uuid"))
     _text(where, f"{at}.profile.name", profile.get("name"), limit=NAME)
     if profile.get("short_name") is not None:
         _text(where, f"{at}.profile.short_name", profile["short_name"], blank=True,

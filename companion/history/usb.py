@@ -28,6 +28,7 @@ from typing import Sequence
 from companion.core.errors import CompanionError
 from companion.history.export_all import as_csv, as_jsonl, stored_records
 from companion.history.plays import read_plays
+from companion.files.walk import PathRefused, walk
 from companion.files.write import FileRefused, open_folder, write_in
 
 #: where a removable drive is mounted: /media/<user>/<label>, /run/media/<user>/<label> (udisks)
@@ -139,7 +140,7 @@ def why(problem: OSError) -> str:
 def _open_stick_folder(root: Path) -> int:
     """The stick's ``table-companion`` folder, made if missing, opened without following a link
     (neither the stick's top folder nor this one may be a link) and on the stick's own drive."""
-    top = open_folder(root)
+    top = walk(root)   # part by part: no link anywhere on the way to the stick
     try:
         with contextlib.suppress(FileExistsError):
             os.mkdir(FOLDER, 0o755, dir_fd=top)
@@ -181,6 +182,8 @@ def export(conn: sqlite3.Connection, stick: str | os.PathLike[str], device: str,
     except OSError as problem:
         if isinstance(problem, StickError):
             raise
+        if isinstance(problem, PathRefused):
+            raise StickError(f"{problem}; nothing was written") from None
         raise StickError(f"{folder}: {why(problem)}; nothing was written") from None
     left: list[str] = []     # what to take away again if the stick fails before the end
     try:
@@ -192,7 +195,7 @@ def export(conn: sqlite3.Connection, stick: str | os.PathLike[str], device: str,
         for name in left:
             with contextlib.suppress(OSError):
                 os.unlink(name, dir_fd=dfd)
-        reason = str(problem) if isinstance(problem, FileRefused) else why(problem)
+        reason = str(problem) if isinstance(problem, (FileRefused, PathRefused)) else why(problem)
         raise StickError(f"{folder}: {reason}; nothing was written") from None
     finally:
         os.close(dfd)

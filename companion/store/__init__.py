@@ -14,11 +14,13 @@ from companion.core.engine import CHECKPOINT_EVERY, GameRules, Session, Step
 from companion.core.errors import CompanionError, SetupError, StoreError
 from companion.core.gate import INT64_MAX, INT64_MIN
 from companion.store import profiles
-from companion.store.aside import mark_clean
+from companion.files.walk import Place
+from companion.store.aside import mark_clean, remove_leftovers
 from companion.store.journal import (
     GameJournal, Tx, keep_checkpoint, rules_version, saving, settle, utc_now,
 )
-from companion.store.opening import WriterLock, connect_reader, open_writer, refuse_odd_path
+from companion.store.held import WriterLock, place_of, refuse_odd
+from companion.store.opening import connect_reader, open_writer
 from companion.store.profiles import Profile
 from companion.store.schema import (  # noqa: F401 (unstorable: the store's API)
     dumps, has_column, read_clocks, unstorable, write_clocks,
@@ -91,31 +93,42 @@ class Store:
         self.readonly = readonly
         self.notice: str | None = None
         self._lock: WriterLock | None = None
+        self._place: Place | None = None   # the writer's folder, held open for its life
         self._damaged: dict[int, str] = {}  # game -> what a failed open found, this run
         self._device: str | None = None
         if readonly:
             self.conn = connect_reader(self.path)
             return
-        if self.path != ":memory:":
-            refuse_odd_path(self.path)
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._lock = WriterLock.take(self.path)
-        try:
+        if self.path == ":memory:":
             self.conn, self.notice = open_writer(self.path)
+            return
+        self._place = place_of(self.path, make=True)
+        try:
+            refuse_odd(self._place)
+            self._lock = WriterLock.take(self._place)
+            gone = remove_leftovers(self._place)
+            self.conn, self.notice = open_writer(self._place)
         except BaseException:
             self._release()
             raise
+        if gone:
+            said = (f"Removed what a restore or backup that was stopped left beside the game "
+                    f"database: {', '.join(gone)}")
+            self.notice = f"{self.notice}. {said}" if self.notice else said
 
     def _release(self) -> None:
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+        if self._place is not None:
+            self._place.close()
+            self._place = None
 
     def close(self) -> None:
         try:
             self.conn.close()
-            if self._lock is not None:   # the writer, closed cleanly: the next start trusts it
-                mark_clean(self.path)
+            if self._lock is not None and self._place is not None:
+                mark_clean(self._place)   # the writer, closed cleanly: the next start trusts it
         finally:
             self._release()
 

@@ -7,8 +7,17 @@ program or a failing card are not a damaged file: the companion stops with words
 to do, and the file keeps its bytes and its name. A file written by a newer companion is left
 alone too (that companion can still read it).
 
+The database's folder and what may be beside it, and the one-writer lock, are in held.py. The
+database's folder is walked one part at a time without following a link, and must be one no
+other user can change a name in (companion/files/walk.py, ``private``): SQLite opens the file and
+its -wal by name, everything else here goes by the held folder's descriptor. A file that
+declares a schema no companion writes, or tables that are not its schema's, is refused
+(shape.declared_problem) and left as it is.
+
 One process writes a database at a time: the writer holds an exclusive ``flock`` on
-``NAME.lock`` (holding its pid) for as long as it runs, so two tables cannot interleave their
+``NAME.lock`` (holding its pid) for as long as it runs; the lock is created once (O_EXCL), else
+opened O_NOFOLLOW and used only if it is a regular file of this user with one link, and is then
+only flocked and its pid written in place (never truncated, never through a link), so two tables cannot interleave their
 steps and two starts cannot both move a file aside. Readers (``companion history``/``export``)
 take no lock, open the file with ``mode=ro`` and create, move or change nothing. A new file is
 made readable by its owner only, and its schema is created inside ``BEGIN IMMEDIATE`` after
@@ -18,21 +27,24 @@ checking again that no other process made it first.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import sqlite3
-import stat
 import time
-from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import quote
 
 from companion.core.errors import StoreError
+from companion.files import names
+from companion.files.walk import Place
 
-from companion.store.aside import LISTED_TABLES, keep_copy, rests_clean, was_closed_clean
+from companion.store.aside import (
+    LISTED_TABLES, keep_copy, rests_clean, was_closed_clean,
+)
+from companion.store.held import place_of, refuse_odd
 from companion.store.migrate import migrate
 from companion.store.schema import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, new_device
-from companion.store.shape import read_schema, refuse_strangers, trusting_nothing
+from companion.store.shape import (
+    declared_problem, read_schema, refuse_strangers, trusting_nothing,
+)
 
 #: How long a writer waits for another connection's transaction (seconds).
 BUSY_SECONDS = 10.0
@@ -98,66 +110,6 @@ def refusal(path: str, problem: BaseException) -> StoreError:
                       "(the file was left as it was)")
 
 
-def refuse_odd_path(path: str) -> bool:
-    """StoreError for a folder, a device or a pipe; True when a regular file is there."""
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    if stat.S_ISDIR(mode):
-        raise StoreError(f"{path} is a folder, not a game database; give a file name")
-    if not stat.S_ISREG(mode):
-        raise StoreError(f"{path} is not a regular file (a device or a pipe), not a game "
-                         "database; give a file name")
-    return True
-
-
-# -- one writer ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class WriterLock:
-    """An exclusive ``flock`` on NAME.lock, held by the writing process for its life."""
-
-    path: str
-    fd: int
-
-    @classmethod
-    def take(cls, database: str) -> "WriterLock":
-        path = database + ".lock"
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except OSError as problem:
-            raise refusal(database, problem) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            deadline = time.monotonic() + 0.5  # the holder writes its pid just after locking
-            while not (holder := os.pread(fd, 32, 0).decode("ascii", "replace").strip()):
-                if time.monotonic() > deadline:
-                    holder = "unknown"
-                    break
-                time.sleep(0.01)
-            os.close(fd)
-            raise StoreError(f"The game database {database} is in use: the companion is already "
-                             f"running (pid {holder}). Close it first; companion history and "
-                             "export can read the games meanwhile") from None
-        except OSError as problem:
-            os.close(fd)
-            raise refusal(database, problem) from None
-        try:  # a full card refuses even the pid: say so, and hold no lock (a retry may work)
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        except OSError as problem:
-            os.close(fd)
-            raise refusal(database, problem) from None
-        return cls(path, fd)
-
-    def release(self) -> None:
-        try:
-            os.close(self.fd)  # closing the only descriptor drops the flock
-        except OSError:
-            pass
-
-
 # -- connections -----------------------------------------------------------------------------
 def _check_ours(conn: sqlite3.Connection, path: str, integrity: bool = True) -> int:
     """The number of schema objects; Unreadable if the file is not ours or damaged (the
@@ -184,6 +136,11 @@ def _check_ours(conn: sqlite3.Connection, path: str, integrity: bool = True) -> 
                 raise StoreError(f"The game database {path} was written by a newer companion "
                                  f"(schema {version}): update the companion; the file was left "
                                  "as it was")
+            declared = declared_problem(conn, version) if tables else None
+            if declared:
+                raise StoreError(f"The game database {path} is refused: {declared}. Nothing "
+                                 "was changed; restore a backup of it (companion restore "
+                                 "FILE)")
     finally:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
@@ -227,37 +184,46 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     conn.execute("COMMIT")
 
 
-def _refuse_write_protected(path: str) -> None:
+def _refuse_write_protected(place: Place) -> None:
     """SQLite opens a write-protected file read-only without a word: refuse it now."""
     try:
-        os.close(os.open(path, os.O_RDWR | os.O_CLOEXEC))
+        os.close(place.open_file(flags=os.O_RDWR))
     except OSError as problem:
         if problem.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-            raise StoreError(f"The game database {path} cannot be used: "
+            raise StoreError(f"The game database {place.shown} cannot be used: "
                              f"{WORDS[sqlite3.SQLITE_READONLY]} and start again (the file was "
                              "left as it was)") from None
-        raise refusal(path, problem) from None
+        raise refusal(place.shown, problem) from None
 
 
-def connect_writer(path: str) -> sqlite3.Connection:
+def connect_writer(path: str | Place) -> sqlite3.Connection:
     """A read-write connection with the schema in place. Raises Unreadable for a damaged or
     foreign file, StoreError for anything else; the file is never changed before it is known
     to be ours. A file as the last writer closed it (:func:`was_closed_clean`) has only the
     tables the lists read checked, not the whole file."""
+    if path == ":memory:":
+        return _connect(":memory:", False)
+    mine = not isinstance(path, Place)
+    place = place_of(path, make=True) if mine else path
+    try:
+        if not refuse_odd(place):
+            try:  # owner-only; SQLite gives its -wal and -shm the database's permissions
+                os.close(place.create(place.name))
+            except FileExistsError:
+                refuse_odd(place)
+            except OSError as problem:
+                if problem.errno not in _ERRNO_CODES:
+                    raise
+                raise refusal(place.shown, problem) from None
+        _refuse_write_protected(place)
+        return _connect(place.path(), was_closed_clean(place))
+    finally:
+        if mine:
+            place.close()
+
+
+def _connect(path: str, closed_clean: bool) -> sqlite3.Connection:
     memory = path == ":memory:"
-    if not memory and not refuse_odd_path(path):
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:  # owner-only; SQLite gives its -wal and -shm the database's permissions
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
-        except FileExistsError:
-            refuse_odd_path(path)
-        except OSError as problem:
-            if problem.errno not in _ERRNO_CODES:
-                raise
-            raise refusal(path, problem) from None
-    if not memory:
-        _refuse_write_protected(path)
-    closed_clean = not memory and was_closed_clean(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
@@ -284,15 +250,23 @@ def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
     as its last writer closed it (:func:`rests_clean`) has only the lists' tables checked, as
     the app's start does: ``companion stats`` over years of games does not read the whole file
     twice."""
-    if not refuse_odd_path(path):
-        raise StoreError(f"{path}: no such file (no game was ever stored there)")
+    try:
+        place = place_of(path, private=False)
+    except StoreError:
+        if not os.path.lexists(os.path.dirname(os.path.abspath(path))):
+            raise StoreError(f"{path}: no such file (no game was ever stored there)") from None
+        raise
+    with place:
+        if not refuse_odd(place):
+            raise StoreError(f"{path}: no such file (no game was ever stored there)")
+        clean = rests_clean(place)
     uri = ("file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
            + ("&immutable=1" if immutable else ""))
     try:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
         try:
-            if _check_ours(trusting_nothing(conn), path, integrity=not rests_clean(path)) == 0:
+            if _check_ours(trusting_nothing(conn), path, integrity=not clean) == 0:
                 raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
         except BaseException:
             conn.close()
@@ -314,31 +288,35 @@ def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
 
 
 # -- moving a damaged file aside -------------------------------------------------------------
-def copy_aside(path: str, why: StoreError) -> str:
+def copy_aside(path: str | Place, why: StoreError) -> str:
     """Copy the file (and its -wal) to ``NAME.unreadable-DATE``; StoreError, with the file
     untouched and no partial copy left, if that cannot be done."""
+    shown = path.shown if isinstance(path, Place) else path
     try:
-        return keep_copy(path, "unreadable")
+        return keep_copy(path, names.UNREADABLE)
     except OSError as problem:
         words = advice(problem) or "free some space and start again"
-        raise StoreError(f"The game database {path} could not be read ({why}) and could not "
+        raise StoreError(f"The game database {shown} could not be read ({why}) and could not "
                          f"be copied aside ({problem.strerror or problem}), so it was left as "
                          f"it was: {words}") from None
 
 
-def open_writer(path: str) -> tuple[sqlite3.Connection, str | None]:
+def open_writer(path: str | Place) -> tuple[sqlite3.Connection, str | None]:
     """The writer's connection and a notice when a damaged or foreign file was moved aside."""
     try:
         return connect_writer(path), None
     except Unreadable as bad:
         if path == ":memory:":
             raise
-        moved = copy_aside(path, bad)
-        for suffix in ("-wal", "-shm", ""):  # the old -wal first: never replayed into a new file
-            try:
-                os.remove(path + suffix)
-            except FileNotFoundError:
-                pass
-        notice = (f"The game database {path} could not be read ({bad}); it was moved to "
-                  f"{moved} and a new one was started")
-        return connect_writer(path), notice
+        mine = not isinstance(path, Place)
+        place = place_of(path) if mine else path
+        try:
+            moved = copy_aside(place, bad)
+            for suffix in ("-wal", "-shm", ""):  # the old -wal first: never replayed into a new file
+                place.unlink(place.name + suffix)
+            notice = (f"The game database {place.shown} could not be read ({bad}); it was moved "
+                      f"to {moved} and a new one was started")
+            return connect_writer(place), notice
+        finally:
+            if mine:
+                place.close()

@@ -221,3 +221,59 @@ def drop_strangers(conn: sqlite3.Connection, found: list[Stranger]) -> list[str]
             conn.execute(ours)
             done[-1] += " and made it again as a companion database has it"
     return done
+
+
+# -- what a file declares against what it holds ----------------------------------------------
+_CREATE_TABLE = re.compile(r"CREATE TABLE (\w+)")
+
+
+@functools.lru_cache(maxsize=None)
+def tables_at(version: int) -> dict[str, frozenset[str]]:
+    """The companion's tables and their columns in a file of schema ``version`` (1 to
+    SCHEMA_VERSION): today's, less what each later version's migration adds."""
+    memory = sqlite3.connect(":memory:")
+    try:
+        memory.executescript(SCHEMA)
+        tables = {name: {row[1] for row in memory.execute(f"PRAGMA table_info({name})")}
+                  for (name,) in memory.execute("SELECT name FROM sqlite_schema WHERE "
+                                                "type = 'table'")}
+    finally:
+        memory.close()
+    for later in range(version + 1, max(MIGRATIONS) + 1):
+        for sql in MIGRATIONS[later]:
+            added = _ADD_COLUMN.fullmatch(" ".join(sql.split()))
+            created = _CREATE_TABLE.match(sql)
+            if added:
+                tables[added[1]].discard(added[2].split()[0])
+            elif created:
+                tables.pop(created[1], None)
+    return {name: frozenset(columns) for name, columns in tables.items()}
+
+
+def declared_problem(conn: sqlite3.Connection, version: int) -> str | None:
+    """What is wrong between the schema a file of ours declares (``PRAGMA user_version``) and
+    the tables it holds, in words, or None: a version no companion wrote (0, or newer is said
+    elsewhere), or tables and columns not those of that version (every writer would then
+    fail on them)."""
+    from companion.store.schema import SCHEMA_VERSION
+
+    if not 1 <= version <= SCHEMA_VERSION:
+        return (f"it declares schema {version}, which no companion writes (schemas 1 to "
+                f"{SCHEMA_VERSION})")
+    wanted = tables_at(version)
+    found: dict[str, set[str]] = {}
+    for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'"):
+        if name.lower() in tables_at(max(MIGRATIONS)):
+            found[name.lower()] = {row[1] for row in conn.execute(
+                f"PRAGMA table_info({_quoted(name)})")}
+    for name in sorted(set(wanted) | set(found)):
+        if name not in found:
+            return f"it declares schema {version} but has no table `{name}`"
+        if name not in wanted:
+            return (f"it declares schema {version} but holds the table `{name}` of a later "
+                    "schema")
+        if found[name] != wanted[name]:
+            odd = sorted(found[name] ^ wanted[name])
+            return (f"it declares schema {version} but its table `{name}` has other columns "
+                    f"({', '.join(odd[:4])})")
+    return None

@@ -8,13 +8,15 @@ import os
 import sqlite3
 from urllib.parse import quote
 
+from companion.core.errors import StoreError
 from companion.store.check import Problem, fold_rows, log_results
 from companion.store.journal import Tx, settle, utc_now
+from companion.files import names
 from companion.store.aside import keep_copy
-from companion.store.opening import WriterLock
+from companion.store.held import WriterLock, place_of, refuse_odd
 from companion.store.schema import APPLICATION_ID
 from companion.store.shape import (
-    Untrusted, drop_strangers, read_schema, strangers, trusting_nothing,
+    Untrusted, declared_problem, drop_strangers, read_schema, strangers, trusting_nothing,
 )
 
 
@@ -22,6 +24,11 @@ def stranger_problems(path: str) -> list[Problem]:
     """The objects in the file at ``path`` no companion makes, each a problem of the file;
     read through a read-only connection that changes nothing (a file the store cannot open at
     all is left to it to name)."""
+    try:   # a link, or a pipe beside it that SQLite would wait on: the store names it
+        with place_of(path, private=False) as place:
+            refuse_odd(place)
+    except StoreError:
+        return []
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
     try:
         conn = trusting_nothing(sqlite3.connect(uri, uri=True, isolation_level=None))
@@ -30,12 +37,15 @@ def stranger_problems(path: str) -> list[Problem]:
     try:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             return []
-        found = strangers(read_schema(conn))
+        found = [f"it carries {s}" for s in strangers(read_schema(conn))]
+        if not found:   # what it declares against what it holds (shape.declared_problem)
+            declared = declared_problem(conn, conn.execute("PRAGMA user_version").fetchone()[0])
+            found = [declared] if declared else []
     except sqlite3.Error:
         return []
     finally:
         conn.close()
-    return [Problem(None, None, f"it carries {s}") for s in found]
+    return [Problem(None, None, what) for what in found]
 
 
 def remove_strangers(path: str) -> tuple[str | None, list[str]]:
@@ -44,11 +54,19 @@ def remove_strangers(path: str) -> tuple[str | None, list[str]]:
     in one transaction. (the copy or None when there was nothing to remove, what was done);
     Untrusted, with nothing changed, if one cannot be removed without losing rows (a table
     of ours changed)."""
-    if not os.path.isfile(path):
-        return None, []
-    lock = WriterLock.take(path)
+    place = place_of(path)
     try:
-        conn = trusting_nothing(sqlite3.connect(path, isolation_level=None))
+        if not refuse_odd(place):
+            return None, []
+        return _remove_strangers(place)
+    finally:
+        place.close()
+
+
+def _remove_strangers(place) -> tuple[str | None, list[str]]:
+    lock = WriterLock.take(place)   # never through a planted NAME.lock (opening._open_lock)
+    try:
+        conn = trusting_nothing(sqlite3.connect(place.path(), isolation_level=None))
         try:
             if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                 return None, []
@@ -56,8 +74,8 @@ def remove_strangers(path: str) -> tuple[str | None, list[str]]:
             if not found:
                 return None, []
             if not all(s.removable for s in found):
-                raise Untrusted(path, [s for s in found if not s.removable])
-            kept = keep_copy(path, "before-repair")
+                raise Untrusted(place.shown, [s for s in found if not s.removable])
+            kept = keep_copy(place, names.BEFORE_REPAIR)
             with Tx(conn):
                 done = drop_strangers(conn, found)
         finally:

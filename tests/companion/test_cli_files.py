@@ -75,7 +75,7 @@ UNUSABLE = [
     (["replay", "--strict", "{big_number}"], ["big_number.jsonl, line 1:"]),
     (["replay", "{good}", "--db", "{folder}"], ["folder is a folder, not a game database"]),
     (["replay", "{good}", "--db", "{good}/c.sqlite3"],
-     ["good.jsonl/c.sqlite3: cannot be opened as the game database (a part of the path is a file"]),
+     ["good.jsonl/c.sqlite3: cannot be used (", "good.jsonl is not a folder"]),
     (["replay", "\ud800.jsonl"], ["\\ud800.jsonl: cannot be read (not a name a file can have)"]),
     (["replay", os.fsdecode(b"\xff.jsonl")], ["\\xff.jsonl: cannot be read (no such file)"]),
     (["replay", "nul\0.jsonl"], ["nul\\x00.jsonl: cannot be read (not a name a file can have)"]),

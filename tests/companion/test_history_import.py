@@ -328,11 +328,11 @@ def test_a_field_that_is_not_right_is_named_with_its_line(small, tmp_path, path,
 
 @pytest.mark.parametrize("text, words", [
     ("{\"uuid\": 1\n", "bad.jsonl, line 1: not JSON"),
-    ("\n\n[1, 2 x]\n", "bad.jsonl, line 3: not JSON"),
+    ("\n\n[{\"a\": 1 x}]\n", "bad.jsonl, line 3: not JSON"),
     ("[1]\n", "bad.jsonl: game 1 of the list: the game: 1 is not an object"),
     ("{}\n", "bad.jsonl, line 1: uuid: the game has no uuid"),
     ("{\"a\": NaN}\n", "bad.jsonl, line 1: not JSON (NaN is not a number JSON allows)"),
-    ("{\"a\": " + "9" * 30 + "}\n", "bad.jsonl, line 1: a 100-bit number is more than"),
+    ("{\"a\": " + "9" * 30 + "}\n", "bad.jsonl, line 1: a: a 100-bit number is more than"),
     ("{\"a\": \"\\udc00\"}\n", "bad.jsonl, line 1: the game.a holds a broken character"),
 ])
 def test_a_line_that_is_not_a_game_is_named_and_nothing_changes(small, tmp_path, text, words):

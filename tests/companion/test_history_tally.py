@@ -297,7 +297,7 @@ def test_a_file_from_before_profiles_counts_names_as_typed(copy):
                           "profile_id", "DROP TABLE profiles", "DROP INDEX games_by_uuid",
                           "ALTER TABLE games DROP COLUMN uuid",
                           "ALTER TABLE games DROP COLUMN device", "DROP TABLE meta",
-                          "PRAGMA user_version = 3"):
+                          "DROP TABLE outbox", "PRAGMA user_version = 3"):
             conn.execute(statement)
         conn.commit()
         after = gather(conn).as_dict()

@@ -111,7 +111,7 @@ def test_a_bad_file_is_named_on_the_screen_and_home_and_kept_until_a_change(app,
     screen = app.screens.get_screen("table_settings")
     assert app.table_settings == TableSettings(dim_minutes=10)
     assert "volume must be a whole number from 0 to 100" in screen.message
-    assert "unknown setting 'colour'" in screen.message and screen.tone == "bad"
+    assert "1 unknown setting ignored" in screen.message and screen.tone == "bad"
     monkeypatch.setattr(app.devices, "start", lambda: None)
     app.on_start()     # the home notice at start names it too
     assert "volume must be" in app.notice

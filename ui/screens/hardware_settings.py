@@ -12,8 +12,6 @@ checked, but not saved (demo mode always runs on the demo table).
 from __future__ import annotations
 
 import copy
-import shutil
-import tomllib
 from typing import Any
 
 from kivy.app import App
@@ -23,7 +21,7 @@ from kivy.uix.screenmanager import Screen
 
 from hardware.config import (
     SEAT_BUTTONS, SEAT_LED, STANDARD_BAUDRATES, ConfigError, HardwareConfig, config_to_data,
-    parse_config, save_config,
+    keep_unreadable, parse_config, read_toml, save_config,
 )
 from ui import theme
 from ui.screens.hw_draft import describe, draft_from
@@ -125,13 +123,12 @@ class HardwareSettingsScreen(Screen):
         self.say(note or TEST_HINT, "bad" if note and "error" in note else "info")
 
     def _read(self, path) -> tuple[dict[str, Any], str]:
-        try:
-            with open(path, "rb") as f:
-                raw = tomllib.load(f)
+        try:   # the one reader: no link, no pipe, no depth or size it cannot hold
+            raw = read_toml(path)
         except FileNotFoundError:
             return config_to_data(HardwareConfig.empty()), \
                 "No config file yet: the table runs on touch. Saving creates it."
-        except (OSError, ValueError) as problem:   # TOML or UTF-8 errors are ValueErrors
+        except ConfigError as problem:
             return config_to_data(HardwareConfig.empty()), (
                 f"The file has an error and cannot be read ({problem}); saving replaces it "
                 f"and keeps the old one as {path.name}.bak.")
@@ -295,12 +292,7 @@ class HardwareSettingsScreen(Screen):
             return False
         path = app.devices.config_path()
         try:
-            if path.exists():
-                try:
-                    with open(path, "rb") as f:
-                        tomllib.load(f)
-                except ValueError:   # unreadable: keep it rather than lose it
-                    shutil.copy2(path, path.with_name(path.name + ".bak"))
+            keep_unreadable(path)   # unreadable: kept as .bak (never through a link)
             save_config(config, path)
         except OSError as problem:
             self.say(f"Cannot write {path}: {problem.strerror or problem}. Nothing was "

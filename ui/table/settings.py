@@ -12,7 +12,10 @@ the user config directory (beside ``hardware.toml``; ``$COMPANION_SETTINGS`` nam
 for tests). A person may have edited it by hand, or a power cut may have eaten it: reading never
 fails. What is missing takes its default, and what is wrong (not JSON, a wrong type, an unknown
 key, a value out of range) takes its default too, with a sentence naming the field for the
-settings screen and the home notice. The file is only written when the person changes a
+settings screen and the home notice; a notice names the file and the field, never what the
+file holds (it is read by the one reader, companion/files/read.py: a link is refused, never
+followed, and a leading byte order mark, which some editors write, is allowed). The file is
+only written when the person changes a
 setting, atomically (a temporary file, flushed to disk, renamed over the old one), so a bad file
 stays as it was for them to look at until then.
 
@@ -127,13 +130,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def refusal(name: str, value: Any) -> str:
+def refusal(name: str, value: Any, *, quote: bool = True) -> str:
     """"" when ``value`` is good for the setting ``name``, else the sentence naming the field
-    and what a good value is."""
+    and what a good value is (with ``quote``, what was given too: the screen's own values,
+    never a file's)."""
     if name not in RULES:
-        return f"unknown setting {_shown(name)}"
+        return f"unknown setting {_shown(name)}" if quote else "an unknown setting"
     ok, words = RULES[name]
-    return "" if ok(value) else f"{name} must be {words}, not {_shown(value)}"
+    if ok(value):
+        return ""
+    return f"{name} must be {words}, not {_shown(value)}" if quote else f"{name} must be {words}"
 
 
 def flipped(rotation: int) -> int:
@@ -148,12 +154,14 @@ def parse_settings(data: Any) -> tuple[TableSettings, list[str]]:
     if not isinstance(data, dict):
         return DEFAULTS, [f"not a JSON object (found {type(data).__name__}); "
                           "every setting is at its default"]
-    problems = [f"unknown setting {_shown(key)} ignored" for key in data if key not in RULES]
+    unknown = sum(1 for key in data if key not in RULES)   # counted, never quoted
+    problems = [f"{unknown} unknown setting{'' if unknown == 1 else 's'} ignored"] if unknown \
+        else []
     good: dict[str, Any] = {}
     for name in RULES:
         if name not in data:
             continue
-        problem = refusal(name, data[name])
+        problem = refusal(name, data[name], quote=False)
         if problem:
             problems.append(f"{problem}; using {_shown(getattr(DEFAULTS, name))}")
         else:
@@ -171,7 +179,8 @@ def load_settings(path: str | PathLike[str] | None = None) -> tuple[TableSetting
     A missing file is no problem; nothing here raises."""
     path = Path(path) if path is not None else settings_path()
     try:
-        text = read_regular(path, "config").decode("utf-8")  # a pipe or a device: refused
+        # a link, a pipe or a device: refused; a byte order mark is not the file's content
+        text = read_regular(path, "config").decode("utf-8").removeprefix("\ufeff")
     except FileNotFoundError:
         return DEFAULTS, ""
     except (OSError, UnicodeDecodeError) as problem:
