@@ -14,10 +14,12 @@ The socket lives in a folder only its user may enter (mode 0700, the socket 0600
 from __future__ import annotations
 
 import asyncio
+import errno
 import inspect
 import logging
 import os
 import re
+import stat
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -174,6 +176,22 @@ class AirClient:
 
 
 # -- the simulator's side ---------------------------------------------------------------------
+def _private_folder(folder: Path) -> None:
+    """The socket's folder: made 0700 when missing; one that exists must already be a folder
+    of this user that no one else may enter. Never chmod a folder it did not make (``--air
+    /tmp/air`` as root would otherwise close /tmp to everyone); PermissionError names why."""
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        pass
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        raise PermissionError(errno.ENOTDIR, "the socket's folder is not a folder (a link?)")
+    if info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        raise PermissionError(errno.EACCES, f"the socket's folder {folder} must be this user's "
+                              "own, closed to others (mode 0700): choose a new folder")
+
+
 class AirServer:
     """Serves ``dice`` (:class:`hardware.dice.ble_fake.FakeDie`) at ``path`` on a thread of its
     own until :meth:`close`. A die is connected to one app at a time, as a real one is."""
@@ -181,8 +199,7 @@ class AirServer:
     def __init__(self, dice: list[Any], path: str | os.PathLike[str]) -> None:
         self.dice = {d.address: d for d in dice}
         self.path = Path(path)
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(self.path.parent, 0o700)
+        _private_folder(self.path.parent)
         if self.path.is_socket():
             self.path.unlink()
         self._loop: asyncio.AbstractEventLoop | None = None

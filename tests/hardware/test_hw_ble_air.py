@@ -132,3 +132,24 @@ def test_dicesim_ble_refuses_an_unknown_make(capsys):
     dicesim.add_arguments(parser)
     assert dicesim.run(parser.parse_args(["--ble", "pixels,d20"])) == 2
     assert "--ble takes 1-12 makes of pixels, godice; got 'pixels,d20'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", [0o1777, 0o755, 0o770])
+def test_a_shared_folder_is_refused_and_left_as_it_was(tmp_path, mode):
+    """The simulator never chmods a folder it did not make: `--air /tmp/air` (as root) would
+    otherwise close /tmp to everyone. A folder others may enter or write is refused, naming
+    the rule, and keeps its mode."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, mode)
+    with pytest.raises(PermissionError, match="0700"):
+        AirServer([FakeDie(PIXEL, "pixels")], shared / "air")
+    assert stat.S_IMODE(os.stat(shared).st_mode) == mode
+    assert not (shared / "air").exists()
+
+
+def test_a_link_for_the_folder_is_refused(tmp_path):
+    (tmp_path / "real").mkdir(mode=0o700)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(PermissionError, match="not a folder"):
+        AirServer([FakeDie(PIXEL, "pixels")], tmp_path / "link" / "air")
