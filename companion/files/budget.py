@@ -131,7 +131,8 @@ class _Marked:
 def field_of(text: str) -> str:
     """Where in ``text`` (one JSON value) the first number the file cannot keep sits, as a
     field path (``stored.log[3].command.amount``): parsed again with the numbers marked,
-    only after a refusal, so a good file is never walked."""
+    only after a refusal, so a good file is never walked. Text that is also broken after the
+    number (the parser met the number first) names the game as a whole."""
     mark = _Marked()
 
     def kept(digits: str, read: Any) -> Any:
@@ -140,8 +141,11 @@ def field_of(text: str) -> str:
         except _TooBig:
             return mark
 
-    value = json.loads(text, parse_constant=_no_constant,
-                       parse_int=lambda d: kept(d, _int64), parse_float=lambda d: kept(d, _finite))
+    try:   # the number came before a break further on: the number is what is refused
+        value = json.loads(text, parse_constant=_no_constant, parse_int=lambda d: kept(d, _int64),
+                           parse_float=lambda d: kept(d, _finite))
+    except (ValueError, RecursionError):
+        return "the game"
     stack: list[tuple[str, Any]] = [("", value)]
     while stack:
         at, item = stack.pop()

@@ -374,3 +374,12 @@ def test_a_json_list_is_read_the_same_whatever_the_size_of_the_reads(small, monk
         monkeypatch.setattr(streaming, "CHUNK", chunk)
         read = [value for _, value in streaming.stream_records(io.BytesIO(text))]
         assert read == games, chunk
+
+
+def test_a_number_too_large_before_a_break_is_refused_in_one_line(tmp_path):
+    """Found by the import fuzz after the merge: a number past 64 bits with the line broken
+    further on; the refusal names the number, not a traceback from looking for its field."""
+    from companion.files.budget import field_of
+
+    assert field_of('{"id": [9223372036854775808], "uuid": "x", "log": [') == "the game"
+    assert field_of('{"id": 1, "n": [9223372036854775808]}') == "n[0]"
