@@ -8,6 +8,12 @@ so a phone that stands in for a seat's buttons offers exactly those and the serv
 press against them. Everything is JSON data: the same words the Pi shows, nothing a phone
 must work out, and no diff against an earlier snapshot.
 
+Each screen gets its audience's view of the one snapshot (:func:`audience_view`): a watcher
+the public table; a seat's phone the public table and its own seat's part (``you``: its buttons
+and dice now, and whatever later belongs to that seat alone, such as a private hand), never
+another seat's. The snapshot's ``controls`` stay with whoever holds the whole (the phones'
+server checks a press against them) and are never sent as they are.
+
 The cost and size do not grow with the game's length: the log's lines come from the table's
 :class:`~companion.core.narrator.Narrator` (which tells only the steps since its last sync),
 and only the last :data:`LOG_LINES` of them are read; the rest is the state as it is now.
@@ -68,6 +74,21 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "result": _result(session, prompt) if session.over else None,
         "bgstats": bgstats if session.over else None,
     }
+
+
+#: What of a snapshot only its holder keeps (each seat's part goes to that seat alone).
+PRIVATE = ("controls", "play")
+
+
+def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What ``seat``'s phone (None: a watching page) is shown of ``snapshot``: the public
+    table, and for a seat its own part as ``you`` (None for a watcher, or a seat not at the
+    table). A new private field goes in PRIVATE and in the seat's part here, nowhere else."""
+    view = {k: v for k, v in snapshot.items() if k not in PRIVATE}
+    controls = snapshot.get("controls") or []
+    view["you"] = (dict(controls[seat], name=snapshot["seats"][seat]["name"])
+                   if seat is not None and 0 <= seat < len(controls) else None)
+    return view
 
 
 def log_tail(narrator: Narrator, lines: int = LOG_LINES) -> list[dict[str, Any]]:
