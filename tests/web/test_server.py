@@ -9,12 +9,14 @@ import urllib.request
 
 import aiohttp
 import pytest
+from yarl import URL
 
 from companion.core import InputEvent
 from hardware.inbox import Inbox
 from tests.web import tables
 from tests.web.serving import origin, serve, socket
 from companion.view import audience_view
+from ui.web.messages import MAX_BYTES
 from ui.web.server import BURST, MAX_CONNECTIONS, PhoneServer
 
 SNAPSHOT = tables.snapshot(tables.brew_answering(), 7)     # Anna answers Dora's Witch
@@ -284,3 +286,79 @@ def _get_refused(url: str) -> bool:
     except OSError:
         return True
     return False
+
+
+def test_host_must_be_an_address_served():
+    """DNS rebinding: a page reached by another name gets nothing, with a valid token too."""
+    async def check(server, client, inbox):
+        good = f"/t/{server.watch_token}"
+        for host in ("evil.example", f"evil.example:{client.port}", "127.0.0.1",
+                     f"127.0.0.1:{client.port + 1}", f"localhost:{client.port}", ""):
+            answer = await client.get(good, headers={"Host": host})
+            assert answer.status in (400, 421), host
+            assert "Server" not in answer.headers
+        assert (await client.get(good)).status == 200
+    serve(check, SNAPSHOT)
+
+
+def test_a_percent_escape_in_the_path_is_refused_cleanly():
+    async def check(server, client, inbox):
+        token = server.watch_token
+        for path in (f"/t/{token}%2ftable.js", f"/t/{token}%2Fws", f"/t/{token}/table%2ejs",
+                     f"/t/%{token[:2]}{token[2:]}", f"/t/{token}/%2e%2e/table.js"):
+            answer = await client.session.get(URL(client.url(path), encoded=True))
+            assert answer.status == 404, path
+            assert await answer.text() == "Not found"
+    serve(check, SNAPSHOT)
+
+
+def test_a_message_of_exactly_4_kb_is_read_and_answered():
+    async def check(server, client, inbox):
+        ws, _, _ = await socket(client, server.seat_tokens[0])
+        head = '{"type":"press","seen":7,"id":5,"button":"'
+        text = head + "x" * (MAX_BYTES - len(head) - 2) + '"}'
+        assert len(text.encode()) == MAX_BYTES
+        await ws.send_str(text)
+        answer = await ws.receive_json(timeout=5)
+        assert answer["id"] == 5 and answer["applied"] is False and "button:" in answer["why"]
+        await ws.send_str(text[:-2] + 'x"}')               # one byte more: closed
+        assert (await ws.receive(timeout=5)).type in (aiohttp.WSMsgType.CLOSE,
+                                                      aiohttp.WSMsgType.CLOSED)
+        assert ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+    serve(check, SNAPSHOT)
+
+
+def test_every_press_is_answered_received_then_applied_or_refused_with_the_words():
+    async def check(server, client, inbox):
+        ws, _, _ = await socket(client, server.seat_tokens[0])
+        await ws.send_json({"type": "press", "button": "so_be_it", "seen": 7, "id": 41})
+        assert await ws.receive_json(timeout=5) == {"type": "answer", "id": 41, "received": True}
+        for _ in range(100):
+            if len(inbox):
+                break
+            await asyncio.sleep(0.01)
+        (event,) = inbox.drain()
+        server.answered(event, "Anna has answered already")          # the table refused it
+        assert await ws.receive_json(timeout=5) == {
+            "type": "answer", "id": 41, "applied": False, "why": "Anna has answered already"}
+        await ws.send_json({"type": "press", "button": "pass", "seen": 7, "id": 42})
+        await ws.receive_json(timeout=5)
+        for _ in range(100):
+            if len(inbox):
+                break
+            await asyncio.sleep(0.01)
+        server.answered(inbox.drain()[0])                            # played
+        assert (await ws.receive_json(timeout=5))["applied"] is True
+    serve(check, SNAPSHOT)
+
+
+def test_the_server_beats_while_a_phone_listens(monkeypatch):
+    import ui.web.server as phones
+
+    monkeypatch.setattr(phones, "BEAT_S", 0.2)
+
+    async def check(server, client, inbox):
+        ws, _, _ = await socket(client, server.watch_token)
+        beats = [await ws.receive_json(timeout=2) for _ in range(3)]
+        assert all(b == {"type": "beat", "n": 7} for b in beats)
+    serve(check, SNAPSHOT)

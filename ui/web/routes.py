@@ -92,6 +92,8 @@ class Routes:
                 raise web.HTTPNotFound(text="Not found")
             return await self._serve(request, match.group(1), match.group(2), found)
 
+        busy = self.gate.busy if self.gate is not None else set()
+        busy.add(request.protocol)         # serving: never closed to make room for another
         try:
             return await with_headers(checked())
         except (ConnectionError, asyncio.CancelledError):
@@ -100,6 +102,8 @@ class Routes:
             self.server.tally.note("server error", "".join(
                 traceback.format_exception_only(type(problem), problem)).strip()[:200])
             return await with_headers(_raise(web.HTTPInternalServerError(text="Server error")))
+        finally:
+            busy.discard(request.protocol)
 
     async def _answer(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(text="Not found")       # the guard answers everything
