@@ -161,9 +161,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         gc.freeze()
 
     def on_stop(self) -> None:
-        if self.phone_server is not None:   # the phones are told; the choice stays as it is
-            self.phone_server.stop()
-            self.phone_server = None
+        self.close_sharing()   # the phones are told it restarts; links and the choice stay
         self.stop_club()
         self.devices.stop()
         self._stop_timer()

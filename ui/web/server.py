@@ -13,7 +13,7 @@ The controller API (what the app calls, from its main thread)::
     server.start(port=8765)      # the kept tokens (a restart) or new ones; OSError if no address
     server.publish(snapshot)     # after every change (None: no game at the table)
     server.answered(event, why)  # the table played a phone's press ("") or refused it (why)
-    server.links()               # {"watch": [url, ...], "seats": [{"seat", "name", "urls"}]}
+    server.links()               # {"watch": [url, ...], "seats": [{"seat", "name", "colour", "urls"}]}
     server.connected()           # {"watching": 2, "seats": [0, 3], "phones": 3, "dropped": 0}
     server.stop()                # Stop sharing: every connection and token ends at once
     server.stop(keep_tokens=True)   # the app closing: phones told, tokens kept for the next start
@@ -210,11 +210,11 @@ class PhoneServer:
         """The join links: one per address for watching, and per seat of the table now."""
         if self.passes is None or self.port is None:
             return {"watch": [], "seats": []}
-        names = [s["name"] for s in (self._snapshot or {}).get("seats", [])][:MAX_SEATS]
+        seats = (self._snapshot or {}).get("seats", [])[:MAX_SEATS]
         return {"watch": join_links(self.addresses, self.port, self.passes.watch),
-                "seats": [{"seat": i, "name": name,
+                "seats": [{"seat": i, "name": seat["name"], "colour": seat.get("colour"),
                            "urls": join_links(self.addresses, self.port, p.token)}
-                          for i, (name, p) in enumerate(zip(names, self._seat_passes()))]}
+                          for i, (seat, p) in enumerate(zip(seats, self._seat_passes()))]}
 
     def connected(self) -> dict[str, Any]:
         """Who has the page open: watchers, the seats with a phone, messages dropped."""
