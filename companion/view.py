@@ -38,6 +38,9 @@ SEAT_BUTTONS = ("claim", "so_be_it", "pass")
 #: What a press does, as the button on a phone says it (the command's own name otherwise).
 PRESS_WORDS = {"claim": "Claim", "so_be_it": "So be it!", "pass": "Pass", "abstain": "Abstain",
                "resolve": "Carry it out", "end_turn": "End turn"}
+#: What an answer means, under its button, as the Pi's answer bar says it (game, command).
+_HINTS = {("witchs_brew", "claim"): "full action", ("witchs_brew", "so_be_it"): "favor",
+          ("witchs_brew", "pass"): "no card in hand"}
 #: Where a step came from, as the log says it (the Pi's own screen says nothing).
 SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "keyboard": "keyboard"}
 
@@ -60,7 +63,8 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
             "seat": seat, "name": name, "colour": colours[seat].hex,
             "colour_name": colours[seat].name, "awaited": prompt.get("seat") == seat
             and not session.over, "status": _status(summary, prompt, seat, name),
-            "figures": figures(summary, seat)})
+            "figures": figures(summary, seat),
+            "lines": _LINES.get(rules.name, _no_lines)(summary, seat)})
     return {
         "v": VERSION, "n": number, "game": rules.name, "title": rules.title,
         "cooperative": rules.cooperative, "over": session.over,
@@ -68,6 +72,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "phase": prompt.get("phase"), "turn": prompt.get("turn"), "seat": prompt.get("seat"),
         "asks": prompt.get("text", ""), "notes": list(prompt.get("notes", [])),
         "seats": seats,
+        "board": _BOARD.get(rules.name, _no_board)(summary, colours),
         "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
@@ -123,11 +128,15 @@ def seat_controls(session: Session, seat: int,
             if key in seen or not _accepted(session, command):
                 continue
             seen.add(key)
-            buttons.append({"button": button, "label": _press_words(session, command.do)})
+            buttons.append({"button": button, "label": _press_words(session, command.do),
+                            "hint": _HINTS.get((rules.name, command.do), "")})
     dice = _DICE.get(rules.name, _no_dice)(session, seat)
     prompt = session.prompt() if prompt is None else prompt
     waits = not session.over and (prompt.get("seat") == seat or bool(buttons) or bool(dice))
-    return {"seat": seat, "buttons": buttons, "dice": dice, "waits": waits}
+    turn = prompt.get("turn")
+    waiting = "" if waits or session.over else (
+        f"Waiting: {turn}'s turn" if turn and turn != names[seat] else "Waiting")
+    return {"seat": seat, "buttons": buttons, "dice": dice, "waits": waits, "waiting": waiting}
 
 
 # -- the parts --------------------------------------------------------------------------------
@@ -168,7 +177,9 @@ def _status(summary: dict[str, Any], prompt: dict[str, Any], seat: int, name: st
         if name == summary["holder"]:
             return "Holds the role"
         said = {a["player"]: a["answer"] for a in summary["answers"]}.get(name)
-        return {"so_be_it": "So be it", "pass": "Passed"}.get(said, "Lost role" if said else "")
+        if said:
+            return {"so_be_it": "So be it", "pass": "Passed"}.get(said, "Lost role")
+        return "No cards" if summary["players"][seat]["cards_left"] == 0 else "Waiting"
     return ""
 
 
@@ -288,6 +299,62 @@ def _quest_dice(session: Session, seat: int) -> list[dict[str, Any]]:
             for die in prompt.get("inputs", [])]
 
 
+def _no_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
+    return []
+
+
+def _no_lines(summary: dict[str, Any], seat: int) -> list[str]:
+    return []
+
+
+def _brew_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
+    """The role card in play, its two effects in the card's words (the Pi's card text)."""
+    from companion.games.witchs_brew.roles import ROLES
+
+    role = ROLES.get(summary.get("role") or "")
+    if role is None:
+        return []
+    return [{"title": f"The {role.title}: \u201c{role.call}\u201d",
+             "items": [{"text": f"Full action: {role.full.text}"},
+                       {"text": f"Favor: {role.favor.text}"}]}]
+
+
+def _cauldron_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
+    """The Magik track: each seat's marker, highest first, then the milestones on it."""
+    players = sorted(enumerate(summary["players"]), key=lambda p: -p[1]["magik"])
+    track = [{"text": f"{p['name']}: {p['magik']}" + (f" ({_label(p['zone'])})" if p["zone"]
+                                                      else ""), "colour": colours[i].hex}
+             for i, p in players]
+    for key, stone in summary["milestones"].items():
+        by = f", reached by {stone['by']}" if stone["reached"] and stone["by"] else (
+            ", reached" if stone["reached"] else "")
+        track.append({"text": f"{_label(key)} at {stone['position']}{by}",
+                      "done": bool(stone["reached"])})
+    return [{"title": "The Magik track", "items": track}]
+
+
+def _cauldron_lines(summary: dict[str, Any], seat: int) -> list[str]:
+    """A seat's cards as its tile shows them: its character's ability and its potions."""
+    p = summary["players"][seat]
+    out = [p["ability"]] if p.get("ability") else []
+    potions = ", ".join(potion["name"] for potion in p["potions"])
+    return out + ([f"Potions: {potions}"] if potions else [])
+
+
+def _quest_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
+    """The board: the ingredients the spell needs (found ones marked), the wizard, the paths."""
+    found = set(summary["in_cauldron"])
+    needed = [{"text": _label(k) + (" (in the cauldron)" if k in found else ""),
+               "done": k in found} for k in summary["needed"]]
+    spaces = summary["settings"]["circle_spaces"]
+    board = [{"text": f"The wizard: space {summary['wizard']} of {spaces}"}]
+    board += [{"text": f"Path {n} blocked"} for n in summary["obstacles"]]
+    return [{"title": "Needed ingredients", "items": needed},
+            {"title": "The board", "items": board}]
+
+
+_BOARD = {"witchs_brew": _brew_board, "cauldron": _cauldron_board, "quest": _quest_board}
+_LINES = {"cauldron": _cauldron_lines}
 _FIGURES = {"witchs_brew": _brew_figures, "cauldron": _cauldron_figures}
 _STANDS = {"witchs_brew": _brew_stands, "cauldron": _cauldron_stands, "quest": _quest_stands}
 _DICE = {"cauldron": _cauldron_dice, "quest": _quest_dice}

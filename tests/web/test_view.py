@@ -13,7 +13,7 @@ from benchmarks import logs
 from companion.core import Command, InputEvent, RuleViolation, Session
 from companion.core.narrator import Narrator
 from companion.games import get_rules
-from companion.view import LOG_LINES, SEAT_BUTTONS, table_view
+from companion.view import LOG_LINES, PRIVATE, SEAT_BUTTONS, audience_view, table_view
 from tests.web import tables
 
 
@@ -162,3 +162,53 @@ def test_a_new_step_is_told_once_not_the_whole_log_again():
         calls["describe"] = 0
         table_view(session, 1, narrator)
         assert calls["describe"] == 1
+
+
+# -- issue 31: what the Pi shows, and each audience's view --------------------------------
+
+def test_the_answer_buttons_say_what_they_mean_and_the_others_wait():
+    snap = tables.snapshot(tables.brew_answering())
+    anna = snap["controls"][0]
+    assert {b["button"]: b["hint"] for b in anna["buttons"]} == {
+        "claim": "full action", "so_be_it": "favor", "pass": "no card in hand"}
+    statuses = {s["name"]: s["status"] for s in snap["seats"]}
+    assert statuses["Dora"] == "Holds the role" and statuses["Anna"] == "Answering"
+    assert {statuses["Barb"], statuses["Carl"]} <= {"Waiting", "No cards", "So be it",
+                                                    "Passed", "Lost role"}
+    (card,) = snap["board"]
+    assert card["title"].startswith("The Witch") and card["items"][0]["text"].startswith(
+        "Full action: ") and card["items"][1]["text"].startswith("Favor: ")
+    assert snap["controls"][1]["waiting"] == "Waiting: Anna's turn"
+
+
+def test_quest_shows_the_needed_ingredients_and_the_wizard():
+    snap = tables.snapshot(tables.quest(9))
+    needed, board = snap["board"]
+    assert needed["title"] == "Needed ingredients" and len(needed["items"]) == 3
+    assert board["items"][0]["text"].startswith("The wizard: space ")
+
+
+def test_cauldron_shows_the_magik_track_and_each_seats_cards():
+    snap = tables.snapshot(tables.cauldron(15))
+    (track,) = snap["board"]
+    assert track["title"] == "The Magik track"
+    marks = [i["text"] for i in track["items"] if "colour" in i]
+    assert len(marks) == len(snap["seats"])
+    assert any("at 12" in i["text"] for i in track["items"])
+    assert any(line.startswith("Potions: ") for s in snap["seats"] for line in s["lines"])
+
+
+@pytest.mark.parametrize("session", [tables.brew_answering(), tables.cauldron(12),
+                                     tables.quest(9)], ids=["brew", "cauldron", "quest"])
+def test_each_audience_sees_the_public_table_and_only_its_own_part(session):
+    snap = tables.snapshot(session)
+    watcher = audience_view(snap, None)
+    assert watcher["you"] is None and not set(PRIVATE) & set(watcher)
+    for seat, seat_part in enumerate(snap["controls"]):
+        view = audience_view(snap, seat)
+        assert view["you"] == dict(seat_part, name=snap["seats"][seat]["name"])
+        assert {k: v for k, v in view.items() if k != "you"} == {
+            k: v for k, v in watcher.items() if k != "you"}     # the rest: the same for all
+        others = [c for i, c in enumerate(snap["controls"]) if i != seat]
+        assert all(other != view["you"] for other in others if other["buttons"])
+    assert audience_view(snap, 99)["you"] is None
