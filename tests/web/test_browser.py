@@ -180,7 +180,7 @@ def test_a_seat_button_on_the_page_plays_as_that_phone(browser, table_of, game):
     assert text(browser, "mine-title") == f"{name}: the table waits for you"
     shot(browser, f"{game}_seat")
     buttons = pressable(browser)
-    labels = [b["label"] for b in controls["buttons"]] + [
+    labels = ["\n".join(filter(None, (b["label"], b["hint"]))) for b in controls["buttons"]] + [
         str(face) for d in controls["dice"] for face in d["faces"]]
     assert [b.text for b in buttons] == labels
     buttons[0].click()
