@@ -227,3 +227,12 @@ def test_a_flood_of_events_makes_a_handful_of_log_lines(caplog):
     assert len(lines) == 4, lines          # each minute: its first, then how many more
     assert "59999 more in the last 60 s" in lines[1] and "39999 more" in lines[3]
     assert tally.counts["accept failed"] == 100_000
+
+
+def test_the_unit_sets_a_file_limit_the_total_stays_below():
+    from tests.test_systemd_units import _unit
+    from ui.web.limits import KEPT_FDS, MAX_OPEN
+
+    limit = int(_unit("table-companion.service")["Service"]["LimitNOFILE"])
+    assert limit >= MAX_OPEN + KEPT_FDS and total_for(limit) + KEPT_FDS <= limit
+    assert total_for(1024) + KEPT_FDS <= 1024         # a Pi's default too, if a drop-in resets it
