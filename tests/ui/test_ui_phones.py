@@ -77,6 +77,12 @@ class Phone(threading.Thread):
         if message is not None and message["type"] == "answer":
             self.answered[message["id"]] = message
 
+    def applied(self, press: int) -> bool:
+        """Whether press ``press`` was answered applied (what has arrived so far, read)."""
+        while not self.got.empty():
+            self._note(self.got.get())
+        return self.answered.get(press, {}).get("applied") is True
+
     def answer(self, press: int) -> dict:
         """The first answer to press ``press`` (other messages read past)."""
         while press not in self.answered:
@@ -171,7 +177,7 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
         anna.send({"type": "press", "button": offered[0], "seen": seen["n"], "id": 2})
         assert anna.answer(2) == {"type": "answer", "id": 2, "received": True}
         assert wait_for(lambda: len(app.session.steps) == steps + 1)
-        assert wait_for(lambda: anna.answered.get(2, {}).get("applied") is True)
+        assert wait_for(lambda: anna.applied(2))           # and the phone is told it was played
         assert app.session.steps[-1].source == "Anna's phone"
         assert app.log_all()[-1].endswith("(Anna's phone)")
         after = watcher.snapshot()                  # the watcher sees the change at once
