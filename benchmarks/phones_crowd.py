@@ -116,8 +116,8 @@ def crowd(ctx: Context, fig: Figure) -> None:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
         done = reap(proc, started, timeout=30)
-    if done.returncode not in (0, -signal.SIGTERM):
-        fig.notes.append(f"crowd: the app ended with {done.returncode}: {done.stderr[-300:]}")
+    if done.status not in (0, -signal.SIGTERM):
+        fig.notes.append(f"crowd: the app ended with {done.status}: {done.stderr[-300:]}")
     for name in states:
         fig.add(f"a seat's phone joins, {CROWD:,} hostile from {name}" if name != "none"
                 else "a seat's phone joins, no hostile connection", got[name]["join"], p99=True,
