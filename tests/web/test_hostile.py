@@ -97,7 +97,7 @@ def test_only_what_the_seat_may_do_reaches_the_inbox(table, seat, sent):
     server = _server(inbox, SNAPSHOTS[table])
     client = _client(server, seat)
     for text in sent:
-        answer = server._received(client, text)
+        answer = server.received(client, text)
         assert answer is None or json.loads(answer)["type"] == "answer"
     allowed = _allowed(SNAPSHOTS[table], seat)
     for event in inbox.items:

@@ -30,18 +30,18 @@ import json
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from companion.core.model import InputEvent
 from companion.view import audience_view
 from ui.web import passes as kept
 from ui.web.addresses import join_links, local_addresses
+from ui.web.clients import BURST, RATE, WATCH, Client, seat_input  # noqa: F401 (the tests')
 from ui.web.limits import Gate, GuardedHandler, Tally, handler_args, loop_problems
-from ui.web.messages import MAX_BYTES, Refused, parse, reply
+from ui.web.messages import Refused, parse, reply
 from ui.web.routes import HEADERS, Routes, with_headers  # noqa: F401 (the club wall's too)
 
 log = logging.getLogger(__name__)
@@ -50,43 +50,16 @@ log = logging.getLogger(__name__)
 MAX_CONNECTIONS = MAX_WATCHING = 32
 #: WebSockets one seat's link may hold: a new one ends the oldest (a reload, a second tab).
 SEAT_SOCKETS = 2
-#: The messages a connection may send: a burst of BURST, then RATE a second.
-RATE, BURST = 3.0, 6
 #: aiohttp's ping (a dead phone found by the server), and the beat: something every phone
 #: hears at least this often, so a page that hears nothing for two knows it is not connected.
 HEARTBEAT_S, BEAT_S = 20.0, 5.0
 #: How long a closing phone may take to answer (Stop sharing waits no longer).
 CLOSE_TIMEOUT_S = 2.0
 MAX_SEATS = 6
-WATCH = -1
 #: How a connection is closed (code, reason): on Stop sharing (the page stops trying), on a
 #: restart (it reconnects by itself), a pass ended (it shows why), the watchers full.
 STOPPED, RESTARTING = (1001, b"Sharing stopped"), (1012, b"Restarting")
 ENDED, FULL = (4000, b"Link ended"), (1013, b"Full")
-
-
-@dataclass(eq=False)
-class Client:
-    """One phone's WebSocket: its pass (None: watching) and its message allowance."""
-
-    ws: web.WebSocketResponse
-    seat: Any = WATCH                       # WATCH, or the SeatPass it presses with
-    allowance: float = float(BURST)
-    since: float = field(default_factory=time.monotonic)
-    dropped: int = 0
-
-    @property
-    def watching(self) -> bool:
-        return not isinstance(self.seat, kept.SeatPass)
-
-    def allowed(self, now: float) -> bool:
-        self.allowance = min(float(BURST), self.allowance + (now - self.since) * RATE)
-        self.since = now
-        if self.allowance < 1:
-            self.dropped += 1
-            return False
-        self.allowance -= 1
-        return True
 
 
 class PhoneServer:
@@ -232,11 +205,12 @@ class PhoneServer:
             return []
         return [p for name in names if (p := self.passes.for_player(name)) is not None]
 
-    def seat_of(self, client: Client) -> int | None:
+    def seat_of(self, client: Client, snapshot: dict[str, Any] | None = None) -> int | None:
         """The seat ``client``'s player holds at the table now (None: watching, or away)."""
         if client.watching:
             return None
-        names = [kept.player_key(s["name"]) for s in (self._snapshot or {}).get("seats", [])]
+        table = snapshot if snapshot is not None else self._snapshot
+        names = [kept.player_key(s["name"]) for s in (table or {}).get("seats", [])]
         return names.index(client.seat.player) if client.seat.player in names else None
 
     def _forget_tokens(self, keep_tokens: bool = False) -> None:
@@ -267,43 +241,14 @@ class PhoneServer:
         try:
             message = parse(text)
             press = message["id"]
-            event = self._input(client, message)
+            snapshot = self._snapshot          # one table for the whole check
+            event = seat_input(snapshot, client, self.seat_of(client, snapshot), message)
             with self._lock:
                 self._pending = [*self._pending[-31:], (event, client, press)]
             self.inbox.put(event)
         except Refused as refusal:
             return reply("answer", id=press, applied=False, why=str(refusal))
         return reply("answer", id=press, received=True)
-
-    _received = received
-
-    def _input(self, client: Client, message: dict[str, Any]) -> InputEvent:
-        """The InputEvent a seat's message stands for, or Refused with the reason."""
-        if client.watching:
-            raise Refused("This page watches the table: it has no buttons")
-        snapshot = self._snapshot
-        if snapshot is None:
-            raise Refused("No game at the table now")
-        if message["seen"] != snapshot["n"]:
-            raise Refused("The table has moved on: look again, then press")
-        seat = self.seat_of(client)
-        if seat is None or seat >= len(snapshot["controls"]):
-            raise Refused(f"{client.seat.name} is not at the table now")
-        controls = snapshot["controls"][seat]
-        name = snapshot["seats"][seat]["name"]
-        source = f"{name}'s phone"
-        if message["type"] == "press":
-            offered = [b["button"] for b in controls["buttons"]]
-            if message["button"] not in offered:
-                raise Refused(f"button: {name}'s buttons can do "
-                              f"{', '.join(offered) or 'nothing'} now, not {message['button']!r}")
-            return InputEvent("button", f"seat{seat + 1}.{message['button']}", source=source)
-        dice = {d["die"]: d["faces"] for d in controls["dice"]}
-        if message["die"] not in dice:
-            raise Refused(f"die: the game asks {name} for no die {message['die']!r} now")
-        if message["value"] not in dice[message["die"]]:
-            raise Refused(f"value: {message['die']} has no face {message['value']!r}")
-        return InputEvent("die", message["die"], message["value"], source=source)
 
     # -- what the phones get ---------------------------------------------------------------
     def view_text(self, client: Client) -> str:
@@ -369,8 +314,10 @@ class PhoneServer:
                     return None
                 oldest = client
             else:
-                own = [c for c in self._clients if c.seat == client.seat]
-                oldest = own[0] if len(own) >= SEAT_SOCKETS else client
+                own = [c for c in self._clients
+                       if not c.watching and c.seat.token == client.seat.token]
+                oldest = min(own, key=lambda c: c.opened) if len(own) >= SEAT_SOCKETS \
+                    else client
             self._clients.add(client)
         self._changed()
         self.keep_beating()
