@@ -118,8 +118,8 @@ def seat_controls(session: Session, seat: int,
     state, rules = session.state, session.rules
     names = session.names
     buttons: list[dict[str, str]] = []
+    seen: set[tuple] = set()                 # the commands the buttons do (no choice repeats)
     if not session.over:
-        seen: set[tuple] = set()
         for button in SEAT_BUTTONS:
             command = _mapped(session, InputEvent("button", f"seat{seat + 1}.{button}"))
             if command is None or command.player != names[seat]:
@@ -133,10 +133,33 @@ def seat_controls(session: Session, seat: int,
     dice = _DICE.get(rules.name, _no_dice)(session, seat)
     prompt = session.prompt() if prompt is None else prompt
     waits = not session.over and (prompt.get("seat") == seat or bool(buttons) or bool(dice))
+    choices = [{"choice": key, "label": label}
+               for key, label, _ in seat_choices(session, seat, buttons_done=seen)]
+    waits = waits or bool(choices)
     turn = prompt.get("turn")
     waiting = "" if waits or session.over else (
         f"Waiting: {turn}'s turn" if turn and turn != names[seat] else "Waiting")
-    return {"seat": seat, "buttons": buttons, "dice": dice, "waits": waits, "waiting": waiting}
+    return {"seat": seat, "buttons": buttons, "dice": dice, "choices": choices, "waits": waits,
+            "waiting": waiting}
+
+
+def seat_choices(session: Session, seat: int, buttons_done: set | None = None
+                 ) -> list[tuple[str, str, Any]]:
+    """What the Pi's screen offers seat ``seat`` now beyond its buttons (Witch's Brew: the
+    roles it may announce, "No thanks" for a gain it may decline), each (key, words, the
+    Command), only those the rules accept now and none a button already does. The phones'
+    server offers them by key; the app plays the key's command, found again here."""
+    if session.over:
+        return []
+    found = []
+    seen = set(buttons_done or ())
+    for key, label, command in _CHOICES.get(session.rules.name, _no_choices)(session, seat):
+        same = (command.do, tuple(sorted(map(repr, command.args.items()))))
+        if same in seen or not _accepted(session, command):
+            continue
+        seen.add(same)
+        found.append((key, label, command))
+    return found
 
 
 # -- the parts --------------------------------------------------------------------------------
@@ -299,6 +322,20 @@ def _quest_dice(session: Session, seat: int) -> list[dict[str, Any]]:
             for die in prompt.get("inputs", [])]
 
 
+def _no_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
+    return []
+
+
+def _brew_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
+    from companion.core import Command
+    from companion.games.witchs_brew.roles import ROLES
+
+    player = session.names[seat]
+    return [(f"role:{key}", f"The {role.title}", Command("play_role", player, {"role": key}))
+            for key, role in ROLES.items()] + [("no_thanks", "No thanks",
+                                                Command("abstain", player))]
+
+
 def _no_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
     return []
 
@@ -353,6 +390,7 @@ def _quest_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
             {"title": "The board", "items": board}]
 
 
+_CHOICES = {"witchs_brew": _brew_choices}
 _BOARD = {"witchs_brew": _brew_board, "cauldron": _cauldron_board, "quest": _quest_board}
 _LINES = {"cauldron": _cauldron_lines}
 _FIGURES = {"witchs_brew": _brew_figures, "cauldron": _cauldron_figures}

@@ -347,14 +347,15 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         self.show(shown)
 
     # -- commands and inputs -------------------------------------------------------------
-    def send(self, command: Command) -> bool:
-        """Play a command from the screen; a refusal, or a card that cannot save it (full,
-        read-only, failing), is shown and changes nothing: the app goes on."""
+    def send(self, command: Command, source: str = "touch") -> bool:
+        """Play a command from the screen (or a choice a phone made there: ``source``); a
+        refusal, or a card that cannot save it (full, read-only, failing), is shown and changes
+        nothing: the app goes on."""
         if self.session is None:
             return False
         session = self.session
         try:
-            self.card_wait.play(session, command, lambda: session.execute(command, "touch"))
+            self.card_wait.play(session, command, lambda: session.execute(command, source))
         except NotSaved:  # it waits for the card, and the banner says so
             return False
         except CompanionError as refusal:

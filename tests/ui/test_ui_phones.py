@@ -190,6 +190,40 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
         anna.close()
 
 
+def test_a_phone_announces_a_role_the_pi_offers_and_barb_s_old_link_ends_in_a_new_game(sharing):
+    app = sharing
+    start_brew(app, ("Anna", "Barb", "Carl"))             # Anna announces the first role
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    anna = Phone(next(u for u in links["seats"][0]["urls"] if "127.0.0.1" in u))
+    barb = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    try:
+        seen = anna.snapshot()
+        assert {"choice": "role:witch", "label": "The Witch"} in seen["you"]["choices"]
+        anna.send({"type": "choose", "choice": "role:witch", "seen": seen["n"], "id": 7})
+        assert anna.answer(7)["received"] is True
+        assert wait_for(lambda: anna.applied(7))
+        step = app.session.steps[-1]
+        assert (step.command.do, step.command.args, step.source) == (
+            "play_role", {"role": "witch"}, "Anna's phone")
+        app.go_home()
+        start_brew(app, ("Mia", "Anna", "Carl"))          # Barb is not in the next game
+        ended = None
+        while ended is None:
+            message = barb.got.get(timeout=5)
+            ended = message if message is not None and message["type"] == "ended" else None
+        assert ended["why"] == ("This link was Barb's seat in the last game: "
+                                "scan the table's code again")
+        again = anna.snapshot()
+        while again["you"] is None or again["you"]["seat"] != 1:
+            again = anna.snapshot()                       # Anna's link: her new seat
+        assert again["seats"][1]["name"] == "Anna"
+    finally:
+        anna.close()
+        barb.close()
+
+
 def test_stop_sharing_ends_every_connection_and_link(sharing):
     app = sharing
     start_brew(app)

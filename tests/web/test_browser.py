@@ -23,7 +23,7 @@ import pytest
 
 from companion.core import Command, CompanionError, InputEvent, Session
 from companion.core.narrator import Narrator
-from companion.view import table_view
+from companion.view import seat_choices, table_view
 from hardware.inbox import Inbox
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
@@ -91,7 +91,13 @@ class Table:
         played = []
         for event in self.inbox.drain():
             try:
-                played.append(self.session.handle_input(event))
+                if event.kind == "choice":          # as the app plays it (ui/table/phones.py)
+                    seat, _, key = event.id.partition(".")
+                    (command,) = [c for k, _, c in seat_choices(self.session, int(seat[4:]) - 1)
+                                  if k == key]
+                    played.append(self.session.execute(command, source=event.source))
+                else:
+                    played.append(self.session.handle_input(event))
                 self.server.answered(event)
             except CompanionError as refusal:
                 played.append(refusal)
@@ -353,3 +359,19 @@ def test_a_silent_network_shows_not_connected_and_a_press_is_not_received(browse
         assert len(table.inbox) == 0                      # nothing reached the table
     finally:
         relay.close()
+
+
+def test_the_role_picker_on_the_holder_s_phone_announces_the_role(browser, table_of):
+    from selenium.webdriver.common.by import By
+
+    table = table_of(tables.brew(0))                  # Anna announces the set's first role
+    browser.get(table.link(0))
+    current(browser, table)
+    roles = browser.find_elements(By.CSS_SELECTOR, "#choices button")
+    assert [r.text for r in roles] == [c["label"] for c in table.view["controls"][0]["choices"]]
+    shot(browser, "witchs_brew_role_picker")
+    next(r for r in roles if r.text == "The Witch").click()
+    (step,) = table.pressed()
+    assert step.command.do == "play_role" and step.command.args == {"role": "witch"}
+    assert step.source == "Anna's phone" and step.command.player == "Anna"
+    until(browser, lambda: text(browser, "answer") == "Done: The Witch", "Done")

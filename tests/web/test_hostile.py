@@ -11,17 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from companion.core import InputEvent, Session
+from companion.view import seat_choices
 from tests.support.fuzz import garbage
 from tests.web import tables
 from tests.web.serving import serve, socket
 from ui.web.passes import Passes, SeatPass
 from ui.web.server import WATCH, Client, PhoneServer
 
-TABLES = [tables.brew_answering(), tables.brew(40), tables.cauldron(3), tables.cauldron(12),
+TABLES = [tables.brew_answering(), tables.brew(40), tables.brew(0), tables.brew(4), tables.cauldron(3), tables.cauldron(12),
           tables.quest(0), tables.quest(9)]
 SNAPSHOTS = [tables.snapshot(s, 7) for s in TABLES]
 WORDS = hs.sampled_from(["claim", "so_be_it", "pass", "undo", "redo", "next", "die",
                          "action_a", "magic1", "seat1.claim", "", "Anna"])
+CHOICES = hs.sampled_from(["role:witch", "role:wolf_keeper", "no_thanks", "role:", "witch",
+                           "seat1.role:witch", "abstain", "play_role"])
 VALUES = hs.one_of(hs.integers(-3, 9), hs.sampled_from(["bottle", "hat", "spell", "3"]),
                    hs.none(), hs.booleans(), garbage(3))
 
@@ -29,7 +32,7 @@ VALUES = hs.one_of(hs.integers(-3, 9), hs.sampled_from(["bottle", "hat", "spell"
 @hs.composite
 def messages(draw) -> str:
     """Mostly well-formed presses and dice (right and wrong), the rest anything at all."""
-    kind = draw(hs.sampled_from(["press", "die", "other", "junk", "big"]))
+    kind = draw(hs.sampled_from(["press", "die", "choose", "other", "junk", "big"]))
     if kind == "junk":
         return draw(hs.one_of(hs.text(max_size=60), garbage(4).map(json.dumps)))
     if kind == "big":
@@ -38,6 +41,8 @@ def messages(draw) -> str:
     message: dict = {"type": kind if kind != "other" else draw(hs.text(max_size=8))}
     if kind == "press":
         message["button"] = draw(hs.one_of(WORDS, VALUES))
+    if kind == "choose":
+        message["choice"] = draw(hs.one_of(CHOICES, VALUES))
     if kind == "die":
         message["die"] = draw(hs.one_of(WORDS, VALUES))
         message["value"] = draw(VALUES)
@@ -53,13 +58,19 @@ def _allowed(snapshot: dict, seat: int) -> set[tuple]:
         return set()
     controls = snapshot["controls"][seat]
     return ({("button", f"seat{seat + 1}.{b['button']}", None) for b in controls["buttons"]}
-            | {("die", d["die"], face) for d in controls["dice"] for face in d["faces"]})
+            | {("die", d["die"], face) for d in controls["dice"] for face in d["faces"]}
+            | {("choice", f"seat{seat + 1}.{c['choice']}", None) for c in controls["choices"]})
 
 
 def _accepted(session: Session, event: InputEvent) -> None:
     trial = Session(session.rules, session.setup)
     for step in session.done_steps():
         trial.execute(step.command, source=step.source)
+    if event.kind == "choice":      # the app finds the choice's command on the table now
+        seat, _, key = event.id.partition(".")
+        (command,) = [c for k, _, c in seat_choices(trial, int(seat[4:]) - 1) if k == key]
+        trial.execute(command, source=event.source)   # a RuleViolation here fails the test
+        return
     trial.handle_input(event)       # a RuleViolation here fails the test
 
 

@@ -367,3 +367,21 @@ def test_the_server_beats_while_a_phone_listens(monkeypatch):
         beats = [await ws.receive_json(timeout=2) for _ in range(3)]
         assert all(b == {"type": "beat", "n": 7} for b in beats)
     serve(check, SNAPSHOT)
+
+
+def test_a_choice_the_pi_offers_reaches_the_inbox_only_as_offered():
+    snapshot = tables.snapshot(tables.brew(0), 7)          # Anna announces a role
+    async def check(server, client, inbox):
+        anna, _, first = await socket(client, server.seat_tokens[0])
+        assert {"choice": "role:witch", "label": "The Witch"} in first["table"]["you"]["choices"]
+        barb, _, _ = await socket(client, server.seat_tokens[1])
+        await barb.send_json({"type": "choose", "choice": "role:witch", "seen": 7, "id": 1})
+        refused = await barb.receive_json(timeout=5)
+        assert refused["applied"] is False and "offers Barb no choice" in refused["why"]
+        await anna.send_json({"type": "choose", "choice": "role:witch", "seen": 7, "id": 2})
+        assert (await anna.receive_json(timeout=5))["received"] is True
+        await anna.send_json({"type": "choose", "choice": "role:nobody", "seen": 7, "id": 3})
+        assert "not 'role:nobody'" in (await anna.receive_json(timeout=5))["why"]
+        return inbox.drain()
+    assert serve(check, snapshot) == [InputEvent("choice", "seat1.role:witch",
+                                                 source="Anna's phone")]

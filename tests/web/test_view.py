@@ -212,3 +212,32 @@ def test_each_audience_sees_the_public_table_and_only_its_own_part(session):
         others = [c for i, c in enumerate(snap["controls"]) if i != seat]
         assert all(other != view["you"] for other in others if other["buttons"])
     assert audience_view(snap, 99)["you"] is None
+
+
+def test_the_role_picker_and_no_thanks_are_the_seats_choices_and_each_is_accepted():
+    from companion.view import seat_choices
+
+    session = tables.brew(0)                              # the starter announces a role
+    snap = tables.snapshot(session)
+    seat = snap["seat"]
+    mine = snap["controls"][seat]
+    assert mine["waits"] and len(mine["choices"]) >= 2
+    assert mine["choices"][0] == {"choice": "role:wolf_keeper", "label": "The Wolf keeper"}
+    assert all(c["choice"].startswith("role:") for c in mine["choices"])
+    assert all(not c["choices"] for i, c in enumerate(snap["controls"]) if i != seat)
+    for key, _label, command in seat_choices(session, seat):
+        assert command.player == session.names[seat]
+        _fresh(session).execute(command)                  # the rules take every one offered
+    answering = tables.snapshot(tables.brew_answering())
+    assert not any(c["choice"].startswith("role:") for ctl in answering["controls"]
+                   for c in ctl["choices"])
+
+
+def test_a_gain_a_seat_may_decline_is_offered_as_no_thanks_to_that_seat_only():
+    session = tables.brew(4)                              # Carl may decline what he was given
+    snap = tables.snapshot(session)
+    offered = {i: [c["label"] for c in ctl["choices"]] for i, ctl in enumerate(snap["controls"])}
+    assert "No thanks" in offered[2]
+    assert all("No thanks" not in labels for i, labels in offered.items() if i != 2)
+    step = _fresh(session).execute(Command("abstain", "Carl"))
+    assert step.command.do == "abstain"

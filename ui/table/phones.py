@@ -92,6 +92,25 @@ class PhonesApp:
         why = "" if step is not None else (self.refusal or "The table did not take it now")
         server.answered(event, why)
 
+    def phone_choice(self, event) -> Any:
+        """Main thread: a choice a seat's phone made of what the Pi's screen offers that seat
+        (``seat2.role:witch``), played as the screen's own would be, from the phone. The
+        command is found again on the table as it is now, so it is always that seat's."""
+        from companion.view import seat_choices
+
+        seat, _, key = str(event.id).partition(".")
+        session = self.session
+        if session is None or not seat.startswith("seat") or not seat[4:].isdigit():
+            self.refuse("No game at the table now")
+            return None
+        index = int(seat[4:]) - 1
+        found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
+            if 0 <= index < len(session.names) else None
+        if found is None:
+            self.refuse(f"That choice is not offered now: {session.prompt().get('text', '')}")
+            return None
+        return True if self.send(found, source=event.source) else None
+
     def open_phones(self) -> None:
         """The game bar's Phones button: share (if not yet), then the codes to scan."""
         problem = self.start_sharing()

@@ -65,6 +65,12 @@ def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None
             raise Refused(f"button: {name}'s buttons can do "
                           f"{', '.join(offered) or 'nothing'} now, not {message['button']!r}")
         return InputEvent("button", f"seat{seat + 1}.{message['button']}", source=source)
+    if message["type"] == "choose":
+        offered = [c["choice"] for c in controls.get("choices", [])]
+        if message["choice"] not in offered:
+            raise Refused(f"choice: the table offers {name} "
+                          f"{', '.join(offered) or 'no choice'} now, not {message['choice']!r}")
+        return InputEvent("choice", f"seat{seat + 1}.{message['choice']}", source=source)
     dice = {d["die"]: d["faces"] for d in controls["dice"]}
     if message["die"] not in dice:
         raise Refused(f"die: the game asks {name} for no die {message['die']!r} now")

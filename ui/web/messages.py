@@ -4,6 +4,7 @@ or a value of the wrong type is refused with a reason naming it, and nothing els
 
     {"type": "press", "button": "claim", "seen": 12, "id": 3}
     {"type": "die", "die": "magic1", "value": 4, "seen": 12, "id": 4}
+    {"type": "choose", "choice": "role:witch", "seen": 12, "id": 5}
 
 ``seen`` is the number of the snapshot the phone showed when pressed: a press against an older
 table is refused (the phone shows the new one), never applied to a state nobody saw. ``id`` is
@@ -25,6 +26,7 @@ _NUMBER = (int,)
 MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
     "press": {"button": _TEXT, "seen": _NUMBER, "id": _NUMBER},
     "die": {"die": _TEXT, "value": (int, str), "seen": _NUMBER, "id": _NUMBER},
+    "choose": {"choice": _TEXT, "seen": _NUMBER, "id": _NUMBER},
 }
 _TYPE_WORDS = {str: "text", int: "a whole number"}
 

@@ -6,12 +6,12 @@
 // table's words, or "Not received" when nothing came back.
 "use strict";
 (function () {
-  const SILENT_S = 20, ANSWER_S = 2, FULL_RETRY_MS = 60000;
+  const SILENT_S = 20, ANSWER_S = 2, SHOWN_S = 4, FULL_RETRY_MS = 60000;
   const STOPPED = "Sharing stopped: scan the table's new code";
   const $ = (id) => document.getElementById(id);
   let socket = null, table = null, you = null, got = 0, waited = false, heard = 0;
   let live = false, ended = null, backoff = 500, retryTimer = null, presses = 0;
-  let wasEnded = null;                     // what Retry knew: kept unless the table says otherwise
+  let wasEnded = null, saidAt = 0;                     // what Retry knew: kept unless the table says otherwise
   const pending = new Map();               // press id -> {label, timer}
 
   function el(tag, text, cls) {
@@ -104,6 +104,12 @@
       button.addEventListener("click", () => press({ type: "press", button: b.button, seen: t.n }, b.label));
       return button;
     }));
+    fill($("choices"), (mine.choices || []).map((c) => {   // what the Pi's screen offers it
+      const button = el("button", c.label);
+      button.type = "button";
+      button.addEventListener("click", () => press({ type: "choose", choice: c.choice, seen: t.n }, c.label));
+      return button;
+    }));
     fill($("dice"), mine.dice.map((d) => {
       const row = el("div", null, "die");
       row.append(el("span", `${d.label}: what it shows`));
@@ -115,8 +121,10 @@
       }
       return row;
     }));
-    if (!mine.buttons.length && !mine.dice.length) say(mine.waiting || "Nothing to press now");
-    else if ($("answer").dataset.n !== String(t.n)) say("");
+    const idle = !mine.buttons.length && !mine.dice.length && !(mine.choices || []).length;
+    if (now() - saidAt > SHOWN_S) {        // a press's answer first, then where the seat stands
+      $("answer").textContent = idle ? (mine.waiting || "Nothing to press now") : "";
+    }
     if (mine.waits && !waited && navigator.vibrate) navigator.vibrate([200, 100, 200]);
     waited = mine.waits;
     enable();
@@ -179,9 +187,9 @@
   }
 
   // -- presses and their answers -----------------------------------------------------------
-  function say(text) {
+  function say(text) {                     // an answer stays SHOWN_S, past the table it changed
+    saidAt = now();
     $("answer").textContent = text;
-    $("answer").dataset.n = table ? String(table.n) : "";
   }
   function enable() {
     document.querySelectorAll("#mine button").forEach((b) => { b.disabled = !live; });
