@@ -46,8 +46,8 @@ class PhonesApp:
 
     # -- sharing --------------------------------------------------------------------------
     def start_sharing(self, remember: bool = True) -> str:
-        """Start the phones' server on the table's port (new tokens); "" or why not, in the
-        table's words. ``remember``: keep the choice in the table settings."""
+        """Start the phones' server on the table's port (the kept tokens, else new ones); "" or
+        why not, in the table's words. ``remember``: keep the choice in the table settings."""
         if self.phone_server is not None:
             return ""
         from ui.web.server import PhoneServer   # aiohttp: only once a table shares
