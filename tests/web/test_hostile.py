@@ -170,3 +170,19 @@ def test_a_press_for_another_seat_is_never_taken():
         answer = json.loads(server.received(barb, text))
         assert answer["type"] == "answer" and answer["applied"] is False
     assert inbox.items == []
+
+
+@settings(max_examples=40)
+@given(host=hs.one_of(hs.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789.:-[]", max_size=30),
+                      hs.sampled_from(["127.0.0.1", "localhost", "127.0.0.1:1", "[::1]",
+                                       "127.0.0.1.nip.io", "127.0.0.2"])))
+def test_a_page_reached_by_another_host_gets_nothing(host):
+    """Every Host but an address served at its port: refused, valid token or not."""
+    async def check(server, client, inbox):
+        if host in server.hosts():
+            return
+        for path in (f"/t/{server.watch_token}", f"/t/{server.seat_tokens[0]}/table.js"):
+            answer = await client.get(path, headers={"Host": host})
+            assert answer.status in (400, 421), (host, answer.status)
+            assert "Server" not in answer.headers
+    serve(check, SNAPSHOTS[0])

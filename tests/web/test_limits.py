@@ -236,3 +236,31 @@ def test_the_unit_sets_a_file_limit_the_total_stays_below():
     limit = int(_unit("table-companion.service")["Service"]["LimitNOFILE"])
     assert limit >= MAX_OPEN + KEPT_FDS and total_for(limit) + KEPT_FDS <= limit
     assert total_for(1024) + KEPT_FDS <= 1024         # a Pi's default too, if a drop-in resets it
+
+
+def test_40_watching_pages_then_a_seat_still_joins(child):
+    """Watchers from five addresses (8 each): 32 watch, 8 are told the watchers are full, and
+    a seat's phone joins at once: the watchers cannot take a seat's slots."""
+    table = child(256)
+    port, watch = table.port, table.info["watch"]
+
+    async def crowd() -> tuple[list[str], float]:
+        sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+            local_addr=(f"127.0.0.{2 + n}", 0), limit=0)) for n in range(5)]
+        try:
+            pages = [await sessions[n // 8].ws_connect(
+                f"ws://127.0.0.1:{port}/t/{watch}/ws", origin=f"http://127.0.0.1:{port}")
+                for n in range(40)]
+            said = [(await ws.receive_json(timeout=5))["type"] for ws in pages]
+            took = await _join(port, table.info["seats"][1])
+            for ws in pages:
+                await ws.close()
+            return said, took
+        finally:
+            for session in sessions:
+                await session.close()
+
+    said, took = asyncio.run(crowd())
+    assert said.count("hello") == 32 and said.count("full") == 8
+    assert took < 2.0
+    assert table.log()["tracebacks"] == 0
