@@ -184,6 +184,13 @@ def test_a_seat_button_on_the_page_plays_as_that_phone(browser, table_of, game):
     browser.get(table.link(seat))
     current(browser, table)
     assert text(browser, "mine-title") == f"{name}: the table waits for you"
+    size(browser, *SIZES[0])                                 # a phone held upright: 390x844
+    bottoms = browser.execute_script(
+        "const b = (q) => document.querySelector(q).getBoundingClientRect().bottom;"
+        "const all = [...document.querySelectorAll('#buttons button, #dice button')];"
+        "return [b('#asks'), Math.max(...all.map((e) => e.getBoundingClientRect().bottom)),"
+        "        window.innerHeight];")
+    assert bottoms[0] <= bottoms[2] and bottoms[1] <= bottoms[2], bottoms   # above the fold
     shot(browser, f"{game}_seat")
     buttons = pressable(browser)
     labels = ["\n".join(filter(None, (b["label"], b["hint"]))) for b in controls["buttons"]] + [

@@ -6,7 +6,7 @@
 // table's words, or "Not received" when nothing came back.
 "use strict";
 (function () {
-  const SILENT_S = 20, ANSWER_S = 2, SHOWN_S = 4, FULL_RETRY_MS = 60000;
+  const SILENT_S = 20, ANSWER_S = 2, PLAYED_S = 10, SHOWN_S = 4, FULL_RETRY_MS = 60000;
   const STOPPED = "Sharing stopped: scan the table's new code";
   const $ = (id) => document.getElementById(id);
   let socket = null, table = null, you = null, got = 0, waited = false, heard = 0;
@@ -212,7 +212,17 @@
     const known = message.id !== null && pending.has(message.id);
     const item = known ? pending.get(message.id) : null;
     const label = item ? item.label : "That press";
-    if (message.received) { say(`Received: ${label}, the table plays it…`); return; }
+    if (message.received) {                // heard: now the table's own answer is awaited
+      say(`Received: ${label}, the table plays it…`);
+      if (item) {
+        clearTimeout(item.timer);
+        item.timer = setTimeout(() => {
+          pending.delete(message.id);
+          say(`Received, but the table has not played ${label}: look at the table before pressing again.`);
+        }, PLAYED_S * 1000);
+      }
+      return;
+    }
     if (item) { clearTimeout(item.timer); pending.delete(message.id); }
     say(message.applied ? `Done: ${label}` : `Refused: ${message.why}`);
   }
