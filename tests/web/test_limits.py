@@ -20,7 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from ui.web.limits import PER_ADDRESS, Gate, Tally, total_for
+from ui.web.limits import PER_ADDRESS, Gate, Tally, address_key, total_for
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = 1200
@@ -264,3 +264,10 @@ def test_40_watching_pages_then_a_seat_still_joins(child):
     assert said.count("hello") == 32 and said.count("full") == 8
     assert took < 2.0
     assert table.log()["tracebacks"] == 0
+
+
+def test_an_ipv6_device_is_counted_by_its_64_whatever_address_it_picks():
+    assert address_key("fd00::1:2:3:4") == address_key("fd00::ffff:1") == "fd00::/64"
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+    assert address_key("::ffff:192.168.1.9") == "192.168.1.9" == address_key("192.168.1.9")
+    assert address_key("fd00:0:0:1::1") != address_key("fd00::1")

@@ -3,10 +3,10 @@ and in all, enforced where a connection is accepted, before a byte of it is read
 
 The rules (docs/security.md, "The phones' network"):
 
-- A connection from an address that already holds :data:`PER_ADDRESS` is closed at once; so is
-  one beyond the total (:func:`total_for`, kept below the process's file limit), unless a
-  connection that is not serving a request (idle, or still sending its headers) can be closed
-  to make room: the oldest such one goes. A phone that connects always gets in while anything
+- A connection from an address (an IPv6 one's /64) that already holds :data:`PER_ADDRESS` is
+  closed at once; so is one beyond the total (:func:`total_for`, kept below the process's
+  file limit), unless a connection that is not serving a request (idle, or still sending its
+  headers) can be closed to make room: the oldest such one goes. A phone that connects always gets in while anything
   it could displace is only waiting.
 - A connection must finish its request's headers within :data:`UNFINISHED_S` of connecting or
   of its last answer (aiohttp's keep-alive timer, which a half-sent request does not reset).
@@ -20,6 +20,7 @@ The rules (docs/security.md, "The phones' network"):
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import resource
 import time
@@ -56,6 +57,20 @@ def total_for(soft_limit: int | None = None) -> int:
     if soft_limit == resource.RLIM_INFINITY:
         return MAX_OPEN
     return max(8, min(MAX_OPEN, soft_limit - KEPT_FDS))
+
+
+def address_key(address: str) -> str:
+    """What the per-address limit counts: an IPv4 address, or an IPv6 address's /64 (a device
+    picks any number of addresses inside its own /64, so the prefix is the device)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 class Tally:
@@ -163,7 +178,7 @@ class GuardedHandler(RequestHandler):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, (tuple, list)) and peer else "?"
+        address = address_key(str(peer[0])) if isinstance(peer, (tuple, list)) and peer else "?"
         if not self.gate.admit(self, address):
             transport.abort()          # no answer, no buffer: the file handle is free at once
             return
