@@ -94,14 +94,14 @@ def _hostile(port: int, count: int, source: str = "127.0.0.2") -> list[socket.so
     return opened
 
 
-async def _join(port: int, token: str) -> float:
+async def _join(port: int, token: str, timeout: float = 5) -> float:
     """Seconds from connecting to the seat's first snapshot."""
     began = time.monotonic()
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session:
         async with session.ws_connect(f"ws://127.0.0.1:{port}/t/{token}/ws",
                                       origin=f"http://127.0.0.1:{port}") as ws:
-            hello = await ws.receive_json(timeout=5)
-            snapshot = await ws.receive_json(timeout=5)
+            hello = await ws.receive_json(timeout=timeout)
+            snapshot = await ws.receive_json(timeout=timeout)
             assert hello["type"] == "hello" and hello["seat"] == 1
             assert snapshot["type"] == "snapshot" and snapshot["table"]["you"]["seat"] == 1
     return time.monotonic() - began
@@ -271,3 +271,25 @@ def test_an_ipv6_device_is_counted_by_its_64_whatever_address_it_picks():
     assert address_key("fe80::1%eth0") == "fe80::/64"
     assert address_key("::ffff:192.168.1.9") == "192.168.1.9" == address_key("192.168.1.9")
     assert address_key("fd00:0:0:1::1") != address_key("fd00::1")
+
+
+def test_a_process_out_of_file_handles_logs_its_accept_errors_once_a_minute(child):
+    """The child holds every handle but 20 (what the limits keep a real table far from: 256
+    connections and one accept batch of 128 beside the app's 128, under LimitNOFILE=4096): the
+    crowd makes accept() fail with EMFILE, which asyncio retries after a second; the log says
+    it once with the count to come, never a traceback, and once the crowd has gone the table
+    serves again by itself (its listen queue drained 20 connections a second)."""
+    _raise_own_limit(HOSTILE + 200)
+    table = child(256, "-", "0", "20")   # 20 free: one accept batch (128) runs out
+    crowd = _hostile(table.port, 400, source="127.0.0.5")
+    try:
+        time.sleep(2.5)                                    # two of asyncio's retries
+        log = table.log()
+        assert any("accept failed" in line for line in log["lines"]), log["lines"]
+        assert log["records"] < 50 and log["tracebacks"] == 0, log["lines"]
+    finally:
+        for s in crowd:
+            s.close()
+    took = asyncio.run(_join(table.port, table.info["seats"][1], timeout=90))
+    assert took < 90
+    assert table.log()["records"] < 50
