@@ -28,6 +28,8 @@ from companion.core.engine import Session
 from companion.core.errors import CompanionError
 from companion.core.model import InputEvent
 from companion.core.narrator import Narrator
+from companion.view_extra import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
+from companion.view_extra import label as _label
 
 #: The snapshot's layout; a page that knows another refuses to guess.
 VERSION = 1
@@ -64,7 +66,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
             "colour_name": colours[seat].name, "awaited": prompt.get("seat") == seat
             and not session.over, "status": _status(summary, prompt, seat, name),
             "figures": figures(summary, seat),
-            "lines": _LINES.get(rules.name, _no_lines)(summary, seat)})
+            "lines": LINES.get(rules.name, no_lines)(summary, seat)})
     return {
         "v": VERSION, "n": number, "game": rules.name, "title": rules.title,
         "cooperative": rules.cooperative, "over": session.over,
@@ -72,7 +74,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "phase": prompt.get("phase"), "turn": prompt.get("turn"), "seat": prompt.get("seat"),
         "asks": prompt.get("text", ""), "notes": list(prompt.get("notes", [])),
         "seats": seats,
-        "board": _BOARD.get(rules.name, _no_board)(summary, colours),
+        "board": BOARD.get(rules.name, no_board)(summary, colours),
         "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
@@ -146,14 +148,15 @@ def seat_controls(session: Session, seat: int,
 def seat_choices(session: Session, seat: int, buttons_done: set | None = None
                  ) -> list[tuple[str, str, Any]]:
     """What the Pi's screen offers seat ``seat`` now beyond its buttons (Witch's Brew: the
-    roles it may announce, "No thanks" for a gain it may decline), each (key, words, the
+    roles it may announce, "No thanks" for a gain it may decline; Cauldron: gather, brew,
+    steal; Quest: the spell, the path blocked, the turn's end), each (key, words, the
     Command), only those the rules accept now and none a button already does. The phones'
     server offers them by key; the app plays the key's command, found again here."""
     if session.over:
         return []
     found = []
     seen = set(buttons_done or ())
-    for key, label, command in _CHOICES.get(session.rules.name, _no_choices)(session, seat):
+    for key, label, command in CHOICES.get(session.rules.name, no_choices)(session, seat):
         same = (command.do, tuple(sorted(map(repr, command.args.items()))))
         if same in seen or not _accepted(session, command):
             continue
@@ -250,10 +253,6 @@ def _no_dice(session: Session, seat: int) -> list[dict[str, Any]]:
     return []
 
 
-def _label(key: str) -> str:
-    return key.replace("_", " ").title()
-
-
 def _brew_figures(summary: dict[str, Any], seat: int) -> list[list[Any]]:
     p = summary["players"][seat]
     return [["Points", p["score"]], ["Red", p["red"]], ["White", p["white"]],
@@ -322,77 +321,6 @@ def _quest_dice(session: Session, seat: int) -> list[dict[str, Any]]:
             for die in prompt.get("inputs", [])]
 
 
-def _no_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
-    return []
-
-
-def _brew_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
-    from companion.core import Command
-    from companion.games.witchs_brew.roles import ROLES
-
-    player = session.names[seat]
-    return [(f"role:{key}", f"The {role.title}", Command("play_role", player, {"role": key}))
-            for key, role in ROLES.items()] + [("no_thanks", "No thanks",
-                                                Command("abstain", player))]
-
-
-def _no_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
-    return []
-
-
-def _no_lines(summary: dict[str, Any], seat: int) -> list[str]:
-    return []
-
-
-def _brew_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
-    """The role card in play, its two effects in the card's words (the Pi's card text)."""
-    from companion.games.witchs_brew.roles import ROLES
-
-    role = ROLES.get(summary.get("role") or "")
-    if role is None:
-        return []
-    return [{"title": f"The {role.title}: \u201c{role.call}\u201d",
-             "items": [{"text": f"Full action: {role.full.text}"},
-                       {"text": f"Favor: {role.favor.text}"}]}]
-
-
-def _cauldron_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
-    """The Magik track: each seat's marker, highest first, then the milestones on it."""
-    players = sorted(enumerate(summary["players"]), key=lambda p: -p[1]["magik"])
-    track = [{"text": f"{p['name']}: {p['magik']}" + (f" ({_label(p['zone'])})" if p["zone"]
-                                                      else ""), "colour": colours[i].hex}
-             for i, p in players]
-    for key, stone in summary["milestones"].items():
-        by = f", reached by {stone['by']}" if stone["reached"] and stone["by"] else (
-            ", reached" if stone["reached"] else "")
-        track.append({"text": f"{_label(key)} at {stone['position']}{by}",
-                      "done": bool(stone["reached"])})
-    return [{"title": "The Magik track", "items": track}]
-
-
-def _cauldron_lines(summary: dict[str, Any], seat: int) -> list[str]:
-    """A seat's cards as its tile shows them: its character's ability and its potions."""
-    p = summary["players"][seat]
-    out = [p["ability"]] if p.get("ability") else []
-    potions = ", ".join(potion["name"] for potion in p["potions"])
-    return out + ([f"Potions: {potions}"] if potions else [])
-
-
-def _quest_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:
-    """The board: the ingredients the spell needs (found ones marked), the wizard, the paths."""
-    found = set(summary["in_cauldron"])
-    needed = [{"text": _label(k) + (" (in the cauldron)" if k in found else ""),
-               "done": k in found} for k in summary["needed"]]
-    spaces = summary["settings"]["circle_spaces"]
-    board = [{"text": f"The wizard: space {summary['wizard']} of {spaces}"}]
-    board += [{"text": f"Path {n} blocked"} for n in summary["obstacles"]]
-    return [{"title": "Needed ingredients", "items": needed},
-            {"title": "The board", "items": board}]
-
-
-_CHOICES = {"witchs_brew": _brew_choices}
-_BOARD = {"witchs_brew": _brew_board, "cauldron": _cauldron_board, "quest": _quest_board}
-_LINES = {"cauldron": _cauldron_lines}
 _FIGURES = {"witchs_brew": _brew_figures, "cauldron": _cauldron_figures}
 _STANDS = {"witchs_brew": _brew_stands, "cauldron": _cauldron_stands, "quest": _quest_stands}
 _DICE = {"cauldron": _cauldron_dice, "quest": _quest_dice}

@@ -241,3 +241,24 @@ def test_a_gain_a_seat_may_decline_is_offered_as_no_thanks_to_that_seat_only():
     assert all("No thanks" not in labels for i, labels in offered.items() if i != 2)
     step = _fresh(session).execute(Command("abstain", "Carl"))
     assert step.command.do == "abstain"
+
+
+@pytest.mark.parametrize("make, steps", [
+    (tables.brew, (0, 4, 9, 40)), (tables.cauldron, (15, 20, 30, 45)), (tables.quest, (3, 5, 9, 20))],
+    ids=["brew", "cauldron", "quest"])
+def test_every_choice_offered_is_the_seats_own_and_the_rules_take_it(make, steps):
+    from companion.view import seat_choices
+
+    offered = 0
+    for n in steps:
+        session = make(n)
+        turn = session.prompt().get("seat")
+        for seat in range(len(session.names)):
+            for key, words, command in seat_choices(session, seat):
+                offered += 1
+                assert words and key
+                assert command.player in (session.names[seat], None)
+                if command.player is None:
+                    assert seat == turn                      # the team's move: its turn only
+                _fresh(session).execute(command)             # a RuleViolation fails the test
+    assert offered
