@@ -14,6 +14,9 @@
 - A seat's press -> the Pi's frame showing it, a phone's and a GPIO button's in the same run of
   the app (benchmarks/phones_probe.py): a phone's ``press`` over a loopback WebSocket, a GPIO
   press by the demo table's mock pin, alternating; the phone's against the GPIO's in frames.
+- A crowd (issue 31, benchmarks/phones_crowd.py): a seat's join time and the Pi's frame rate
+  with 1,200 hostile idle and half-sent connections open, from one address and from 75,
+  against none.
 - The snapshot (``companion.view.table_view``) of a game of 100 and of 10,000 steps: the time
   one build takes once the table's narrator is in step (as after each press), and its size.
 """
@@ -32,6 +35,7 @@ from benchmarks.common import (
 )
 from benchmarks.context import Context
 from benchmarks.frames import vm_rss_mib
+from benchmarks.phones_crowd import crowd
 
 TITLE = ("a publish to 20 phones; a phone's press -> frame against a GPIO press's; idle CPU "
          "and memory with the server on; the snapshot's cost")
@@ -206,6 +210,7 @@ def measure(ctx: Context) -> Figure:
     snapshot_cost(ctx, fig)
     publish_latency(ctx, fig)
     press_frames(ctx, fig)
+    crowd(ctx, fig)
     idle(ctx, fig)
     return fig
 

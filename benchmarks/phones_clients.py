@@ -3,7 +3,8 @@ in a process of their own so the table's process is timed alone.
 
     python -m benchmarks.phones_clients URL --out FILE [--clients 20]
 
-Each client opens the page's socket as the page does (``URL/ws``, its Origin), answers the
+Each client opens the page's socket as the page does (``URL/ws``, its Origin; eight clients a
+source address, 127.0.0.2 and up, under the server's per-address limit), answers the
 server's pings by hand (so they are counted) and notes when each snapshot arrived, on the
 system-wide monotonic clock the parent shares. It reports ``connected`` once every client has
 its first snapshot, then on SIGTERM writes to FILE (JSON: too long for a pipe's line)
@@ -56,10 +57,19 @@ async def main(url: str, clients: int, out: Path) -> None:
     ready, stop = asyncio.Event(), asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
-    async with aiohttp.ClientSession() as session:
-        tasks = [asyncio.ensure_future(phone(session, url, origin, ready, received, pings, i,
-                                             connected)) for i in range(clients)]
-        await ready.wait()
+    # The server takes at most 16 connections from one address (ui/web/limits.py): the
+    # phones come from 127.0.0.2, .3, ... as phones at a table come from their own addresses.
+    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+        local_addr=(f"127.0.0.{2 + n}", 0), limit=0)) for n in range((clients + 7) // 8)]
+    try:
+        tasks = [asyncio.ensure_future(phone(sessions[i // 8], url, origin, ready, received,
+                                             pings, i, connected)) for i in range(clients)]
+        waiting = asyncio.ensure_future(ready.wait())
+        await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        if not ready.is_set():               # a phone turned away or gone: say so, never hang
+            failed = next(t for t in tasks if t.done())
+            raise RuntimeError(f"benchmarks: a phone ended before all connected: "
+                               f"{failed.exception() if not failed.cancelled() else 'cancelled'}")
         since = time.monotonic()
         report(connected=clients)
         await stop.wait()
@@ -67,6 +77,9 @@ async def main(url: str, clients: int, out: Path) -> None:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        for session in sessions:
+            await session.close()
     out.write_text(json.dumps({"received": {str(n): t for n, t in received.items()},
                                "pings": pings, "seconds": seconds}))
     report(done=True)

@@ -66,7 +66,8 @@ class SeatPhones(threading.Thread):
 
         async def send() -> None:
             await asyncio.sleep(delay)
-            text = json.dumps({"type": "press", "button": button, "seen": self.seen[seat]})
+            text = json.dumps({"type": "press", "button": button, "seen": self.seen[seat],
+                               "id": int(time.monotonic_ns() % 1_000_000_000)})
             when["put"] = time.perf_counter()
             await self.sockets[seat].send_str(text)
 

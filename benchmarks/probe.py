@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument("script", nargs="?", help="bare: the Kivy script to run")
     parser.add_argument("--exit", action="store_true", help="exit after the first frame")
     parser.add_argument("--scenario", choices=["idle", "game", "phones", "phone_press", "play",
-                                               "latency", "history"],
+                                               "latency", "history", "phones_crowd"],
                         default="idle")
     parser.add_argument("--db", help="app: the game database")
     parser.add_argument("--commands", type=int, default=10, help="play: commands played")
@@ -194,7 +194,8 @@ def main() -> None:
 
     then: Callable[[Frames], None] = {"idle": lambda _f: None, "game": start_game, "phones": phones,
                                       "play": play(args), "history": history(args),
-                                      "phone_press": phone_press(args)}.get(
+                                      "phone_press": phone_press(args),
+                                      "phones_crowd": phones_crowd(args)}.get(
         args.scenario) or latency(args)
     after_first_frame(stop if args.exit else then)
     CompanionApp(db_path=args.db, demo=True).run()
@@ -208,6 +209,12 @@ def latency(args: argparse.Namespace) -> Callable[[Frames], None]:
 
 def phone_press(args: argparse.Namespace) -> Callable[[Frames], None]:
     from benchmarks.phones_probe import scenario
+
+    return scenario(args)
+
+
+def phones_crowd(args: argparse.Namespace) -> Callable[[Frames], None]:
+    from benchmarks.phones_crowd_probe import scenario
 
     return scenario(args)
 

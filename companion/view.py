@@ -8,6 +8,12 @@ so a phone that stands in for a seat's buttons offers exactly those and the serv
 press against them. Everything is JSON data: the same words the Pi shows, nothing a phone
 must work out, and no diff against an earlier snapshot.
 
+Each screen gets its audience's view of the one snapshot (:func:`audience_view`): a watcher
+the public table; a seat's phone the public table and its own seat's part (``you``: its buttons
+and dice now, and whatever later belongs to that seat alone, such as a private hand), never
+another seat's. The snapshot's ``controls`` stay with whoever holds the whole (the phones'
+server checks a press against them) and are never sent as they are.
+
 The cost and size do not grow with the game's length: the log's lines come from the table's
 :class:`~companion.core.narrator.Narrator` (which tells only the steps since its last sync),
 and only the last :data:`LOG_LINES` of them are read; the rest is the state as it is now.
@@ -22,6 +28,8 @@ from companion.core.engine import Session
 from companion.core.errors import CompanionError
 from companion.core.model import InputEvent
 from companion.core.narrator import Narrator
+from companion.view_extra import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
+from companion.view_extra import label as _label
 
 #: The snapshot's layout; a page that knows another refuses to guess.
 VERSION = 1
@@ -32,6 +40,9 @@ SEAT_BUTTONS = ("claim", "so_be_it", "pass")
 #: What a press does, as the button on a phone says it (the command's own name otherwise).
 PRESS_WORDS = {"claim": "Claim", "so_be_it": "So be it!", "pass": "Pass", "abstain": "Abstain",
                "resolve": "Carry it out", "end_turn": "End turn"}
+#: What an answer means, under its button, as the Pi's answer bar says it (game, command).
+_HINTS = {("witchs_brew", "claim"): "full action", ("witchs_brew", "so_be_it"): "favor",
+          ("witchs_brew", "pass"): "no card in hand"}
 #: Where a step came from, as the log says it (the Pi's own screen says nothing).
 SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "keyboard": "keyboard"}
 
@@ -54,7 +65,8 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
             "seat": seat, "name": name, "colour": colours[seat].hex,
             "colour_name": colours[seat].name, "awaited": prompt.get("seat") == seat
             and not session.over, "status": _status(summary, prompt, seat, name),
-            "figures": figures(summary, seat)})
+            "figures": figures(summary, seat),
+            "lines": LINES.get(rules.name, no_lines)(summary, seat)})
     return {
         "v": VERSION, "n": number, "game": rules.name, "title": rules.title,
         "cooperative": rules.cooperative, "over": session.over,
@@ -62,12 +74,28 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "phase": prompt.get("phase"), "turn": prompt.get("turn"), "seat": prompt.get("seat"),
         "asks": prompt.get("text", ""), "notes": list(prompt.get("notes", [])),
         "seats": seats,
+        "board": BOARD.get(rules.name, no_board)(summary, colours),
         "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
         "result": _result(session, prompt) if session.over else None,
         "bgstats": bgstats if session.over else None,
     }
+
+
+#: What of a snapshot only its holder keeps (each seat's part goes to that seat alone).
+PRIVATE = ("controls", "play")
+
+
+def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What ``seat``'s phone (None: a watching page) is shown of ``snapshot``: the public
+    table, and for a seat its own part as ``you`` (None for a watcher, or a seat not at the
+    table). A new private field goes in PRIVATE and in the seat's part here, nowhere else."""
+    view = {k: v for k, v in snapshot.items() if k not in PRIVATE}
+    controls = snapshot.get("controls") or []
+    view["you"] = (dict(controls[seat], name=snapshot["seats"][seat]["name"])
+                   if seat is not None and 0 <= seat < len(controls) else None)
+    return view
 
 
 def log_tail(narrator: Narrator, lines: int = LOG_LINES) -> list[dict[str, Any]]:
@@ -92,8 +120,8 @@ def seat_controls(session: Session, seat: int,
     state, rules = session.state, session.rules
     names = session.names
     buttons: list[dict[str, str]] = []
+    seen: set[tuple] = set()                 # the commands the buttons do (no choice repeats)
     if not session.over:
-        seen: set[tuple] = set()
         for button in SEAT_BUTTONS:
             command = _mapped(session, InputEvent("button", f"seat{seat + 1}.{button}"))
             if command is None or command.player != names[seat]:
@@ -102,11 +130,39 @@ def seat_controls(session: Session, seat: int,
             if key in seen or not _accepted(session, command):
                 continue
             seen.add(key)
-            buttons.append({"button": button, "label": _press_words(session, command.do)})
+            buttons.append({"button": button, "label": _press_words(session, command.do),
+                            "hint": _HINTS.get((rules.name, command.do), "")})
     dice = _DICE.get(rules.name, _no_dice)(session, seat)
     prompt = session.prompt() if prompt is None else prompt
     waits = not session.over and (prompt.get("seat") == seat or bool(buttons) or bool(dice))
-    return {"seat": seat, "buttons": buttons, "dice": dice, "waits": waits}
+    choices = [{"choice": key, "label": label}
+               for key, label, _ in seat_choices(session, seat, buttons_done=seen)]
+    waits = waits or bool(choices)
+    turn = prompt.get("turn")
+    waiting = "" if waits or session.over else (
+        f"Waiting: {turn}'s turn" if turn and turn != names[seat] else "Waiting")
+    return {"seat": seat, "buttons": buttons, "dice": dice, "choices": choices, "waits": waits,
+            "waiting": waiting}
+
+
+def seat_choices(session: Session, seat: int, buttons_done: set | None = None
+                 ) -> list[tuple[str, str, Any]]:
+    """What the Pi's screen offers seat ``seat`` now beyond its buttons (Witch's Brew: the
+    roles it may announce, "No thanks" for a gain it may decline; Cauldron: gather, brew,
+    steal; Quest: the spell, the path blocked, the turn's end), each (key, words, the
+    Command), only those the rules accept now and none a button already does. The phones'
+    server offers them by key; the app plays the key's command, found again here."""
+    if session.over:
+        return []
+    found = []
+    seen = set(buttons_done or ())
+    for key, label, command in CHOICES.get(session.rules.name, no_choices)(session, seat):
+        same = (command.do, tuple(sorted(map(repr, command.args.items()))))
+        if same in seen or not _accepted(session, command):
+            continue
+        seen.add(same)
+        found.append((key, label, command))
+    return found
 
 
 # -- the parts --------------------------------------------------------------------------------
@@ -147,7 +203,9 @@ def _status(summary: dict[str, Any], prompt: dict[str, Any], seat: int, name: st
         if name == summary["holder"]:
             return "Holds the role"
         said = {a["player"]: a["answer"] for a in summary["answers"]}.get(name)
-        return {"so_be_it": "So be it", "pass": "Passed"}.get(said, "Lost role" if said else "")
+        if said:
+            return {"so_be_it": "So be it", "pass": "Passed"}.get(said, "Lost role")
+        return "No cards" if summary["players"][seat]["cards_left"] == 0 else "Waiting"
     return ""
 
 
@@ -193,10 +251,6 @@ def _no_stands(summary: dict[str, Any]) -> list[str]:
 
 def _no_dice(session: Session, seat: int) -> list[dict[str, Any]]:
     return []
-
-
-def _label(key: str) -> str:
-    return key.replace("_", " ").title()
 
 
 def _brew_figures(summary: dict[str, Any], seat: int) -> list[list[Any]]:

@@ -162,9 +162,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         gc.freeze()
 
     def on_stop(self) -> None:
-        if self.phone_server is not None:   # the phones are told; the choice stays as it is
-            self.phone_server.stop()
-            self.phone_server = None
+        self.close_sharing()   # the phones are told it restarts; links and the choice stay
         self.stop_club()
         self.devices.stop()
         self._stop_timer()
@@ -350,14 +348,15 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         self.show(shown)
 
     # -- commands and inputs -------------------------------------------------------------
-    def send(self, command: Command) -> bool:
-        """Play a command from the screen; a refusal, or a card that cannot save it (full,
-        read-only, failing), is shown and changes nothing: the app goes on."""
+    def send(self, command: Command, source: str = "touch") -> bool:
+        """Play a command from the screen (or a choice a phone made there: ``source``); a
+        refusal, or a card that cannot save it (full, read-only, failing), is shown and changes
+        nothing: the app goes on."""
         if self.session is None:
             return False
         session = self.session
         try:
-            self.card_wait.play(session, command, lambda: session.execute(command, "touch"))
+            self.card_wait.play(session, command, lambda: session.execute(command, source))
         except NotSaved:  # it waits for the card, and the banner says so
             return False
         except CompanionError as refusal:

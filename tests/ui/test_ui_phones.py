@@ -44,6 +44,7 @@ class Phone(threading.Thread):
         host = url.split("/t/")[0]
         self.url, self.origin = url.replace("http://", "ws://") + "/ws", host
         self.got: queue.Queue = queue.Queue()
+        self.answered = {}
         self.ready = threading.Event()
         self.loop = asyncio.new_event_loop()
         self.ws = None
@@ -68,6 +69,28 @@ class Phone(threading.Thread):
             message = self.got.get(timeout=5)
             if message is not None and message["type"] == "snapshot" and message["table"]:
                 return message["table"]
+            self._note(message)
+
+    answered: dict
+
+    def _note(self, message) -> None:
+        if message is not None and message["type"] == "answer":
+            self.answered[message["id"]] = message
+
+    def heard(self, press: int) -> bool:
+        """Whether press ``press`` has its final answer (what has arrived so far, read)."""
+        while not self.got.empty():
+            self._note(self.got.get())
+        return "applied" in self.answered.get(press, {})
+
+    def applied(self, press: int) -> bool:
+        return self.heard(press) and self.answered[press]["applied"] is True
+
+    def answer(self, press: int) -> dict:
+        """The first answer to press ``press`` (other messages read past)."""
+        while press not in self.answered:
+            self._note(self.got.get(timeout=5))
+        return self.answered.pop(press)
 
     def send(self, message: dict) -> None:
         asyncio.run_coroutine_threadsafe(self.ws.send_str(json.dumps(message)),
@@ -108,13 +131,22 @@ def test_the_phones_button_shares_and_shows_a_code_per_seat(sharing):
     dialog = the_dialog()
     links = app.phone_links()
     port = app.table_settings.phones_port
-    # demo mode: the 127.0.0.1 link is among them, for a browser on this machine
-    assert f"http://127.0.0.1:{port}/t/{app.phone_server.watch_token}" in links["watch"]
+    # only links a phone can reach: loopback only when the machine has no other address
+    loopback = f"http://127.0.0.1:{port}/t/{app.phone_server.watch_token}"
+    others = [u for u in app.phone_server.links()["watch"] if "127.0.0.1" not in u
+              and "[::1]" not in u]
+    assert (loopback in links["watch"]) == (not others)
+    assert all("127.0.0.1" not in u and "[::1]" not in u for u in links["watch"]) or not others
     assert dialog.url == links["watch"][0] and dialog.caption == "Scan to watch the table"
     assert dialog.links == link_words(links["watch"])
     assert window_codes() == [dialog.url]              # what a phone's camera reads
     assert dialog.ids.code.side >= 0.8 * dialog.ids.code.height > 0
     assert [s["name"] for s in links["seats"]] == ["Anna", "Barb", "Carl"]
+    from ui.theme import rgba
+
+    buttons = {b.title: b for b in dialog.ids.choices.children}
+    for seat in links["seats"]:                       # each seat's button in its colour
+        assert tuple(buttons[seat["name"]].fill) == tuple(rgba(seat["colour"]))
     tap_title("Barb", dialog)
     assert dialog.caption == "Join as Barb"
     assert window_codes() == [links["seats"][1]["urls"][0]]
@@ -129,7 +161,7 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
     tap_title("Warlock")                   # Barb's role: Anna's buttons answer it
     app.open_phones()
     frames()
-    links = app.phone_links()
+    links = app.phone_server.links()          # the loopback ones, for this machine's phones
     watcher = Phone(next(u for u in links["watch"] if "127.0.0.1" in u))
     anna = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
     try:
@@ -137,14 +169,18 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
         assert "1 phone watches. Anna presses on a phone." in texts(the_dialog())
         seen = anna.snapshot()
         assert watcher.snapshot()["n"] == seen["n"]
-        offered = [b["button"] for b in seen["controls"][1]["buttons"]]
+        assert "controls" not in seen and seen["you"]["seat"] == 1   # her own part, no other's
+        offered = [b["button"] for b in seen["you"]["buttons"]]
         steps = len(app.session.steps)
         # undo is the table's, never a seat's: refused by the server, nothing reaches the table
         assert "undo" not in offered
-        anna.send({"type": "press", "button": "undo", "seen": seen["n"]})
-        assert anna.got.get(timeout=5)["type"] == "refused"
-        anna.send({"type": "press", "button": offered[0], "seen": seen["n"]})
+        anna.send({"type": "press", "button": "undo", "seen": seen["n"], "id": 1})
+        refused = anna.answer(1)
+        assert refused["applied"] is False and "undo" in refused["why"]
+        anna.send({"type": "press", "button": offered[0], "seen": seen["n"], "id": 2})
+        assert anna.answer(2) == {"type": "answer", "id": 2, "received": True}
         assert wait_for(lambda: len(app.session.steps) == steps + 1)
+        assert wait_for(lambda: anna.applied(2))           # and the phone is told it was played
         assert app.session.steps[-1].source == "Anna's phone"
         assert app.log_all()[-1].endswith("(Anna's phone)")
         after = watcher.snapshot()                  # the watcher sees the change at once
@@ -157,12 +193,72 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
         anna.close()
 
 
+def test_a_phone_announces_a_role_the_pi_offers_and_barb_s_old_link_ends_in_a_new_game(sharing):
+    app = sharing
+    start_brew(app, ("Anna", "Barb", "Carl"))             # Anna announces the first role
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    anna = Phone(next(u for u in links["seats"][0]["urls"] if "127.0.0.1" in u))
+    barb = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    try:
+        seen = anna.snapshot()
+        assert {"choice": "role:witch", "label": "The Witch"} in seen["you"]["choices"]
+        anna.send({"type": "choose", "choice": "role:witch", "seen": seen["n"], "id": 7})
+        assert anna.answer(7)["received"] is True
+        assert wait_for(lambda: anna.applied(7))
+        step = app.session.steps[-1]
+        assert (step.command.do, step.command.args, step.source) == (
+            "play_role", {"role": "witch"}, "Anna's phone")
+        app.go_home()
+        start_brew(app, ("Mia", "Anna", "Carl"))          # Barb is not in the next game
+        ended = None
+        while ended is None:
+            message = barb.got.get(timeout=5)
+            ended = message if message is not None and message["type"] == "ended" else None
+        assert ended["why"] == ("This link was Barb's seat in the last game: "
+                                "scan the table's code again")
+        again = anna.snapshot()
+        while again["you"] is None or again["you"]["seat"] != 1:
+            again = anna.snapshot()                       # Anna's link: her new seat
+        assert again["seats"][1]["name"] == "Anna"
+    finally:
+        anna.close()
+        barb.close()
+
+
+def test_a_press_the_table_refuses_is_answered_with_the_pi_s_words(sharing):
+    """Anna's phone presses what her buttons could do; before the table plays it, her answer
+    is given on the Pi. The phone is told it was refused, in the words the Pi shows."""
+    from companion.core import Command
+
+    app = sharing
+    start_brew(app, ("Barb", "Anna", "Carl"))
+    tap_title("Warlock")                                  # Barb's role: Anna answers it
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    anna = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    try:
+        seen = anna.snapshot()
+        button = seen["you"]["buttons"][0]["button"]
+        anna.send({"type": "press", "button": button, "seen": seen["n"], "id": 9})
+        assert anna.answer(9)["received"] is True         # on the inbox, not played yet
+        assert app.send(Command("pass", "Anna"))           # the Pi answers for her first
+        assert wait_for(lambda: anna.heard(9))
+        answer = anna.answered[9]
+        assert answer["applied"] is False and answer["why"] == app.refusal != ""
+        assert app.session.steps[-1].source == "touch"    # the phone's press changed nothing
+    finally:
+        anna.close()
+
+
 def test_stop_sharing_ends_every_connection_and_link(sharing):
     app = sharing
     start_brew(app)
     app.open_phones()
     frames()
-    url = next(u for u in app.phone_links()["watch"] if "127.0.0.1" in u)
+    url = next(u for u in app.phone_server.links()["watch"] if "127.0.0.1" in u)
     phone = Phone(url)
     assert wait_for(lambda: app.phones_watching == 1)
     tap_title("Stop sharing", the_dialog())
@@ -177,7 +273,7 @@ def test_stop_sharing_ends_every_connection_and_link(sharing):
         socket.create_connection(("127.0.0.1", int(url.split(":")[2].split("/")[0])), 2).close()
 
 
-def test_the_settings_row_shares_and_a_restart_shares_again_with_new_links(sharing):
+def test_the_settings_row_shares_and_a_restart_shares_again_with_the_same_links(sharing):
     app = sharing
     app.open_table_settings()
     frames()
@@ -188,15 +284,18 @@ def test_the_settings_row_shares_and_a_restart_shares_again_with_new_links(shari
     saved = json.loads(Path(os.environ[table.SETTINGS_ENV]).read_text())
     assert saved["phones"] is True and saved["phones_port"] == app.table_settings.phones_port
     old = app.phone_server.watch_token
-    app.phone_server.stop()                              # the app closes...
-    app.phone_server, app.phones_on = None, False
+    kept = Path(os.environ[table.SETTINGS_ENV]).with_name("phones.json")
+    assert kept.exists() and oct(kept.stat().st_mode & 0o777) == "0o600"
+    app.close_sharing()                                  # the app closes...
+    app.phones_on = False
     app.load_table_settings()                            # ...and starts again
     app.share_remembered()
-    assert app.phones_on and app.phone_server.watch_token != old
+    assert app.phones_on and app.phone_server.watch_token == old   # open pages reconnect
     app.open_table_settings()
     frames()
     tap_title("Off", screen.ids.phones)
     assert not app.phones_on and "Phones stopped" in screen.message
+    assert not kept.exists()                             # Stop sharing: the links are gone
     app.load_table_settings()
     app.share_remembered()
     assert app.phone_server is None
@@ -302,8 +401,8 @@ def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
     assert text(browser, "mine-title") == "Anna: the table waits for you"
     steps = len(app.session.steps)
     buttons = pressable(browser)
-    assert [b.text for b in buttons] == [b["label"] for b in
-                                         app.phone_server._snapshot["controls"][2]["buttons"]]
+    assert [b.text.split("\n")[0] for b in buttons] == [
+        b["label"] for b in app.phone_server._snapshot["controls"][2]["buttons"]]
     buttons[0].click()
     until(browser, lambda: len(app.session.steps) == steps + 1, "Anna's press played",
           meanwhile=lambda: frames(1))
@@ -314,5 +413,6 @@ def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
     assert "Anna's phone" in text(browser, "log")
 
     app.stop_sharing()
-    until(browser, lambda: "stopped sharing" in text(browser, "link-words"), "stopped sharing",
+    until(browser, lambda: "Sharing stopped: scan the table's new code" in text(browser, "link-words"),
+          "stopped sharing",
           meanwhile=lambda: frames(1))

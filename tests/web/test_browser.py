@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import random
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -21,7 +23,7 @@ import pytest
 
 from companion.core import Command, CompanionError, InputEvent, Session
 from companion.core.narrator import Narrator
-from companion.view import table_view
+from companion.view import seat_choices, table_view
 from hardware.inbox import Inbox
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
@@ -89,9 +91,17 @@ class Table:
         played = []
         for event in self.inbox.drain():
             try:
-                played.append(self.session.handle_input(event))
+                if event.kind == "choice":          # as the app plays it (ui/table/phones.py)
+                    seat, _, key = event.id.partition(".")
+                    (command,) = [c for k, _, c in seat_choices(self.session, int(seat[4:]) - 1)
+                                  if k == key]
+                    played.append(self.session.execute(command, source=event.source))
+                else:
+                    played.append(self.session.handle_input(event))
+                self.server.answered(event)
             except CompanionError as refusal:
                 played.append(refusal)
+                self.server.answered(event, str(refusal))
         self.publish()
         return played
 
@@ -174,9 +184,16 @@ def test_a_seat_button_on_the_page_plays_as_that_phone(browser, table_of, game):
     browser.get(table.link(seat))
     current(browser, table)
     assert text(browser, "mine-title") == f"{name}: the table waits for you"
+    size(browser, *SIZES[0])                                 # a phone held upright: 390x844
+    bottoms = browser.execute_script(
+        "const b = (q) => document.querySelector(q).getBoundingClientRect().bottom;"
+        "const all = [...document.querySelectorAll('#buttons button, #dice button')];"
+        "return [b('#asks'), Math.max(...all.map((e) => e.getBoundingClientRect().bottom)),"
+        "        window.innerHeight];")
+    assert bottoms[0] <= bottoms[2] and bottoms[1] <= bottoms[2], bottoms   # above the fold
     shot(browser, f"{game}_seat")
     buttons = pressable(browser)
-    labels = [b["label"] for b in controls["buttons"]] + [
+    labels = ["\n".join(filter(None, (b["label"], b["hint"]))) for b in controls["buttons"]] + [
         str(face) for d in controls["dice"] for face in d["faces"]]
     assert [b.text for b in buttons] == labels
     buttons[0].click()
@@ -210,8 +227,8 @@ def test_after_a_restart_the_page_reconnects_and_is_current(browser, table_of):
     current(browser, table)
     port = table.server.port
     table.server.stop(keep_tokens=True)
-    until(browser, lambda: text(browser, "link-words") == "Reconnecting\u2026",
-          "Reconnecting…")
+    until(browser, lambda: text(browser, "link-words") == "Not connected: trying again\u2026",
+          "Not connected")
     table.play(_move("witchs_brew")(table.session, random.Random(1)))   # the Pi goes on meanwhile
     assert shown_n(browser) == table.n - 1
     table.server.start(port=port, addresses=["127.0.0.1"], keep_tokens=True)
@@ -223,8 +240,18 @@ def test_stop_sharing_tells_the_page_and_it_stops_trying(browser, table_of):
     table = table_of(GAMES["witchs_brew"][0]())
     browser.get(table.link())
     current(browser, table)
+    table.server_port = table.server.port
     table.server.stop()
-    until(browser, lambda: "stopped sharing" in text(browser, "link-words"), "stopped sharing")
+    stopped = "Sharing stopped: scan the table's new code"
+    until(browser, lambda: text(browser, "link-words") == stopped, "stopped sharing")
+    browser.find_element("id", "retry").click()          # Retry tries, and does not pretend
+    until(browser, lambda: text(browser, "link-words") == "Trying…" or
+          text(browser, "link-words") == stopped, "trying")
+    until(browser, lambda: text(browser, "link-words") == stopped, "stopped again")
+    table.server.start(port=table.server_port, addresses=["127.0.0.1"])   # shares anew
+    browser.find_element("id", "retry").click()          # the old link: 404, said so
+    until(browser, lambda: text(browser, "link-words") == stopped, "stopped, new tokens")
+    assert table.server.connected()["phones"] == 0
 
 
 def test_a_wrong_token_sees_nothing(browser, table_of):
@@ -238,3 +265,158 @@ def test_a_wrong_token_sees_nothing(browser, table_of):
     assert browser.execute_script("return document.body.innerText").strip() == "Not found"
     assert browser.execute_script("return document.getElementById('seats')") is None
     assert table.server.connected()["phones"] == 0
+
+
+def test_home_says_no_game_and_the_page_follows_the_next_one(browser, table_of):
+    table = table_of(GAMES["witchs_brew"][0]())
+    browser.get(table.link(0))
+    current(browser, table)
+    table.server.publish(None)                           # the Pi went Home
+    until(browser, lambda: "No game at the table now" in text(browser, "home"), "Home")
+    assert not browser.find_element("id", "seats").is_displayed()
+    assert not browser.find_element("id", "mine").is_displayed()
+    shot(browser, "home")
+    table.session = GAMES["quest"][0]()                  # the next game (Anna is not in it)
+    table.narrator = Narrator(table.session)
+    table.publish()
+    until(browser, lambda: shown_n(browser) == table.n, "the next game")
+    assert not browser.find_element("id", "home").is_displayed()
+
+
+def test_a_link_of_a_player_not_in_the_new_game_says_so_and_presses_nothing(browser, table_of):
+    table = table_of(GAMES["witchs_brew"][0]())          # Anna, Barb, Carl, Dora
+    table.view["play"] = 1
+    table.server.publish(table.view)
+    browser.get(table.link(1))                           # Barb's
+    current(browser, table)
+    table.session = Session(autoplay.get_rules("witchs_brew"),
+                            {"game": "witchs_brew", "players": ["Mia", "Anna", "Carl"]})
+    table.narrator = Narrator(table.session)
+    table.n += 1
+    table.view = table_view(table.session, table.n, table.narrator)
+    table.view["play"] = 2
+    table.server.publish(table.view)
+    words = "This link was Barb's seat in the last game: scan the table's code again"
+    until(browser, lambda: text(browser, "link-words") == words, "the ended link's words")
+    assert all(not b.is_enabled() for b in pressable(browser))
+    browser.find_element("id", "retry").click()
+    until(browser, lambda: text(browser, "link-words") == words, "the same words on Retry")
+    assert len(table.inbox) == 0
+
+
+class Relay(threading.Thread):
+    """A TCP relay on 127.0.0.1 that forwards to the server until ``drop`` is set; then it
+    keeps every socket open and forwards nothing, both ways (a network gone silent)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.target, self.drop = port, threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.start()
+
+    def run(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return
+            far = socket.create_connection(("127.0.0.1", self.target))
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                if not self.drop.is_set():
+                    b.sendall(data)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_silent_network_shows_not_connected_and_a_press_is_not_received(browser, table_of):
+    table = table_of(GAMES["witchs_brew"][0]())
+    relay = Relay(table.server.port)
+    served = table.server.hosts()
+    table.server.hosts = lambda: served | {f"127.0.0.1:{relay.port}"}   # the relay's address
+    try:
+        link = table.link(0).replace(f":{table.server.port}/", f":{relay.port}/")
+        browser.get(link)
+        current(browser, table)
+        relay.drop.set()                                 # sockets open, no traffic
+        began = time.monotonic()
+        pressable(browser)[0].click()
+        until(browser, lambda: text(browser, "answer").startswith("Not received"),
+              "the press not received")
+        assert time.monotonic() - began < 2.0 + 0.5      # said within 2 s
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(browser, 25, poll_frequency=0.2).until(
+            lambda _d: text(browser, "link-words").startswith("Not connected"),
+            message="the page never said Not connected")
+        assert time.monotonic() - began < 25
+        clock = text(browser, "turn-clock")
+        assert all(not b.is_enabled() for b in pressable(browser))
+        time.sleep(2.2)
+        assert text(browser, "turn-clock") == clock       # stopped: nothing here is live
+        shot(browser, "not_connected")
+        assert len(table.inbox) == 0                      # nothing reached the table
+    finally:
+        relay.close()
+
+
+def test_the_role_picker_on_the_holder_s_phone_announces_the_role(browser, table_of):
+    from selenium.webdriver.common.by import By
+
+    table = table_of(tables.brew(0))                  # Anna announces the set's first role
+    browser.get(table.link(0))
+    current(browser, table)
+    roles = browser.find_elements(By.CSS_SELECTOR, "#choices button")
+    assert [r.text for r in roles] == [c["label"] for c in table.view["controls"][0]["choices"]]
+    shot(browser, "witchs_brew_role_picker")
+    next(r for r in roles if r.text == "The Witch").click()
+    (step,) = table.pressed()
+    assert step.command.do == "play_role" and step.command.args == {"role": "witch"}
+    assert step.source == "Anna's phone" and step.command.player == "Anna"
+    until(browser, lambda: text(browser, "answer") == "Done: The Witch", "Done")
+
+
+def test_an_open_page_is_current_again_after_the_table_is_killed_and_starts(browser, tmp_path):
+    """SIGKILL, no goodbye, then the next start with the kept tokens on the same port: the page
+    says Not connected meanwhile, then is live again by itself, nobody touching it."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from tests.web.test_passes import _free_port
+
+    path, port = tmp_path / "phones.json", _free_port()
+    root = Path(__file__).resolve().parents[2]
+
+    def start():
+        proc = subprocess.Popen([sys.executable, "-m", "tests.web.limits_child", "256",
+                                 str(path), str(port)], cwd=root, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True)
+        return proc, json.loads(proc.stdout.readline())
+
+    first, info = start()
+    again = None
+    try:
+        browser.get(f"http://127.0.0.1:{port}/t/{info['seats'][0]}")
+        until(browser, lambda: shown_n(browser) == 7, "the table")
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        until(browser, lambda: text(browser, "link-words").startswith("Not connected"),
+              "Not connected")
+        again, _ = start()
+        until(browser, lambda: text(browser, "link") == "", "live again")
+        assert pressable(browser) and all(b.is_enabled() for b in pressable(browser))
+    finally:
+        for proc in (first, again):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(10)

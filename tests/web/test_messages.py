@@ -10,9 +10,10 @@ from ui.web.messages import MAX_BYTES, Refused, parse
 
 
 def test_a_press_and_a_die_pass():
-    assert parse('{"type":"press","button":"claim","seen":3}') == {
-        "type": "press", "button": "claim", "seen": 3}
-    assert parse(json.dumps({"type": "die", "die": "magic1", "value": 4, "seen": 0}))["value"] == 4
+    assert parse('{"type":"press","button":"claim","seen":3,"id":1}') == {
+        "type": "press", "button": "claim", "seen": 3, "id": 1}
+    assert parse(json.dumps({"type": "die", "die": "magic1", "value": 4, "seen": 0,
+                             "id": 2}))["value"] == 4
 
 
 @pytest.mark.parametrize("text, named", [
@@ -22,6 +23,8 @@ def test_a_press_and_a_die_pass():
     ('{"type": "undo"}', "'undo'"),
     ('{"type": "press", "button": "claim", "seen": 1, "player": "Barb"}', "'player'"),
     ('{"type": "press", "seen": 1}', "press.button"),
+    ('{"type": "press", "button": "claim", "seen": 1}', "press.id: missing"),
+    ('{"type": "press", "button": "claim", "seen": 1, "id": "3"}', "press.id"),
     ('{"type": "press", "button": 5, "seen": 1}', "press.button"),
     ('{"type": "press", "button": "claim", "seen": true}', "press.seen"),
     ('{"type": "press", "button": "claim", "seen": "1"}', "press.seen"),

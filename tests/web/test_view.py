@@ -13,7 +13,7 @@ from benchmarks import logs
 from companion.core import Command, InputEvent, RuleViolation, Session
 from companion.core.narrator import Narrator
 from companion.games import get_rules
-from companion.view import LOG_LINES, SEAT_BUTTONS, table_view
+from companion.view import LOG_LINES, PRIVATE, SEAT_BUTTONS, audience_view, table_view
 from tests.web import tables
 
 
@@ -162,3 +162,103 @@ def test_a_new_step_is_told_once_not_the_whole_log_again():
         calls["describe"] = 0
         table_view(session, 1, narrator)
         assert calls["describe"] == 1
+
+
+# -- issue 31: what the Pi shows, and each audience's view --------------------------------
+
+def test_the_answer_buttons_say_what_they_mean_and_the_others_wait():
+    snap = tables.snapshot(tables.brew_answering())
+    anna = snap["controls"][0]
+    assert {b["button"]: b["hint"] for b in anna["buttons"]} == {
+        "claim": "full action", "so_be_it": "favor", "pass": "no card in hand"}
+    statuses = {s["name"]: s["status"] for s in snap["seats"]}
+    assert statuses["Dora"] == "Holds the role" and statuses["Anna"] == "Answering"
+    assert {statuses["Barb"], statuses["Carl"]} <= {"Waiting", "No cards", "So be it",
+                                                    "Passed", "Lost role"}
+    (card,) = snap["board"]
+    assert card["title"].startswith("The Witch") and card["items"][0]["text"].startswith(
+        "Full action: ") and card["items"][1]["text"].startswith("Favor: ")
+    assert snap["controls"][1]["waiting"] == "Waiting: Anna's turn"
+
+
+def test_quest_shows_the_needed_ingredients_and_the_wizard():
+    snap = tables.snapshot(tables.quest(9))
+    needed, board = snap["board"]
+    assert needed["title"] == "Needed ingredients" and len(needed["items"]) == 3
+    assert board["items"][0]["text"].startswith("The wizard: space ")
+
+
+def test_cauldron_shows_the_magik_track_and_each_seats_cards():
+    snap = tables.snapshot(tables.cauldron(15))
+    (track,) = snap["board"]
+    assert track["title"] == "The Magik track"
+    marks = [i["text"] for i in track["items"] if "colour" in i]
+    assert len(marks) == len(snap["seats"])
+    assert any("at 12" in i["text"] for i in track["items"])
+    assert any(line.startswith("Potions: ") for s in snap["seats"] for line in s["lines"])
+
+
+@pytest.mark.parametrize("session", [tables.brew_answering(), tables.cauldron(12),
+                                     tables.quest(9)], ids=["brew", "cauldron", "quest"])
+def test_each_audience_sees_the_public_table_and_only_its_own_part(session):
+    snap = tables.snapshot(session)
+    watcher = audience_view(snap, None)
+    assert watcher["you"] is None and not set(PRIVATE) & set(watcher)
+    for seat, seat_part in enumerate(snap["controls"]):
+        view = audience_view(snap, seat)
+        assert view["you"] == dict(seat_part, name=snap["seats"][seat]["name"])
+        assert {k: v for k, v in view.items() if k != "you"} == {
+            k: v for k, v in watcher.items() if k != "you"}     # the rest: the same for all
+        others = [c for i, c in enumerate(snap["controls"]) if i != seat]
+        assert all(other != view["you"] for other in others if other["buttons"])
+    assert audience_view(snap, 99)["you"] is None
+
+
+def test_the_role_picker_and_no_thanks_are_the_seats_choices_and_each_is_accepted():
+    from companion.view import seat_choices
+
+    session = tables.brew(0)                              # the starter announces a role
+    snap = tables.snapshot(session)
+    seat = snap["seat"]
+    mine = snap["controls"][seat]
+    assert mine["waits"] and len(mine["choices"]) >= 2
+    assert mine["choices"][0] == {"choice": "role:wolf_keeper", "label": "The Wolf keeper"}
+    assert all(c["choice"].startswith("role:") for c in mine["choices"])
+    assert all(not c["choices"] for i, c in enumerate(snap["controls"]) if i != seat)
+    for key, _label, command in seat_choices(session, seat):
+        assert command.player == session.names[seat]
+        _fresh(session).execute(command)                  # the rules take every one offered
+    answering = tables.snapshot(tables.brew_answering())
+    assert not any(c["choice"].startswith("role:") for ctl in answering["controls"]
+                   for c in ctl["choices"])
+
+
+def test_a_gain_a_seat_may_decline_is_offered_as_no_thanks_to_that_seat_only():
+    session = tables.brew(4)                              # Carl may decline what he was given
+    snap = tables.snapshot(session)
+    offered = {i: [c["label"] for c in ctl["choices"]] for i, ctl in enumerate(snap["controls"])}
+    assert "No thanks" in offered[2]
+    assert all("No thanks" not in labels for i, labels in offered.items() if i != 2)
+    step = _fresh(session).execute(Command("abstain", "Carl"))
+    assert step.command.do == "abstain"
+
+
+@pytest.mark.parametrize("make, steps", [
+    (tables.brew, (0, 4, 9, 40)), (tables.cauldron, (15, 20, 30, 45)), (tables.quest, (3, 5, 9, 20))],
+    ids=["brew", "cauldron", "quest"])
+def test_every_choice_offered_is_the_seats_own_and_the_rules_take_it(make, steps):
+    from companion.view import seat_choices
+
+    offered = 0
+    for n in steps:
+        session = make(n)
+        turn = session.prompt().get("seat")
+        for seat in range(len(session.names)):
+            for key, words, command in seat_choices(session, seat):
+                offered += 1
+                assert words and key
+                assert command.player in (session.names[seat], None)
+                if command.player is None:
+                    assert seat == turn                      # the team's move: its turn only
+                _fresh(session).execute(command)             # a RuleViolation fails the test
+    assert offered

@@ -9,7 +9,13 @@ same way), and a phone connecting or leaving fires a Clock trigger that reads th
 on the main thread. Nothing polls.
 
 Sharing is remembered in the table settings (``phones``): a table that shared when it closed
-shares again after the next start's first frame, with new tokens (new links and codes).
+shares again after the next start's first frame with the same tokens (kept in ``phones.json``
+beside the settings, mode 600), so open pages reconnect by themselves after a restart, a crash
+or a power cut. Only Stop sharing ends the links.
+
+Each press from a phone is answered: the server says "received" at once, and after the main
+thread played it (``phone_answered``, from the inbox's drain) "applied" or "refused" with the
+words the Pi showed.
 """
 
 from __future__ import annotations
@@ -35,18 +41,23 @@ class PhonesApp:
         self.phone_server = None
         self._phones_n = 0                    # the snapshots' numbers, rising for ever
         self._bgstats: tuple[Any, str | None] = (None, None)   # (game id, its link)
+        self._phones_play: tuple[Any, Any] = (None, None)      # (session, the game it is)
         self._count_phones = Clock.create_trigger(self._phones_counted)
 
     # -- sharing --------------------------------------------------------------------------
     def start_sharing(self, remember: bool = True) -> str:
-        """Start the phones' server on the table's port (new tokens); "" or why not, in the
-        table's words. ``remember``: keep the choice in the table settings."""
+        """Start the phones' server on the table's port (the kept tokens, else new ones); "" or
+        why not, in the table's words. ``remember``: keep the choice in the table settings."""
         if self.phone_server is not None:
             return ""
         from ui.web.server import PhoneServer   # aiohttp: only once a table shares
 
+        from ui.table.settings import settings_path
+        from ui.web.passes import tokens_path
+
         port = self.table_settings.phones_port
-        server = PhoneServer(self.devices.inbox, on_change=self._count_phones)
+        server = PhoneServer(self.devices.inbox, on_change=self._count_phones,
+                             tokens_file=tokens_path(settings_path()))
         try:
             server.start(port=port)
         except OSError as problem:
@@ -66,6 +77,41 @@ class PhonesApp:
         self._phones_counted()
         return self.change_table_settings(phones=False)
 
+    def close_sharing(self) -> None:
+        """The app closing: the phones are told it restarts; the links stay for the next start."""
+        server, self.phone_server = self.phone_server, None
+        if server is not None:
+            server.stop(keep_tokens=True)
+
+    def phone_answered(self, event, step) -> None:
+        """Main thread, after the inbox's drain played ``event``: a phone's press is answered
+        applied (``step``) or refused with the Pi's words."""
+        server = self.phone_server
+        if server is None or not str(event.source).endswith("'s phone"):
+            return
+        why = "" if step is not None else (self.refusal or "The table did not take it now")
+        server.answered(event, why)
+
+    def phone_choice(self, event) -> Any:
+        """Main thread: a choice a seat's phone made of what the Pi's screen offers that seat
+        (``seat2.role:witch``), played as the screen's own would be, from the phone. The
+        command is found again on the table as it is now, so it is always that seat's."""
+        from companion.view import seat_choices
+
+        self.dimmer.stir()                    # as any other press: a dim screen wakes
+        seat, _, key = str(event.id).partition(".")
+        session = self.session
+        if session is None or not seat.startswith("seat") or not seat[4:].isdigit():
+            self.refuse("No game at the table now")
+            return None
+        index = int(seat[4:]) - 1
+        found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
+            if 0 <= index < len(session.names) else None
+        if found is None:
+            self.refuse(f"That choice is not offered now: {session.prompt().get('text', '')}")
+            return None
+        return True if self.send(found, source=event.source) else None
+
     def open_phones(self) -> None:
         """The game bar's Phones button: share (if not yet), then the codes to scan."""
         problem = self.start_sharing()
@@ -84,14 +130,13 @@ class PhonesApp:
                 self.notice = f"{self.notice} {problem}".strip()
 
     def phone_links(self) -> dict[str, Any]:
-        """The server's join links, without the loopback one a phone cannot open (kept in demo
-        mode, where a browser on this machine is the phone, and when it is the only one)."""
+        """The server's join links a phone can open: without the loopback ones (kept only when
+        nothing else is left: a machine on no network), each seat with its colour."""
         if self.phone_server is None:
             return {"watch": [], "seats": []}
         links = self.phone_server.links()
-        return {"watch": reachable(links["watch"], self.demo),
-                "seats": [dict(seat, urls=reachable(seat["urls"], self.demo))
-                          for seat in links["seats"]]}
+        return {"watch": reachable(links["watch"]),
+                "seats": [dict(seat, urls=reachable(seat["urls"])) for seat in links["seats"]]}
 
     # -- what the phones see --------------------------------------------------------------
     def publish_table(self) -> None:
@@ -108,6 +153,10 @@ class PhonesApp:
         snapshot = snapshot_now(self, session, self._phones_n, "phones",
                                 bgstats=self._bgstats_link(session))
         if snapshot is not None:
+            if self._phones_play[0] is not session:       # a seat's link follows its player
+                self._phones_play = (session, session.game_id if session.game_id is not None
+                                     else f"{self._phones_n}")
+            snapshot["play"] = self._phones_play[1]
             server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:
@@ -132,7 +181,7 @@ class PhonesApp:
         self.phones_watching, self.phones_seats = now["watching"], list(now["seats"])
 
 
-def reachable(urls: list[str], demo: bool) -> list[str]:
-    """``urls`` less the loopback ones, unless in demo mode or nothing else is left."""
+def reachable(urls: list[str]) -> list[str]:
+    """``urls`` less the loopback ones (no phone reaches them), unless nothing else is left."""
     others = [url for url in urls if not url.startswith(("http://127.", "http://[::1]"))]
-    return urls if demo or not others else others
+    return others or urls

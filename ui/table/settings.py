@@ -59,7 +59,7 @@ class TableSettings:
     dims (0: never); ``text_size`` "normal" or "large" (:data:`TEXT_SIZES`); ``off_minutes``
     without input before the screen goes dark, backlight off (0: never; else longer than
     ``dim_minutes``, :func:`order_problem`); ``phones`` whether the table shares itself with
-    the phones at the table (remembered: sharing starts again, with new links, at the next
+    the phones at the table (remembered: sharing starts again, with the same links, at the next
     start) on ``phones_port`` (:data:`PHONES_PORTS`)."""
 
     sound: bool = True

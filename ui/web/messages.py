@@ -2,11 +2,14 @@
 message that is not a JSON object, names no known type, lacks a field, carries an unknown key
 or a value of the wrong type is refused with a reason naming it, and nothing else happens.
 
-    {"type": "press", "button": "claim", "seen": 12}
-    {"type": "die", "die": "magic1", "value": 4, "seen": 12}
+    {"type": "press", "button": "claim", "seen": 12, "id": 3}
+    {"type": "die", "die": "magic1", "value": 4, "seen": 12, "id": 4}
+    {"type": "choose", "choice": "role:witch", "seen": 12, "id": 5}
 
 ``seen`` is the number of the snapshot the phone showed when pressed: a press against an older
-table is refused (the phone shows the new one), never applied to a state nobody saw.
+table is refused (the phone shows the new one), never applied to a state nobody saw. ``id`` is
+the page's own number for the press: every answer names it (received, then applied or refused
+with the words), so the page says what became of each press and a lost one is never silent.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ _TEXT = (str,)
 _NUMBER = (int,)
 #: Each type's fields and the JSON types each may have (bool is never a number here).
 MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
-    "press": {"button": _TEXT, "seen": _NUMBER},
-    "die": {"die": _TEXT, "value": (int, str), "seen": _NUMBER},
+    "press": {"button": _TEXT, "seen": _NUMBER, "id": _NUMBER},
+    "die": {"die": _TEXT, "value": (int, str), "seen": _NUMBER, "id": _NUMBER},
+    "choose": {"choice": _TEXT, "seen": _NUMBER, "id": _NUMBER},
 }
 _TYPE_WORDS = {str: "text", int: "a whole number"}
 

@@ -3,8 +3,9 @@ buttons, their links in text, who is connected, and Stop sharing.
 
 One code at a time, as large as the dialog allows (a phone reads it from its owner's chair):
 Watch first, and one button per seat ("Join as Anna" shows that seat's code). A code holds the
-address itself (``http://ADDRESS:PORT/t/TOKEN``), one link per local address in the text; in
-demo mode the 127.0.0.1 link too, for a browser on the same machine. The counts come from the
+address itself (``http://ADDRESS:PORT/t/TOKEN``), one link per local address a phone can reach
+in the text (loopback only on a machine with no other). The seats' buttons are in the seats'
+colours. The counts come from the
 app's properties, which the server's on-change trigger keeps (ui/table/phones.py): nothing
 polls. Stop sharing ends every phone's connection and every link at once.
 """
@@ -14,9 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import ColorProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from ui.theme import ink_on, rgba
 from ui.widgets.common import FlatButton, load_rules_once
 from ui.widgets.qr import QrCode  # noqa: F401 (the code in kv)
 
@@ -44,10 +46,13 @@ def counts_words(watching: int, seats: list[int], names: list[str]) -> str:
 
 
 class PhoneChoice(FlatButton):
-    """Watch, or a seat's name: which code the dialog shows; the shown one is filled."""
+    """Watch, or a seat's name in the seat's own colour: which code the dialog shows; the shown
+    one is ringed (a seat's) or filled (Watch)."""
 
     chosen = NumericProperty(0)
     key = NumericProperty(WATCH)
+    seat_fill = ColorProperty((0, 0, 0, 0))       # the seat's colour (Watch: none)
+    seat_ink = ColorProperty((1, 1, 1, 1))
 
 
 class PhonesDialog(ModalView):
@@ -94,8 +99,12 @@ class PhonesDialog(ModalView):
         self.links = link_words(urls)
         holder = self.ids.choices
         holder.clear_widgets()
+        colours = {seat["seat"]: seat.get("colour") for seat in seats}
         for key, words in [(WATCH, "Watch"), *enumerate(self.names)]:
             button = PhoneChoice(title=words, key=key, chosen=int(key == self.chosen))
+            if colours.get(key):
+                button.seat_fill = rgba(colours[key])
+                button.seat_ink = ink_on(colours[key])
             button.bind(on_release=lambda b: self.choose(b.key))
             holder.add_widget(button)
 

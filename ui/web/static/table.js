@@ -1,10 +1,18 @@
 // The table as the Pi shows it, drawn from each full snapshot the server sends. The page keeps
 // nothing of its own but the newest snapshot (its clocks tick from it) and reconnects by itself.
+// It never shows a stale table as live: the server sends something at least every 5 s; after
+// SILENT_S without a word the page says "Not connected", stops its clocks and disables its
+// buttons. Every press is answered within ANSWER_S: received, then applied or refused with the
+// table's words, or "Not received" when nothing came back.
 "use strict";
 (function () {
+  const SILENT_S = 20, ANSWER_S = 2, PLAYED_S = 10, SHOWN_S = 4, FULL_RETRY_MS = 60000;
+  const STOPPED = "Sharing stopped: scan the table's new code";
   const $ = (id) => document.getElementById(id);
-  let socket = null, table = null, you = null, got = 0, waited = false;
-  let backoff = 500, retryTimer = null;
+  let socket = null, table = null, you = null, got = 0, waited = false, heard = 0;
+  let live = false, ended = null, backoff = 500, retryTimer = null, presses = 0;
+  let wasEnded = null, saidAt = 0;                     // what Retry knew: kept unless the table says otherwise
+  const pending = new Map();               // press id -> {label, timer}
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -13,6 +21,7 @@
     return e;
   }
   function fill(parent, children) { parent.replaceChildren(...children); }
+  function now() { return performance.now() / 1000; }
   function inkOn(hex) {                    // dark ink on a light seat colour, light on a dark one
     const n = parseInt(hex.slice(1), 16), c = [n >> 16, (n >> 8) & 255, n & 255].map((v) => {
       v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
@@ -29,9 +38,18 @@
     node.style.setProperty("--seat-ink", inkOn(seat.colour));
   }
 
+  // -- drawing the table -------------------------------------------------------------------
   function draw() {
     const t = table;
-    document.body.dataset.n = t.n;         // the snapshot shown (what a press says it saw)
+    document.body.dataset.n = t ? t.n : "";
+    $("home").hidden = !!t;
+    for (const id of ["stands", "now", "seats", "log", "extra"]) $(id).hidden = !t;
+    if (!t) {                              // Home on the Pi: no game, nothing to press
+      document.title = "The table";
+      $("title").textContent = "The table";
+      $("mine").hidden = true; $("result").hidden = true;
+      return;
+    }
     document.title = `${t.title}: the table`;
     $("title").textContent = t.title;
     fill($("stands"), t.stands.map((s) => el("li", s)));
@@ -43,6 +61,7 @@
     fill($("notes"), t.notes.map((n) => el("li", n)));
     drawMine(t);
     drawResult(t);
+    drawExtra(t);
     fill($("seats"), t.seats.map((s) => {
       const card = el("article", null, "seat" + (s.awaited ? " awaited" : ""));
       seatStyle(card, s);
@@ -58,9 +77,10 @@
         }
       }
       card.append(list);
+      for (const line of s.lines || []) card.append(el("p", line, "line"));
       return card;
     }));
-    fill($("log"), t.log.slice().reverse().map((line) => {
+    fill($("log-lines"), t.log.slice().reverse().map((line) => {
       const li = el("li", line.text);
       if (line.source) li.append(" ", el("small", `(${line.source})`));
       return li;
@@ -70,8 +90,9 @@
 
   function drawMine(t) {
     const box = $("mine");
-    if (you === null || !t.controls[you] || t.over) { box.hidden = true; return; }
-    const mine = t.controls[you], seat = t.seats[you];
+    const mine = t.you;
+    if (!mine || t.over) { box.hidden = true; return; }
+    const seat = t.seats[mine.seat];
     box.hidden = false;
     seatStyle(box, seat);
     box.classList.toggle("waits", mine.waits);
@@ -79,7 +100,14 @@
     fill($("buttons"), mine.buttons.map((b) => {
       const button = el("button", b.label);
       button.type = "button";
-      button.addEventListener("click", () => send({ type: "press", button: b.button, seen: t.n }));
+      if (b.hint) button.append(el("small", b.hint));
+      button.addEventListener("click", () => press({ type: "press", button: b.button, seen: t.n }, b.label));
+      return button;
+    }));
+    fill($("choices"), (mine.choices || []).map((c) => {   // what the Pi's screen offers it
+      const button = el("button", c.label);
+      button.type = "button";
+      button.addEventListener("click", () => press({ type: "choose", choice: c.choice, seen: t.n }, c.label));
       return button;
     }));
     fill($("dice"), mine.dice.map((d) => {
@@ -88,15 +116,36 @@
       for (const face of d.faces) {
         const button = el("button", face);
         button.type = "button";
-        button.addEventListener("click", () => send({ type: "die", die: d.die, value: face, seen: t.n }));
+        button.addEventListener("click", () => press({ type: "die", die: d.die, value: face, seen: t.n }, `${d.label} ${face}`));
         row.append(button);
       }
       return row;
     }));
-    if (!mine.buttons.length && !mine.dice.length) $("answer").textContent = "Nothing to press now";
-    else if ($("answer").dataset.n !== String(t.n)) $("answer").textContent = "";
+    const idle = !mine.buttons.length && !mine.dice.length && !(mine.choices || []).length;
+    if (now() - saidAt > SHOWN_S) {        // a press's answer first, then where the seat stands
+      $("answer").textContent = idle ? (mine.waiting || "Nothing to press now") : "";
+    }
     if (mine.waits && !waited && navigator.vibrate) navigator.vibrate([200, 100, 200]);
     waited = mine.waits;
+    enable();
+  }
+
+  function drawExtra(t) {                  // what the Pi shows beside the seats: a game's board
+    const box = $("extra");
+    const parts = t.board || [];
+    box.hidden = !parts.length;
+    fill(box, parts.map((part) => {
+      const section = el("div", null, "part");
+      section.append(el("h2", part.title));
+      const list = el("ul");
+      for (const item of part.items) {
+        const li = el("li", item.text, item.done ? "done" : "");
+        if (item.colour) seatStyle(li, { colour: item.colour });
+        list.append(li);
+      }
+      section.append(list);
+      return section;
+    }));
   }
 
   function drawResult(t) {
@@ -117,17 +166,19 @@
     if (t.bgstats) link.href = t.bgstats;
   }
 
-  function tick() {                        // the clocks, from the snapshot's times
+  function tick() {                        // the clocks, from the snapshot's times (live only)
+    if (live && now() - heard > SILENT_S) lost();
     const c = table && table.clock;
     const turn = $("turn-clock");
     if (!c || table.over) { turn.textContent = ""; $("game-clock").textContent = ""; return; }
-    const spent = c.paused ? 0 : Math.max(0, performance.now() / 1000 - got);
-    const now = c.turn + spent;
+    if (!live) return;                     // stopped where they were: nothing here is current
+    const spent = c.paused ? 0 : Math.max(0, now() - got);
+    const at = c.turn + spent;
     turn.className = "turn-clock";
     if (c.limit) {
-      if (now >= c.limit) { turn.textContent = "+" + words(now - c.limit); turn.classList.add("red"); }
-      else { turn.textContent = words(c.limit - now); if (now >= c.limit * 0.8) turn.classList.add("amber"); }
-    } else turn.textContent = words(now);
+      if (at >= c.limit) { turn.textContent = "+" + words(at - c.limit); turn.classList.add("red"); }
+      else { turn.textContent = words(c.limit - at); if (at >= c.limit * 0.8) turn.classList.add("amber"); }
+    } else turn.textContent = words(at);
     if (c.paused) turn.textContent += " (paused)";
     $("game-clock").textContent = "game " + words(c.game + spent);
     document.querySelectorAll(".seat .time").forEach((node, i) => {
@@ -135,46 +186,140 @@
     });
   }
 
-  function send(message) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-    else showLink("Reconnecting…");
+  // -- presses and their answers -----------------------------------------------------------
+  function say(text) {                     // an answer stays SHOWN_S, past the table it changed
+    saidAt = now();
+    $("answer").textContent = text;
   }
-  function showLink(text) { $("link").hidden = false; $("link-words").textContent = text; }
+  function enable() {
+    document.querySelectorAll("#mine button").forEach((b) => { b.disabled = !live; });
+  }
+  function press(message, label) {
+    if (!live || !socket || socket.readyState !== WebSocket.OPEN) {
+      say(`Not received: ${label} was not sent (not connected). Press again once connected.`);
+      return;
+    }
+    message.id = ++presses;
+    const timer = setTimeout(() => {
+      pending.delete(message.id);
+      say(`Not received: the table did not answer ${label}. Look at the table, then press again.`);
+    }, ANSWER_S * 1000);
+    pending.set(message.id, { label, timer });
+    say(`Sent: ${label}…`);
+    socket.send(JSON.stringify(message));
+  }
+  function answered(message) {
+    const known = message.id !== null && pending.has(message.id);
+    const item = known ? pending.get(message.id) : null;
+    const label = item ? item.label : "That press";
+    if (message.received) {                // heard: now the table's own answer is awaited
+      say(`Received: ${label}, the table plays it…`);
+      if (item) {
+        clearTimeout(item.timer);
+        item.timer = setTimeout(() => {
+          pending.delete(message.id);
+          say(`Received, but the table has not played ${label}: look at the table before pressing again.`);
+        }, PLAYED_S * 1000);
+      }
+      return;
+    }
+    if (item) { clearTimeout(item.timer); pending.delete(message.id); }
+    say(message.applied ? `Done: ${label}` : `Refused: ${message.why}`);
+  }
+
+  // -- the connection ----------------------------------------------------------------------
+  function showLink(text, retry) {
+    $("link").hidden = false;
+    $("link-words").textContent = text;
+    $("retry").hidden = !retry;
+  }
+  function lost() {                        // heard nothing: nothing on the page is current now
+    live = false;
+    document.body.classList.add("stale");
+    enable();
+    for (const [, item] of pending) clearTimeout(item.timer);
+    if (pending.size) say("Not received: the connection was lost before the table answered.");
+    pending.clear();
+    if (!ended) showLink("Not connected: trying again…", true);
+    if (socket) { const s = socket; socket = null; s.onclose = null; s.close(); }
+    if (!ended) later();
+  }
+  function later(ms) {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, ms || backoff + Math.random() * 300);
+    backoff = Math.min(backoff * 2, 10000);
+  }
+  function finish(text) {                  // the link itself ended: nothing to retry for
+    ended = text;
+    live = false;
+    document.body.classList.add("stale");
+    enable();
+    clearTimeout(retryTimer);
+    showLink(text, true);
+  }
+  async function check() {                 // the socket failed before a word: is the link alive?
+    try {
+      const answer = await fetch(location.pathname, { method: "HEAD", cache: "no-store" });
+      if (answer.status === 404) { finish(STOPPED); return; }
+    } catch (e) {                          // out of reach: no verdict, so what was known stands
+      if (wasEnded) { finish(wasEnded); return; }
+    }
+    showLink("Not connected: trying again…", true);
+    later();
+  }
 
   function connect() {
     clearTimeout(retryTimer);
     if (socket) { socket.onclose = null; socket.close(); }
     const path = location.pathname.replace(/\/$/, "") + "/ws";
-    socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + path);
-    socket.onmessage = (event) => {
+    const mine = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + path);
+    let spoke = false;
+    socket = mine;
+    mine.onmessage = (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "hello") { you = message.seat; return; }
-      if (message.type === "snapshot" && message.table && message.table.v === 1) {
-        table = message.table;
-        got = performance.now() / 1000 - (message.age || 0);
-        backoff = 500;
+      spoke = true;
+      heard = now();
+      if (message.type === "hello") {
+        you = message.seat; live = true; ended = null; wasEnded = null; backoff = 500;
+        document.body.classList.remove("stale");
         $("link").hidden = true;
+        enable();
+      } else if (message.type === "snapshot" && (message.table === null || message.table.v === 1)) {
+        table = message.table;
+        got = now() - (message.age || 0);
         draw();
-      } else if (message.type === "refused") {
-        $("answer").textContent = message.why;
-        $("answer").dataset.n = table ? String(table.n) : "";
+      } else if (message.type === "answer") {
+        answered(message);
+      } else if (message.type === "ended") {
+        finish(message.why);
+      } else if (message.type === "full") {
+        showLink(message.why, true);
+        later(FULL_RETRY_MS);
       }
     };
-    socket.onclose = (event) => {
+    mine.onclose = (event) => {
+      if (socket !== mine) return;
       socket = null;
-      if (event.code === 1001 && event.reason === "Sharing stopped") {
-        showLink("The table stopped sharing: scan its new code");
-        return;
-      }
-      showLink("Reconnecting…");
-      retryTimer = setTimeout(connect, backoff + Math.random() * 300);
-      backoff = Math.min(backoff * 2, 10000);
+      if (ended) return;
+      if (event.code === 1001 && event.reason === "Sharing stopped") { finish(STOPPED); return; }
+      if (event.code === 4001) { finish("This seat's link was opened on another page"); return; }
+      if (event.code === 1013) return;                 // full: it tries again later
+      live = false;
+      document.body.classList.add("stale");
+      enable();
+      if (!spoke) { check(); return; }
+      showLink("Not connected: trying again…", true);
+      later(event.code === 1012 ? 300 : undefined);    // a restart: back as soon as it is up
     };
   }
 
   document.addEventListener("DOMContentLoaded", () => {
-    $("retry").addEventListener("click", () => { backoff = 500; connect(); });
+    $("retry").addEventListener("click", () => {       // tries for real and says what it found
+      wasEnded = ended || wasEnded; ended = null; backoff = 500;
+      showLink("Trying…", false);
+      connect();
+    });
     connect();
     setInterval(tick, 1000);
   });

@@ -1,0 +1,79 @@
+"""A phone's connection and what its messages may do: its pass (watching, or a player's seat
+link), its allowance of messages, and the check that turns a seat's press into the InputEvent
+its physical button would make, refused with the reason otherwise (ui.web.server calls it)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from companion.core.model import InputEvent
+from ui.web import passes as kept
+from ui.web.messages import Refused
+
+#: The messages a connection may send: a burst of BURST, then RATE a second.
+RATE, BURST = 3.0, 6
+WATCH = -1
+
+
+@dataclass(eq=False)
+class Client:
+    """One phone's WebSocket: its pass (None: watching) and its message allowance."""
+
+    ws: web.WebSocketResponse
+    seat: Any = WATCH                       # WATCH, or the SeatPass it presses with
+    allowance: float = float(BURST)
+    since: float = field(default_factory=time.monotonic)
+    dropped: int = 0
+    opened: float = field(default_factory=time.monotonic)
+
+    @property
+    def watching(self) -> bool:
+        return not isinstance(self.seat, kept.SeatPass)
+
+    def allowed(self, now: float) -> bool:
+        self.allowance = min(float(BURST), self.allowance + (now - self.since) * RATE)
+        self.since = now
+        if self.allowance < 1:
+            self.dropped += 1
+            return False
+        self.allowance -= 1
+        return True
+
+
+def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None,
+               message: dict[str, Any]) -> InputEvent:
+    """The InputEvent ``client``'s checked message stands for on ``snapshot`` (the table now),
+    pressed for ``seat`` (where its player sits now), or Refused with the reason."""
+    if client.watching:
+        raise Refused("This page watches the table: it has no buttons")
+    if snapshot is None:
+        raise Refused("No game at the table now")
+    if message["seen"] != snapshot["n"]:
+        raise Refused("The table has moved on: look again, then press")
+    if seat is None or seat >= len(snapshot["controls"]):
+        raise Refused(f"{client.seat.name} is not at the table now")
+    controls = snapshot["controls"][seat]
+    name = snapshot["seats"][seat]["name"]
+    source = f"{name}'s phone"
+    if message["type"] == "press":
+        offered = [b["button"] for b in controls["buttons"]]
+        if message["button"] not in offered:
+            raise Refused(f"button: {name}'s buttons can do "
+                          f"{', '.join(offered) or 'nothing'} now, not {message['button']!r}")
+        return InputEvent("button", f"seat{seat + 1}.{message['button']}", source=source)
+    if message["type"] == "choose":
+        offered = [c["choice"] for c in controls.get("choices", [])]
+        if message["choice"] not in offered:
+            raise Refused(f"choice: the table offers {name} "
+                          f"{', '.join(offered) or 'no choice'} now, not {message['choice']!r}")
+        return InputEvent("choice", f"seat{seat + 1}.{message['choice']}", source=source)
+    dice = {d["die"]: d["faces"] for d in controls["dice"]}
+    if message["die"] not in dice:
+        raise Refused(f"die: the game asks {name} for no die {message['die']!r} now")
+    if message["value"] not in dice[message["die"]]:
+        raise Refused(f"value: {message['die']} has no face {message['value']!r}")
+    return InputEvent("die", message["die"], message["value"], source=source)

@@ -1,0 +1,183 @@
+"""What the phones' server answers: the page, its two files and the WebSocket, each behind the
+same guard.
+
+The guard's rules, for every request, before any handler (docs/security.md):
+
+- ``Host`` must be one of the addresses served at the port served (``421`` otherwise): a page
+  reached through another name (DNS rebinding) gets nothing, token or not.
+- The path, as sent, must be ``/t/TOKEN``, ``/t/TOKEN/ws``, ``/t/TOKEN/table.css`` or
+  ``/t/TOKEN/table.js`` with a live token, by GET or HEAD; anything else (a percent-escape such
+  as ``%2f`` included: nothing is decoded before matching) answers 404.
+- No answer carries ``Server``; every one carries :data:`HEADERS`.
+- An error of ours is logged (counted, once per minute) and answered 500: no traceback reaches
+  a phone, and none is written per request.
+
+A WebSocket must come from the page's own origin (``Origin`` equal to ``http://`` + Host).
+A seat's link that has ended is let in only to be told why, then closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable
+
+from aiohttp import WSMsgType, web
+
+from ui.web import passes as kept
+from ui.web.messages import MAX_BYTES, reply
+
+if TYPE_CHECKING:
+    from ui.web.server import Client, PhoneServer
+
+STATIC = Path(__file__).with_name("static")
+ASSETS = {"table.css": "text/css", "table.js": "text/javascript"}
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self'; "
+                               "style-src 'self'; script-src 'self'; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",     # the token is in the address
+}
+_PATH = re.compile(r"/t/([0-9a-f]{32})(?:/(ws|table\.css|table\.js))?")
+
+
+async def with_headers(answering: Awaitable[web.StreamResponse]) -> web.StreamResponse:
+    """The answer (an HTTPException raised: a plain answer of its status, never aiohttp's
+    page), with HEADERS on it unless it is already streaming (those set their own)."""
+    try:
+        response = await answering
+    except web.HTTPException as answer:
+        response = web.Response(status=answer.status, text=answer.text or answer.reason)
+    if not response.prepared:
+        response.headers.update(HEADERS)
+    return response
+
+
+async def _no_server_header(_request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.popall("Server", None)
+
+
+class Routes:
+    """The server's aiohttp application; ``gate``: the connections' (None on a test's loop)."""
+
+    def __init__(self, server: "PhoneServer") -> None:
+        self.server = server
+        self.gate: Any = None
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard], client_max_size=MAX_BYTES)
+        app.router.add_route("*", "/{tail:.*}", self._answer)
+        app.on_response_prepare.append(_no_server_header)
+        app.on_startup.append(self._started)
+        return app
+
+    async def _started(self, _app: web.Application) -> None:
+        self.server._loop = asyncio.get_running_loop()
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler):
+        async def checked() -> web.StreamResponse:
+            if request.host not in self.server.hosts():
+                raise web.HTTPMisdirectedRequest(
+                    text="This page opens only at the table's own address")
+            path = request.raw_path.split("?", 1)[0]
+            match = _PATH.fullmatch(path)
+            found = self.server.passes.find(match.group(1)) if match and self.server.passes \
+                else None
+            if found is None or request.method not in ("GET", "HEAD"):
+                raise web.HTTPNotFound(text="Not found")
+            return await self._serve(request, match.group(1), match.group(2), found)
+
+        busy = self.gate.busy if self.gate is not None else set()
+        busy.add(request.protocol)         # serving: never closed to make room for another
+        try:
+            return await with_headers(checked())
+        except (ConnectionError, asyncio.CancelledError):
+            raise
+        except Exception as problem:            # noqa: BLE001 (ours: counted, never shown)
+            self.server.tally.note("server error", "".join(
+                traceback.format_exception_only(type(problem), problem)).strip()[:200])
+            return await with_headers(_raise(web.HTTPInternalServerError(text="Server error")))
+        finally:
+            busy.discard(request.protocol)
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPNotFound(text="Not found")       # the guard answers everything
+
+    async def _serve(self, request: web.Request, token: str, part: str | None,
+                     found: Any) -> web.StreamResponse:
+        if part is None:
+            html = (STATIC / "table.html").read_text(encoding="utf-8").replace("{{token}}", token)
+            return web.Response(text=html, content_type="text/html", charset="utf-8")
+        if part != "ws":
+            return web.Response(body=(STATIC / part).read_bytes(), content_type=ASSETS[part],
+                                charset="utf-8")
+        return await self._socket(request, found)
+
+    async def _socket(self, request: web.Request, found: Any) -> web.StreamResponse:
+        from ui.web.server import (CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, WATCH,
+                                   Client)
+
+        origin = request.headers.get("Origin")
+        if not origin or origin != f"http://{request.host}":
+            raise web.HTTPForbidden(text="This page opens only from the table's own link")
+        # one byte more than MAX_BYTES: aiohttp refuses a message *at* its limit
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_BYTES + 1,
+                                   compress=False, timeout=CLOSE_TIMEOUT_S)
+        ws.headers.update(HEADERS)
+        if not ws.can_prepare(request).ok:
+            raise web.HTTPNotFound(text="Not found")
+        server = self.server
+        await ws.prepare(request)
+        if isinstance(found, kept.Ended):
+            await self._close(ws, reply("ended", why=found.why), ENDED)
+            return ws
+        client = Client(ws, WATCH if found == "watch" else found)
+        oldest = server.joined(client)
+        if oldest is None:
+            await self._close(ws, reply("full", why="Too many phones watch the table now: "
+                                                    "this one tries again in a minute"), FULL)
+            return ws
+        if oldest is not client:
+            asyncio.ensure_future(oldest.ws.close(code=4001, message=b"Opened elsewhere"))
+        try:
+            seat = server.seat_of(client)
+            await ws.send_str(reply("hello", seat=seat, name=None if client.watching
+                                    else client.seat.name))
+            await ws.send_str(server.view_text(client))
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    answer = server.received(client, message.data)
+                elif message.type == WSMsgType.BINARY:
+                    answer = reply("answer", id=None, applied=False, why="Messages are JSON text")
+                else:
+                    break
+                if answer is not None and not ws.closed:
+                    await ws.send_str(answer)
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            pass                                # the phone went: nothing to tell anyone
+        finally:
+            server.left(client)
+        return ws
+
+    async def end(self, client: "Client", why: str) -> None:
+        """A connected phone whose pass ended: told why, then closed."""
+        from ui.web.server import ENDED
+
+        await self._close(client.ws, reply("ended", why=why), ENDED)
+
+    @staticmethod
+    async def _close(ws: web.WebSocketResponse, words: str, how: tuple[int, bytes]) -> None:
+        try:
+            await ws.send_str(words)
+            await ws.close(code=how[0], message=how[1])
+        except (ConnectionError, RuntimeError):
+            pass
+
+
+async def _raise(answer: web.HTTPException) -> web.StreamResponse:
+    raise answer
