@@ -63,17 +63,12 @@ def refuse_announce(state: State, seat: int, key: str) -> None:
 
 def refuse_answer(state: State, seat: int, answer: str) -> None:
     """"If the player has the card played in his hand, he must play it": a holder's pass is
-    refused; a claim or "So be it!" from a seat that does not hold it is too."""
+    refused. (A seat whose hand lacks the role never answers: the flow passed it already.)"""
     role = state["role"]
-    held = holds(state, seat, role)
-    title = ROLES[role].title
-    who = st.name(state, seat)
-    if held and answer == "pass":
-        raise RuleViolation(f"{who} holds the {title} (chosen this set): a player who has the "
-                            "card played in his hand must play it; claim it or say "
-                            "\"So be it!\"")
-    if held is False and answer != "pass":
-        raise RuleViolation(f"{who} did not choose the {title} this set")
+    if answer == "pass" and holds(state, seat, role):
+        raise RuleViolation(f"{st.name(state, seat)} holds the {ROLES[role].title} (chosen this "
+                            "set): a player who has the card played in his hand must play it; "
+                            "claim it or say \"So be it!\"")
 
 
 def auto_pass(state: State, seat: int) -> list[Event]:
