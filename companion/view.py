@@ -30,6 +30,7 @@ from companion.core.model import InputEvent
 from companion.core.narrator import Narrator
 from companion.view_extra import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
 from companion.view_extra import label as _label
+from companion.view_hands import seat_hands
 
 #: The snapshot's layout; a page that knows another refuses to guess.
 VERSION = 1
@@ -76,6 +77,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "seats": seats,
         "board": BOARD.get(rules.name, no_board)(summary, colours),
         "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
+        "hands": seat_hands(session),
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
         "result": _result(session, prompt) if session.over else None,
@@ -84,7 +86,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
 
 
 #: What of a snapshot only its holder keeps (each seat's part goes to that seat alone).
-PRIVATE = ("controls", "play")
+PRIVATE = ("controls", "play", "hands")
 
 
 def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -95,6 +97,8 @@ def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
     controls = snapshot.get("controls") or []
     view["you"] = (dict(controls[seat], name=snapshot["seats"][seat]["name"])
                    if seat is not None and 0 <= seat < len(controls) else None)
+    if view["you"] is not None:          # the seat's own hand (issue 32), nobody else's
+        view["you"]["hand"] = (snapshot.get("hands") or [None] * (seat + 1))[seat]
     return view
 
 

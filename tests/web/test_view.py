@@ -206,7 +206,8 @@ def test_each_audience_sees_the_public_table_and_only_its_own_part(session):
     assert watcher["you"] is None and not set(PRIVATE) & set(watcher)
     for seat, seat_part in enumerate(snap["controls"]):
         view = audience_view(snap, seat)
-        assert view["you"] == dict(seat_part, name=snap["seats"][seat]["name"])
+        assert view["you"] == dict(seat_part, name=snap["seats"][seat]["name"],
+                                   hand=snap["hands"][seat])
         assert {k: v for k, v in view.items() if k != "you"} == {
             k: v for k, v in watcher.items() if k != "you"}     # the rest: the same for all
         others = [c for i, c in enumerate(snap["controls"]) if i != seat]
