@@ -17,7 +17,14 @@ def _brew_hand(session: Session, seat: int) -> dict[str, Any]:
     return seat_hand(session.state, seat)
 
 
-HANDS: dict[str, Callable[[Session, int], dict[str, Any]]] = {"witchs_brew": _brew_hand}
+def _cauldron_hand(session: Session, seat: int) -> dict[str, Any]:
+    from companion.games.cauldron.hand import seat_cards
+
+    return seat_cards(session.state, seat)
+
+
+HANDS: dict[str, Callable[[Session, int], dict[str, Any]]] = {
+    "witchs_brew": _brew_hand, "cauldron": _cauldron_hand}
 
 
 def seat_hands(session: Session) -> list[dict[str, Any] | None]:

@@ -195,7 +195,8 @@ def test_cauldron_shows_the_magik_track_and_each_seats_cards():
     marks = [i["text"] for i in track["items"] if "colour" in i]
     assert len(marks) == len(snap["seats"])
     assert any("at 12" in i["text"] for i in track["items"])
-    assert any(line.startswith("Potions: ") for s in snap["seats"] for line in s["lines"])
+    assert any(line.startswith("Potion cards in hand: ") for s in snap["seats"]
+               for line in s["lines"])
 
 
 @pytest.mark.parametrize("session", [tables.brew_answering(), tables.cauldron(12),
