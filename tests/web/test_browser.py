@@ -382,3 +382,41 @@ def test_the_role_picker_on_the_holder_s_phone_announces_the_role(browser, table
     assert step.command.do == "play_role" and step.command.args == {"role": "witch"}
     assert step.source == "Anna's phone" and step.command.player == "Anna"
     until(browser, lambda: text(browser, "answer") == "Done: The Witch", "Done")
+
+
+def test_an_open_page_is_current_again_after_the_table_is_killed_and_starts(browser, tmp_path):
+    """SIGKILL, no goodbye, then the next start with the kept tokens on the same port: the page
+    says Not connected meanwhile, then is live again by itself, nobody touching it."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from tests.web.test_passes import _free_port
+
+    path, port = tmp_path / "phones.json", _free_port()
+    root = Path(__file__).resolve().parents[2]
+
+    def start():
+        proc = subprocess.Popen([sys.executable, "-m", "tests.web.limits_child", "256",
+                                 str(path), str(port)], cwd=root, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True)
+        return proc, json.loads(proc.stdout.readline())
+
+    first, info = start()
+    again = None
+    try:
+        browser.get(f"http://127.0.0.1:{port}/t/{info['seats'][0]}")
+        until(browser, lambda: shown_n(browser) == 7, "the table")
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        until(browser, lambda: text(browser, "link-words").startswith("Not connected"),
+              "Not connected")
+        again, _ = start()
+        until(browser, lambda: text(browser, "link") == "", "live again")
+        assert pressable(browser) and all(b.is_enabled() for b in pressable(browser))
+    finally:
+        for proc in (first, again):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(10)

@@ -98,6 +98,7 @@ class PhonesApp:
         command is found again on the table as it is now, so it is always that seat's."""
         from companion.view import seat_choices
 
+        self.dimmer.stir()                    # as any other press: a dim screen wakes
         seat, _, key = str(event.id).partition(".")
         session = self.session
         if session is None or not seat.startswith("seat") or not seat[4:].isdigit():
