@@ -50,8 +50,9 @@ SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "keyboard": "keyboard"}
 
 def table_view(session: Session, number: int, narrator: Narrator, *,
                clock: Mapping[str, Any] | None = None, turn_limit: int = 0,
-               bgstats: str | None = None) -> dict[str, Any]:
-    """Snapshot ``number`` of the table. ``narrator``: the table's own (the Pi's log), synced
+               bgstats: str | None = None, hands_offered: bool = True) -> dict[str, Any]:
+    """Snapshot ``number`` of the table. ``hands_offered``: the table setting Hands on phones
+    (a seat's phone offers to choose its hand; one chosen on the Pi is shown either way). ``narrator``: the table's own (the Pi's log), synced
     here; ``clock``: ``TableClock.to_dict()`` just after ``advance`` (seconds as of now);
     ``bgstats``: the finished play's BG Stats link, if it has one."""
     state, rules = session.state, session.rules
@@ -77,7 +78,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "seats": seats,
         "board": BOARD.get(rules.name, no_board)(summary, colours),
         "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
-        "hands": seat_hands(session),
+        "hands": seat_hands(session, hands_offered),
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
         "result": _result(session, prompt) if session.over else None,

@@ -89,7 +89,9 @@ class PhonesApp:
         server = self.phone_server
         if server is None or not str(event.source).endswith("'s phone"):
             return
-        why = "" if step is not None else (self.refusal or "The table did not take it now")
+        private, self._private_refusal = getattr(self, "_private_refusal", ""), ""
+        why = "" if step is not None else (private or self.refusal
+                                           or "The table did not take it now")
         server.answered(event, why)
 
     def phone_choice(self, event) -> Any:
@@ -97,6 +99,7 @@ class PhonesApp:
         (``seat2.role:witch``), played as the screen's own would be, from the phone. The
         command is found again on the table as it is now, so it is always that seat's."""
         from companion.view import seat_choices
+        from companion.view_hands import HAND_KEYS, hand_command, refused_privately
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
         seat, _, key = str(event.id).partition(".")
@@ -107,6 +110,12 @@ class PhonesApp:
         index = int(seat[4:]) - 1
         found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
             if 0 <= index < len(session.names) else None
+        if found is None and key.startswith(tuple(HAND_KEYS.values())):
+            found = hand_command(session, index, key)     # the seat's own hand, on its phone:
+            why = refused_privately(session, found)
+            if why:                           # a refusal may quote the hand: the phone's alone
+                self._private_refusal = why
+                return None
         if found is None:
             self.refuse(f"That choice is not offered now: {session.prompt().get('text', '')}")
             return None
@@ -151,7 +160,8 @@ class PhonesApp:
             return
         self._phones_n += 1
         snapshot = snapshot_now(self, session, self._phones_n, "phones",
-                                bgstats=self._bgstats_link(session))
+                                bgstats=self._bgstats_link(session),
+                                hands_offered=self.table_settings.hands)
         if snapshot is not None:
             if self._phones_play[0] is not session:       # a seat's link follows its player
                 self._phones_play = (session, session.game_id if session.game_id is not None
