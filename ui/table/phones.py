@@ -121,6 +121,18 @@ class PhonesApp:
             return None
         return True if self.send(found, source=event.source) else None
 
+    def _cards_seen(self, session, snapshot) -> None:
+        """Cauldron: the potion cards of earlier games of this database, for a seat's phone to
+        enter one of them with a tap (the cards of this game in hand are nobody else's)."""
+        if session.rules.name != "cauldron" or self.store is None:
+            return
+        from ui.games.cauldron.potion import earlier_catalogue
+
+        seen = earlier_catalogue(self)[:30]
+        for hand in snapshot.get("hands") or []:
+            if hand is not None:
+                hand["catalogue"] = seen
+
     def open_phones(self) -> None:
         """The game bar's Phones button: share (if not yet), then the codes to scan."""
         problem = self.start_sharing()
@@ -167,6 +179,7 @@ class PhonesApp:
                 self._phones_play = (session, session.game_id if session.game_id is not None
                                      else f"{self._phones_n}")
             snapshot["play"] = self._phones_play[1]
+            self._cards_seen(session, snapshot)
             server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:
