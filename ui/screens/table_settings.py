@@ -105,6 +105,19 @@ class TableSettingsScreen(Screen):
     def app(self):
         return App.get_running_app()
 
+    def on_kv_post(self, _base) -> None:
+        self.app.bind(portrait=self._place_hands)
+        self._place_hands()
+
+    def _place_hands(self, *_args) -> None:
+        """The Hands row: its own row under the turn limit, or (portrait, where the screen has
+        no height to spare) beside Phones."""
+        row = self.ids.hands
+        target = self.ids.phones_box if self.app.portrait else self.ids.limits_box
+        if row.parent is not target:
+            row.parent.remove_widget(row)
+            target.add_widget(row)
+
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
         self.say(self.app.settings_problem, "bad" if self.app.settings_problem else "info")
