@@ -112,9 +112,11 @@ def test_the_set_waits_for_a_seat_that_chose_before(app):
     state = s.state
     state = {**state, "round": 2}                  # what a set's end leaves, by hand
     s._state = {**state, "round": 1, "hands": {}, "hands_on": [2]}
-    table(app).refresh()
+    app._on_change(s, None)                        # what every change tells the screens
     frames()
     assert s.prompt()["phase"] == "choose"
     assert "Hands chosen: nobody yet. Not yet: Anna, Barb, Carl" in on_screen(app)
     assert "Announce now" not in on_screen(app)
+    assert table(app).turn_text == "Choose a hand: phone or Hidden entry"
+    assert table(app).role_title == "Choose hands"
     both_sizes("witchs_brew_hands_wait")

@@ -92,7 +92,7 @@ def what_now(summary: dict, prompt: dict) -> str:
     if phase == "reveal":
         return prompt["text"].split(": ", 1)[-1].split(";")[0].capitalize()
     if phase == "choose":
-        return "Choose your hand: on the phone or the Hidden entry below"
+        return "Choose a hand: phone or Hidden entry"
     text, who = prompt["text"], prompt["turn"]
     return text[len(who) + 2:] if who and text.startswith(f"{who}: ") else text
 
@@ -177,7 +177,8 @@ class WitchsBrewScreen(Screen):
             hex_colour = theme.CARD_COLOURS[role.colour]
             self.role_fill, self.role_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         else:
-            self.role_title = "Choose a role" if phase == "play" else "Spare roles"
+            self.role_title = {"play": "Choose a role", "choose": "Choose hands"}.get(
+                phase, "Spare roles")
             self.role_call = ""
             self.role_fill, self.role_ink = theme.SURFACE_HI, theme.INK
             if summary["excluded"]:
