@@ -120,3 +120,47 @@ def test_the_set_waits_for_a_seat_that_chose_before(app):
     assert table(app).turn_text == "Choose a hand: phone or Hidden entry"
     assert table(app).role_title == "Choose hands"
     both_sizes("witchs_brew_hands_wait")
+
+
+def test_a_whole_game_with_hands_on_phones_and_carl_on_the_hidden_entry(app):
+    """Done when (issue 32): a game plays through with Anna and Barb choosing on their phones
+    (as the app plays a phone's hand) and Carl behind the Pi's Hidden entry every set; nobody
+    with a hand forgets a card, and the record holds every set's hands."""
+    import random
+
+    from companion.games.witchs_brew import hands as hd
+    from companion.games.witchs_brew.roles import ROLES
+    from tests.support.autoplay import next_command
+
+    hands_on(app)
+    rng = random.Random(7)
+    try:
+        s = start(app, THREE)
+        entries = 0
+        for _ in range(1500):
+            if s.over:
+                break
+            state = s.state
+            pool = [r for r in ROLES if r not in (state["excluded"] or [])]
+            phone = next((seat for seat in (0, 1) if hd.cannot_choose(state, seat) is None), None)
+            if phone is not None:
+                app.send(Command("choose_hand", THREE[phone], {"roles": rng.sample(pool, 5)}),
+                         source=f"{THREE[phone]}'s phone")
+            elif hd.cannot_choose(state, 2) is None:
+                tap_title("Hidden entry: Carl")
+                frames()
+                entry = app.root_window.children[0]
+                for key in rng.sample(pool, 5):
+                    pick(entry, ROLES[key].title)
+                tap(button("Choose these 5", entry))
+                entries += 1
+            else:
+                assert app.send(next_command(s, rng)), app.refusal
+            frames()
+        assert s.over and entries == s.state["set"]
+        record = s.summary()["hands"]
+        assert len(record) == s.state["set"] and all(set(r["hands"]) == set(THREE)
+                                                     for r in record)
+        assert not any(e.type == "card_forfeited" for st in s.done_steps() for e in st.events)
+    finally:
+        hands_on(app, False)
