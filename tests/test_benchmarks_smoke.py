@@ -53,7 +53,15 @@ def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
         "memory: app with the server less the app without",
         "heartbeat: pings per client (most of any)",
         "a phone's seat press -> frame showing it", "the same GPIO press -> frame showing it",
-        "phone less GPIO, medians, in frames", "phone less GPIO, p99s, in frames"}
+        "phone less GPIO, medians, in frames", "phone less GPIO, p99s, in frames",
+        # issue 31: a crowd of 1,200 hostile connections against none
+        "a seat's phone joins, no hostile connection",
+        "a seat's phone joins, 1,200 hostile from one address",
+        "a seat's phone joins, 1,200 hostile from 75 addresses",
+        "the Pi's frames a second, no hostile connection", "the Pi's frames a second, one address",
+        "the Pi's frames a second, 75 addresses", "join time, one address / none",
+        "frame rate, one address / none", "join time, 75 addresses / none",
+        "frame rate, 75 addresses / none"}
     each = rows["publish -> each of 20 clients has it"]
     assert each["n"] == 20 * 10 and "p99" in each            # every client got every publish
     assert "0 deliveries missing" in rows["publish -> all 20 have it"]["note"]
@@ -62,6 +70,8 @@ def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
     assert rows["a phone's seat press -> frame showing it"]["n"] == 3 == rows[
         "the same GPIO press -> frame showing it"]["n"]         # tiny: 3 presses of each
     assert rows["phone less GPIO, medians, in frames"]["unit"] == "frames"
+    assert rows["a seat's phone joins, 1,200 hostile from one address"]["n"] == 2   # tiny
+    assert rows["the Pi's frames a second, one address"]["unit"] == "fps"
     assert "== phones:" in capsys.readouterr().out
 
 

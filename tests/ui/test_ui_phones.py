@@ -77,11 +77,14 @@ class Phone(threading.Thread):
         if message is not None and message["type"] == "answer":
             self.answered[message["id"]] = message
 
-    def applied(self, press: int) -> bool:
-        """Whether press ``press`` was answered applied (what has arrived so far, read)."""
+    def heard(self, press: int) -> bool:
+        """Whether press ``press`` has its final answer (what has arrived so far, read)."""
         while not self.got.empty():
             self._note(self.got.get())
-        return self.answered.get(press, {}).get("applied") is True
+        return "applied" in self.answered.get(press, {})
+
+    def applied(self, press: int) -> bool:
+        return self.heard(press) and self.answered[press]["applied"] is True
 
     def answer(self, press: int) -> dict:
         """The first answer to press ``press`` (other messages read past)."""
@@ -222,6 +225,32 @@ def test_a_phone_announces_a_role_the_pi_offers_and_barb_s_old_link_ends_in_a_ne
     finally:
         anna.close()
         barb.close()
+
+
+def test_a_press_the_table_refuses_is_answered_with_the_pi_s_words(sharing):
+    """Anna's phone presses what her buttons could do; before the table plays it, her answer
+    is given on the Pi. The phone is told it was refused, in the words the Pi shows."""
+    from companion.core import Command
+
+    app = sharing
+    start_brew(app, ("Barb", "Anna", "Carl"))
+    tap_title("Warlock")                                  # Barb's role: Anna answers it
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    anna = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    try:
+        seen = anna.snapshot()
+        button = seen["you"]["buttons"][0]["button"]
+        anna.send({"type": "press", "button": button, "seen": seen["n"], "id": 9})
+        assert anna.answer(9)["received"] is True         # on the inbox, not played yet
+        assert app.send(Command("pass", "Anna"))           # the Pi answers for her first
+        assert wait_for(lambda: anna.heard(9))
+        answer = anna.answered[9]
+        assert answer["applied"] is False and answer["why"] == app.refusal != ""
+        assert app.session.steps[-1].source == "touch"    # the phone's press changed nothing
+    finally:
+        anna.close()
 
 
 def test_stop_sharing_ends_every_connection_and_link(sharing):
