@@ -108,3 +108,56 @@ def test_the_hands_are_private_parts_of_the_snapshot():
                 assert json.dumps(audience_view(snap, other)["you"]["hand"]) != json.dumps(
                     mine["you"]["hand"])
     assert '"left"' not in text and "chose a hand" in text
+
+
+def _snap(game_rules, setup, offered=True):
+    session = Session(get_rules(game_rules), setup)
+    return session, table_view(session, 1, Narrator(session), hands_offered=offered)
+
+
+def test_a_phone_may_send_a_hand_only_when_its_own_part_says_so():
+    from companion.view_hands import MAX_KEY, enters_hand
+
+    session, snap = _snap("witchs_brew", {"players": NAMES[:3]})
+    assert enters_hand(snap, 0, "hand:witch,druid,wizard,warlock,alchemist") is None
+    assert enters_hand(snap, 0, "card:{}") == "choice: this game has no hand to enter"
+    assert enters_hand(snap, 0, "hand:" + "x" * MAX_KEY).startswith("choice: a hand is at most")
+    _, off = _snap("witchs_brew", {"players": NAMES[:3]}, offered=False)
+    assert enters_hand(off, 0, "hand:witch") == "choice: no hand to choose now"
+    session.execute(hand_command(session, {0}))
+    snap = table_view(session, 2, Narrator(session))
+    assert enters_hand(snap, 0, "hand:witch").startswith("choice: Anna already chose a hand")
+
+
+def hand_command(session, seats):
+    return __import__("tests.support.hands_autoplay", fromlist=["hand_command"]).hand_command(
+        session, random.Random(0), seats)
+
+
+@settings(max_examples=200)
+@given(game=hs.sampled_from(["witchs_brew", "cauldron"]),
+       body=hs.one_of(hs.text(max_size=60), hs.builds(json.dumps, hs.recursive(
+           hs.none() | hs.booleans() | hs.integers() | hs.text(max_size=8),
+           lambda inner: hs.lists(inner, max_size=4) | hs.dictionaries(
+               hs.sampled_from(["name", "kind", "yield", "ingredients", "quick", "spell", "x"]),
+               inner, max_size=6), max_leaves=12))))
+def test_whatever_a_phone_sends_as_a_hand_is_refused_in_words_or_played(game, body):
+    """Generated hand keys (any text, any JSON): the command they stand for is refused with a
+    RuleViolation that changes nothing, or taken; nothing else is ever raised."""
+    from companion.core.errors import CompanionError
+    from companion.view_hands import HAND_KEYS
+    from companion.view_hands import hand_command as command_of
+    from companion.view_hands import refused_privately
+    from tests.companion import cauldron_autoplay as ca
+
+    setup = ca.setup_for(3) if game == "cauldron" else {"players": NAMES[:3]}
+    session = Session(get_rules(game), setup)
+    before = copy.deepcopy(session.state)
+    command = command_of(session, 0, HAND_KEYS[game] + body)
+    why = refused_privately(session, command)
+    assert session.state == before
+    if not why:
+        try:
+            session.execute(command)
+        except CompanionError as refusal:     # accepted on trial: never refused after
+            raise AssertionError(refusal)
