@@ -124,14 +124,9 @@ def test_a_phone_may_send_a_hand_only_when_its_own_part_says_so():
     assert enters_hand(snap, 0, "hand:" + "x" * MAX_KEY).startswith("choice: a hand is at most")
     _, off = _snap("witchs_brew", {"players": NAMES[:3]}, offered=False)
     assert enters_hand(off, 0, "hand:witch") == "choice: no hand to choose now"
-    session.execute(hand_command(session, {0}))
+    session.execute(hand_command(session, random.Random(0), {0}))
     snap = table_view(session, 2, Narrator(session))
     assert enters_hand(snap, 0, "hand:witch").startswith("choice: Anna already chose a hand")
-
-
-def hand_command(session, seats):
-    return __import__("tests.support.hands_autoplay", fromlist=["hand_command"]).hand_command(
-        session, random.Random(0), seats)
 
 
 @settings(max_examples=200)
