@@ -14,7 +14,6 @@ from ui_helpers import both_sizes, button, frames, tap, tap_title, texts
 THREE = ["Anna", "Barb", "Carl"]
 ANNA = ["witch", "druid", "wizard", "warlock", "alchemist"]
 BARB = ["witch", "wolf_keeper", "snake_hunter", "herb_collector", "fortune_teller"]
-CARL_TITLES = ["Assistant", "Cutpurse", "Begging monk", "Druid", "Wolf keeper"]
 SECRET = ("Snake hunter", "Herb collector", "Fortune teller")      # Barb's alone
 
 

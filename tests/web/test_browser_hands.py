@@ -14,6 +14,7 @@ import pytest
 
 from companion.core import CompanionError, Session
 from companion.games import get_rules
+from companion.games.witchs_brew.roles import ROLES
 from companion.view import seat_choices
 from companion.view_hands import HAND_KEYS, hand_command, refused_privately
 from tests.support.browser import chromium, shown_n, text, until
@@ -23,10 +24,7 @@ from tests.web.test_browser import Table, shot
 HANDS = {0: ["witch", "druid", "wizard", "warlock", "alchemist"],
          1: ["witch", "wolf_keeper", "snake_hunter", "herb_collector", "fortune_teller"],
          2: ["assistant", "cutpurse", "begging_monk", "druid", "wolf_keeper"]}
-TITLES = {"witch": "Witch", "druid": "Druid", "wizard": "Wizard", "warlock": "Warlock",
-          "alchemist": "Alchemist", "wolf_keeper": "Wolf keeper", "snake_hunter": "Snake hunter",
-          "herb_collector": "Herb collector", "fortune_teller": "Fortune teller",
-          "assistant": "Assistant", "cutpurse": "Cutpurse", "begging_monk": "Begging monk"}
+TITLES = {key: role.title for key, role in ROLES.items()}
 #: Records every message a page receives, before the page's own script runs.
 RECORD = """(function () {
   window.__got = [];
