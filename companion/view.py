@@ -30,6 +30,7 @@ from companion.core.model import InputEvent
 from companion.core.narrator import Narrator
 from companion.view_extra import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
 from companion.view_extra import label as _label
+from companion.view_hands import seat_hands
 
 #: The snapshot's layout; a page that knows another refuses to guess.
 VERSION = 1
@@ -49,8 +50,9 @@ SOURCE_WORDS = {"gpio": "button", "serial": "dice tray", "keyboard": "keyboard"}
 
 def table_view(session: Session, number: int, narrator: Narrator, *,
                clock: Mapping[str, Any] | None = None, turn_limit: int = 0,
-               bgstats: str | None = None) -> dict[str, Any]:
-    """Snapshot ``number`` of the table. ``narrator``: the table's own (the Pi's log), synced
+               bgstats: str | None = None, hands_offered: bool = True) -> dict[str, Any]:
+    """Snapshot ``number`` of the table. ``hands_offered``: the table setting Hands on phones
+    (a seat's phone offers to choose its hand; one chosen on the Pi is shown either way). ``narrator``: the table's own (the Pi's log), synced
     here; ``clock``: ``TableClock.to_dict()`` just after ``advance`` (seconds as of now);
     ``bgstats``: the finished play's BG Stats link, if it has one."""
     state, rules = session.state, session.rules
@@ -76,6 +78,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
         "seats": seats,
         "board": BOARD.get(rules.name, no_board)(summary, colours),
         "controls": [seat_controls(session, seat, prompt) for seat in range(len(names))],
+        "hands": seat_hands(session, hands_offered),
         "clock": _clock(clock, turn_limit, len(names)),
         "log": log_tail(narrator),
         "result": _result(session, prompt) if session.over else None,
@@ -84,7 +87,7 @@ def table_view(session: Session, number: int, narrator: Narrator, *,
 
 
 #: What of a snapshot only its holder keeps (each seat's part goes to that seat alone).
-PRIVATE = ("controls", "play")
+PRIVATE = ("controls", "play", "hands")
 
 
 def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -95,6 +98,8 @@ def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
     controls = snapshot.get("controls") or []
     view["you"] = (dict(controls[seat], name=snapshot["seats"][seat]["name"])
                    if seat is not None and 0 <= seat < len(controls) else None)
+    if view["you"] is not None:          # the seat's own hand (issue 32), nobody else's
+        view["you"]["hand"] = (snapshot.get("hands") or [None] * (seat + 1))[seat]
     return view
 
 

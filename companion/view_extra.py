@@ -102,11 +102,12 @@ def _cauldron_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any
 
 
 def _cauldron_lines(summary: dict[str, Any], seat: int) -> list[str]:
-    """A seat's cards as its tile shows them: its character's ability and its potions."""
+    """A seat's tile: its character's ability and how many potion cards it holds, never which
+    (issue 32: the cards in hand are on the seat's own phone, companion/view_hands.py)."""
     p = summary["players"][seat]
     out = [p["ability"]] if p.get("ability") else []
-    potions = ", ".join(potion["name"] for potion in p["potions"])
-    return out + ([f"Potions: {potions}"] if potions else [])
+    held = len(p["potions"]) + len(p["owed"])
+    return out + ([f"Potion cards in hand: {held}"] if held else [])
 
 
 def _quest_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:

@@ -293,7 +293,7 @@ def test_commands_for_unknown_players_and_unknown_commands_are_refused(wb):
     wb.refused(s, "play_role", None, role="warlock",
                match='play_role: say which player ("player": a name at this table: Anna, ')
     msg = wb.refused(s, "fly", "Anna", match="Witch's Brew has no command 'fly'; it knows ")
-    assert "abstain, adjust, claim, forfeit, pass, play_role, redo, resolve, reveal_excluded, so_be_it, undo" in msg
+    assert "abstain, adjust, choose_hand, claim, forfeit, pass, play_role, redo, resolve, reveal_excluded, so_be_it, undo" in msg
 
 
 def test_player_names_are_matched_regardless_of_case(wb):

@@ -59,6 +59,16 @@ def next_command(session: Session, rng: random.Random) -> Command:
         shown = shown_this_cycle(state)
         pool = [r for r in ROLES if r not in shown]
         return Command("reveal_excluded", args={"roles": rng.sample(pool, excluded_per_set(state))})
+    hand = state.get("hands", {}).get(str(prompt["seat"])) if prompt["seat"] is not None else None
+    if phase == "choose":   # a seat that chose a hand before chooses this set's (issue 32)
+        pool = [r for r in ROLES if r not in state["excluded"]]
+        return Command("choose_hand", who, {"roles": rng.sample(pool, 5)})
+    if phase == "play" and hand is not None:   # a known hand: one of its own cards
+        own = state["players"][prompt["seat"]]["roles_played"]
+        return Command("play_role", who, {"role": rng.choice([r for r in hand if r not in own])})
+    if phase == "answer" and hand is not None and state["role"] in hand \
+            and state["role"] not in state["players"][prompt["seat"]]["roles_played"]:
+        return Command(rng.choice(["claim", "so_be_it"]), who)   # it must play it
     if phase == "play":
         played = {r for p in state["players"] for r in p["roles_played"]}
         roles = [r for r in ROLES if r not in played and r not in state["excluded"]]

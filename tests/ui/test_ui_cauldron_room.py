@@ -99,3 +99,25 @@ def test_a_seat_with_more_cards_than_room_says_how_many_more(app):
                   for i in drawing.canvas.children if type(i).__name__ == "Mesh"]
         assert spans and all(line.y - 2 <= low and high <= line.top + 2 for low, high in spans)
     both_sizes("cauldron_room_more", portrait=True)
+
+
+def test_with_hands_on_phones_a_card_says_how_many_potions_never_which(app):
+    """Issue 32: the potion cards in hand are on the seat's phone; the Pi's card keeps the
+    vial's count and lists the Spells only."""
+    from dataclasses import replace
+
+    app.table_settings = replace(app.table_settings, hands=True)
+    try:
+        s = start(app)
+        deal(s, NAMES)
+        to_turns(s, NAMES)
+        frames()
+        resize(1280, 720)
+        frames()
+        barb = seats(app)[1]
+        assert lines(barb) == [("star", "Basic Spell", "2")]
+        assert barb.potions == 2
+        both_sizes("cauldron_hands_on_phones")
+    finally:
+        app.table_settings = replace(app.table_settings, hands=False)
+        resize(800, 480)

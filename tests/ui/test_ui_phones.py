@@ -416,3 +416,48 @@ def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
     until(browser, lambda: "Sharing stopped: scan the table's new code" in text(browser, "link-words"),
           "stopped sharing",
           meanwhile=lambda: frames(1))
+
+
+def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(sharing):
+    """Issue 32, on the running app: with Hands on phones a seat's page may choose its hand;
+    the app plays it as choose_hand from that phone, the Pi's log says only that a hand was
+    chosen, and a refused hand (its words quote the cards) is told to the phone, never shown on
+    the Pi. Without the setting the phone is offered no hand."""
+    from dataclasses import replace
+
+    app = sharing
+    start_brew(app, ("Anna", "Barb", "Carl"))
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    barb = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    try:
+        seen = barb.snapshot()
+        assert seen["you"]["hand"] is None                # the setting is off by default
+        app.table_settings = replace(app.table_settings, hands=True)
+        app.publish_table()
+        seen = barb.snapshot()
+        assert seen["you"]["hand"]["may_choose"]
+        barb.send({"type": "choose", "choice": "hand:witch,witch,druid,wizard,warlock",
+                   "seen": seen["n"], "id": 1})
+        assert barb.answer(1)["received"] is True
+
+        def final():
+            while not barb.got.empty():
+                barb._note(barb.got.get())
+            return barb.answered.get(1)
+
+        assert wait_for(lambda: final() is not None)     # the main thread played it
+        answer = final()
+        assert answer["applied"] is False and "listed twice" in answer["why"]
+        assert not app.refusal                            # nothing of it on the Pi
+        barb.send({"type": "choose", "choice": "hand:witch,druid,wizard,warlock,alchemist",
+                   "seen": seen["n"], "id": 2})
+        assert wait_for(lambda: barb.applied(2))
+        step = app.session.steps[-1]
+        assert (step.command.do, step.source) == ("choose_hand", "Barb's phone")
+        assert "Barb chose a hand for this set" in app.log_tail
+        assert "Wizard" not in app.log_tail
+    finally:
+        app.table_settings = replace(app.table_settings, hands=False)
+        barb.close()

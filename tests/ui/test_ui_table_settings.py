@@ -57,7 +57,7 @@ def test_each_control_changes_the_setting_and_it_survives_a_restart(app, table):
     assert json.loads(table.read_text()) == {"sound": False, "volume": 50, "rotation": 0,
                                              "dim_minutes": 5, "text_size": "normal",
                                              "off_minutes": 0, "phones": False,
-                                             "phones_port": PHONES_PORT}
+                                             "phones_port": PHONES_PORT, "hands": False}
     restart(app)
     assert app.table_settings == TableSettings(sound=False, volume=50, dim_minutes=5)
     assert row_button(app, "volume", "50%").chosen and row_button(app, "dim", "5 min").chosen
@@ -65,6 +65,10 @@ def test_each_control_changes_the_setting_and_it_survives_a_restart(app, table):
     assert app.dimmer.minutes == 5
     tap(row_button(app, "dim", "Never"))
     assert app.dimmer.minutes == 0
+    tap(row_button(app, "hands", "On phones"))            # issue 32: hands on the phones
+    assert app.table_settings.hands and json.loads(table.read_text())["hands"] is True
+    restart(app)
+    assert row_button(app, "hands", "On phones").chosen
     tap(button("Back"))
     assert app.screens.current == "home"
 

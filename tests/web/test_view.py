@@ -195,7 +195,8 @@ def test_cauldron_shows_the_magik_track_and_each_seats_cards():
     marks = [i["text"] for i in track["items"] if "colour" in i]
     assert len(marks) == len(snap["seats"])
     assert any("at 12" in i["text"] for i in track["items"])
-    assert any(line.startswith("Potions: ") for s in snap["seats"] for line in s["lines"])
+    assert any(line.startswith("Potion cards in hand: ") for s in snap["seats"]
+               for line in s["lines"])
 
 
 @pytest.mark.parametrize("session", [tables.brew_answering(), tables.cauldron(12),
@@ -206,7 +207,8 @@ def test_each_audience_sees_the_public_table_and_only_its_own_part(session):
     assert watcher["you"] is None and not set(PRIVATE) & set(watcher)
     for seat, seat_part in enumerate(snap["controls"]):
         view = audience_view(snap, seat)
-        assert view["you"] == dict(seat_part, name=snap["seats"][seat]["name"])
+        assert view["you"] == dict(seat_part, name=snap["seats"][seat]["name"],
+                                   hand=snap["hands"][seat])
         assert {k: v for k, v in view.items() if k != "you"} == {
             k: v for k, v in watcher.items() if k != "you"}     # the rest: the same for all
         others = [c for i, c in enumerate(snap["controls"]) if i != seat]

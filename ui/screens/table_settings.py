@@ -97,12 +97,26 @@ class TableSettingsScreen(Screen):
     off_minutes = NumericProperty(0)
     turn_limit = NumericProperty(0)
     phones = BooleanProperty(False)
+    hands = BooleanProperty(False)
     message = StringProperty("")
     tone = StringProperty("info")      # info / good / bad: the message's colour
 
     @property
     def app(self):
         return App.get_running_app()
+
+    def on_kv_post(self, _base) -> None:
+        self.app.bind(portrait=self._place_hands)
+        self._place_hands()
+
+    def _place_hands(self, *_args) -> None:
+        """The Hands row: its own row under the turn limit, or (portrait, where the screen has
+        no height to spare) beside Phones."""
+        row = self.ids.hands
+        target = self.ids.phones_box if self.app.portrait else self.ids.limits_box
+        if row.parent is not target:
+            row.parent.remove_widget(row)
+            target.add_widget(row)
 
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
@@ -116,6 +130,7 @@ class TableSettingsScreen(Screen):
         self.off_minutes = now.off_minutes
         self.turn_limit = self.app.turn_limit
         self.phones = self.app.phones_on
+        self.hands = now.hands
 
     def say(self, text: str, tone: str = "info") -> None:
         self.message, self.tone = text, tone
@@ -179,6 +194,14 @@ class TableSettingsScreen(Screen):
                      "shows the codes to scan.", "good")
         else:
             self.say("Phones stopped: every phone's connection and link ended.", "good")
+
+    def set_hands(self, on: bool) -> None:
+        """Hands on phones: each seat chooses its Witch's Brew hand on its phone (or the Pi's
+        Hidden entry) and keeps its Cauldron potion cards there; the Pi says only how many."""
+        self._change("Hands on phones: each seat's hand on its own phone; the Pi shows only "
+                     "who has chosen and how many cards each holds." if on else
+                     "Hands on the table: the phones offer no hand.", hands=on)
+        self.app.publish_table()          # the phones see the change at once
 
     def set_turn_limit(self, seconds: int) -> None:
         """Into the hardware config with the Hardware screen's code; the app takes it now."""

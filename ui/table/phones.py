@@ -89,7 +89,9 @@ class PhonesApp:
         server = self.phone_server
         if server is None or not str(event.source).endswith("'s phone"):
             return
-        why = "" if step is not None else (self.refusal or "The table did not take it now")
+        private, self._private_refusal = getattr(self, "_private_refusal", ""), ""
+        why = "" if step is not None else (private or self.refusal
+                                           or "The table did not take it now")
         server.answered(event, why)
 
     def phone_choice(self, event) -> Any:
@@ -97,6 +99,7 @@ class PhonesApp:
         (``seat2.role:witch``), played as the screen's own would be, from the phone. The
         command is found again on the table as it is now, so it is always that seat's."""
         from companion.view import seat_choices
+        from companion.view_hands import HAND_KEYS, hand_command, refused_privately
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
         seat, _, key = str(event.id).partition(".")
@@ -107,10 +110,28 @@ class PhonesApp:
         index = int(seat[4:]) - 1
         found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
             if 0 <= index < len(session.names) else None
+        if found is None and key.startswith(tuple(HAND_KEYS.values())):
+            found = hand_command(session, index, key)     # the seat's own hand, on its phone:
+            why = refused_privately(session, found)
+            if why:                           # a refusal may quote the hand: the phone's alone
+                self._private_refusal = why
+                return None
         if found is None:
             self.refuse(f"That choice is not offered now: {session.prompt().get('text', '')}")
             return None
         return True if self.send(found, source=event.source) else None
+
+    def _cards_seen(self, session, snapshot) -> None:
+        """Cauldron: the potion cards of earlier games of this database, for a seat's phone to
+        enter one of them with a tap (the cards of this game in hand are nobody else's)."""
+        if session.rules.name != "cauldron" or self.store is None:
+            return
+        from ui.games.cauldron.potion import earlier_catalogue
+
+        seen = earlier_catalogue(self)[:30]
+        for hand in snapshot.get("hands") or []:
+            if hand is not None:
+                hand["catalogue"] = seen
 
     def open_phones(self) -> None:
         """The game bar's Phones button: share (if not yet), then the codes to scan."""
@@ -151,12 +172,14 @@ class PhonesApp:
             return
         self._phones_n += 1
         snapshot = snapshot_now(self, session, self._phones_n, "phones",
-                                bgstats=self._bgstats_link(session))
+                                bgstats=self._bgstats_link(session),
+                                hands_offered=self.table_settings.hands)
         if snapshot is not None:
             if self._phones_play[0] is not session:       # a seat's link follows its player
                 self._phones_play = (session, session.game_id if session.game_id is not None
                                      else f"{self._phones_n}")
             snapshot["play"] = self._phones_play[1]
+            self._cards_seen(session, snapshot)
             server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:

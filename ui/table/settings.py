@@ -70,6 +70,9 @@ class TableSettings:
     off_minutes: int = 0
     phones: bool = False
     phones_port: int = PHONES_PORT
+    #: hands on the phones (issue 32): each seat chooses its hand on its phone (Witch's Brew)
+    #: or keeps its potion cards there (Cauldron); the Pi's table screen says only how many
+    hands: bool = False
 
     @property
     def font_factor(self) -> float:
@@ -97,6 +100,7 @@ RULES = {
     "off_minutes": (lambda v: _whole(v) and v in OFF_MINUTES,
                     "one of " + ", ".join(map(str, OFF_MINUTES)) + " (0: never)"),
     "phones": (lambda v: isinstance(v, bool), "true or false"),
+    "hands": (lambda v: isinstance(v, bool), "true or false"),
     "phones_port": (lambda v: _whole(v) and v in PHONES_PORTS,
                     f"a whole number from {PHONES_PORTS[0]} to {PHONES_PORTS[-1]}"),
 }

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from companion.core.model import InputEvent
+from companion.view_hands import HAND_KEYS, enters_hand
 from ui.web import passes as kept
 from ui.web.messages import Refused
 
@@ -44,6 +45,9 @@ class Client:
         return True
 
 
+HAND_KEYS_ALL = tuple(HAND_KEYS.values())
+
+
 def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None,
                message: dict[str, Any]) -> InputEvent:
     """The InputEvent ``client``'s checked message stands for on ``snapshot`` (the table now),
@@ -67,7 +71,11 @@ def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None
         return InputEvent("button", f"seat{seat + 1}.{message['button']}", source=source)
     if message["type"] == "choose":
         offered = [c["choice"] for c in controls.get("choices", [])]
-        if message["choice"] not in offered:
+        if message["choice"].startswith(HAND_KEYS_ALL):   # the seat's own hand (issue 32)
+            why = enters_hand(snapshot, seat, message["choice"])
+            if why:
+                raise Refused(why)
+        elif message["choice"] not in offered:
             raise Refused(f"choice: the table offers {name} "
                           f"{', '.join(offered) or 'no choice'} now, not {message['choice']!r}")
         return InputEvent("choice", f"seat{seat + 1}.{message['choice']}", source=source)

@@ -46,12 +46,17 @@ def _stole(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{who(e.get('seat'))} failed to steal from {who(e.get('target'))}{roll}"
 
 
+def _kind_card(kind: Any) -> str:
+    """"an Advanced potion card", "a Basic potion card" (an unknown kind: "a potion card")."""
+    if kind not in ("easy", "basic", "advanced"):
+        return "a potion card"
+    return f"{'an' if kind[0] in 'ae' else 'a'} {kind.capitalize()} potion card"
+
+
 def _bought(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     item = d.ITEM_TEXT.get(e.get("item"), "an item")
-    potion = e.get("potion")
-    if isinstance(potion, dict) and potion.get("name"):
-        item = f"{item}: {potion['name']}"
-    elif e.get("field"):
+    # a potion card bought goes to the seat's hand: the log never names it (issue 32)
+    if e.get("field"):
         item = f"{item} of {_thing(e['field'])}"
     return f"{who(e.get('seat'))} bought {item} for {e.get('cost')} Magik"
 
@@ -98,8 +103,9 @@ WORDS: dict[str, Words] = {
                                          if e.get("passed") else f"{who(e.get('seat'))} is done shopping"),
     "milestones_set": lambda e, who: "Milestone positions set",
     "character_set": lambda e, who: f"{who(e.get('seat'))} plays the {_thing(e.get('character'))}",
-    "potion_added": lambda e, who: (f"{who(e.get('seat'))} took the potion card "
-                                    f"{(e.get('potion') or {}).get('name', '')}"),
+    # a card in hand is the seat's own (issue 32): the log says its kind, never which card
+    "potion_added": lambda e, who: (f"{who(e.get('seat'))} took "
+                                    f"{_kind_card((e.get('potion') or {}).get('kind'))}"),
     "potion_discarded": lambda e, who: f"{who(e.get('seat'))} discarded {e.get('potion')}",
     "spell_discarded": lambda e, who: f"{who(e.get('seat'))} discarded a {e.get('kind')} spell",
     "ability_used": lambda e, who: (f"{who(e.get('seat'))} used the character's ability"

@@ -22,7 +22,8 @@ def card(raw: Any) -> Potion:
             "spell": clean.get("spell", False)}
 
 
-def _needs(potion: Potion) -> tuple[dict[str, int], int]:
+def needs_of(potion: Potion) -> tuple[dict[str, int], int]:
+    """The named Ingredients a potion needs (kind -> count) and how many Any spaces it has."""
     needs: dict[str, int] = {}
     for part in potion["ingredients"]:
         if part != d.ANY:
@@ -40,7 +41,7 @@ def zone_problem(player: dict[str, Any], potion: Potion) -> str | None:
 
 def lacks(player: dict[str, Any], potion: Potion) -> str | None:
     """What the pool is missing for this potion (cellar ingredients must be moved out first)."""
-    needs, any_n = _needs(potion)
+    needs, any_n = needs_of(potion)
     pool = player["pool"]
     missing = []
     for kind, n in needs.items():
@@ -72,7 +73,7 @@ def pay(player: dict[str, Any], potion: Potion, any_pay: list[str] | None = None
     problem = lacks(player, potion)
     if problem:
         raise RuleViolation(problem)
-    needs, any_n = _needs(potion)
+    needs, any_n = needs_of(potion)
     rest = {k: v - needs.get(k, 0) for k, v in player["pool"].items() if v - needs.get(k, 0) > 0}
     used = dict(needs)
     spaces = f"{any_n} Any space{'s' if any_n > 1 else ''}"

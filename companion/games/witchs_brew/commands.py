@@ -88,6 +88,10 @@ COMMANDS: dict[str, Declared] = {
         "remove_potion": Arg(Whole(0, sum(STACK_SIZES.values()) - 1),
                              doc="the index of a potion card removed (0 = the first taken)"),
     }, PLAYER_REQUIRED, doc="a correction by hand, at any time"),
+    "choose_hand": Declared({
+        "roles": Arg(ListOf(ROLE, least=5, most=5, unique=True), required=True,
+                     doc="the seat's 5 role cards for this set (ids or titles)"),
+    }, PLAYER_REQUIRED, doc="the seat's hand for this set, known to the companion alone"),
     "reveal_excluded": Declared({
         "roles": Arg(ListOf(ROLE, least=1, most=2, unique=True), required=True,
                      doc="the spare role cards turned over this set"),

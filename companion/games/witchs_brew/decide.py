@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, Event
+from companion.games.witchs_brew import hands
 from companion.games.witchs_brew import state as st
 from companion.games.witchs_brew.evolve import evolve
 from companion.games.witchs_brew.flow import (
@@ -129,6 +130,7 @@ def play_role(state: State, cmd: Command, seat: int) -> list[Event]:
     if key in state["players"][seat]["roles_played"]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set: "
                             "each role card is played once per set")
+    hands.refuse_announce(state, seat, key)
     if any(key in p["roles_played"] for p in state["players"]):
         return _forgotten(state, seat, key)
     return [Event("role_played", {"seat": seat, "role": key})]
@@ -151,6 +153,7 @@ def forfeit(state: State, cmd: Command, seat: int) -> list[Event]:
     key = cmd.args["role"]
     if key in state["players"][seat]["roles_played"]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(key)} this set")
+    hands.refuse_announce(state, seat, key)
     if not any(key in p["roles_played"] for p in state["players"]):
         raise RuleViolation(f"The {_title(key)} has not been played this set: announce it instead")
     return _forgotten(state, seat, key)
@@ -166,6 +169,7 @@ def answer(state: State, cmd: Command, seat: int) -> list[Event]:
     if cmd.do != "pass" and state["role"] in state["players"][seat]["roles_played"]:
         raise RuleViolation(f"{st.name(state, seat)} already played the {_title(state['role'])} "
                             "this set and cannot hold it again: pass")
+    hands.refuse_answer(state, seat, cmd.do)
     return [Event("answered", {"seat": seat, "answer": cmd.do})]
 
 
@@ -305,6 +309,7 @@ def reveal_excluded(state: State, cmd: Command) -> list[Event]:
 SEAT_COMMANDS = {
     "play_role": play_role, "claim": answer, "so_be_it": answer, "pass": answer,
     "resolve": resolve, "abstain": abstain, "adjust": adjust, "forfeit": forfeit,
+    "choose_hand": hands.choose_hand,
 }
 
 

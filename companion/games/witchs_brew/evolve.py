@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.core.model import Event, copy_plain
+from companion.games.witchs_brew.hands import evolve_hand, keep_hands
 from companion.games.witchs_brew.roles import ROLES
 from companion.games.witchs_brew.state import State, shown_this_cycle
 
@@ -82,7 +83,10 @@ def evolve(state: State, event: Event) -> State:
             player["potions"].pop(d["remove_potion"])
         if d.get("potion"):
             player["potions"].append(dict(d["potion"]))
+    elif kind == "hand_chosen":
+        evolve_hand(s, event)
     elif kind == "set_ended":
+        keep_hands(s)
         s["set"] += 1
         s["round"] = 1
         for player in s["players"]:
@@ -90,6 +94,7 @@ def evolve(state: State, event: Event) -> State:
             player["roles_played"] = []
         s["excluded"] = None if s["variant"] else []
     elif kind == "game_over":
+        keep_hands(s)
         s["over"] = True
     else:
         raise ValueError(f"witchs_brew: unknown event {kind!r}")

@@ -4,6 +4,7 @@ the end of a round, of a set, of the game. Every event returned here is logged a
 from __future__ import annotations
 
 from companion.core.model import Event
+from companion.games.witchs_brew.hands import auto_pass
 from companion.games.witchs_brew.roles import (
     CHOOSE_DROPS, DROPS, PAY, ROLES, TRADE_DROP, Effect, amount, counter_words,
 )
@@ -94,9 +95,10 @@ def flow(state: State) -> list[Event]:
             return [Event("effect_applied", {**base, "changes": changes})]
         return []
     if state["role"] is not None:
-        if next_answerer(state) is None:
+        seat = next_answerer(state)
+        if seat is None:
             return [Event("round_resolved", {"holder": state["holder"], "role": state["role"]})]
-        return []
+        return auto_pass(state, seat)
     if state["excluded"] is not None and not any(
         cards_left(state, seat) for seat in range(len(state["players"]))
     ):

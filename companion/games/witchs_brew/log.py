@@ -71,8 +71,12 @@ def event_words(event: Event, names: Sequence[str], role: Any = None) -> str:
                 "earlier this set")
         then = d.get("then", d.get("seat"))
         return line if then == d.get("seat") else f"{line}; {_who(names, then)} begins"
+    if kind == "hand_chosen":   # never which cards: the log is the table's, the hand is not
+        return f"{who} chose a hand for this set"
     if kind == "answered":
         answer = d.get("answer")
+        if answer == "pass" and d.get("hand"):
+            return f"{who}: pass"   # as the table would have heard it, said by the companion
         if answer == "pass":
             return f"{who} passed"
         return f"{who} {ANSWERS.get(answer, 'answered')} {_role(role)}"

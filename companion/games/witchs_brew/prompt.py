@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, InputEvent
-from companion.games.witchs_brew import state as st
+from companion.games.witchs_brew import hands, state as st
 from companion.games.witchs_brew.flow import effect_of
 from companion.games.witchs_brew.roles import COUNTERS, PAY, ROLES, TABLE
 from companion.games.witchs_brew.state import State
@@ -33,6 +33,11 @@ def prompt(state: State) -> dict[str, Any]:
         k = st.excluded_per_set(state)
         cards, them = ("cards", "them") if k > 1 else ("card", "it")
         text = f"Set {state['set']}: turn over {k} spare role {cards}; nobody may choose {them} this set"
+    elif current == "choose":
+        waiting = [st.name(state, s) for s in st.waiting_for(state)]
+        text = (f"Set {state['set']}: {', '.join(waiting)} "
+                f"{'chooses its' if len(waiting) == 1 else 'choose their'} 5 role cards "
+                "(on the phone or the Pi's hidden entry)")
     elif current == "play":
         text = f"{who}: choose a role card and announce \"I am the ...!\""
     elif current == "answer":
@@ -134,4 +139,9 @@ def summary(state: State) -> dict[str, Any]:
         "supply_short": [{"player": st.name(state, s["seat"]), "role": s["role"],
                           "kind": s["kind"], "short": [dict(x) for x in s["short"]]}
                          for s in state.get("short", [])],
+        # who has chosen a hand this set and who plays with one: never which cards
+        "hands_chosen": hands.chosen(state),
+        "hands_on": [st.name(state, s) for s in state.get("hands_on", [])],
+        # the record: every set's hands, once the game is over (None while it is played)
+        "hands": hands.record(state),
     }

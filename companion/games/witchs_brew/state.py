@@ -75,6 +75,11 @@ def setup(config: dict[str, Any]) -> State:
         "excluded": None if variants else [],
         "shown": [],
         "ravens_needed": 6 if len(names) == 6 else 4,
+        # the seats' chosen hands this set (private: see hands.py), the seats that play with
+        # one, and the hands of the sets played (the record, once the game is over)
+        "hands": {},
+        "hands_on": [],
+        "hands_kept": [],
         "over": False,
     }
 
@@ -134,6 +139,36 @@ def next_answerer(state: State) -> int | None:
     return None
 
 
+def hand(state: State, seat: int) -> list[str] | None:
+    """The seat's chosen role cards this set, or None when it chose none."""
+    return state.get("hands", {}).get(str(seat))
+
+
+def holds(state: State, seat: int, role: str) -> bool | None:
+    """Whether the seat still holds ``role`` in hand (None: its hand is not known)."""
+    cards = hand(state, seat)
+    if cards is None:
+        return None
+    return role in cards and role not in state["players"][seat]["roles_played"]
+
+
+def set_started(state: State) -> bool:
+    """No role has been announced and no card played yet this set: hands are chosen now."""
+    return (state["round"] == 1 and state["role"] is None
+            and not any(p["cards_played"] for p in state["players"]))
+
+
+def waiting_for(state: State) -> list[int]:
+    """The seats that chose a hand in an earlier set and have not chosen this set's yet, in
+    seat order from the set's starter: the set's first announcement waits for them."""
+    if not set_started(state) or state["excluded"] is None:
+        return []
+    n = len(state["players"])
+    lead = state["lead"]
+    seats = [(lead + k) % n for k in range(n)]
+    return [s for s in seats if s in state.get("hands_on", []) and hand(state, s) is None]
+
+
 def excluded_per_set(state: State) -> int:
     return {3: 2, 4: 1}.get(len(state["players"]), 0) if state["variant"] else 0
 
@@ -152,7 +187,7 @@ def phase(state: State) -> str:
     if state["excluded"] is None:
         return "reveal"
     if state["role"] is None:
-        return "play"
+        return "choose" if waiting_for(state) else "play"
     if next_answerer(state) is not None:
         return "answer"
     return "resolving"
@@ -163,6 +198,8 @@ def turn(state: State) -> int | None:
     current = phase(state)
     if current == "resolve":
         return state["pending"][0]["seat"]
+    if current == "choose":
+        return waiting_for(state)[0]
     if current == "play":
         return starter(state)
     if current == "answer":

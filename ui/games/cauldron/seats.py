@@ -114,8 +114,13 @@ class CauldronSeatCard(SeatBox):
         self.owed = len(player["owed"])
         self.potions = len(player["potions"]) + self.owed
         self.spells = player["spells"]
-        self.cards = [("vial", p["name"], f"+{p['yield']}") for p in player["potions"]] + [
-            ("star", SPELL_NAMES[k], str(n)) for k, n in player["spell_hand"].items() if n]
+        # Hands on phones (issue 32): the potion cards are on the seat's phone, the Pi says
+        # only how many (the vial's digit)
+        hidden = getattr(App.get_running_app().table_settings, "hands", False)
+        vials = [] if hidden else [("vial", p["name"], f"+{p['yield']}")
+                                   for p in player["potions"]]
+        self.cards = vials + [("star", SPELL_NAMES[k], str(n))
+                              for k, n in player["spell_hand"].items() if n]
 
     # -- fitting the card ---------------------------------------------------------------------
     def fit(self, *_args) -> None:

@@ -17,6 +17,7 @@ from companion.games.witchs_brew.roles import ROLES, amount
 from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS
 from ui import theme
 from ui.games.witchs_brew.action_panels import AnswerBar, PlayPanel, ResolvePanel, RevealPanel
+from ui.games.witchs_brew.hands_panel import HandsPanel, shows_hands
 from ui.games.witchs_brew.seat_panel import SeatPanel
 
 ANSWER_WORDS = {"so_be_it": "So be it", "pass": "Passed"}
@@ -90,6 +91,8 @@ def what_now(summary: dict, prompt: dict) -> str:
         return f"Carry out the {ROLES[front['role']].title} {part}, or abstain"
     if phase == "reveal":
         return prompt["text"].split(": ", 1)[-1].split(";")[0].capitalize()
+    if phase == "choose":
+        return "Choose a hand: phone or Hidden entry"
     text, who = prompt["text"], prompt["turn"]
     return text[len(who) + 2:] if who and text.startswith(f"{who}: ") else text
 
@@ -118,6 +121,7 @@ class WitchsBrewScreen(Screen):
         self.play_panel = PlayPanel()
         self.resolve_panel = ResolvePanel()
         self.reveal_panel = RevealPanel()
+        self.hands_panel = HandsPanel()          # issue 32: who has chosen, Hidden entry
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
@@ -173,7 +177,8 @@ class WitchsBrewScreen(Screen):
             hex_colour = theme.CARD_COLOURS[role.colour]
             self.role_fill, self.role_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         else:
-            self.role_title = "Choose a role" if phase == "play" else "Spare roles"
+            self.role_title = {"play": "Choose a role", "choose": "Choose hands"}.get(
+                phase, "Spare roles")
             self.role_call = ""
             self.role_fill, self.role_ink = theme.SURFACE_HI, theme.INK
             if summary["excluded"]:
@@ -199,7 +204,10 @@ class WitchsBrewScreen(Screen):
     # -- the bottom panel ----------------------------------------------------------------
     def _action(self, app, summary, prompt) -> None:
         phase, seat = prompt["phase"], prompt["seat"]
-        if phase == "answer":
+        if shows_hands(app, app.session.state, self.hands_panel.skipped):
+            widget = self.hands_panel
+            widget.show(app, app.session.state)
+        elif phase == "answer":
             widget = self.answer_bar
             widget.show(seat, summary["role"], prompt["inputs"])
         elif phase == "play":

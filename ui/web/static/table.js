@@ -48,6 +48,7 @@
       document.title = "The table";
       $("title").textContent = "The table";
       $("mine").hidden = true; $("result").hidden = true;
+      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: null, press } }));
       return;
     }
     document.title = `${t.title}: the table`;
@@ -91,7 +92,11 @@
   function drawMine(t) {
     const box = $("mine");
     const mine = t.you;
-    if (!mine || t.over) { box.hidden = true; return; }
+    if (!mine || t.over) {
+      box.hidden = true;
+      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press } }));
+      return;
+    }
     const seat = t.seats[mine.seat];
     box.hidden = false;
     seatStyle(box, seat);
@@ -127,6 +132,7 @@
     }
     if (mine.waits && !waited && navigator.vibrate) navigator.vibrate([200, 100, 200]);
     waited = mine.waits;
+    document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press } }));  // hand.js
     enable();
   }
 
