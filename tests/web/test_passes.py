@@ -107,12 +107,18 @@ def test_the_tokens_file_is_mode_600_and_stop_sharing_removes_it(tmp_path):
     assert not path.exists()                  # serve() ends with Stop sharing
 
 
-def test_a_link_is_written_beside_never_through_a_link(tmp_path):
+def test_a_link_is_never_written_through_nor_over(tmp_path, caplog):
+    """The files rule (docs/security.md): a link planted at the kept name is neither followed
+    nor replaced; the links are then not kept (said in the log) and sharing goes on."""
     target, elsewhere = tmp_path / "phones.json", tmp_path / "elsewhere"
     elsewhere.write_text("mine")
     os.symlink(elsewhere, target)
     kept.save(target, Passes.new())
     assert elsewhere.read_text() == "mine"
+    assert target.is_symlink() and os.readlink(target) == str(elsewhere)
+    assert "could not be kept" in caplog.text
+    target.unlink()
+    kept.save(target, Passes.new())
     assert not target.is_symlink() and Passes.from_json(target.read_text())
 
 
