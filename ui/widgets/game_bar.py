@@ -23,6 +23,7 @@ from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
 from ui.table.clock import TableClock, clock_words
+from ui.kiosk.keyboard import typing_into
 from ui.widgets.common import Box
 
 #: How long undo and redo say what they did.
@@ -105,7 +106,7 @@ class GameBar(Box):
     def _on_key(self, _window, key, _scancode, codepoint, modifiers) -> bool:
         app = App.get_running_app()
         if (app is None or not app.demo or not app.table_showing or codepoint != "p"
-                or set(modifiers) & {"ctrl", "alt", "meta"}):
+                or set(modifiers) & {"ctrl", "alt", "meta"} or typing_into() is not None):
             return False
         app.toggle_pause()
         return True
