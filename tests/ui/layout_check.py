@@ -16,8 +16,10 @@ It finds:
 - ``cut``: text cut by a box that is not its own: an ancestor's it reaches out of, or a
   sibling's (of it or of an ancestor) drawn over it, such as a banner under the game bar;
 - ``covered``: an overlay (a later sibling, drawn over) lying on an enabled control, unless the
-  overlay is modal (a ModalView, or a widget with ``modal = True`` that takes every touch on
-  it): the control would show nothing of itself, or take a tap meant for the overlay;
+  overlay is a dialog or a sheet over the whole window that takes every touch (a ModalView,
+  the dimmed screen's ``modal = True``): the control would show nothing of itself, or take a
+  tap meant for the overlay. A refusal, a toast or a banner is never exempt, however it
+  takes its touches: what the app says back has its own room (ui/root.kv's messages' band);
 - ``greyed``: a control drawn disabled (grey words or the dark fill of ui.theme's disabled
   role, or its own ``looks_disabled`` flag) that still takes a tap (is not Kivy ``disabled``):
   what looks dead must be dead, so a tap never does what the look said it would not.
@@ -228,7 +230,14 @@ def _shown_from(root: Widget) -> Iterator[tuple[Widget, Rect | None]]:
 
 
 def _modal(w: Widget) -> bool:
-    return isinstance(w, ModalView) or bool(getattr(w, "modal", False))
+    """A dialog, or a sheet over the whole window that takes every touch (the dimmed screen):
+    what it lies over is not pressed unseen, since nothing else is in reach. A message, a
+    toast or a banner is never that, modal or not (issue 33): over a control it is found."""
+    if isinstance(w, ModalView):     # its overlay darkens the whole window and takes touches
+        return True
+    if not getattr(w, "modal", False):
+        return False
+    return _inside((0.0, 0.0, float(Window.width), float(Window.height)), _rect(w))
 
 
 def _painted(w: Widget) -> list[Rect]:

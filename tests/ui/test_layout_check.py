@@ -126,8 +126,41 @@ def test_an_overlay_on_an_enabled_control_is_found_unless_it_is_modal(app):
     field.disabled = True                    # not a control now: its words are still hidden
     assert [f.kind for f in _findings(field, toast)] == ["cut"]
     field.disabled = False
-    toast.modal = True
-    assert _findings(field, toast) == []
+    toast.modal = True                       # taking every touch on it does not excuse it
+    assert [f.kind for f in _findings(field, toast)] == ["covered"]
+    sheet = Widget(size_hint=(None, None), size=Window.size, pos=(0, 0))
+    sheet.modal = True                       # over the whole window (the dimmed screen)
+    with sheet.canvas:
+        from kivy.graphics import Rectangle
+        Rectangle(size=Window.size)
+    assert _findings(field, sheet) == []
+
+
+def test_a_refusal_and_a_toast_take_their_own_room_and_cover_nothing(app):
+    """Issue 33: the red refusal lay over the bar, the prompt and the log rows, the undo toast
+    over the log strip and the clocks. Now the messages' band takes its room from the screens:
+    it meets neither the screens nor the bar, and the check finds nothing under it."""
+    from companion.core.model import Command
+    from ui_helpers import frames as pump
+
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
+    app.session.execute(Command("play_role", "Anna", {"role": "warlock"}))
+    pump()
+    root, screens = app.root, app.root.ids.sm
+    for say in (lambda: app.refuse("It is Barb's turn to answer, not Anna's"),
+                lambda: setattr(app, "undo_words", "Undone: Anna played the Warlock"),
+                lambda: setattr(app, "waiting", "Not saved: the SD card is full")):
+        say()
+        pump()
+        band = root.ids.messages
+        assert band.height > 0
+        assert band.y >= screens.top - 1 and band.y >= root.ids.game_bar.top - 1
+        found = [f for f in check(app.u) if f.kind in ("covered", "cut")]
+        assert found == [], found
+        app.dismiss_refusal()
+        app.undo_words = app.waiting = ""
+        pump()
+        assert band.height == 0
 
 
 def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):

@@ -82,13 +82,16 @@ class CauldronSeatCard(SeatBox):
     current = BooleanProperty(False)
     compact = BooleanProperty(False)
     narrow = BooleanProperty(False)
+    #: too short for the name, a line of words and the counters (ui/games/cauldron/seats.kv)
+    tight = BooleanProperty(False)
     #: what fit() left out: the Cellar line, the chips' words, how many chips
     show_cellars = BooleanProperty(True)
 
     def __init__(self, **kwargs):
         self._fit_soon = Clock.create_trigger(self.fit, 0)
         super().__init__(**kwargs)
-        for name in ("size", "pool", "cards", "compact", "cellars", "status", "character", "zone"):
+        for name in ("size", "pool", "cards", "compact", "cellars", "status", "character", "zone",
+                     "tight"):
             self.fbind(name, self._fit_soon)
         App.get_running_app().fbind("fu", self._fit_soon)
 
@@ -134,6 +137,7 @@ class CauldronSeatCard(SeatBox):
             self.spare = False
             return
         width = self.width - 2 * self.padding[0]
+        self.tight = self.height < self._whole_height(width, fu)
         fixed = sum(c.height for c in self.children if c.size_hint_y is None
                     and c not in (box, self.ids.cellar, self.ids.counters))
         room = self.height - 2 * self.padding[1] - fixed - COUNTERS_H * fu \
@@ -164,6 +168,15 @@ class CauldronSeatCard(SeatBox):
         listed.add_widget(Widget())   # the lines at the top, under the pool
         self.spare = len(lines) == len(self.cards) and \
             left - sum(line.height for line in lines) >= (ROOMY_H - COUNTERS_H) * fu
+
+    def _whole_height(self, width: float, fu: float) -> float:
+        """The height the name, the line of words (the status, else the character and zone,
+        as many lines as they wrap to) and the counters need: under it the card is tight."""
+        words = self.status or "  -  ".join(t for t in (self.character, self.zone) if t)
+        size = fu * (24 if self.status else 20)
+        line = text_needs(False, words, size, "Roboto", bool(self.status), width, "left")[1] \
+            if words else 0
+        return 2 * self.padding[1] + 3 * self.spacing + fu * (40 + COUNTERS_H) + line
 
     def _card_lines(self, room: float, width: float, fu: float) -> list[CardLine]:
         """The seat's cards as lines, as many as ``room`` holds: all, else the potions alone
