@@ -27,7 +27,7 @@ def looked_at(name: str) -> None:
     from kivy.app import App
 
     from kivy.uix.modalview import ModalView
-    from layout_check import check, text_sizes
+    from layout_check import capitals, check, text_sizes
 
     from tests.support.figures import TEXT_SIZES
 
@@ -36,7 +36,8 @@ def looked_at(name: str) -> None:
     RECENT.append((name, LAYOUT[name]))
     dialog = any(isinstance(w, ModalView) for w in Window.children)
     screen = app.root.ids.sm.current + (" with a dialog" if dialog else "")
-    TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u)]
+    TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u),
+                        [round(px, 1) for px, _w in capitals(app.u)]]
 
 
 #: seconds: a one-off Clock event of at most this delay (a tap a scroll view hands on, a
