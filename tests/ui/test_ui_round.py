@@ -86,7 +86,7 @@ def test_a_refused_key_press_is_explained_and_changes_nothing(app):
     assert app.refusal == "It is Barb's turn to answer, not Anna's"
     refusal = app.root.ids.refusal
     assert refusal.opacity == 1
-    assert app.refusal in texts(refusal)
+    assert any(app.refusal in t for t in texts(refusal))
     assert len(app.session.steps) == steps and app.session.summary() == before
     tap(refusal)                                 # a tap closes it
     assert app.refusal == "" and refusal.opacity == 0

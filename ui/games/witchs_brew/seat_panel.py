@@ -54,7 +54,7 @@ class SeatPanel(SeatBox):
     compact = BooleanProperty(False)
     one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
     tight = BooleanProperty(False)     # too short for the status line as well
-    bare = BooleanProperty(False)      # No thanks, too short for any line of counts
+    bare = BooleanProperty(False)      # too short for any line of counts
     small = BooleanProperty(False)   # the counters' lines at their smaller height
     roomy = BooleanProperty(False)   # a tall tile: the counters' lines larger still
     row_h = NumericProperty(0)       # a line of counters' height
