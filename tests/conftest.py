@@ -107,7 +107,8 @@ def _share_lines(sizes: dict[str, list]) -> list[str]:
     return [f"{screen} at {size}: {sum(s >= 24 - 0.5 for s in found) / len(found):.0%} of "
             f"{len(found)} texts at 24 units or more (median {median(found):.0f})"
             + (f"; capitals {min(c):.0f}-{max(c):.0f} px, median {median(c):.0f}, "
-               f"{sum(x >= 21 - 0.5 for x in c) / len(c):.0%} at 21 px or more"
+               f"{sum(x >= 21 - 0.5 for x in c) / len(c):.0%} at 21 px or more, "
+               f"{sum(x < 14 - 0.5 for x in c)} under 14 px"
                if (c := caps.get((screen, size))) else "")
             for (screen, size), found in sorted(pooled.items()) if found]
 

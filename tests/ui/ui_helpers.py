@@ -32,9 +32,9 @@ def looked_at(name: str) -> None:
     from tests.support.figures import TEXT_SIZES
 
     app = App.get_running_app()
-    LAYOUT[name] = check(app.u)
-    RECENT.append((name, LAYOUT[name]))
     dialog = any(isinstance(w, ModalView) for w in Window.children)
+    LAYOUT[name] = check(app.u, table=bool(app.table_showing) and not dialog)
+    RECENT.append((name, LAYOUT[name]))
     screen = app.root.ids.sm.current + (" with a dialog" if dialog else "")
     TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u),
                         [round(px, 1) for px, _w in capitals(app.u)]]

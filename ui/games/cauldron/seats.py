@@ -33,7 +33,9 @@ NARROW = 5   # seats from which a card is too narrow for the character beside th
 #: font units: the counters' digits, the chips' words, the card's rows
 DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
 #: font units: the listed cards' names and their lines; the counters' row, and larger
-COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 33, 46, 20, 34, 6
+COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
+#: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px
+COUNT_FS = 30
 SPELL_NAMES = {"basic": "Basic Spell", "advanced": "Advanced Spell"}
 CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
 
