@@ -42,6 +42,7 @@ from kivy.core.text.markup import MarkupLabel
 from kivy.core.window import Window
 from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -52,6 +53,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.text.phrases import phrases as _phrases
 
 MIN_FONT = 16      # units: nothing smaller anywhere
 MIN_TOUCH = 48     # units: about 9 mm on the 7-inch panel
@@ -308,11 +310,79 @@ def _capital_finding(w: Label, u: float) -> Finding | None:
     return None
 
 
+#: layouts that only place their children: two of them side by side are not a list's items
+BARE = (BoxLayout, FloatLayout, GridLayout, StackLayout, Widget)
+#: whether a table screen's repeats fail the test that captured them; until every screen's
+#: wording says each thing once they are counted in the figures ("said twice")
+SAID_ONCE_HOLDS = False
+
+
+def said_twice() -> list[Finding]:
+    """The same phrase of three or more words twice among the texts the window shows (the
+    topmost dialog's alone while one is open: what is under it is dimmed, not read): a screen
+    says a thing once ("Fill the board" in the headline, its detail and the log was three
+    times, issue 33). Each repeat is one finding, naming the phrase and where it is."""
+    dialogs = [w for w in Window.children if isinstance(w, ModalView)]
+    roots = dialogs[:1] if dialogs else list(Window.children)
+    seen: dict[str, Widget] = {}
+    found = []
+    for root in roots:
+        for w, _clip in _shown_from(root):
+            if not isinstance(w, Label) or not w.text.strip():
+                continue
+            said: set[str] = set()
+            for phrase in _phrases(w.text):
+                first = seen.get(phrase)
+                if first is None:
+                    seen[phrase] = w
+                elif (first is w and phrase in said) or (first is not w
+                                                         and not _items_of_a_list(first, w)):
+                    found.append(Finding("said twice", describe(w),
+                                         f"{phrase!r} is said already by {describe(first)}"))
+                said.add(phrase)
+    return _one_per_pair(found)
+
+
+def _items_of_a_list(a: Widget, b: Widget) -> bool:
+    """Whether ``a`` and ``b`` sit in two items of one list: two siblings of the same class
+    that is a control or a composite, not a bare layout nor a plain text (two seat buttons,
+    two offer cards, two dice tiles). A list's column says its word on every row; that is
+    not the screen saying a thing twice."""
+    chain = []
+    w = a
+    while w is not None and w is not Window:
+        chain.append(w)
+        w = w.parent
+    w, below = b, None
+    while w is not None and w is not Window:
+        if w in chain:
+            item_a = chain[chain.index(w) - 1] if chain.index(w) > 0 else None
+            return (item_a is not None and below is not None and type(item_a) is type(below)
+                    and type(below) not in BARE
+                    and (_is_target(below) or not isinstance(below, Label)))
+        w, below = w.parent, w
+    return False
+
+
+def _one_per_pair(found: list[Finding]) -> list[Finding]:
+    """One finding per pair of texts (a sentence said twice is one repeat, not one per run of
+    three of its words)."""
+    kept, pairs = [], set()
+    for f in found:
+        pair = (f.where, f.detail.split(" is said already by ", 1)[-1])
+        if pair not in pairs:
+            pairs.add(pair)
+            kept.append(f)
+    return kept
+
+
 def check(u: float, table: bool = False) -> list[Finding]:
     """Every finding on what the window shows now (``table``: a game's table screen, no
     dialog over it: its capitals are checked too)."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
     found: list[Finding] = list(_layered(Window))
+    if table and SAID_ONCE_HOLDS:
+        found += said_twice()
     for w, clip in _shown(window):
         rect = _rect(w)
         if isinstance(w, Label):

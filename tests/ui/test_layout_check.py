@@ -183,3 +183,42 @@ def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
     live = FlatButton(title="Steal", fill=theme.CALM, size_hint=(None, None), size=(120, 56),
                       pos=(10, 10))
     assert _findings(live) == []
+
+
+def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
+    """Issue 33: "Draw an Omen card" in the headline and again in the panel; the same words
+    on two items of one list (two offer cards' "Tap to buy") are its column, not a repeat."""
+    from layout_check import said_twice
+    from ui.games.cauldron.market import OfferCard  # noqa: F401 (a class that is no layout)
+
+    headline = Label(text="Draw an Omen card and read it aloud", font_size=20,
+                     size_hint=(None, None), size=(500, 40), pos=(0, 400))
+    panel = Label(text="Draw an Omen card", font_size=20, size_hint=(None, None),
+                  size=(300, 40), pos=(0, 300))
+    row = BoxLayout(size_hint=(None, None), size=(600, 60), pos=(0, 100))
+    for word in ("Spider Web", "Frog Legs"):
+        row.add_widget(FlatButton(title=word, caption="tap to buy it", fs=20))
+    layer = FloatLayout(size=Window.size)
+    for w in (headline, panel, row):
+        layer.add_widget(w)
+    Window.add_widget(layer)
+    screens, screens.opacity = Window.children[-1], 0
+    try:
+        frames(3)
+        found = said_twice()
+    finally:
+        screens.opacity = 1
+        Window.remove_widget(layer)
+        frames(1)
+    assert [f.kind for f in found] == ["said twice"], found
+    assert "draw an omen" in found[0].detail
+
+
+def test_phrases_leave_out_tags_and_rows_of_counts():
+    from ui.text.phrases import phrases, share_a_phrase
+
+    assert phrases("[b]Fill[/b] the board: 5 Spider Web") == [
+        "fill the board", "the board 5", "board 5 spider", "5 spider web"]
+    assert phrases("1 1 1") == []
+    assert share_a_phrase(["Anna rolled 5 for turn order", "Barb rolled 2 for turn order"])
+    assert not share_a_phrase(["Anna gathered 2 Spider Web", "Barb passed"])

@@ -18,6 +18,8 @@ SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 SAVE_SHOTS = os.environ.get("COMPANION_SHOTS", "1") != "0"
 #: shot name -> what the layout check found there (the figures)
 LAYOUT: dict[str, list] = {}
+#: shot name -> the phrases a table screen said twice there (the figures, tests/conftest.py)
+SAID_TWICE: dict[str, list[str]] = {}
 #: (shot name, findings) captured by the test running now: what it fails on (tests/ui/conftest.py)
 RECENT: list[tuple[str, list]] = []
 
@@ -27,14 +29,17 @@ def looked_at(name: str) -> None:
     from kivy.app import App
 
     from kivy.uix.modalview import ModalView
-    from layout_check import capitals, check, text_sizes
+    from layout_check import capitals, check, said_twice, text_sizes
 
     from tests.support.figures import TEXT_SIZES
 
     app = App.get_running_app()
     dialog = any(isinstance(w, ModalView) for w in Window.children)
-    LAYOUT[name] = check(app.u, table=bool(app.table_showing) and not dialog)
+    table = bool(app.table_showing) and not dialog
+    LAYOUT[name] = check(app.u, table=table)
     RECENT.append((name, LAYOUT[name]))
+    if table:
+        SAID_TWICE[name] = [str(f) for f in said_twice()]
     screen = app.root.ids.sm.current + (" with a dialog" if dialog else "")
     TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u),
                         [round(px, 1) for px, _w in capitals(app.u)]]

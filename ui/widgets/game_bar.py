@@ -24,6 +24,7 @@ from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
 from ui.table.clock import TableClock, clock_words
 from ui.kiosk.keyboard import typing_into
+from ui.text.phrases import share_a_phrase
 from ui.widgets.common import Box
 
 #: How long undo and redo say what they did.
@@ -86,8 +87,11 @@ class GameBar(Box):
             core.refresh()
             return core.texture is not None and core.texture.size[1] <= room
 
-        for shown in ("\n".join(lines[-n:]) for n in range(TAIL, 0, -1)):
-            if fits(shown):
+        # the newest lines that fit and say nothing twice ("Anna rolled 5 for turn order"
+        # over "Barb rolled 2 for turn order": the newest alone; the log has them all)
+        for n in range(TAIL, 0, -1):
+            shown = "\n".join(lines[-n:])
+            if fits(shown) and (n == 1 or not share_a_phrase(lines[-n:])):
                 break
         else:
             # One line too long for the bar even alone (a narrow bar, a long line): its first
