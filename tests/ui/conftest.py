@@ -78,9 +78,10 @@ def layout_holds():
     """Every state a test captures with ``shot()`` passes the layout check: a finding fails
     the test that captured it, naming the shot and the widget. ``COMPANION_LAYOUT=report``
     only reports (the figures print either way)."""
-    from ui_helpers import RECENT
+    from ui_helpers import PLACES, RECENT
 
     RECENT.clear()
+    PLACES.clear()
     yield
     bad = [f"{name}: {finding}" for name, found in RECENT for finding in found]
     RECENT.clear()

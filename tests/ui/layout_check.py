@@ -478,3 +478,37 @@ def text_sizes(u: float) -> list[float]:
     window = (0.0, 0.0, float(Window.width), float(Window.height))
     return [_main_size(w) / u for w, _clip in _shown(window)
             if isinstance(w, Label) and w.text.strip()]
+
+
+def controls() -> dict[str, Rect]:
+    """Where each enabled control the window shows is (window coordinates), by what it is:
+    its class, its id and its title (not its caption, which says a state), numbered when
+    several are alike."""
+    window = (0.0, 0.0, float(Window.width), float(Window.height))
+    placed: dict[str, Rect] = {}
+    for w, _clip in _shown(window):
+        if _is_target(w) and not w.disabled:
+            what = next((getattr(w, a) for a in ("die", "seat", "role", "kind")
+                         if isinstance(getattr(w, a, None), (str, int))
+                         and not isinstance(getattr(w, a), bool)), None)
+            key = describe(w).split(" '")[0] + (f" [{what}]" if what is not None
+                                                 else f" {getattr(w, 'title', '') or ''!r}")
+            n, named = 1, key
+            while named in placed:
+                n += 1
+                named = f"{key} #{n}"
+            placed[named] = _rect(w)
+    return placed
+
+
+def moved(before: dict[str, Rect], now: dict[str, Rect], u: float) -> list[Finding]:
+    """Controls of two consecutive states of one phase that are in both and not in the same
+    place (issue 33: Quest's rows jumped 21 px between turns, Cauldron's gather row grew
+    under a finger): a player reaches for a control where it was."""
+    found = []
+    for key, rect in now.items():
+        old = before.get(key)
+        if old is not None and max(abs(a - b) for a, b in zip(old, rect)) > SLACK + 1:
+            found.append(Finding("moved", key, f"from {tuple(round(v / u) for v in old)} to "
+                                 f"{tuple(round(v / u) for v in rect)} units"))
+    return found

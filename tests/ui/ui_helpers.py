@@ -24,6 +24,29 @@ SAID_TWICE: dict[str, list[str]] = {}
 RECENT: list[tuple[str, list]] = []
 
 
+#: (screen, window size, phase, the messages' band height) -> the controls' places in the
+#: last state captured there by the test running now (cleared with RECENT)
+PLACES: dict[tuple, dict] = {}
+
+
+def _kept_in_place(app, name: str) -> None:
+    """A control in this state and the last one captured of the same phase (same screen,
+    window size and message band) is where it was; else a ``moved`` finding."""
+    from layout_check import controls, moved
+
+    phase = (app.prompt or {}).get("phase")
+    screen = app.root.ids.sm.current_screen
+    key = (screen.name, tuple(Window.size), phase, getattr(screen, "mode", None),
+           getattr(screen, "show_track", None), round(app.root.ids.messages.height))
+    now = controls()
+    if key in PLACES:
+        found = moved(PLACES[key], now, app.u)
+        if found:
+            LAYOUT[name] = LAYOUT[name] + found
+            RECENT[-1] = (name, LAYOUT[name])
+    PLACES[key] = now
+
+
 def looked_at(name: str) -> None:
     """Run the layout check on the window as it is now, under ``name``."""
     from kivy.app import App
@@ -40,6 +63,7 @@ def looked_at(name: str) -> None:
     RECENT.append((name, LAYOUT[name]))
     if table:
         SAID_TWICE[name] = [str(f) for f in said_twice()]
+        _kept_in_place(app, name)
     screen = app.root.ids.sm.current + (" with a dialog" if dialog else "")
     TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u),
                         [round(px, 1) for px, _w in capitals(app.u)]]

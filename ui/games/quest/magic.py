@@ -90,9 +90,12 @@ class MagicPanel(BoxLayout):
                 b.face, b.title, b.caption = None, f"Die {b.number}", ""
             else:
                 b.face = spell["dice"][i]
-                b.title = "KEEP" if d in self.kept else "roll again"
+                # a tip in the title's place where the team's choice differs from the best
+                # (the tile's colour says kept): one line, so the die keeps its size
                 differs = (d in advised) != (d in self.kept)
-                b.caption = ("tip: keep it" if d in advised else "tip: roll it") if differs else ""
+                b.title = (("tip: keep it" if d in advised else "tip: roll it") if differs
+                           else "KEEP" if d in self.kept else "roll again")
+                b.caption = ""
             b.selected = d in self.kept
             b.fill = theme.rgba("#5B4391") if d in self.kept else theme.SURFACE_HI
         self.can_keep = rolled
