@@ -32,13 +32,13 @@ def test_quest_setup_renders(app):
     setup.change_count(+3)
     setup.chosen = NEEDED
     setup.rows[3].ids.name.text = "player 1"             # "Player 1" too: case does not count
-    setup.rows[5].ids.name.text = ""
+    setup.rows[5].ids.name.text = "M" * 41
     setup.start()
     frames()
     assert app.screens.current == "quest_setup"
     assert setup.rows[3].ids.problem.text == ("Player 1 is already called Player 1: add a letter, "
                                               "like player 1 B")
-    assert setup.rows[5].problem == "Write this player's name"
+    assert setup.rows[5].problem.startswith("A shorter name")
     both_sizes("quest_setup_error")
     both_sizes("quest_setup_board_facts", before=setup.open_facts)
 
