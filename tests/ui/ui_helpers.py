@@ -36,8 +36,9 @@ def _kept_in_place(app, name: str) -> None:
 
     phase = (app.prompt or {}).get("phase")
     screen = app.root.ids.sm.current_screen
-    key = (screen.name, tuple(Window.size), phase, getattr(screen, "mode", None),
-           getattr(screen, "show_track", None), round(app.root.ids.messages.height))
+    view = (getattr(screen, "mode", None), getattr(screen, "show_track", None),
+            getattr(getattr(screen, "market", None), "marking", None))   # a view a tap opens
+    key = (screen.name, tuple(Window.size), phase, view, round(app.root.ids.messages.height))
     now = controls()
     if key in PLACES:
         found = moved(PLACES[key], now, app.u)
