@@ -113,6 +113,8 @@ class CauldronSeatCard(SeatBox):
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
         # narrow: "Gathered" rather than "Has gathered", on one line, leaving the pool room
         self.status = status.removeprefix("Has ").capitalize() if narrow else status
+        if narrow and self.status == "Stolen":
+            self.status = "Stole"
         self.pool = [(k, player["pool"][k]) for k in d.INGREDIENTS if player["pool"].get(k)]
         cells = [short(c) if c else "empty" for c in player["cellars"]]
         self.cellars = ("Cellar: " + ", ".join(cells)) if cells else ""
