@@ -188,7 +188,7 @@ def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
 def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
     """Issue 33: "Draw an Omen card" in the headline and again in the panel; the same words
     on two items of one list (two offer cards' "Tap to buy") are its column, not a repeat."""
-    from layout_check import said_twice
+    from layout_reading import said_twice
     from ui.games.cauldron.market import OfferCard  # noqa: F401 (a class that is no layout)
 
     headline = Label(text="Draw an Omen card and read it aloud", font_size=20,

@@ -32,7 +32,7 @@ PLACES: dict[tuple, dict] = {}
 def _kept_in_place(app, name: str) -> None:
     """A control in this state and the last one captured of the same phase (same screen,
     window size and message band) is where it was; else a ``moved`` finding."""
-    from layout_check import controls, moved
+    from layout_reading import controls, moved
 
     phase = (app.prompt or {}).get("phase")
     screen = app.root.ids.sm.current_screen
@@ -53,7 +53,8 @@ def looked_at(name: str) -> None:
     from kivy.app import App
 
     from kivy.uix.modalview import ModalView
-    from layout_check import capitals, check, said_twice, text_sizes
+    from layout_check import check
+    from layout_reading import capitals, said_twice, text_sizes
 
     from tests.support.figures import TEXT_SIZES
 
