@@ -26,7 +26,7 @@ def test_a_round_by_touch(app):
     assert "Announces" in panel_texts(app, "Anna")
     tap_title("Warlock")                         # Anna: "I am the Warlock!"
     assert table.role_title == "Warlock"
-    assert table.role_call == "I am the Warlock!"
+    assert table.role_call == ""                 # the claim button says the call, once
     assert table.turn_name == "Barb"
     assert "Held by Anna" in texts(table)
     assert panel(app, "Barb").awaited
