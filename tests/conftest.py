@@ -99,11 +99,17 @@ def _share_lines(sizes: dict[str, list]) -> list[str]:
     from statistics import median
 
     pooled: dict[tuple[str, str], list[float]] = {}
-    for shot, (screen, table, found) in sizes.items():
+    caps: dict[tuple[str, str], list[float]] = {}
+    for shot, (screen, table, found, *capital) in sizes.items():
         if table:
             pooled.setdefault((screen, shot.rsplit("_", 1)[-1]), []).extend(found)
+            caps.setdefault((screen, shot.rsplit("_", 1)[-1]), []).extend(*capital)
     return [f"{screen} at {size}: {sum(s >= 24 - 0.5 for s in found) / len(found):.0%} of "
             f"{len(found)} texts at 24 units or more (median {median(found):.0f})"
+            + (f"; capitals {min(c):.0f}-{max(c):.0f} px, median {median(c):.0f}, "
+               f"{sum(x >= 21 - 0.5 for x in c) / len(c):.0%} at 21 px or more, "
+               f"{sum(x < 14 - 0.5 for x in c)} under 14 px"
+               if (c := caps.get((screen, size))) else "")
             for (screen, size), found in sorted(pooled.items()) if found]
 
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
-from kivy.properties import NumericProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import ScreenManager
 
@@ -98,11 +97,13 @@ class DiceStrip(Box):
     screens, so it never covers them; without a tray it has no height at all."""
 
 
-class Refusal(Box):
-    """Large, red, for a few seconds; a tap closes it. Invisible and untouchable otherwise."""
+class Messages(BoxLayout):
+    """The band at the top of the window for what the app says back: it takes its room from
+    the screens (ui/root.kv), so a message never covers what it is about (issue 33)."""
 
-    #: it takes every touch on it: what it covers cannot be pressed unseen (the layout check)
-    modal = True
+
+class Refusal(Box):
+    """Red, in the messages' band, for a few seconds; a tap closes it."""
 
     def on_touch_down(self, touch):
         app = App.get_running_app()
@@ -113,10 +114,7 @@ class Refusal(Box):
 
 
 class WaitingBanner(Box):
-    """The press waiting for the card, above the game bar: its Cancel button takes a tap, the
-    rest of it takes the touch too, so nothing under it is pressed unseen."""
-
-    modal = True
+    """The press waiting for the card, in the messages' band, with its Cancel button."""
 
     def on_touch_down(self, touch):
         if self.opacity > 0 and not self.disabled and self.collide_point(*touch.pos):
@@ -126,27 +124,7 @@ class WaitingBanner(Box):
 
 
 class Toast(Box):
-    """What undo or redo did, in the game bar's place for a few seconds: a tap closes it. Its
-    words are as large as its room allows (26 units on one line, down to 16 on two)."""
-
-    modal = True
-    fs = NumericProperty(24)
-
-    def on_kv_post(self, _base) -> None:
-        App.get_running_app().bind(undo_words=self._fit, u=self._fit)
-        self.bind(size=self._fit)
-
-    def _fit(self, *_args) -> None:
-        app = App.get_running_app()
-        width = max(1, self.width - self.padding[0] - self.padding[2])
-        room = self.height - self.padding[1] - self.padding[3]
-        for size in (26, 24, 20, 18, 16):
-            core = CoreLabel(text=app.undo_words, font_size=app.u * size, bold=True,
-                             text_size=(width, None))
-            core.refresh()
-            if core.texture is None or core.texture.size[1] <= room:
-                break
-        self.fs = app.u * size
+    """What undo or redo did, in the messages' band for a few seconds: a tap closes it."""
 
     def on_touch_down(self, touch):
         app = App.get_running_app()

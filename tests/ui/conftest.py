@@ -78,9 +78,10 @@ def layout_holds():
     """Every state a test captures with ``shot()`` passes the layout check: a finding fails
     the test that captured it, naming the shot and the widget. ``COMPANION_LAYOUT=report``
     only reports (the figures print either way)."""
-    from ui_helpers import RECENT
+    from ui_helpers import PLACES, RECENT
 
     RECENT.clear()
+    PLACES.clear()
     yield
     bad = [f"{name}: {finding}" for name, found in RECENT for finding in found]
     RECENT.clear()
@@ -99,9 +100,28 @@ def pytest_sessionfinish(session) -> None:
     from ui_helpers import LAYOUT
 
     LAYOUT_KINDS.update({k: [f.kind for f in v] for k, v in LAYOUT.items()})
+    _said_twice_figures()
     out = os.environ.get("COMPANION_LAYOUT_REPORT")
     if out and LAYOUT:
         worker = getattr(session.config, "workerinput", {}).get("workerid")
         path = Path(out if worker is None else f"{out}.{worker}")
         path.write_text(json.dumps({k: [str(f) for f in v] for k, v in LAYOUT.items()},
                                    indent=1, ensure_ascii=False))
+
+
+def _said_twice_figures() -> None:
+    """The table screens' repeats (layout_check.said_twice), counted until they fail."""
+    from collections import Counter
+
+    from tests.support.figures import report
+    from ui_helpers import SAID_TWICE
+
+    if not SAID_TWICE:
+        return
+    repeats = Counter(f.split(": ", 2)[1].split(" is said already")[0]
+                      for found in SAID_TWICE.values() for f in found)
+    states = sum(1 for found in SAID_TWICE.values() if found)
+    report("said twice", f"{sum(repeats.values())} repeats in {states} of {len(SAID_TWICE)} "
+                         "table states captured (counted, not yet failing)")
+    for said, n in repeats.most_common(8):
+        report("said twice", f"  {n}x {said}")

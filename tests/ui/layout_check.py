@@ -16,15 +16,19 @@ It finds:
 - ``cut``: text cut by a box that is not its own: an ancestor's it reaches out of, or a
   sibling's (of it or of an ancestor) drawn over it, such as a banner under the game bar;
 - ``covered``: an overlay (a later sibling, drawn over) lying on an enabled control, unless the
-  overlay is modal (a ModalView, or a widget with ``modal = True`` that takes every touch on
-  it): the control would show nothing of itself, or take a tap meant for the overlay;
+  overlay is a dialog or a sheet over the whole window that takes every touch (a ModalView,
+  the dimmed screen's ``modal = True``): the control would show nothing of itself, or take a
+  tap meant for the overlay. A refusal, a toast or a banner is never exempt, however it
+  takes its touches: what the app says back has its own room (ui/root.kv's messages' band);
 - ``greyed``: a control drawn disabled (grey words or the dark fill of ui.theme's disabled
   role, or its own ``looks_disabled`` flag) that still takes a tap (is not Kivy ``disabled``):
-  what looks dead must be dead, so a tap never does what the look said it would not.
+  what looks dead must be dead, so a tap never does what the look said it would not;
+- ``capitals``, ``said twice``, ``moved``: as a player reads a table screen
+  (tests/ui/layout_reading.py).
 
 Whatever is hidden (opacity 0, no size) or scrolled out of a ScrollView is not looked at.
 
-Beside the findings, :func:`text_sizes` gives the size of every text shown, for the figure a
+Beside the findings, :func:`layout_reading.text_sizes` gives the size of every text shown, for the figure a
 table is judged by from a chair: the share of texts at 24 units or more per screen."""
 
 from __future__ import annotations
@@ -228,7 +232,14 @@ def _shown_from(root: Widget) -> Iterator[tuple[Widget, Rect | None]]:
 
 
 def _modal(w: Widget) -> bool:
-    return isinstance(w, ModalView) or bool(getattr(w, "modal", False))
+    """A dialog, or a sheet over the whole window that takes every touch (the dimmed screen):
+    what it lies over is not pressed unseen, since nothing else is in reach. A message, a
+    toast or a banner is never that, modal or not (issue 33): over a control it is found."""
+    if isinstance(w, ModalView):     # its overlay darkens the whole window and takes touches
+        return True
+    if not getattr(w, "modal", False):
+        return False
+    return _inside((0.0, 0.0, float(Window.width), float(Window.height)), _rect(w))
 
 
 def _painted(w: Widget) -> list[Rect]:
@@ -277,14 +288,21 @@ def _cut_by_ancestor(w: Label) -> Finding | None:
     return None
 
 
-def check(u: float) -> list[Finding]:
-    """Every finding on what the window shows now."""
+def check(u: float, table: bool = False) -> list[Finding]:
+    """Every finding on what the window shows now (``table``: a game's table screen, no
+    dialog over it: its capitals are checked too)."""
+    from layout_reading import SAID_ONCE_HOLDS, _capital_finding, said_twice
+
     window = (0.0, 0.0, float(Window.width), float(Window.height))
     found: list[Finding] = list(_layered(Window))
+    if table and SAID_ONCE_HOLDS:
+        found += said_twice()
     for w, clip in _shown(window):
         rect = _rect(w)
         if isinstance(w, Label):
             found.extend(_text_findings(w, u))
+            if table and (caps := _capital_finding(w, u)) is not None:
+                found.append(caps)
             if w.text.strip() and (cut := _cut_by_ancestor(w)) is not None:
                 found.append(cut)
         if not isinstance(w, (BoxLayout, GridLayout, StackLayout)):
@@ -309,29 +327,3 @@ def check(u: float) -> list[Finding]:
                     if _meet(ra, _rect(b)):
                         found.append(Finding("overlap", describe(a), f"covers {describe(b)}"))
     return found
-
-
-def _main_size(w: Label) -> float:
-    """The size most of a label's characters are drawn at: a big count with a small word beside
-    it in one markup text reads as the count's size only if the count is most of it."""
-    if not (w.markup and SIZE_TAG.search(w.text)):
-        return float(w.font_size)
-    weights: dict[float, int] = {}
-    sizes = [float(w.font_size)]
-    for part in re.split(r"(\[/?size[^\]]*\])", w.text):
-        if part.startswith("[size="):
-            sizes.append(float(SIZE_TAG.match(part).group(1)))
-        elif part.startswith("[/size"):
-            if len(sizes) > 1:
-                sizes.pop()
-        else:
-            n = len(_visible(TAGS.sub("", part)))
-            weights[sizes[-1]] = weights.get(sizes[-1], 0) + n
-    return max(weights, key=weights.get) if any(weights.values()) else float(w.font_size)
-
-
-def text_sizes(u: float) -> list[float]:
-    """The size, in units, of every text the window shows now (one per label)."""
-    window = (0.0, 0.0, float(Window.width), float(Window.height))
-    return [_main_size(w) / u for w, _clip in _shown(window)
-            if isinstance(w, Label) and w.text.strip()]

@@ -126,8 +126,41 @@ def test_an_overlay_on_an_enabled_control_is_found_unless_it_is_modal(app):
     field.disabled = True                    # not a control now: its words are still hidden
     assert [f.kind for f in _findings(field, toast)] == ["cut"]
     field.disabled = False
-    toast.modal = True
-    assert _findings(field, toast) == []
+    toast.modal = True                       # taking every touch on it does not excuse it
+    assert [f.kind for f in _findings(field, toast)] == ["covered"]
+    sheet = Widget(size_hint=(None, None), size=Window.size, pos=(0, 0))
+    sheet.modal = True                       # over the whole window (the dimmed screen)
+    with sheet.canvas:
+        from kivy.graphics import Rectangle
+        Rectangle(size=Window.size)
+    assert _findings(field, sheet) == []
+
+
+def test_a_refusal_and_a_toast_take_their_own_room_and_cover_nothing(app):
+    """Issue 33: the red refusal lay over the bar, the prompt and the log rows, the undo toast
+    over the log strip and the clocks. Now the messages' band takes its room from the screens:
+    it meets neither the screens nor the bar, and the check finds nothing under it."""
+    from companion.core.model import Command
+    from ui_helpers import frames as pump
+
+    assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
+    app.session.execute(Command("play_role", "Anna", {"role": "warlock"}))
+    pump()
+    root, screens = app.root, app.root.ids.sm
+    for say in (lambda: app.refuse("It is Barb's turn to answer, not Anna's"),
+                lambda: setattr(app, "undo_words", "Undone: Anna played the Warlock"),
+                lambda: setattr(app, "waiting", "Not saved: the SD card is full")):
+        say()
+        pump()
+        band = root.ids.messages
+        assert band.height > 0
+        assert band.y >= screens.top - 1 and band.y >= root.ids.game_bar.top - 1
+        found = [f for f in check(app.u) if f.kind in ("covered", "cut")]
+        assert found == [], found
+        app.dismiss_refusal()
+        app.undo_words = app.waiting = ""
+        pump()
+        assert band.height == 0
 
 
 def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
@@ -150,3 +183,42 @@ def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
     live = FlatButton(title="Steal", fill=theme.CALM, size_hint=(None, None), size=(120, 56),
                       pos=(10, 10))
     assert _findings(live) == []
+
+
+def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
+    """Issue 33: "Draw an Omen card" in the headline and again in the panel; the same words
+    on two items of one list (two offer cards' "Tap to buy") are its column, not a repeat."""
+    from layout_reading import said_twice
+    from ui.games.cauldron.market import OfferCard  # noqa: F401 (a class that is no layout)
+
+    headline = Label(text="Draw an Omen card and read it aloud", font_size=20,
+                     size_hint=(None, None), size=(500, 40), pos=(0, 400))
+    panel = Label(text="Draw an Omen card", font_size=20, size_hint=(None, None),
+                  size=(300, 40), pos=(0, 300))
+    row = BoxLayout(size_hint=(None, None), size=(600, 60), pos=(0, 100))
+    for word in ("Spider Web", "Frog Legs"):
+        row.add_widget(FlatButton(title=word, caption="tap to buy it", fs=20))
+    layer = FloatLayout(size=Window.size)
+    for w in (headline, panel, row):
+        layer.add_widget(w)
+    Window.add_widget(layer)
+    screens, screens.opacity = Window.children[-1], 0
+    try:
+        frames(3)
+        found = said_twice()
+    finally:
+        screens.opacity = 1
+        Window.remove_widget(layer)
+        frames(1)
+    assert [f.kind for f in found] == ["said twice"], found
+    assert "draw an omen" in found[0].detail
+
+
+def test_phrases_leave_out_tags_and_rows_of_counts():
+    from ui.text.phrases import phrases, share_a_phrase
+
+    assert phrases("[b]Fill[/b] the board: 5 Spider Web") == [
+        "fill the board", "the board 5", "board 5 spider", "5 spider web"]
+    assert phrases("1 1 1") == []
+    assert share_a_phrase(["Anna rolled 5 for turn order", "Barb rolled 2 for turn order"])
+    assert not share_a_phrase(["Anna gathered 2 Spider Web", "Barb passed"])

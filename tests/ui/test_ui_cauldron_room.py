@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from test_ui_cauldron_screens import FOUR, card, deal, start, to_turns
-from ui.games.cauldron.seats import CardLine
+from ui.games.cauldron.seats import COUNT_FS, CardLine
 from ui_helpers import both_sizes, find, frames, resize
 
 NAMES = [p["name"] for p in FOUR]
@@ -48,7 +48,7 @@ def test_a_larger_window_lists_the_seats_cards(app):
     resize(800, 480)
     # the card is full at 800x480: no lines, the digits at their size
     assert all(not lines(c) and not c.roomy for c in seats(app))
-    assert barb.ids.potions.font_size == 28 * app.fu
+    assert barb.ids.potions.font_size == COUNT_FS * app.fu
 
 
 def test_the_digits_grow_only_where_every_card_has_the_room(app):
@@ -67,14 +67,16 @@ def test_the_digits_grow_only_where_every_card_has_the_room(app):
 
 def test_a_seat_with_more_cards_than_room_says_how_many_more(app):
     s = start(app)
-    deal(s, NAMES)
+    long = "Tincture of the Long and Moonless Winter Night"
+    # Barb's long card first (her Easy one): listed first, it has the room for its two lines
+    s.execute(Command("add_potion", "Barb", {"potion": card(long, ["frog_legs", "any"],
+                                                            kind="easy", gain=3)}))
+    s.execute(Command("add_potion", "Barb", {"potion": card("Elixir 1", ["spider_web"] * 3)}))
+    deal(s, [n for n in NAMES if n != "Barb"])
     for i in range(3):
         s.execute(Command("add_potion", "Anna", {
             "potion": card(f"Tincture of the Long Night {i}", ["frog_legs", "any"]),
             "source": "correction"}))
-    long = "Tincture of the Long and Moonless Winter Night"
-    s.execute(Command("add_potion", "Barb", {"potion": card(long, ["frog_legs", "any"]),
-                                             "source": "correction"}))
     to_turns(s, NAMES)
     s.execute(Command("gather", "Anna", {"ingredients": ["spider_web", "frog_legs"]}))
     resize(1280, 720)

@@ -109,3 +109,20 @@ def test_the_field_guess_fits_the_box():
     guess = suggested_supply(44)
     assert sum(guess.values()) == 44 and set(guess) == set(d.INGREDIENTS)
     assert max(guess.values()) - min(guess.values()) <= 1
+
+
+def test_a_seats_status_says_what_the_steal_did(app):
+    """Issue 33, item 3: "Has stole" after a failed steal. The status in the state's words."""
+    app.screens.get_screen("cauldron")                 # its modules loaded
+    from ui.games.cauldron.table import CauldronScreen
+
+    prompt = {"seat": 0, "phase": "turns"}
+    summary = {"players": [{}, {}, {}], "action": "steal", "steal": {"success": None}}
+    said = lambda: CauldronScreen.statuses(summary, prompt)[0]   # noqa: E731
+    assert said() == "Stealing"
+    summary["steal"]["success"] = False
+    assert said() == "Steal failed"
+    summary["steal"]["success"] = True
+    assert said() == "Has stolen"
+    summary.update(action="gather", steal=None)
+    assert said() == "Has gathered"

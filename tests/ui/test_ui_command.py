@@ -143,3 +143,24 @@ def test_demo_mode_keeps_its_own_database(monkeypatch, tmp_path, argv, expected)
     parser, handlers = build_parser()
     assert handlers["run"](parser.parse_args(argv)) == 0
     assert opened == [expected.format(data=tmp_path) if expected else None]
+
+
+def test_a_first_start_says_nothing_of_kivy_s_configuration(tmp_path):
+    """Issue 33: a newcomer's first start printed "Older configuration version detected", that
+    it was upgrading, and a DEBUG line; Kivy's config.ini is not used, so none of that."""
+    said = _start_logs(tmp_path, "import kivy.core.window")
+    assert "Older configuration" not in said and "Upgrading" not in said, said
+    assert "DEBUG" not in said, said
+    assert not (tmp_path / "config.ini").exists()
+
+
+def test_no_sound_device_is_one_line_not_a_critical():
+    import logging
+
+    from ui.kiosk.command import KioskLog
+
+    record = logging.LogRecord("kivy", logging.CRITICAL, __file__, 1,
+                               "AudioSDL2: Unable to open mixer: No such audio device", (), None)
+    assert KioskLog().filter(record)
+    assert record.levelname == "INFO"
+    assert record.getMessage() == "Sound: no sound device: sounds off"

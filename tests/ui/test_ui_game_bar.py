@@ -178,3 +178,16 @@ def test_a_log_row_is_as_tall_as_its_words_wrap():
         assert lines == 2 and len(text) * u * 8 <= width         # what the guess missed
         assert row_data(text, width, u)["height"] == u * (30 + 22 * (lines - 1))
         assert row_data("Anna passed", width, u)["height"] == u * 30
+
+
+def test_the_bar_leaves_out_an_older_line_that_says_the_newer_ones_words(app):
+    """Issue 33: "Anna rolled 5 for turn order" over "Barb rolled 2 for turn order" said
+    "for turn order" twice in two rows: the newest alone (the log has both)."""
+    start_brew(app)
+    bar = _bar(app)
+    app.log_tail = "Anna rolled 5 for turn order\nBarb rolled 2 for turn order"
+    bar._fit()
+    assert bar.shown == "Barb rolled 2 for turn order"
+    app.log_tail = "Anna played the Warlock\nBarb passed"
+    bar._fit()
+    assert bar.shown == "Anna played the Warlock\nBarb passed"

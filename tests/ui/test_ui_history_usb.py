@@ -57,11 +57,12 @@ def test_no_stick_says_so_and_a_tap_looks_again(tree):
     app = App.get_running_app()
     open_history(app)
     assert screen.stick == "" and screen.usb_said.startswith("No USB stick mounted")
-    tap(button("To USB stick"))
+    tap(button("Look for a stick"))                         # issue 33: it says what it does
     assert screen.usb_said.startswith("Not exported: no USB stick is mounted")
+    assert "docs/" not in screen.usb_said                   # no developer's file to a player
     (tmp_path / "media" / "usb").mkdir(parents=True)      # plugged in while on the screen
     mounts.write_text(f"/dev/sda1 {tmp_path}/media/usb vfat rw 0 0\n")
-    tap(button("To USB stick"))
+    tap(button("Look for a stick"))
     assert wait_for(lambda: not screen.exporting, timeout=30)
     assert screen.usb_ok and screen.usb_said.startswith("12 games to ")
 

@@ -182,3 +182,13 @@ def test_a_row_names_the_winner_first_even_on_equal_points():
     assert row.endswith("Ann\u00a05")
     assert scores_markup("quest", [("Ann", 0, True, 0), ("Bo", 0, True, 1)]).endswith(
         "Ann, Bo: won together[/color][/b]")
+
+
+def test_a_quest_resume_card_says_one_path_not_one_paths():
+    """Issue 33, item 3: "1 paths blocked" on the resume card."""
+    from ui.games import _quest_where
+
+    summary = {"turn_no": 4, "in_cauldron": ["rotten_egg"], "obstacles": [{"path": 2}]}
+    assert _quest_where(summary) == "Turn 4, 1 of 3 in the cauldron, 1 path blocked"
+    summary["obstacles"].append({"path": 5})
+    assert _quest_where(summary).endswith("2 paths blocked")

@@ -4,7 +4,8 @@ names before they would be cut, and Home shows a new table its games first."""
 
 from __future__ import annotations
 
-from layout_check import READ_FAR, text_sizes
+from layout_check import READ_FAR
+from layout_reading import text_sizes
 
 from companion.core.model import Command
 from ui import theme

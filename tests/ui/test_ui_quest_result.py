@@ -104,9 +104,9 @@ def test_setup_problems_sit_on_their_row_and_go_when_fixed(app):
     frames()
     assert rows[2].problem == "Player 1 is already called Mia: add a letter, like mia B"
     assert rows[0].problem == rows[1].problem == ""
-    rows[1].ids.name.text = ""
+    rows[1].ids.name.text = ""                                 # emptied: its hint names it
     frames()
-    assert rows[1].problem == "Write this player's name"
+    assert rows[1].problem == "" and setup.names()[1] == "Player 2"
     setup.chosen = NEEDED
     tap(setup.ids.start)
     assert app.session is None                                 # nothing sent to the rules
@@ -127,7 +127,7 @@ def test_a_problem_on_a_row_scrolled_away_is_brought_into_view(app):
     setup = app.screens.get_screen("quest_setup")
     setup.change_count(+3)                                      # six rows: more than fit
     setup.chosen = NEEDED
-    setup.rows[0].ids.name.text = ""
+    setup.rows[0].ids.name.text = "M" * 41                      # too long: its problem on top
     for row in setup.rows[1:]:
         row.ids.name.text = "Mia"                               # four more problems below
     frames()
@@ -138,5 +138,5 @@ def test_a_problem_on_a_row_scrolled_away_is_brought_into_view(app):
     frames()
     tap(setup.ids.start)
     frames(6)
-    assert app.session is None and setup.rows[0].problem == "Write this player's name"
+    assert app.session is None and setup.rows[0].problem.startswith("A shorter name")
     assert listing.scroll_y > 0.9                               # back up to row 1

@@ -26,7 +26,7 @@ def test_a_round_by_touch(app):
     assert "Announces" in panel_texts(app, "Anna")
     tap_title("Warlock")                         # Anna: "I am the Warlock!"
     assert table.role_title == "Warlock"
-    assert table.role_call == "I am the Warlock!"
+    assert table.role_call == ""                 # the claim button says the call, once
     assert table.turn_name == "Barb"
     assert "Held by Anna" in texts(table)
     assert panel(app, "Barb").awaited
@@ -86,7 +86,7 @@ def test_a_refused_key_press_is_explained_and_changes_nothing(app):
     assert app.refusal == "It is Barb's turn to answer, not Anna's"
     refusal = app.root.ids.refusal
     assert refusal.opacity == 1
-    assert app.refusal in texts(refusal)
+    assert any(app.refusal in t for t in texts(refusal))
     assert len(app.session.steps) == steps and app.session.summary() == before
     tap(refusal)                                 # a tap closes it
     assert app.refusal == "" and refusal.opacity == 0

@@ -9,7 +9,9 @@ from ui_helpers import button, frames, tap, tap_title, wait_for
 def test_seats_starter_and_variant(app):
     tap_title("Witch's Brew")
     setup = app.screens.get_screen("setup")
-    assert setup.count == 4 and [r.ids.name.text for r in setup.rows[:4]] == [
+    # empty fields with "Player N" as their hint: a tap and typing gives the typed name alone
+    assert setup.count == 4 and [r.ids.name.text for r in setup.rows[:4]] == [""] * 4
+    assert [r.ids.name.hint_text for r in setup.rows[:4]] == setup.names() == [
         "Player 1", "Player 2", "Player 3", "Player 4"]
     tap_title("-")
     assert setup.count == 3 and len(setup.ids.seats.children) == 3
@@ -63,3 +65,41 @@ def test_a_name_stays_above_the_docked_keyboard(app):
         assert wait_for(lambda: setup.lift == 0)
     finally:
         Window.remove_widget(keyboard)
+
+
+def test_a_first_cauldron_setup_keeps_nothing_and_typing_a_name_is_the_name(app):
+    """Issue 33, item 7: a first Cauldron game said "Kept from the last Cauldron game"; a name
+    field held the text "Player 1", so a tap and typing gave "PlayerAnna 1"."""
+    from kivy.core.window import Window
+    from test_ui_cauldron_screens import start
+
+    from ui_helpers import texts
+
+    def kept_said() -> bool:
+        setup = app.screens.get_screen("cauldron_setup")
+        said = False
+        for panel in ("rules", "settings"):
+            setup.show_panel(panel)
+            frames()
+            said |= any("Kept from the last" in t for t in texts(setup))
+        setup.show_panel("players")
+        frames()
+        return said
+
+    app.new_game("cauldron")
+    frames()
+    assert not kept_said()
+    field = app.screens.get_screen("cauldron_setup").rows[0].ids.name
+    assert field.text == "" and field.hint_text == "Player 1"
+    field.focus = True
+    for ch in "Anna":
+        Window.dispatch("on_textinput", ch)
+    frames()
+    field.focus = False
+    assert field.text == "Anna"
+    start(app)                                   # a Cauldron game set up: now it is kept
+    app.go_home()
+    frames()
+    app.new_game("cauldron")
+    frames()
+    assert kept_said()

@@ -161,3 +161,17 @@ def test_an_empty_history_says_so(app):
     close_dialogs()
     tap(button("Back", screen))
     assert app.screens.current == "home"
+
+
+def test_it_opens_on_a_title_that_has_games(app, tmp_path):
+    """Issue 33, item 8: Statistics opened on Witch's Brew with no Witch's Brew game kept."""
+    path = tmp_path / "only-cauldron.sqlite3"
+    with Store(path) as store:
+        build_history(store, {"cauldron": 3}, seed=2, mess=0)
+    app.open_store(path)
+    app.go_home()
+    frames()
+    screen = app.screens.get_screen("stats")
+    screen.kind, screen.chosen = "game", "witchs_brew"      # where a fresh screen starts
+    tap(button("Statistics"))
+    assert screen.chosen == "cauldron" and screen.heading.startswith("Cauldron: 3 games")

@@ -34,8 +34,8 @@ def test_the_tiles_show_every_counter_as_digits_beside_its_icon(app):
     tile = panel(app, "Anna")
     drawn = [c for c in find(lambda w: isinstance(w, Counter), tile) if c.height]
     assert {c.kind for c in drawn} == {"drop", "nugget", "vial", "potion", "cards"}
-    for c in drawn:                                   # at least 28 units at 800x480
-        assert c.digits.font_size == pytest.approx(app.u * 28)
+    for c in drawn:                # 30 units at 800x480: capitals of 21 px (issue 33)
+        assert c.digits.font_size == pytest.approx(app.u * 30)
         assert c.icon.width > app.u * 14 and c.icon.canvas.children   # drawn, not empty
     both_sizes("witchs_brew_tiles")
     start(app, FIVE + ["Fiona"])                     # six seats: no room for the potions
@@ -47,7 +47,7 @@ def test_large_text_enlarges_the_counters(app, large):  # noqa: F811 (the fixtur
     drawn = [c for c in find(lambda w: isinstance(w, Counter), panel(app, "Barb")) if c.height]
     assert drawn
     for c in drawn:
-        assert c.digits.font_size == pytest.approx(app.u * 28 * TEXT_SIZES["large"])
+        assert c.digits.font_size == pytest.approx(app.u * 30 * TEXT_SIZES["large"])
     both_sizes("witchs_brew_tiles_large_text")
 
 

@@ -18,8 +18,34 @@ SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 SAVE_SHOTS = os.environ.get("COMPANION_SHOTS", "1") != "0"
 #: shot name -> what the layout check found there (the figures)
 LAYOUT: dict[str, list] = {}
+#: shot name -> the phrases a table screen said twice there (the figures, tests/conftest.py)
+SAID_TWICE: dict[str, list[str]] = {}
 #: (shot name, findings) captured by the test running now: what it fails on (tests/ui/conftest.py)
 RECENT: list[tuple[str, list]] = []
+
+
+#: (screen, window size, phase, the messages' band height) -> the controls' places in the
+#: last state captured there by the test running now (cleared with RECENT)
+PLACES: dict[tuple, dict] = {}
+
+
+def _kept_in_place(app, name: str) -> None:
+    """A control in this state and the last one captured of the same phase (same screen,
+    window size and message band) is where it was; else a ``moved`` finding."""
+    from layout_reading import controls, moved
+
+    phase = (app.prompt or {}).get("phase")
+    screen = app.root.ids.sm.current_screen
+    view = (getattr(screen, "mode", None), getattr(screen, "show_track", None),
+            getattr(getattr(screen, "market", None), "marking", None))   # a view a tap opens
+    key = (screen.name, tuple(Window.size), phase, view, round(app.root.ids.messages.height))
+    now = controls()
+    if key in PLACES:
+        found = moved(PLACES[key], now, app.u)
+        if found:
+            LAYOUT[name] = LAYOUT[name] + found
+            RECENT[-1] = (name, LAYOUT[name])
+    PLACES[key] = now
 
 
 def looked_at(name: str) -> None:
@@ -27,16 +53,22 @@ def looked_at(name: str) -> None:
     from kivy.app import App
 
     from kivy.uix.modalview import ModalView
-    from layout_check import check, text_sizes
+    from layout_check import check
+    from layout_reading import capitals, said_twice, text_sizes
 
     from tests.support.figures import TEXT_SIZES
 
     app = App.get_running_app()
-    LAYOUT[name] = check(app.u)
-    RECENT.append((name, LAYOUT[name]))
     dialog = any(isinstance(w, ModalView) for w in Window.children)
+    table = bool(app.table_showing) and not dialog
+    LAYOUT[name] = check(app.u, table=table)
+    RECENT.append((name, LAYOUT[name]))
+    if table:
+        SAID_TWICE[name] = [str(f) for f in said_twice()]
+        _kept_in_place(app, name)
     screen = app.root.ids.sm.current + (" with a dialog" if dialog else "")
-    TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u)]
+    TEXT_SIZES[name] = [screen, bool(app.table_showing) and not dialog, text_sizes(app.u),
+                        [round(px, 1) for px, _w in capitals(app.u)]]
 
 
 #: seconds: a one-off Clock event of at most this delay (a tap a scroll view hands on, a

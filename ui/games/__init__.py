@@ -45,7 +45,8 @@ def _cauldron_where(summary: dict[str, Any]) -> str:
 
 def _quest_where(summary: dict[str, Any]) -> str:
     inside, blocked = len(summary["in_cauldron"]), len(summary["obstacles"])
-    return f"Turn {summary['turn_no']}, {inside} of 3 in the cauldron, {blocked} paths blocked"
+    paths = "path" if blocked == 1 else "paths"      # "1 path blocked", never "1 paths"
+    return f"Turn {summary['turn_no']}, {inside} of 3 in the cauldron, {blocked} {paths} blocked"
 
 
 GAMES: dict[str, GameUI] = {

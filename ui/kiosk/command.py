@@ -52,16 +52,25 @@ class KioskLog(logging.Filter):
       (``ui.kiosk.touch.touch_inputs``), so that is one INFO line. On the console (kmsdrm, the
       kiosk) mtdev is what reads the panel, so the same line is a WARNING there: the screen
       will not answer a finger until the package is installed. Any other failure of that
-      import keeps its error and traceback."""
+      import keeps its error and traceback.
+    - A machine without a sound device: SDL's audio says "Unable to open mixer" as CRITICAL.
+      The cues are only cues (ui/table/sound.py): one INFO line, "no sound device: sounds
+      off"."""
 
     NO_CUT_BUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+    NO_MIXER = "Unable to open mixer"
+    CONFIG_UPGRADE = "Config: Upgrading from"
     NO_MTDEV = "Input: MTDev is not supported"
     MTDEV_LIBRARY = "libmtdev.so"
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith(self.CONFIG_UPGRADE):
+            return False          # Kivy's own config.ini is not used (configure_kivy)
         if str(record.msg).startswith(self.NO_CUT_BUFFER):
             self._one_line(record, logging.INFO,
                            "Cutbuffer: none (no xclip or xsel: copy and paste stay within the app)")
+        elif self.NO_MIXER in str(record.msg):
+            self._one_line(record, logging.INFO, "Sound: no sound device: sounds off")
         elif str(record.msg).startswith(self.NO_MTDEV) and self._no_library(record):
             if os.environ.get("SDL_VIDEODRIVER") == "kmsdrm":
                 self._one_line(record, logging.WARNING,
@@ -86,12 +95,16 @@ class KioskLog(logging.Filter):
 
 
 def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
-    """Kivy settings that must be in place before Kivy's window module is imported."""
+    """Kivy settings that must be in place before Kivy's window module is imported. Kivy's
+    own config.ini is neither read nor written (every setting the app needs is set here): a
+    first start says nothing about "Older configuration version" and upgrading it."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    # Kivy's Logger is logging's "kivy": filtered before the first import of kivy logs
+    kivy_log = logging.getLogger("kivy")
+    if not any(isinstance(f, KioskLog) for f in kivy_log.filters):
+        kivy_log.addFilter(KioskLog())
     from kivy.config import Config
-    from kivy.logger import Logger
-
-    Logger.addFilter(KioskLog())
 
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))

@@ -1,4 +1,5 @@
-"""The docked touch keyboard (kiosk): keep the field being typed in above it.
+"""The keyboard, on screen or real: keep the field being typed in above the docked touch
+keyboard, and know when a key is a letter typed rather than a seat's button.
 
 Kivy's own 'below_target' pan moves the keyboard too, so a form lifts itself instead.
 """
@@ -7,7 +8,25 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.core.window import Window
+from kivy.uix.behaviors.focus import FocusBehavior
 from kivy.uix.vkeyboard import VKeyboard
+
+
+def typing_into():
+    """The field (any focusable entry on the window) that has the keyboard now, or None.
+
+    While one has it, every key is text for that field and nothing else: the table's key map
+    (demo keys standing in for seat buttons, P for Pause) stands aside, so the "P" of "Love
+    Potion" typed into a card's name never pauses the game (issue 33). The window's tree is
+    walked, not Kivy's private list of keyboards, so a field left focused on a screen that is
+    no longer shown does not swallow the table's keys."""
+    stack = list(Window.children)
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, FocusBehavior) and widget.focus:
+            return widget
+        stack.extend(widget.children)
+    return None
 
 
 def keyboard_lift(focused, current_lift: float) -> float:

@@ -254,7 +254,7 @@ class HistoryScreen(Screen):
         self.stick = str(chosen.path) if chosen else ""
         self.usb_ok = self.usb_failed = False
         self.usb_said = (f"USB stick at {chosen.path}" if chosen else
-                         "No USB stick mounted: plug one in, then tap To USB stick.")
+                         "No USB stick mounted: plug one in, then tap Look for a stick.")
         return chosen
 
     def to_usb(self) -> None:
@@ -264,7 +264,7 @@ class HistoryScreen(Screen):
             return
         chosen = self.look_for_stick()
         if chosen is None:
-            self._exported("Not exported: no USB stick is mounted (docs/pi.md: a USB stick).",
+            self._exported("Not exported: no USB stick is mounted; plug one in and tap again.",
                            False)
             return
         if not chosen.writable:

@@ -95,6 +95,9 @@ class StatsScreen(Screen):
         self._plays = read_plays(store.conn)
         self._names = players(self._plays, profile_names(store.conn))
         self._seen = {}
+        played = [p.game for p in self._plays]
+        if self.kind == "game" and played and self.chosen not in played:
+            self.chosen = played[-1]   # a title with games, the latest played (issue 33)
         self.refresh()
 
     def show_title(self, game: str) -> None:

@@ -136,10 +136,13 @@ class TableDevices:
 
     def _on_key_down(self, _window, key, _scancode, _codepoint, modifiers) -> bool:
         """Demo mode: keys stand in for the seat buttons and feed the same Inbox (on the table
-        screens, and on the Hardware screen for its test unless a text field is typed in)."""
+        screens, and on the Hardware screen for its test), never while a field is typed in."""
+        from ui.kiosk.keyboard import typing_into
+
         app = self.app
-        testing = self.input_listener is not None and \
-            not getattr(app.screens.current_screen, "typing", False)
+        if typing_into() is not None:
+            return False
+        testing = self.input_listener is not None
         if not app.demo or not (testing or app.session is not None
                                 and app.screens.current in table_screens()):
             return False

@@ -23,6 +23,8 @@ from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
 from ui.table.clock import TableClock, clock_words
+from ui.kiosk.keyboard import typing_into
+from ui.text.phrases import share_a_phrase
 from ui.widgets.common import Box
 
 #: How long undo and redo say what they did.
@@ -86,8 +88,11 @@ class GameBar(Box):
             core.refresh()
             return core.texture is not None and core.texture.size[1] <= room
 
-        for shown in ("\n".join(lines[-n:]) for n in range(TAIL, 0, -1)):
-            if fits(shown):
+        # the newest lines that fit and say nothing twice ("Anna rolled 5 for turn order"
+        # over "Barb rolled 2 for turn order": the newest alone; the log has them all)
+        for n in range(TAIL, 0, -1):
+            shown = "\n".join(lines[-n:])
+            if fits(shown) and (n == 1 or not share_a_phrase(lines[-n:])):
                 break
         else:
             # One line too long for the bar even alone (a narrow bar, a long line): its first
@@ -106,7 +111,7 @@ class GameBar(Box):
     def _on_key(self, _window, key, _scancode, codepoint, modifiers) -> bool:
         app = App.get_running_app()
         if (app is None or not app.demo or not app.table_showing or codepoint != "p"
-                or set(modifiers) & {"ctrl", "alt", "meta"}):
+                or set(modifiers) & {"ctrl", "alt", "meta"} or typing_into() is not None):
             return False
         app.toggle_pause()
         return True

@@ -178,6 +178,7 @@ class Counter(BoxLayout):
         self.icon = Icon(kind=self.kind, colour=self.colour, size_hint_x=None)
         self.digits = Label(text=str(int(self.value)), bold=True, color=self.ink,
                             halign="left", valign="middle", size_hint_x=None)
+        self.digits.far = True     # a count, read from a chair (the layout check's capitals)
         self.digits.bind(texture_size=lambda l, ts: setattr(l, "width", ts[0]),
                          width=self._fit)
         self.fbind("width", self._fit)

@@ -313,3 +313,15 @@ class ColouredSeats:
     def _seated(self, note: str) -> None:
         self.note = note
         self._recheck()
+
+
+def seat_field(field, name: str, seat: int) -> None:
+    """A seat's name field holding ``name`` (a name from the last game, a profile), or empty
+    with "Player N" as its hint: a tap and typing gives "Anna", never "PlayerAnna 1"."""
+    field.hint_text = f"Player {seat + 1}"
+    field.text = name if name and name != field.hint_text else ""
+
+
+def typed_name(field) -> str:
+    """The name a seat's field gives: what was typed, else its hint ("Player 2")."""
+    return field.text.strip() or field.hint_text

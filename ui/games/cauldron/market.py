@@ -22,6 +22,11 @@ from ui.widgets.common import Box, FlatButton, Txt
 REASON_INK = theme.rgba("#F4A093")
 
 
+#: captions the first words to go where rows are short: what a tap does, and "none left",
+#: which the rule's line above the buttons says already
+HINTS = ("buy", "mark it", "mark a type", "none left")
+
+
 class OfferCard(ButtonBehavior, Box):
     """One purchase; pressing it buys (or is refused with the rule, which it already shows)."""
 
@@ -163,7 +168,21 @@ class CauldronMarketPanel(BoxLayout):
         mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))
         grid.add_widget(mark)
         grid.add_widget(self._cancel())
+        grid.bind(height=lambda g, h: self._hints_fit(g, h, u))
         box.add_widget(grid)
+
+    @staticmethod
+    def _hints_fit(grid, height: float, u: float) -> None:
+        """Rows too short for a two-line name and its caption (a message in the band above
+        the screens takes their room) drop the captions in HINTS; "run out" (what marking
+        changed) stays."""
+        short = height / 2 - grid.spacing[1] < u * 76
+        for b in grid.children:
+            hint = getattr(b, "hint", None)
+            if hint is None:
+                b.hint = hint = b.caption if b.caption in HINTS else ""
+            if hint:
+                b.caption = "" if short else hint
 
     def _field_button(self, kind: str, problem: str | None, marked: bool) -> FlatButton:
         if self.marking:

@@ -33,7 +33,9 @@ NARROW = 5   # seats from which a card is too narrow for the character beside th
 #: font units: the counters' digits, the chips' words, the card's rows
 DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
 #: font units: the listed cards' names and their lines; the counters' row, and larger
-COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 33, 46, 20, 34, 6
+COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
+#: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px
+COUNT_FS = 30
 SPELL_NAMES = {"basic": "Basic Spell", "advanced": "Advanced Spell"}
 CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
 
@@ -82,13 +84,16 @@ class CauldronSeatCard(SeatBox):
     current = BooleanProperty(False)
     compact = BooleanProperty(False)
     narrow = BooleanProperty(False)
+    #: too short for the name, a line of words and the counters (ui/games/cauldron/seats.kv)
+    tight = BooleanProperty(False)
     #: what fit() left out: the Cellar line, the chips' words, how many chips
     show_cellars = BooleanProperty(True)
 
     def __init__(self, **kwargs):
         self._fit_soon = Clock.create_trigger(self.fit, 0)
         super().__init__(**kwargs)
-        for name in ("size", "pool", "cards", "compact", "cellars", "status", "character", "zone"):
+        for name in ("size", "pool", "cards", "compact", "cellars", "status", "character", "zone",
+                     "tight"):
             self.fbind(name, self._fit_soon)
         App.get_running_app().fbind("fu", self._fit_soon)
 
@@ -108,6 +113,8 @@ class CauldronSeatCard(SeatBox):
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
         # narrow: "Gathered" rather than "Has gathered", on one line, leaving the pool room
         self.status = status.removeprefix("Has ").capitalize() if narrow else status
+        if narrow and self.status == "Stolen":
+            self.status = "Stole"
         self.pool = [(k, player["pool"][k]) for k in d.INGREDIENTS if player["pool"].get(k)]
         cells = [short(c) if c else "empty" for c in player["cellars"]]
         self.cellars = ("Cellar: " + ", ".join(cells)) if cells else ""
@@ -139,6 +146,7 @@ class CauldronSeatCard(SeatBox):
             self.spare = False
             return
         width = self.width - 2 * self.padding[0]
+        self.tight = self.height < self._whole_height(width, fu)
         fixed = sum(c.height for c in self.children if c.size_hint_y is None
                     and c not in (box, self.ids.cellar, self.ids.counters))
         room = self.height - 2 * self.padding[1] - fixed - COUNTERS_H * fu \
@@ -169,6 +177,15 @@ class CauldronSeatCard(SeatBox):
         listed.add_widget(Widget())   # the lines at the top, under the pool
         self.spare = len(lines) == len(self.cards) and \
             left - sum(line.height for line in lines) >= (ROOMY_H - COUNTERS_H) * fu
+
+    def _whole_height(self, width: float, fu: float) -> float:
+        """The height the name, the line of words (the status, else the character and zone,
+        as many lines as they wrap to) and the counters need: under it the card is tight."""
+        words = self.status or "  -  ".join(t for t in (self.character, self.zone) if t)
+        size = fu * (24 if self.status else 20)
+        line = text_needs(False, words, size, "Roboto", bool(self.status), width, "left")[1] \
+            if words else 0
+        return 2 * self.padding[1] + 3 * self.spacing + fu * (40 + COUNTERS_H) + line
 
     def _card_lines(self, room: float, width: float, fu: float) -> list[CardLine]:
         """The seat's cards as lines, as many as ``room`` holds: all, else the potions alone

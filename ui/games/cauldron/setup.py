@@ -31,7 +31,8 @@ from ui.games.cauldron.setup_check import setup_problems
 from ui.widgets.common import (
     Chip, FlatButton, Stepper, Txt, distinct_colours, paint,
 )
-from ui.widgets.players import ColouredSeats, last_game, last_of, start_game
+from ui.widgets.players import (ColouredSeats, last_game, last_of, seat_field, start_game,
+                                typed_name)
 
 MIN_SEATS, MAX_SEATS = RULES.players
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
@@ -107,8 +108,8 @@ class CharacterPicker(ModalView):
 
     def __init__(self, screen, row, **kwargs):
         super().__init__(**kwargs)
-        self.title = f"Character for {row.ids.name.text.strip() or 'seat %d' % (row.seat + 1)}"
-        taken = {r.character: r.ids.name.text for r in screen.rows[: screen.count]
+        self.title = f"Character for {typed_name(row.ids.name)}"
+        taken = {r.character: typed_name(r.ids.name) for r in screen.rows[: screen.count]
                  if r is not row and r.character}
         grid = self.ids.grid
         for key in (*d.CHARACTERS, ""):
@@ -138,6 +139,8 @@ class CauldronSetupScreen(ColouredSeats, Screen):
     market_start = StringProperty("left")
     quick_passes = BooleanProperty(True)
     supply = DictProperty({})            # empty: the box's counts are unknown
+    #: a Cauldron game was set up before: the milestones and settings shown are kept from it
+    kept = BooleanProperty(False)
 
     _again: dict | None = None           # the setup "Play again" brings, until shown
     _settings: dict = {}                 # the table settings it started from
@@ -191,6 +194,7 @@ class CauldronSetupScreen(ColouredSeats, Screen):
             self.on_pre_enter()
 
     def _fill(self, app, last: dict | None, milestones: dict) -> None:
+        self.kept = last is not None
         players = last.get("players", []) if last else []
         if not players:
             latest = last_game(app.store)
@@ -200,7 +204,7 @@ class CauldronSetupScreen(ColouredSeats, Screen):
         self.variants = list(last.get("variants", [])) if last else []
         for seat, row in enumerate(self.rows):
             p = players[seat] if seat < len(players) else {}
-            row.ids.name.text = p.get("name", f"Player {seat + 1}")
+            seat_field(row.ids.name, p.get("name", ""), seat)
             row.character = p.get("character") or ""
             row.ids.ability.text = p.get("ability", "")
             row.ids.ability.cursor = (0, 0)
@@ -284,7 +288,7 @@ class CauldronSetupScreen(ColouredSeats, Screen):
         for row in self.rows[: self.count]:
             line = BoxLayout(size_hint_y=None, height=u * 52, spacing=u * 6)
             hex_colour = (palette.find(row.colour) or palette.PALETTE[row.seat]).hex
-            line.add_widget(Chip(text=row.ids.name.text.strip() or f"Seat {row.seat + 1}",
+            line.add_widget(Chip(text=typed_name(row.ids.name),
                                  fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
                                  size_hint_x=None, width=u * 100))
             once = FlatButton(title="Once a season" if row.once else "Any time", fs=18,
@@ -318,7 +322,7 @@ class CauldronSetupScreen(ColouredSeats, Screen):
     def setup(self) -> dict:
         players = []
         for row in self.rows[: self.count]:
-            entry = {"name": row.ids.name.text.strip()}
+            entry = {"name": typed_name(row.ids.name)}
             if row.character:
                 entry["character"] = row.character
             if row.ids.ability.text.strip():
@@ -359,7 +363,7 @@ class CauldronSetupScreen(ColouredSeats, Screen):
             row.problem = seats.get(row.seat, "") if row.seat < self.count else ""
         if not general and seats and self.panel != "players":   # its row is out of sight
             seat = min(seats)
-            name = self.rows[seat].ids.name.text.strip() or f"Seat {seat + 1}"
+            name = typed_name(self.rows[seat].ids.name)
             general = f"{name}: {seats[seat]}"
         self.error = general
         if not seats and not general:

@@ -293,8 +293,11 @@ class CauldronScreen(Screen):
             out[seat] = "Buying now"
         else:
             action = summary["action"]
-            done = {"gather": "gathered", "steal": "stole", "brew": "brewed"}.get(action, action)
-            out[seat] = f"Has {done}" if action else "Acts now"
+            done = {"gather": "Has gathered", "brew": "Has brewed"}.get(action, f"Has {action}")
+            if action == "steal":      # in the state's own words: a failed steal took nothing
+                success = (summary.get("steal") or {}).get("success")
+                done = {None: "Stealing", True: "Has stolen", False: "Steal failed"}[success]
+            out[seat] = done if action else "Acts now"
         nxt = (seat + 1) % n
         if nxt != seat and prompt["phase"] != "closing":
             out[nxt] = "Next"

@@ -184,11 +184,16 @@ class CauldronTurnPanel(GridLayout):
         else:
             self.heading = "Gather: tap the Ingredient taken from the board"
         grid = self._grid(box, row=INGREDIENT_ROW)
+        # every kind the board holds this Harvest keeps its slot, one gathered to the last
+        # as "none left": a tap meant for one kind never lands on the next (issue 33)
+        fields = self.summary.get("fields") or {}
         for k in d.INGREDIENTS:
-            if left[k]:
+            if left[k] or fields.get(k):
                 taken = self.picked.count(k)
-                grid.add_widget(self._ingredient_button(k, f"{left[k] - taken} left", self._gather,
-                                                        selected=bool(taken)))
+                b = self._ingredient_button(k, f"{left[k] - taken} left" if left[k] else
+                                            "none left", self._gather, selected=bool(taken))
+                b.disabled = not left[k]
+                grid.add_widget(b)
         if self._witch():
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
                                 caption="Little Helpers" if not self.two else "back to one",

@@ -32,7 +32,7 @@ def _faces_words(faces: list[int]) -> str:
 def advice_words(spell: dict) -> str:
     """'Keep the 2 and 4: 75% chance' from the summary's spell, one line (the dice tiles say
     which die is rolled); once the team kept dice, the chance of its own choice, and the best
-    one when that is better: 'Kept the 5: 28%. Best: keep the 2 and 4, 75%'."""
+    one's when that is better: 'Kept the 5: 28%, best 75%' (the tiles' tips say which)."""
     p = spell.get("odds", {}).get("percent", 0)
     if not spell.get("rolls_used"):
         return f"Roll all three dice: {p}% chance it works"
@@ -49,9 +49,8 @@ def advice_words(spell: dict) -> str:
     best = spell.get("best")
     if not best:
         return f"{mine}: {p}% chance"
-    better = faces(best["keep"])
-    better_words = f"keep {_faces_words(better)}" if better else "roll all three"
-    return f"{mine}: {p}%. Best: {better_words}, {best['odds']['percent']}%"
+    # which dice the best choice keeps is said once, on the dice tiles ("tip: keep it")
+    return f"{mine}: {p}%, best {best['odds']['percent']}%"
 
 
 class MagicPanel(BoxLayout):
@@ -91,9 +90,12 @@ class MagicPanel(BoxLayout):
                 b.face, b.title, b.caption = None, f"Die {b.number}", ""
             else:
                 b.face = spell["dice"][i]
-                b.title = "KEEP" if d in self.kept else "roll again"
+                # a tip in the title's place where the team's choice differs from the best
+                # (the tile's colour says kept): one line, so the die keeps its size
                 differs = (d in advised) != (d in self.kept)
-                b.caption = ("tip: keep it" if d in advised else "tip: roll it") if differs else ""
+                b.title = (("tip: keep it" if d in advised else "tip: roll it") if differs
+                           else "KEEP" if d in self.kept else "roll again")
+                b.caption = ""
             b.selected = d in self.kept
             b.fill = theme.rgba("#5B4391") if d in self.kept else theme.SURFACE_HI
         self.can_keep = rolled

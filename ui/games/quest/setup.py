@@ -36,7 +36,7 @@ from ui import theme
 from ui.kiosk.keyboard import keyboard_lift
 from ui.games.quest import draw
 from ui.widgets.common import FlatButton, Stepper
-from ui.widgets.players import last_game, last_of, pick_player, start_game
+from ui.widgets.players import last_game, last_of, pick_player, seat_field, start_game, typed_name
 from ui.games.quest.dialogs import QuestDialog
 from ui.games.quest.icons import PictureButton
 
@@ -96,7 +96,7 @@ class QuestSetupScreen(Screen):
         self.rows = []
         for seat in range(MAX_PLAYERS):
             row = QuestPlayerRow(seat=seat)
-            row.ids.name.text = f"Player {seat + 1}"
+            seat_field(row.ids.name, "", seat)
             row.ids.name.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
             row.ids.name.bind(text=lambda *_: self.check_names())
             self.rows.append(row)
@@ -132,7 +132,7 @@ class QuestSetupScreen(Screen):
                 pass
         self.count = len(names) if MIN_PLAYERS <= len(names) <= MAX_PLAYERS else 3
         for seat, row in enumerate(self.rows):
-            row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+            seat_field(row.ids.name, names[seat] if seat < len(names) else "", seat)
         self.chosen = []
         self._place()
         if self._again is not None:
@@ -152,7 +152,7 @@ class QuestSetupScreen(Screen):
         if MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             self.count = len(names)
             for seat, row in enumerate(self.rows):
-                row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+                seat_field(row.ids.name, names[seat] if seat < len(names) else "", seat)
         self.facts = default_facts()
         self.facts.update({k: setup[k] for k in FACTS if k in setup})
         needed = [n for n in setup.get("needed", []) if n in INGREDIENTS]
@@ -205,7 +205,7 @@ class QuestSetupScreen(Screen):
         self.chosen = DRAW.sample(list(INGREDIENTS), NEEDED)
 
     def names(self) -> list[str]:
-        return [row.ids.name.text.strip() for row in self.rows[: self.count]]
+        return [typed_name(row.ids.name) for row in self.rows[: self.count]]
 
     def setup(self) -> dict[str, Any]:
         setup: dict[str, Any] = {"game": "quest", "players": self.names(),

@@ -139,7 +139,7 @@ class QuestScreen(Screen):
             "move": f"Move a bottle {n} spaces!",
             "return": f"Put bottle {picked} back!",
             "block": "Oh no! A path is blocked!",
-            "announce": "Choose your spell before you roll!",
+            "announce": "Choose a spell!",
             "reveal": "Look inside a bottle!",
             "ingredient": "Look inside a bottle!",
             "swap": "Swap two bottles!",

@@ -114,13 +114,17 @@ class ResolvePanel(BoxLayout):
             box.cols = 1
             box.add_widget(go)
         elif effect.kind == TRADE_DROP:
-            box.cols = 2
+            # the three drops side by side in the place of the one button the other effects
+            # have: Abstain stays where it always is, under them (issue 33)
+            box.cols = 1
+            drops = BoxLayout(spacing=app.u * 6)
             for drop in DROPS:
                 fill, ink = counter_chip_colours(drop)
-                b = FlatButton(title=f"Return {drop}", caption=f"has {player[drop]}",
+                b = FlatButton(title=drop.capitalize(), caption=f"has {player[drop]}",
                                fill=fill, ink=ink, disabled=player[drop] < 1)
                 b.bind(on_release=lambda _b, d=drop: self._send({"drop": d}))
-                box.add_widget(b)
+                drops.add_widget(b)
+            box.add_widget(drops)
         else:
             label = {BREW: "Brew a potion", CHOOSE_DROPS: f"Choose {effect.count} drops",
                      TABLE: "Enter what happened"}[effect.kind]

@@ -15,7 +15,7 @@ from companion.core import palette
 from companion.core.model import Command
 from companion.games.witchs_brew.roles import amount
 from ui import theme
-from ui.widgets.common import SeatBox
+from ui.widgets.common import SeatBox, text_needs
 from ui.widgets.icons import Counter  # noqa: F401 (the kv rules use it)
 
 #: Status kinds -> (fill, ink). The word is always shown as well.
@@ -52,7 +52,10 @@ class SeatPanel(SeatBox):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
+    name_w = NumericProperty(0)        # the name's width on one line at 30 units
     one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
+    tight = BooleanProperty(False)     # too short for the status line as well
+    bare = BooleanProperty(False)      # too short for any line of counts
     small = BooleanProperty(False)   # the counters' lines at their smaller height
     roomy = BooleanProperty(False)   # a tall tile: the counters' lines larger still
     row_h = NumericProperty(0)       # a line of counters' height
@@ -68,6 +71,8 @@ class SeatPanel(SeatBox):
         """Fill the panel from one player of the summary (and the gain it may decline)."""
         self.seat = seat
         self.player = player["name"]
+        fu = App.get_running_app().fu
+        self.name_w = text_needs(False, self.player, fu * 30, "Roboto", True, None, "left")[0]
         self.colour = theme.rgba(colour_hex)
         self.colour_ink = theme.ink_on(colour_hex)
         self.edge = theme.edge(colour_hex)

@@ -6,7 +6,7 @@ has is refused there, naming that seat. The colours go into the setup (``colours
 resume and "Play again" show them as chosen.
 
 A seat's "Who?" lists the players seen before (:mod:`ui.widgets.players`); a name can still
-be typed. Names default to the last game's table (one stored game read), else "Player 1"...;
+be typed. Names default to the last game's table (one stored game read), else a hint "Player 1"...;
 "Play again" fills in the finished game's seats instead (``prefill``). The rules validate the
 setup: a SetupError about one seat is said in people's words at that seat's row, one about the
 whole table beside the form. Once a problem is shown, every change re-asks the rules' gate
@@ -28,7 +28,7 @@ from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew.state import BOX_SUPPLY, VARIANT
 from ui.kiosk.keyboard import keyboard_lift
 from ui.widgets.common import distinct_colours, paint
-from ui.widgets.players import ColouredSeats, last_game, start_game
+from ui.widgets.players import ColouredSeats, last_game, seat_field, start_game, typed_name
 
 MIN_SEATS, MAX_SEATS = RULES.players
 
@@ -78,7 +78,7 @@ class SetupScreen(ColouredSeats, Screen):
         for seat in range(MAX_SEATS):
             row = SeatRow(seat=seat, colour=palette.PALETTE[seat].name)
             paint(row)
-            row.ids.name.text = f"Player {seat + 1}"
+            seat_field(row.ids.name, "", seat)
             row.ids.name.bind(focus=lambda *_: Clock.schedule_once(self._keep_visible))
             row.ids.name.bind(text=self._recheck)
             self.rows.append(row)
@@ -100,7 +100,7 @@ class SetupScreen(ColouredSeats, Screen):
         self.variant = False
         self.box_supply = False
         for seat, row in enumerate(self.rows):
-            row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+            seat_field(row.ids.name, names[seat] if seat < len(names) else "", seat)
         distinct_colours(self.rows, ())
         self.starter = 0
         self._place()
@@ -112,7 +112,7 @@ class SetupScreen(ColouredSeats, Screen):
         self.count = max(MIN_SEATS, len(names))
         self.note = ""
         for seat, row in enumerate(self.rows):
-            row.ids.name.text = names[seat] if seat < len(names) else f"Player {seat + 1}"
+            seat_field(row.ids.name, names[seat] if seat < len(names) else "", seat)
         distinct_colours(self.rows, setup.get("colours") or ())
         starter = setup.get("starter")
         self.starter = names.index(starter) if starter in names else 0
@@ -149,7 +149,7 @@ class SetupScreen(ColouredSeats, Screen):
             box.add_widget(row)
 
     def names(self) -> list[str]:
-        return [row.ids.name.text.strip() for row in self.rows[: self.count]]
+        return [typed_name(row.ids.name) for row in self.rows[: self.count]]
 
     def setup(self) -> dict:
         names = self.names()

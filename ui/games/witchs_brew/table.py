@@ -84,7 +84,8 @@ def what_now(summary: dict, prompt: dict) -> str:
     if phase == "play":
         return "Choose a role card and announce it"
     if phase == "answer":
-        return f"\"{ROLES[summary['role']].call}\", \"So be it!\" or pass?"
+        # the three answers are the buttons' words: said there once (issue 33)
+        return f"Answer the {ROLES[summary['role']].title}: claim it, agree or pass"
     if phase == "resolve":
         front = summary["pending"][0]
         part = "full action" if front["kind"] == "action" else "favor"
@@ -173,7 +174,8 @@ class WitchsBrewScreen(Screen):
         if role_key:
             role = ROLES[role_key]
             self.role_title = role.title
-            self.role_call = role.call
+            # while the seats answer, the claim button says the call: not the card too
+            self.role_call = "" if phase == "answer" else role.call
             hex_colour = theme.CARD_COLOURS[role.colour]
             self.role_fill, self.role_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         else:
