@@ -110,3 +110,35 @@ def test_without_the_setting_the_seat_dialog_and_the_brew_name_the_cards(app):
     assert named(CARDS["Anna"]) == CARDS["Anna"]
     table.turn_panel.choose("")
     frames()
+
+
+def test_witchs_brew_screens_are_the_same_whatever_the_hands_hold(hands_on):
+    """The role picker shows all twelve roles whatever the hands: so the rule is checked by
+    swapping the hands (each seat a different five) and finding the window's words unchanged,
+    when the hands are chosen and after a role is announced and answered."""
+    import re
+
+    from test_ui_screens import start as brew_start, table as brew_table
+
+    app = hands_on
+    hands = [{"Anna": ["witch", "druid", "wizard", "warlock", "alchemist"],
+              "Barb": ["witch", "wolf_keeper", "snake_hunter", "herb_collector", "assistant"],
+              "Carl": ["druid", "cutpurse", "begging_monk", "fortune_teller", "assistant"]},
+             {"Anna": ["witch", "druid", "cutpurse", "warlock", "herb_collector"],
+              "Barb": ["witch", "wizard", "alchemist", "begging_monk", "fortune_teller"],
+              "Carl": ["druid", "wolf_keeper", "snake_hunter", "assistant", "wizard"]}]
+    seen = []
+    for held in hands:
+        s = brew_start(app, ["Anna", "Barb", "Carl"])
+        for who, roles in held.items():
+            s.execute(Command("choose_hand", who, {"roles": roles}))
+        brew_table(app).refresh()
+        frames()
+        chosen = words_on_screen()
+        s.execute(Command("play_role", "Anna", {"role": "witch"}))   # Barb holds it too
+        brew_table(app).refresh()
+        frames()
+        clock = re.compile(r"\d+:\d\d")
+        seen.append([w for w in chosen + words_on_screen() if not clock.search(w)])
+    assert any("Barb:  Answer the Witch" in w for w in seen[0])   # the holder is asked
+    assert seen[0] == seen[1]
