@@ -150,3 +150,9 @@ def test_cli_export_of_a_game_in_play_with_hands_warns_and_keeps_them(tmp_path, 
     game = json.loads(capsys.readouterr().out)["game_id"]
     assert main(["export", "--log", str(game), "--db", db]) == 0
     assert capsys.readouterr().err == ""
+    # the history's export of unfinished games carries the log for import: the same warning
+    assert main(["export", "--all", "--include-unfinished", "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert '"choose_hand"' in out and "game 1 is still in play" in err
+    assert main(["export", "--all", "--db", db]) == 0          # finished games only: none
+    assert capsys.readouterr().err == ""
