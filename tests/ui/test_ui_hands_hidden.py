@@ -142,3 +142,21 @@ def test_witchs_brew_screens_are_the_same_whatever_the_hands_hold(hands_on):
         seen.append([w for w in chosen + words_on_screen() if not clock.search(w)])
     assert any("Barb:  Answer the Witch" in w for w in seen[0])   # the holder is asked
     assert seen[0] == seen[1]
+
+
+def test_cauldron_setup_and_an_undone_card_say_no_name(hands_on):
+    """The setup's seat buttons say how many cards are left to enter; undoing and redoing a
+    card entered says so without its name."""
+    app = hands_on
+    s = start(app)
+    for who, names in CARDS.items():
+        s.execute(Command("add_potion", who, {"potion": card(names[0], ["spider_web"] * 2,
+                                                             kind="easy", gain=3)}))
+    frames()
+    assert named(everyone()) == []
+    app.undo()
+    frames()
+    assert s.state["players"][3]["potions"] == [] and named(everyone()) == []
+    app.redo()
+    frames()
+    assert s.state["players"][3]["potions"] and named(everyone()) == []
