@@ -70,6 +70,8 @@ def test_no_cauldron_screen_names_a_seats_cards_but_its_own_open_hidden_entry(ha
         assert named(everyone()) == [], who
         if seat == 1:
             both_sizes("hands_hidden_seat", before=lambda: (table.open_seat(1), frames()))
+            both_sizes("hands_hidden_seat_open", before=lambda: (
+                table.open_seat(1), frames(), dialogs()[0].reveal(True), frames()))
             table.open_seat(1)
             frames()
         tap_title(f"Hidden entry: {who}'s cards")              # the seat's own entry, open
