@@ -16,6 +16,7 @@ from companion.cli.files import (
     at_line, file_label, fits, one_line, open_database, open_import, print_json, say, why,
     write_file,
 )
+from companion.cli.play import warn_hands
 from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
 from companion.core.errors import CompanionError, StoreError
 from companion.games import all_games
@@ -57,6 +58,19 @@ def _write_out(args: argparse.Namespace, text: str) -> None:
         sys.stdout.buffer.flush()
 
 
+def _in_play_with_hands(plays: list, stored: dict[int, Any]) -> list[str]:
+    """The running games whose stored log (``--include-unfinished``, json or jsonl) names a
+    seat's cards in hand (issue 32: kept, since ``companion import`` rebuilds the game)."""
+    from companion.cli.play import names_cards
+
+    found = [play.id for play in plays if play.status == "running" and any(
+        isinstance(row.get("command"), dict) and names_cards(
+            str(row["command"].get("do", "")), row["command"])
+        for row in (stored.get(play.id) or {}).get("log", []))]
+    return [f"game{'s' if len(found) > 1 else ''} {', '.join(map(str, found))} "
+            f"{'are' if len(found) > 1 else 'is'}"] if found else []
+
+
 def export_all(args: argparse.Namespace) -> int:
     """``export --all``: every finished game (or all) as csv, json or jsonl."""
     if args.raw:
@@ -65,6 +79,7 @@ def export_all(args: argparse.Namespace) -> int:
     stored: dict[int, Any] = {}
     plays = _plays(args, stored if fmt != "csv" else None)
     _write_out(args, render(plays, fmt, stored))
+    warn_hands(_in_play_with_hands(plays, stored))
     return EXIT_DONE
 
 

@@ -45,6 +45,32 @@ def _replay(args: argparse.Namespace, lines: list[str], store: Any) -> int:
     return EXIT_DONE
 
 
+#: The commands that carry a seat's unplayed cards (issue 32): a Witch's Brew hand, a Cauldron
+#: potion card entered (``buy`` carries one when a card is drawn with it).
+HAND_COMMANDS = ("choose_hand", "add_potion")
+
+
+def names_cards(do: str, args: dict[str, Any]) -> bool:
+    """Whether a command names a seat's cards in hand."""
+    return do in HAND_COMMANDS or (do == "buy" and "potion" in args)
+
+
+def holds_hands(session: Any) -> bool:
+    """Whether the game's standing commands name a seat's cards in hand. The export keeps them
+    (a script without them would not replay the same game, and whoever runs the command on
+    the Pi can read the database anyway), so a game still in play is exported with a warning
+    rather than with the hands hidden, as the record hides them from everyone else."""
+    return any(names_cards(step.command.do, step.command.args) for step in session.done_steps())
+
+
+def warn_hands(games: list[str]) -> None:
+    """The one warning of both exports, on stderr (stdout stays the file's text)."""
+    if games:
+        say(f"companion export: {', '.join(games)} still in play and this export holds every "
+            "seat's hand (the cards each chose or entered): keep it from the table until the "
+            "game is over", sys.stderr)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.script import export_lines
 
@@ -63,7 +89,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             if args.raw:  # the rows as stored: also for a game that no longer folds
                 lines = store.raw_log(args.log)
             else:
-                lines = export_lines(store.open_session(args.log))
+                session = store.open_session(args.log)
+                lines = export_lines(session)
+                warn_hands([f"game {args.log} is"] if not session.over
+                           and holds_hands(session) else [])
         except StoreError as problem:
             raise Unusable(f"{one_line(problem)}; companion history lists the games") from None
         except CompanionError as problem:

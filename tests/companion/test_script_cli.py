@@ -128,3 +128,31 @@ def test_version_help_and_python_dash_m():
                          text=True, cwd=ROOT, check=True)
     for sub in ("replay", "export", "history", "run"):
         assert sub in run.stdout
+
+
+def test_cli_export_of_a_game_in_play_with_hands_warns_and_keeps_them(tmp_path, capsys):
+    """Issue 32: the script keeps the hands (it must replay the same game); a game still in
+    play says on stderr that the hands are in it, a finished one or one without hands not."""
+    script = tmp_path / "game.jsonl"
+    hand = ["witch", "druid", "wizard", "warlock", "alchemist"]
+    script.write_text("\n".join([
+        '{"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}',
+        json.dumps({"do": "choose_hand", "player": "Anna", "roles": hand})]))
+    db = str(tmp_path / "c.sqlite3")
+    assert main(["replay", str(script), "--db", db]) == 0
+    game = json.loads(capsys.readouterr().out)["game_id"]
+    assert main(["export", "--log", str(game), "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert '"choose_hand"' in out and "still in play" in err and "hand" in err
+    assert out.count("\n") == 2                        # stdout stays the script alone
+    script.write_text("\n".join(WARLOCK[:3]))          # in play, no hands: no warning
+    assert main(["replay", str(script), "--db", db]) == 0
+    game = json.loads(capsys.readouterr().out)["game_id"]
+    assert main(["export", "--log", str(game), "--db", db]) == 0
+    assert capsys.readouterr().err == ""
+    # the history's export of unfinished games carries the log for import: the same warning
+    assert main(["export", "--all", "--include-unfinished", "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert '"choose_hand"' in out and "game 1 is still in play" in err
+    assert main(["export", "--all", "--db", db]) == 0          # finished games only: none
+    assert capsys.readouterr().err == ""

@@ -93,6 +93,21 @@ def counts_markup(counts: dict[str, int], size: int | None = None) -> str:
     return "  ".join(parts)
 
 
+def hands_on_phones(app=None) -> bool:
+    """The table setting Hands on phones (issue 32): then no Pi screen names a seat's potion
+    cards in hand (the seat cards, the seat's dialog, the brew and the entry show how many),
+    except behind that seat's own Hidden entry while it is open."""
+    app = app or App.get_running_app()
+    return bool(getattr(getattr(app, "table_settings", None), "hands", False))
+
+
+def in_hand_words(player: dict[str, Any]) -> str:
+    """'3 potion cards in hand, on Anna's phone' (the count the Pi may show)."""
+    n = len(player["potions"])
+    cards = "1 potion card" if n == 1 else f"{n} potion cards"
+    return f"{cards} in hand, on {player['name']}'s phone"
+
+
 def recipe(potion: dict[str, Any]) -> str:
     """'2 Spider Web, Dragon Egg' for a potion's ingredients: whole names, each once."""
     ingredients = list(potion["ingredients"])

@@ -16,7 +16,8 @@ from ui import theme
 from ui.text.markup import plain
 from ui.games.cauldron.adjust import CauldronAdjustDialog
 from ui.games.cauldron.common import (
-    CHARACTER_NAMES, holds_words, ingredient_colours, ingredient_name, recipe,
+    CHARACTER_NAMES, hands_on_phones, holds_words, in_hand_words, ingredient_colours,
+    ingredient_name, recipe,
 )
 from ui.games.cauldron.entry import CauldronEntry
 from ui.widgets.common import Chip, FlatButton, Stepper, Txt
@@ -102,6 +103,7 @@ class CauldronSeatDialog(CauldronEntry):
     def __init__(self, seat: int, **kwargs):
         super().__init__(**kwargs)
         self.seat = seat
+        self.revealed = False    # Hands on phones: the cards' names only while this is open
         self.refresh()
 
     @property
@@ -135,10 +137,31 @@ class CauldronSeatDialog(CauldronEntry):
         self.source = source
         self._sources()
 
+    def reveal(self, shown: bool) -> None:
+        """The seat's own Hidden entry inside its dialog: its cards by name while open."""
+        self.revealed = shown
+        self._potions()
+
+    def _hidden_entry(self, box, shown: bool) -> None:
+        u = self.app.u
+        if not shown:
+            box.add_widget(Txt(text=in_hand_words(self.player), fs=18, ink=theme.MUTED,
+                               size_hint_y=None, height=u * 56))
+        b = FlatButton(title="Hide the cards" if shown else
+                       f"Hidden entry: {self.player['name']}'s cards", fs=18,
+                       fill=theme.GREY_BTN if shown else theme.ACTION,
+                       size_hint_y=None, height=u * 56)
+        b.bind(on_release=lambda *_a: self.reveal(not shown))
+        box.add_widget(b)
+
     def _potions(self) -> None:
         box = self.ids.potions
         box.clear_widgets()
         u = self.app.u
+        if hands_on_phones(self.app) and self.player["potions"]:
+            self._hidden_entry(box, self.revealed)
+            if not self.revealed:
+                return
         for potion in self.player["potions"]:
             row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 6)
             words = Label(text=f"[b]{plain(potion['name'])}[/b]  +{potion['yield']}\n"

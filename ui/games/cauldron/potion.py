@@ -19,7 +19,7 @@ from companion.games.cauldron import potions as pt
 from companion.history.entered import entered, newest_once
 from ui import theme
 from ui.games.cauldron.common import (
-    KIND_SHORT, ingredient_colours, ingredient_name, recipe,
+    KIND_SHORT, hands_on_phones, ingredient_colours, ingredient_name, recipe,
 )
 from ui.widgets.common import FlatButton
 
@@ -189,7 +189,10 @@ class CauldronPotionDialog(ModalView):
         u = self.app.u
         seen: dict[tuple, dict] = {}
         mine = {p["name"].casefold() for p in self.player["potions"]}
-        for card in self.app.summary["catalogue"] + earlier_catalogue(self.app):
+        # Hands on phones: this game's cards are in hands (nobody else's), so only earlier
+        # games' cards are offered, as on the phones (ui/table/phones.py)
+        here = [] if hands_on_phones(self.app) else self.app.summary["catalogue"]
+        for card in here + earlier_catalogue(self.app):
             if card_key(card) not in seen and card["name"].casefold() not in mine:
                 seen[card_key(card)] = card
         owed = self.player["owed"]

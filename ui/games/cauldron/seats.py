@@ -25,7 +25,9 @@ from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron.common import CHARACTER_NAMES, ZONE_WORDS, ingredient_colours, short
+from ui.games.cauldron.common import (
+    CHARACTER_NAMES, ZONE_WORDS, hands_on_phones, ingredient_colours, short,
+)
 from ui.widgets.common import Box, SeatBox, text_needs
 from ui.widgets.icons import Icon  # noqa: F401 (kv class)
 
@@ -123,7 +125,7 @@ class CauldronSeatCard(SeatBox):
         self.spells = player["spells"]
         # Hands on phones (issue 32): the potion cards are on the seat's phone, the Pi says
         # only how many (the vial's digit)
-        hidden = getattr(App.get_running_app().table_settings, "hands", False)
+        hidden = hands_on_phones()
         vials = [] if hidden else [("vial", p["name"], f"+{p['yield']}")
                                    for p in player["potions"]]
         self.cards = vials + [("star", SPELL_NAMES[k], str(n))

@@ -25,7 +25,7 @@ from companion.games.cauldron import potions as pt
 from ui import theme
 from ui.text.markup import plain
 from ui.games.cauldron.common import (
-    ingredient_colours, ingredient_name, recipe, send, why_not,
+    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, recipe, send, why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton
@@ -72,6 +72,7 @@ class CauldronTurnPanel(GridLayout):
         self.two = False                 # Little Helpers: gather two
         self.target: str | None = None   # steal: from whom
         self.any_for: dict | None = None # brew: the potion whose Any spaces are being paid
+        self.revealed = False            # Hands on phones: the brew's Hidden entry is open
         self.choices = CauldronTurnChoices()
         self.choices.panel = self
         self.bind(heading=self.choices.setter("heading"))
@@ -95,6 +96,7 @@ class CauldronTurnPanel(GridLayout):
 
     def _reset(self) -> None:
         self.picked, self.two, self.target, self.any_for = [], False, None, None
+        self.revealed = False            # Hands on phones: the brew's Hidden entry is open
 
     def choose(self, choice: str) -> None:
         """Open an action's choices ("" closes them: the seats show again)."""
@@ -259,6 +261,15 @@ class CauldronTurnPanel(GridLayout):
             return self._blocked(box, f"{self.who} has no potion card entered yet: "
                                       "tap Cards at the top to enter them")
         u = App.get_running_app().u
+        if hands_on_phones() and not self.revealed:
+            # the seat's cards are on its phone: here only how many, until its own entry opens
+            box.add_widget(_text(plain(in_hand_words(self.player)), 22, theme.INK,
+                                 valign="top"))
+            b = FlatButton(title=f"Hidden entry: {self.who}'s cards", fs=20,
+                           fill=theme.ACTION, size_hint_y=None, height=u * 64)
+            b.bind(on_release=lambda *_a: self._reveal())
+            box.add_widget(b)
+            return
         scroll = ScrollView(do_scroll_x=False, bar_width=u * 6)
         rows = GridLayout(cols=1, spacing=u * 4, size_hint_y=None)
         rows.bind(minimum_height=rows.setter("height"))
@@ -267,6 +278,10 @@ class CauldronTurnPanel(GridLayout):
             rows.add_widget(self._potion_row(potion, potion["name"] in ready, u))
         scroll.add_widget(rows)
         box.add_widget(scroll)
+
+    def _reveal(self) -> None:
+        self.revealed = True
+        self.build()
 
     def _potion_row(self, potion: dict, ready: bool, u: float) -> BoxLayout:
         least = u * (76 if App.get_running_app().portrait else 64)  # portrait: a 3-line button
