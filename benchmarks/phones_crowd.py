@@ -54,9 +54,12 @@ class Lines(threading.Thread):
         return (end["frames"] - start["frames"]) / (end["at"] - start["at"])
 
 
-def hostile(port: int, sources: list[str]) -> list[socket.socket]:
+def hostile(port: int, sources: list[str], count: int = CROWD,
+            settle: float = 0.5) -> list[socket.socket]:
+    """``count`` connections from ``sources`` in turn (tests/web/test_limits.py opens the same
+    crowd): half stay idle, half send a request that never ends its headers."""
     opened = []
-    for n in range(CROWD):
+    for n in range(count):
         s = socket.socket()
         s.setblocking(False)
         s.bind((sources[n % len(sources)], 0))
@@ -65,13 +68,13 @@ def hostile(port: int, sources: list[str]) -> list[socket.socket]:
         except BlockingIOError:
             pass
         opened.append(s)
-    time.sleep(0.5)
+    time.sleep(settle)
     for n, s in enumerate(opened):
         if n % 2:
             try:
                 s.send(b"GET /t/" + b"0" * 32 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             except OSError:
-                pass
+                pass                       # closed by the server already: as it should be
     return opened
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from benchmarks.phones_crowd import hostile
 from ui.web.limits import PER_ADDRESS, Gate, Tally, address_key, total_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,24 +75,7 @@ def _raise_own_limit(wanted: int) -> None:
 
 def _hostile(port: int, count: int, source: str = "127.0.0.2") -> list[socket.socket]:
     """``count`` connections from ``source``: half idle, half with a request half sent."""
-    opened = []
-    for n in range(count):
-        s = socket.socket()
-        s.setblocking(False)
-        s.bind((source, 0))
-        try:
-            s.connect(("127.0.0.1", port))
-        except BlockingIOError:
-            pass
-        opened.append(s)
-    time.sleep(0.3)
-    for n, s in enumerate(opened):
-        if n % 2:
-            try:
-                s.send(b"GET /t/" + b"0" * 32 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            except OSError:
-                pass                       # closed by the server already: as it should be
-    return opened
+    return hostile(port, [source], count, settle=0.3)
 
 
 async def _join(port: int, token: str, timeout: float = 5) -> float:
