@@ -12,7 +12,7 @@ import pytest
 from companion.core.model import Command, InputEvent
 from hardware.config import load_config
 from ui_helpers import both_sizes, button, dialogs, frames, panel_texts, tap, tap_title, \
-    texts, wait_for
+    on_hardware, texts, wait_for
 
 CONFIG = """\
 [buttons]
@@ -66,18 +66,10 @@ def real_table(app, tmp_path, monkeypatch):
     path = tmp_path / "conf" / "hardware.toml"
     path.parent.mkdir()
     path.write_text(CONFIG, encoding="utf-8")
-    app.hardware_path = str(path)
-    app.devices.start()
-    assert app.devices.buttons is not None and not app.hardware_problem, app.hardware_problem
-    try:
+    with on_hardware(app, path):
+        assert app.devices.buttons is not None and not app.hardware_problem, \
+            app.hardware_problem
         yield app, path, factory
-    finally:
-        app.go_home()
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
 
 
 def open_screen(app):

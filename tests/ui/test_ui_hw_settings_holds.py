@@ -16,7 +16,7 @@ import time
 import pytest
 
 from companion.core.model import Command, InputEvent
-from ui_helpers import frames, wait_for
+from ui_helpers import frames, on_hardware, wait_for
 
 PLAYERS = ["Anna", "Barb", "Carl", "Daniel"]
 # Three seats, no undo and no menu button: pass and next carry them when held.
@@ -74,17 +74,10 @@ def table(app, tmp_path, monkeypatch):
     monkeypatch.setattr(gpiozero.Device, "pin_factory", factory)
     path = tmp_path / "hardware.toml"
     path.write_text(NO_UNDO, encoding="utf-8")
-    app.hardware_path = str(path)
-    app.devices.start()
-    assert app.devices.buttons is not None and not app.hardware_problem, app.hardware_problem
-    try:
+    with on_hardware(app, path, home=False):
+        assert app.devices.buttons is not None and not app.hardware_problem, \
+            app.hardware_problem
         yield app, factory
-    finally:
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
 
 
 def hold_pin(factory, pin: int, seconds: float) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.config import DiceConfig
-from ui_helpers import frames, tap, tap_title
+from ui_helpers import frames, on_hardware, tap, tap_title
 
 PRECIOUS = b"SQLite format 3\0 precious"
 
@@ -39,18 +39,9 @@ def real_table(app, tmp_path, monkeypatch):
     path = tmp_path / "conf" / "hardware.toml"
     path.parent.mkdir()
     path.write_text("[buttons]\nundo = 4\n", encoding="utf-8")
-    app.hardware_path = str(path)
-    app.devices.start()
-    assert not app.hardware_problem, app.hardware_problem
-    try:
+    with on_hardware(app, path):
+        assert not app.hardware_problem, app.hardware_problem
         yield app, path
-    finally:
-        app.go_home()
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
 
 
 def test_check_and_save_refuse_a_url_that_writes_a_file(real_table, victim):

@@ -9,7 +9,7 @@ import pytest
 
 from hardware.config import load_config
 from test_ui_hw_settings import open_screen, scroll_to
-from ui_helpers import both_sizes, dialogs, frames, tap, tap_title, wait_for
+from ui_helpers import both_sizes, dialogs, frames, on_hardware, tap, tap_title, wait_for
 
 pytest.importorskip("godice", reason="the ble extra (godice) is not installed")
 
@@ -30,17 +30,8 @@ def air(app, tmp_path, monkeypatch):
     monkeypatch.setattr(app.devices, "ble_backoff", (0.05, 0.2))
     monkeypatch.setattr(app.devices.smart_dice, "transport", FakeTransport(list(dice.values())))
     path = tmp_path / "conf" / "hardware.toml"
-    app.hardware_path = str(path)
-    app.devices.start()
-    try:
+    with on_hardware(app, path):
         yield app, path, dice
-    finally:
-        app.go_home()
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
 
 
 def scan(screen):

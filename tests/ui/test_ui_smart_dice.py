@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import pytest
 
 from companion.core.model import Command
-from ui_helpers import both_sizes, frames, shot, wait_for
+from ui_helpers import both_sizes, frames, on_hardware, shot, wait_for
 
 pytest.importorskip("godice", reason="the ble extra (godice) is not installed")
 
@@ -59,16 +59,8 @@ def on_config(app, monkeypatch, path, text: str, transport):
     monkeypatch.setattr(app.devices, "ble_backoff", (0.05, 0.2))
     monkeypatch.setattr(app.devices.smart_dice, "transport", transport)
     path.write_text(text, encoding="utf-8")
-    app.hardware_path = str(path)
-    try:
-        app.devices.start()
+    with on_hardware(app, path, home=False):
         yield app
-    finally:
-        app.devices.stop()
-        app.hardware_path = None
-        app.demo = True
-        app.devices.start()
-        frames()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -322,3 +323,21 @@ def panel(app, name: str) -> Widget:
 
 def panel_texts(app, name: str) -> list[str]:
     return texts(panel(app, name))
+
+
+@contextlib.contextmanager
+def on_hardware(app, path, *, home: bool = True) -> Iterator[None]:
+    """The app without --demo on the hardware config at ``path`` (its devices started), and
+    back on the demo table after, whatever the test did (``home``: go to Home first)."""
+    app.hardware_path = str(path)
+    try:
+        app.devices.start()
+        yield
+    finally:
+        if home:
+            app.go_home()
+        app.devices.stop()
+        app.hardware_path = None
+        app.demo = True
+        app.devices.start()
+        frames()
