@@ -69,3 +69,37 @@ def test_cauldron_steal_whom_buttons_are_the_seats_colours(app):
     assert theme.same_colour(b.ink, theme.ink_on(colours["Anna"]))
     assert not theme.same_colour(drawn_fill(b), theme.OPTION)
     both_sizes("colour_cauldron_steal_whom")
+
+
+def test_cauldron_a_potion_ready_to_brew_is_available_as_the_actions_are(app):
+    """"Available" is one colour: a potion the seat can brew now is drawn as the action row
+    draws an action open now (ACTION, blue), not green (the colour of a step that finishes);
+    one it cannot brew is an option whose tap says why, as in the action row."""
+    new_table(app)
+    s = app.session
+    s.execute(Command("add_potion", "Anna", {"potion": {
+        "name": "Toad Tonic", "kind": "easy", "yield": 3,
+        "ingredients": ["frog_legs", "frog_legs"]}}))
+    s.execute(Command("add_potion", "Anna", {"potion": {
+        "name": "Love Potion", "kind": "basic", "yield": 3,
+        "ingredients": ["spider_web", "spider_web"]}}))
+    for who in ("Barb", "Carl"):
+        for kind in ("easy", "basic"):
+            s.execute(Command("add_potion", who, {"potion": {
+                "name": f"{kind} {who}", "kind": kind, "yield": 3,
+                "ingredients": ["frog_legs", "frog_legs"]}}))
+    for command in (Command("begin"), Command("omen", args={"text": "calm"}),
+                    Command("fill_board"), Command("roll", args={"value": 6}),
+                    Command("roll", args={"value": 2}), Command("roll", args={"value": 1}),
+                    Command("adjust", "Anna", {"pool": {"frog_legs": 2}})):
+        s.execute(command)
+    frames()
+    assert "Toad Tonic" in app.summary["options"]["brew"]
+    tap_title("Brew")
+    frames()
+    gather = button("Gather")
+    assert theme.same_colour(gather.fill, theme.ACTION)          # open now, in the action row
+    ready, not_ready = button("Toad Tonic"), button("Love Potion")
+    assert theme.same_colour(ready.fill, gather.fill) and theme.same_colour(ready.ink, theme.INK)
+    assert theme.same_colour(not_ready.fill, theme.OPTION) and not not_ready.disabled
+    both_sizes("colour_cauldron_brew_list", before=lambda: tap_title("Brew"))

@@ -275,8 +275,7 @@ class CauldronTurnPanel(GridLayout):
                                                  ("Spell", potion["spell"])) if on)
         b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=18,
                        caption=f"+{potion['yield']} Magik{flags}",
-                       fill=theme.GOOD if ready else theme.GREY_BTN,
-                       ink=theme.DARK_INK if ready else theme.INK)
+                       fill=theme.ACTION if ready else theme.OPTION, ink=theme.INK)
         b.bind(on_release=lambda *_: self._brew(potion))
         row.add_widget(b)
         reason = potion["blocked"]
