@@ -90,3 +90,42 @@ def test_a_toy_game_without_words_of_its_own_says_who_and_what() -> None:
     plain = GameRules.__dataclass_fields__["describe"].default
     assert plain(Command("move_bottle", "Ann"), (), ["Ann"], {}) == ["Ann move bottle"]
     assert rules.describe is not plain
+
+
+def test_quest_says_a_spell_fails_only_when_no_roll_is_left() -> None:
+    """Issue 33: "Spell fails" was said after roll 1 and roll 2 while the team rolled on. The
+    words follow the state: a miss with rolls left names the roll, "fails" is the last miss."""
+    from companion.games.quest import RULES as QUEST
+
+    session = Session(QUEST, {"game": "quest", "players": ["Ann", "Bob"],
+                              "needed": ["rotten_egg", "newt_eye", "bat_wing"]})
+    session.execute(Command("action_roll", "Ann", {"a": "bottle", "b": "spell"}))
+    session.execute(Command("announce_spell", "Ann", {"spell": "omniscience"}))
+    for roll in (1, 2, 3):
+        step = session.execute(Command("magic_roll", "Ann", {"dice": [2, 5, 4]}))
+        words = session.words(step)
+        spell = session.summary()["spell"]
+        if spell is not None:                       # rolls left: the team rolls on
+            assert spell["rolls_left"] == 3 - roll
+            assert f"The Spell of Omniscience: roll {roll} of 3 missed" in words
+            assert not any("fails" in line for line in words)
+        else:                                       # the last roll missed: the turn passed
+            assert roll == 3 and session.summary()["turn"] == "Bob"
+            assert "The Spell of Omniscience fails" in words
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_quest_spell_words_match_the_rolls_left_in_whole_games(seed: int) -> None:
+    """The class: in whole games, every judged spell that did not work reads "fails" exactly
+    when it was the last roll, and names its roll otherwise."""
+    session = _quest_game(seed)
+    seen = 0
+    for step, lines in session.log():
+        for event, line in zip(step.events, lines[len(lines) - len(step.events):]):
+            if event.type != "spell_judged" or event.data["success"]:
+                continue
+            seen += 1
+            last = event.data["roll"] >= 3
+            assert line.endswith(" fails") == last, line
+            assert (f"roll {event.data['roll']} of 3 missed" in line) == (not last), line
+    assert seen

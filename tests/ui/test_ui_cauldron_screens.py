@@ -159,6 +159,13 @@ def test_market_and_track_render(app):
     frames()
     assert app.prompt["phase"] == "market"
     assert screen(app).mode == "market"
+    # an offer open now is "available" in the action colour, as the action row's (issue 33)
+    from ui import theme
+    from ui.games.cauldron.market import OfferCard
+    cards = find(lambda w: isinstance(w, OfferCard), app.root)
+    assert any(c.ok for c in cards)
+    for card in cards:
+        assert theme.same_colour(card.border, theme.ACTION if card.ok else theme.LINE)
     both_sizes("cauldron_market")
     s.execute(Command("pass", "Barb"))
     frames()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from test_ui_screens import FIVE, start, table
-from ui_helpers import both_sizes, button, frames, panel, tap, tap_title, texts
+from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
 from wb_counts import shows
 
 
@@ -124,3 +124,34 @@ def test_the_setup_turns_the_box_counts_on(app):
     tap_title("Start the game")
     assert app.session.state["supply"] == {"red": 20, "white": 20, "green": 20, "gold": 24,
                                            "vials": 45}
+
+
+def test_the_words_follow_the_round_and_the_favors_declined(app):
+    """Issue 33, words against the state: while the holder carries out round 1's full action
+    the header says Round 1 (the rules already count round 2), and a seat that declined its
+    favor (Barb abstains from paying for it) is not tagged "Favor"; those who took it are."""
+    s = start(app)
+    s.execute(Command("play_role", "Anna", {"role": "fortune_teller"}))
+    assert table(app).where == "Set 1  -  Round 1"
+    s.execute(Command("so_be_it", "Barb"))
+    s.execute(Command("abstain", "Barb"))           # her favor waited: she abstains
+    s.execute(Command("so_be_it", "Carl"))
+    s.execute(Command("resolve", "Carl"))           # pays 1 gold for a vial
+    s.execute(Command("so_be_it", "Daniel"))
+    s.execute(Command("resolve", "Daniel"))
+    s.execute(Command("pass", "Emma"))
+    frames()
+    summary, prompt = s.summary(), s.prompt()
+    assert prompt["phase"] == "resolve" and summary["pending"][0]["player"] == "Anna"
+    assert summary["round"] == 2 and summary["last_round"]["round"] == 1
+    assert table(app).where == "Set 1  -  Round 1"
+    tags = {name: panel_texts(app, name) for name in FIVE}
+    assert "Declined" in tags["Barb"] and "Favor" not in tags["Barb"], tags["Barb"]
+    assert "Favor" in tags["Carl"] and "Favor" in tags["Daniel"]
+    assert "Passed" not in tags["Emma"]
+    both_sizes("witchs_brew_favor_declined_round_1_action")
+    s.execute(Command("resolve", "Anna"))           # the action done: round 2 is played
+    frames()
+    assert s.prompt()["phase"] == "play"
+    assert table(app).where == "Set 1  -  Round 2"
+    assert "Declined" in panel_texts(app, "Barb") and "Favor" in panel_texts(app, "Daniel")

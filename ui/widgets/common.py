@@ -197,6 +197,31 @@ def counter_chip_colours(counter: str) -> tuple[tuple, tuple]:
     return theme.rgba(hex_colour), theme.ink_on(hex_colour)
 
 
+def seat_looks(session) -> dict[str, tuple[tuple, tuple]]:
+    """Each seat's name and the (fill, ink) of a button that picks that seat (whom to steal
+    from, whose counters, whose die): the seat's own colour, as its panel and its name in the
+    log show it, so a choice of players reads by colour as well as by name; the chosen one
+    keeps its colour and gets the amber ring (``theme.button_look``). None for a team game,
+    whose seats have no colours: its buttons keep their role's fill (issue 33: player
+    choices were grey)."""
+    if session is None or session.rules.cooperative:
+        return {}
+    names = session.names
+    shades = palette.seat_colours(session.setup.get("colours"), len(names))
+    return {name: (theme.rgba(c.hex), theme.ink_on(c.hex)) for name, c in zip(names, shades)}
+
+
+def seat_button(session, name: str, **kw) -> "FlatButton":
+    """A FlatButton for choosing the seat ``name``, drawn in that seat's colour
+    (:func:`seat_looks`); ``kw`` as for FlatButton (``title`` defaults to the name)."""
+    look = seat_looks(session).get(name)
+    if look is not None:
+        kw.setdefault("fill", look[0])
+        kw.setdefault("ink", look[1])
+    kw.setdefault("title", name)
+    return FlatButton(**kw)
+
+
 class ColourSwatch(FlatButton):
     """A palette colour as a big button with its name on it, outlined so that black and white
     show on any background."""

@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 from companion.core.model import Command, Event
 from companion.games.quest import board
 from companion.games.quest.dice import DIE_WORDS
+from companion.games.quest.odds import ROLLS
 from companion.games.quest.state import SPELL_TITLES, settings_from
 
 Words = Callable[[dict[str, Any], str, Callable[[Any], str]], str]
@@ -33,8 +34,17 @@ def _knocked(e: dict[str, Any]) -> str:
 
 
 def _judged(e: dict[str, Any], who: str, where: Callable[[Any], str]) -> str:
-    said = "works" if e.get("success") else "fails"
-    return f"{_spell(e.get('spell'))[0].upper()}{_spell(e.get('spell'))[1:]} {said}"
+    """A miss with rolls left is not a failure: the team rolls again, so the log says which
+    roll missed ("roll 1 of 3 missed") and "fails" only when the last roll has missed (issue
+    33: "Spell fails" while roll 2 of 3 went on)."""
+    spell = _spell(e.get("spell"))
+    spell = f"{spell[0].upper()}{spell[1:]}"
+    if e.get("success"):
+        return f"{spell} works"
+    roll = e.get("roll")
+    if isinstance(roll, int) and 0 < roll < ROLLS:
+        return f"{spell}: roll {roll} of {ROLLS} missed"
+    return f"{spell} fails"
 
 
 WORDS: dict[str, Words] = {

@@ -24,7 +24,7 @@ from ui import theme
 from ui.games.cauldron.ask import KIND
 from ui.games.cauldron.common import ingredient_name, why_not
 from ui.games.cauldron.entry import CauldronEntry
-from ui.widgets.common import FlatButton, Txt
+from ui.widgets.common import FlatButton, Txt, seat_button
 
 DICE = random.SystemRandom()
 KIND_WORDS = {"turn_order": "Turn order", "rolloff": "Roll-off", "steal": "Steal"}
@@ -137,8 +137,8 @@ class CauldronFixDieDialog(CauldronEntry):
             kinds.add_widget(b)
         faces = self.dice[self.kind]
         for name in sorted(faces, key=self.order.get):
-            b = FlatButton(title=name, caption=f"rolled {faces[name]}", fs=19,
-                           selected=name == self.seat, fill=theme.SURFACE_HI)
+            b = seat_button(self.app.session, name, caption=f"rolled {faces[name]}", fs=19,
+                            selected=name == self.seat)
             b.bind(on_release=lambda _b, n=name: self.pick_seat(n))
             seats.add_widget(b)
         old = faces[self.seat]
@@ -216,8 +216,8 @@ class CauldronDicePanel(BoxLayout):
         box.clear_widgets()
         for name in self.waiting:
             chosen = name == self.chosen
-            b = FlatButton(title=name, fs=19, selected=chosen, fill=theme.SURFACE_HI,
-                           caption="rolls now" if chosen else "")
+            b = seat_button(App.get_running_app().session, name, fs=19, selected=chosen,
+                            caption="rolls now" if chosen else "")
             b.bind(on_release=lambda _b, n=name: self.choose(n))
             box.add_widget(b)
         self.ids.all.disabled = self.kind == "steal" or len(self.waiting) < 2

@@ -100,7 +100,7 @@ class CauldronMarketPanel(BoxLayout):
         card.add_widget(top)
         note = offer["reason"] or ("Tap to buy" + (f":  {self._note(offer)}"
                                                     if self._note(offer) else ""))
-        lab = Label(text=note, font_size=u * 18, color=theme.GOOD if ok else REASON_INK,
+        lab = Label(text=note, font_size=u * 18, color=theme.ACTION if ok else REASON_INK,
                     halign="left", valign="top", bold=ok)
         lab.bind(size=lambda w, s: setattr(w, "text_size", s))
         card.add_widget(lab)

@@ -28,7 +28,7 @@ from ui.games.cauldron.common import (
     hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, recipe, send, why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
-from ui.widgets.common import Box, FlatButton
+from ui.widgets.common import Box, FlatButton, seat_button
 
 ACTIONS = ("gather", "steal", "brew", "spell", "cellar")
 INGREDIENT_ROW = 74   # units: a whole name on two lines ("Poisonous Mushroom") and its count
@@ -230,7 +230,7 @@ class CauldronTurnPanel(GridLayout):
             self.heading = "Steal: tap the player stolen from (4 or more on a die succeeds)"
             grid = self._grid(box, cols=max(3, len(victims)))
             for name in victims:
-                b = FlatButton(title=name, fs=22)
+                b = seat_button(App.get_running_app().session, name, fs=22)
                 b.bind(on_release=lambda _b, n=name: self._target(n))
                 grid.add_widget(b)
             return
@@ -290,8 +290,7 @@ class CauldronTurnPanel(GridLayout):
                                                  ("Spell", potion["spell"])) if on)
         b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=18,
                        caption=f"+{potion['yield']} Magik{flags}",
-                       fill=theme.GOOD if ready else theme.GREY_BTN,
-                       ink=theme.DARK_INK if ready else theme.INK)
+                       fill=theme.ACTION if ready else theme.OPTION, ink=theme.INK)
         b.bind(on_release=lambda *_: self._brew(potion))
         row.add_widget(b)
         reason = potion["blocked"]

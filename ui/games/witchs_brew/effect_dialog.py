@@ -20,7 +20,7 @@ from companion.games.witchs_brew.roles import (
 )
 from ui import theme
 from ui.games.witchs_brew.brew import SHOWN, cards_for, cost_words, earlier_cards
-from ui.widgets.common import FlatButton, Stepper, counter_chip_colours
+from ui.widgets.common import FlatButton, Stepper, counter_chip_colours, seat_button
 
 
 def most(supply: dict, counter: str) -> int:
@@ -262,7 +262,8 @@ class EffectDialog(ModalView):
         self.tab_buttons = {}
         for p in self.players:
             label = p["name"] if p["name"] != self.name else f"{p['name']} (self)"
-            b = FlatButton(title=label, fs=18, selected=p["name"] == self.target)
+            b = seat_button(self.app.session, p["name"], title=label, fs=18,
+                            selected=p["name"] == self.target)
             b.bind(on_release=lambda _b, n=p["name"]: self._select(n))
             self.tab_buttons[p["name"]] = b
             box.add_widget(b)

@@ -32,8 +32,45 @@ def colour_of(app, seat: int) -> tuple[str, str]:
     return hex_colour, name
 
 
-def seat_status(summary: dict, prompt: dict, seat: int) -> tuple[str, str]:
-    """(word, style) for a seat this round: its answer, or what it waits for."""
+def declined_favors(steps) -> frozenset[int]:
+    """The seats that declined the favor of the round last resolved: abstained from it, or
+    gave its free gain back. The state keeps only who agreed (``last_round``'s favors), so the
+    steps say who then declined, read back from the newest: the events after the last
+    ``round_resolved`` (its action, a gain given back; a new round's announcement ends what
+    belongs to it) and those of that round itself, back to its announcement (issue 33: a
+    "Favor" tag stayed on a seat that had declined its favor)."""
+    seats: set[int] = set()
+    resolved = False
+    for step in reversed(steps):
+        for event in reversed(step.events):
+            kind, data = event.type, event.data
+            if kind == "set_ended" or (resolved and kind in ("round_resolved", "role_played")):
+                return frozenset(seats)
+            if kind == "round_resolved":
+                resolved = True
+            elif kind == "role_played":
+                seats.clear()               # a round begun since: what was seen is its own
+            elif kind in ("effect_abstained", "gain_declined") and data.get("kind") == "favor":
+                seats.add(data["seat"])
+    return frozenset(seats)
+
+
+def round_words(summary: dict, prompt: dict) -> str:
+    """Where the game is: the set and the round being played. A round's effects are carried
+    out after the rules count it resolved (``round`` already names the next one), so while
+    they are, the round is the one they belong to (issue 33: "Round 2" during round 1's
+    action)."""
+    last = summary["last_round"]
+    if prompt["phase"] == "resolve" and last and last["set"] == summary["set"] \
+            and summary["role"] is None:
+        return f"Set {last['set']}  -  Round {last['round']}"
+    return f"Set {summary['set']}  -  Round {summary['round']}"
+
+
+def seat_status(summary: dict, prompt: dict, seat: int,
+                declined: frozenset[int] = frozenset()) -> tuple[str, str]:
+    """(word, style) for a seat this round: its answer, or what it waits for; ``declined``
+    are the seats that declined the last round's favor (:func:`declined_favors`)."""
     player = summary["players"][seat]
     name = player["name"]
     phase = prompt["phase"]
@@ -60,7 +97,7 @@ def seat_status(summary: dict, prompt: dict, seat: int) -> tuple[str, str]:
         if last["holder"] == name:
             return "Full action", "done"
         if name in last["favors"]:
-            return "Favor", "favor"
+            return ("Declined", "passed") if seat in declined else ("Favor", "favor")
     if player["cards_left"] == 0:
         return "No cards", "quiet"
     return "", "quiet"
@@ -129,7 +166,7 @@ class WitchsBrewScreen(Screen):
         summary, prompt = app.summary, app.prompt
         if not summary or app.session is None or summary.get("game") != "witchs_brew":
             return
-        self.where = f"Set {summary['set']}  -  Round {summary['round']}"
+        self.where = round_words(summary, prompt)
         self.ravens = f"Ravens {summary['ravens']} / {summary['ravens_needed']}"
         self._seats(app, summary, prompt)
         self._banner(app, summary, prompt)
@@ -146,8 +183,9 @@ class WitchsBrewScreen(Screen):
             for panel in self.panels:
                 box.add_widget(panel)
         gains = {g["player"]: g for g in summary["free_gains"]}
+        declined = declined_favors(app.session.done_steps_view())
         for seat, (panel, player) in enumerate(zip(self.panels, players)):
-            word, style = seat_status(summary, prompt, seat)
+            word, style = seat_status(summary, prompt, seat, declined)
             hex_colour, colour_name = colour_of(app, seat)
             panel.show(seat, player, hex_colour, colour_name, word, style,
                        awaited=prompt["seat"] == seat,
