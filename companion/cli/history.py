@@ -16,7 +16,7 @@ from companion.cli.files import (
     at_line, file_label, fits, one_line, open_database, open_import, print_json, say, why,
     write_file,
 )
-from companion.cli.play import warn_hands
+from companion.cli.hands import names_cards, warn_hands
 from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
 from companion.core.errors import CompanionError, StoreError
 from companion.games import all_games
@@ -61,8 +61,6 @@ def _write_out(args: argparse.Namespace, text: str) -> None:
 def _in_play_with_hands(plays: list, stored: dict[int, Any]) -> list[str]:
     """The running games whose stored log (``--include-unfinished``, json or jsonl) names a
     seat's cards in hand (issue 32: kept, since ``companion import`` rebuilds the game)."""
-    from companion.cli.play import names_cards
-
     found = [play.id for play in plays if play.status == "running" and any(
         isinstance(row.get("command"), dict) and names_cards(
             str(row["command"].get("do", "")), row["command"])

@@ -11,6 +11,7 @@ from typing import Any
 from companion.cli.files import (
     at_line, file_label, fits, one_line, open_database, print_json, read_script, say, write_file,
 )
+from companion.cli.hands import holds_hands, warn_hands
 from companion.cli.status import EXIT_DONE, EXIT_REFUSED, Unusable
 from companion.core.errors import CompanionError, ScriptError, SetupError, StoreError
 
@@ -43,32 +44,6 @@ def _replay(args: argparse.Namespace, lines: list[str], store: Any) -> int:
         out["game_id"] = result.session.game_id
     print_json(out)
     return EXIT_DONE
-
-
-#: The commands that carry a seat's unplayed cards (issue 32): a Witch's Brew hand, a Cauldron
-#: potion card entered (``buy`` carries one when a card is drawn with it).
-HAND_COMMANDS = ("choose_hand", "add_potion")
-
-
-def names_cards(do: str, args: dict[str, Any]) -> bool:
-    """Whether a command names a seat's cards in hand."""
-    return do in HAND_COMMANDS or (do == "buy" and "potion" in args)
-
-
-def holds_hands(session: Any) -> bool:
-    """Whether the game's standing commands name a seat's cards in hand. The export keeps them
-    (a script without them would not replay the same game, and whoever runs the command on
-    the Pi can read the database anyway), so a game still in play is exported with a warning
-    rather than with the hands hidden, as the record hides them from everyone else."""
-    return any(names_cards(step.command.do, step.command.args) for step in session.done_steps())
-
-
-def warn_hands(games: list[str]) -> None:
-    """The one warning of both exports, on stderr (stdout stays the file's text)."""
-    if games:
-        say(f"companion export: {', '.join(games)} still in play and this export holds every "
-            "seat's hand (the cards each chose or entered): keep it from the table until the "
-            "game is over", sys.stderr)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

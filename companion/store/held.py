@@ -18,13 +18,7 @@ from dataclasses import dataclass
 from companion.core.errors import StoreError
 from companion.files import names
 from companion.files.walk import PathRefused, Place
-
-
-def refusal(path: str, problem: BaseException) -> StoreError:
-    """opening.refusal (imported when needed: opening imports this module)."""
-    from companion.store.opening import refusal as words
-
-    return words(path, problem)
+from companion.store.said import refusal
 
 
 def place_of(path: str, *, make: bool = False, private: bool = True) -> Place:

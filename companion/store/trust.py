@@ -64,7 +64,7 @@ def remove_strangers(path: str) -> tuple[str | None, list[str]]:
 
 
 def _remove_strangers(place) -> tuple[str | None, list[str]]:
-    lock = WriterLock.take(place)   # never through a planted NAME.lock (opening._open_lock)
+    lock = WriterLock.take(place)   # never through a planted NAME.lock (held._open_lock)
     try:
         conn = trusting_nothing(sqlite3.connect(place.path(), isolation_level=None))
         try:

@@ -19,6 +19,15 @@ from typing import Any
 
 #: At most this many bytes a message (the WebSocket refuses a larger frame).
 MAX_BYTES = 4096
+#: aiohttp's ping (a dead phone found by the server), and the beat: something every phone
+#: hears at least this often, so a page that hears nothing for two knows it is not connected.
+HEARTBEAT_S, BEAT_S = 20.0, 5.0
+#: How long a closing phone may take to answer (Stop sharing waits no longer).
+CLOSE_TIMEOUT_S = 2.0
+#: How a connection is closed (code, reason): on Stop sharing (the page stops trying), on a
+#: restart (it reconnects by itself), a pass ended (it shows why), the watchers full.
+STOPPED, RESTARTING = (1001, b"Sharing stopped"), (1012, b"Restarting")
+ENDED, FULL = (4000, b"Link ended"), (1013, b"Full")
 
 _TEXT = (str,)
 _NUMBER = (int,)

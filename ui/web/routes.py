@@ -23,15 +23,13 @@ import asyncio
 import re
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable
+from typing import Any, Awaitable
 
 from aiohttp import WSMsgType, web
 
 from ui.web import passes as kept
-from ui.web.messages import MAX_BYTES, reply
-
-if TYPE_CHECKING:
-    from ui.web.server import Client, PhoneServer
+from ui.web.clients import WATCH, Client
+from ui.web.messages import CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, MAX_BYTES, reply
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = {"table.css": "text/css", "table.js": "text/javascript",
@@ -66,7 +64,7 @@ async def _no_server_header(_request: web.Request, response: web.StreamResponse)
 class Routes:
     """The server's aiohttp application; ``gate``: the connections' (None on a test's loop)."""
 
-    def __init__(self, server: "PhoneServer") -> None:
+    def __init__(self, server: Any) -> None:   # the PhoneServer (server.py imports this module)
         self.server = server
         self.gate: Any = None
 
@@ -121,9 +119,6 @@ class Routes:
         return await self._socket(request, found)
 
     async def _socket(self, request: web.Request, found: Any) -> web.StreamResponse:
-        from ui.web.server import (CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, WATCH,
-                                   Client)
-
         origin = request.headers.get("Origin")
         if not origin or origin != f"http://{request.host}":
             raise web.HTTPForbidden(text="This page opens only from the table's own link")
@@ -168,8 +163,6 @@ class Routes:
 
     async def end(self, client: "Client", why: str) -> None:
         """A connected phone whose pass ended: told why, then closed."""
-        from ui.web.server import ENDED
-
         await self._close(client.ws, reply("ended", why=why), ENDED)
 
     @staticmethod

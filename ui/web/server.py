@@ -42,6 +42,9 @@ from ui.web.addresses import join_links, local_addresses
 from ui.web.clients import BURST, RATE, WATCH, Client, seat_input  # noqa: F401 (the tests')
 from ui.web.limits import Gate, GuardedHandler, Tally, handler_args, loop_problems
 from ui.web.messages import Refused, parse, reply
+from ui.web.messages import (  # noqa: F401 (the tests' too)
+    BEAT_S, CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, RESTARTING, STOPPED,
+)
 from ui.web.routes import HEADERS, Routes, with_headers  # noqa: F401 (the club wall's too)
 
 log = logging.getLogger(__name__)
@@ -50,16 +53,7 @@ log = logging.getLogger(__name__)
 MAX_CONNECTIONS = MAX_WATCHING = 32
 #: WebSockets one seat's link may hold: a new one ends the oldest (a reload, a second tab).
 SEAT_SOCKETS = 2
-#: aiohttp's ping (a dead phone found by the server), and the beat: something every phone
-#: hears at least this often, so a page that hears nothing for two knows it is not connected.
-HEARTBEAT_S, BEAT_S = 20.0, 5.0
-#: How long a closing phone may take to answer (Stop sharing waits no longer).
-CLOSE_TIMEOUT_S = 2.0
 MAX_SEATS = 6
-#: How a connection is closed (code, reason): on Stop sharing (the page stops trying), on a
-#: restart (it reconnects by itself), a pass ended (it shows why), the watchers full.
-STOPPED, RESTARTING = (1001, b"Sharing stopped"), (1012, b"Restarting")
-ENDED, FULL = (4000, b"Link ended"), (1013, b"Full")
 
 
 class PhoneServer:
