@@ -117,6 +117,11 @@ def start_brew(app, names=("Anna", "Barb", "Carl")):
     frames()
 
 
+def seat_phone(links: dict, seat: int) -> "Phone":
+    """The phone of ``seat`` (from 0), on the link's loopback address (tests talk to loopback)."""
+    return Phone(next(u for u in links["seats"][seat]["urls"] if "127.0.0.1" in u))
+
+
 def the_dialog() -> PhonesDialog:
     (dialog,) = [d for d in dialogs() if isinstance(d, PhonesDialog)]
     return dialog
@@ -163,7 +168,7 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
     frames()
     links = app.phone_server.links()          # the loopback ones, for this machine's phones
     watcher = Phone(next(u for u in links["watch"] if "127.0.0.1" in u))
-    anna = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    anna = seat_phone(links, 1)
     try:
         assert wait_for(lambda: app.phones_watching == 1 and list(app.phones_seats) == [1])
         assert "1 phone watches. Anna presses on a phone." in texts(the_dialog())
@@ -199,8 +204,8 @@ def test_a_phone_announces_a_role_the_pi_offers_and_barb_s_old_link_ends_in_a_ne
     app.open_phones()
     frames()
     links = app.phone_server.links()
-    anna = Phone(next(u for u in links["seats"][0]["urls"] if "127.0.0.1" in u))
-    barb = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    anna = seat_phone(links, 0)
+    barb = seat_phone(links, 1)
     try:
         seen = anna.snapshot()
         assert {"choice": "role:witch", "label": "The Witch"} in seen["you"]["choices"]
@@ -238,7 +243,7 @@ def test_a_press_the_table_refuses_is_answered_with_the_pi_s_words(sharing):
     app.open_phones()
     frames()
     links = app.phone_server.links()
-    anna = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    anna = seat_phone(links, 1)
     try:
         seen = anna.snapshot()
         button = seen["you"]["buttons"][0]["button"]
@@ -430,7 +435,7 @@ def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(
     app.open_phones()
     frames()
     links = app.phone_server.links()
-    barb = Phone(next(u for u in links["seats"][1]["urls"] if "127.0.0.1" in u))
+    barb = seat_phone(links, 1)
     try:
         seen = barb.snapshot()
         assert seen["you"]["hand"] is None                # the setting is off by default
