@@ -99,6 +99,7 @@ class PhonesApp:
         (``seat2.role:witch``), played as the screen's own would be, from the phone. The
         command is found again on the table as it is now, so it is always that seat's."""
         from companion.view import seat_choices
+        from companion.view_forms import form_command, is_form
         from companion.view_hands import HAND_KEYS, hand_command, refused_privately
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
@@ -110,6 +111,11 @@ class PhonesApp:
         index = int(seat[4:]) - 1
         found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
             if 0 <= index < len(session.names) else None
+        if found is None and is_form(session.rules.name, key):   # an entry the phone filled in
+            found, why = form_command(session, index, key)
+            if found is None:
+                self.refuse(why)
+                return None
         if found is None and key.startswith(tuple(HAND_KEYS.values())):
             found = hand_command(session, index, key)     # the seat's own hand, on its phone:
             why = refused_privately(session, found)

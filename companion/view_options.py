@@ -1,0 +1,98 @@
+"""The choices a seat makes inside its turn, for its phone (companion.view.seat_choices keeps
+those the rules accept now): Witch's Brew's effect options (the drop an Alchemist returns, the
+drops an Assistant takes), Cauldron Quest's kept dice, its spells' reveal and swap and the
+bottle moves (a roll, Great Sorcery, a bottle knocked away). Each is (key, words, Command),
+the very command the Pi's screen sends; the options come from the rules' own state and
+helpers (``drops_to_take``, ``kept``, ``moves.targets``), never from the Pi's widgets.
+:func:`group_of` gives the heading a phone shows a run of them under. Pure."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from companion.core.engine import Session
+from companion.core.model import Command
+
+Option = tuple[str, str, Any]
+
+
+def brew_effect_options(session: Session, seat: int) -> list[Option]:
+    """The effect waiting for ``seat`` (its turn in the resolve phase): an Alchemist's drop
+    returned, each of them; an Assistant's drops taken, every way of taking exactly as many as
+    the rules ask. A paid effect is the seat's claim button; abstaining is its pass button; a
+    brew and a card read aloud are entered on a form (companion.view_forms)."""
+    from companion.games.witchs_brew import state as st
+    from companion.games.witchs_brew.flow import drops_to_take, effect_of
+    from companion.games.witchs_brew.roles import CHOOSE_DROPS, DROPS, TRADE_DROP, amount
+
+    state = session.state
+    if st.phase(state) != "resolve" or st.turn(state) != seat:
+        return []
+    player, effect = session.names[seat], effect_of(state["pending"][0])
+    if effect.kind == TRADE_DROP:
+        return [(f"drop:{d}", f"Return {amount(1, d)}", Command("resolve", player, {"drop": d}))
+                for d in DROPS]
+    if effect.kind != CHOOSE_DROPS:
+        return []
+    count, out = drops_to_take(state, effect), []
+    for red in range(count, -1, -1):
+        for white in range(count - red, -1, -1):
+            taken = {"red": red, "white": white, "green": count - red - white}
+            words = ", ".join(f"{n} {d}" for d, n in taken.items() if n) or "no drops"
+            out.append((f"drops:{red}-{white}-{count - red - white}", f"Take {words}",
+                        Command("resolve", player, {"drops": taken})))
+    return out
+
+
+def quest_options(session: Session) -> list[Option]:
+    """The team's moves inside the current player's turn (the caller checks it is that seat's):
+    which magic dice to keep (each die's tap on the Pi: the kept set with it or without it),
+    the spell cast (Omniscience's bottle and ingredient, Exchange's two bottles, Great
+    Sorcery's move), the bottle a roll moves and where, a bottle knocked away put back."""
+    from companion.games.quest import board, moves
+    from companion.games.quest import state as st
+    from companion.games.quest.dice import kept
+    from companion.games.quest.odds import MAGIC_DICE
+    from companion.games.quest.state import BOTTLES, INGREDIENTS, SORCERY_SPACES
+
+    state, phase = session.state, st.phase(session.state)
+    settings, out = state["settings"], []
+    if phase == "magic" and state["spell"]["rolls"]:
+        now = kept(state["spell"])
+        for n, die in enumerate(MAGIC_DICE, start=1):
+            shows = state["spell"]["dice"][n - 1]
+            after = sorted(set(now) ^ {die})
+            words = (f"Roll die {n} ({shows}) again" if die in now
+                     else f"Keep die {n} ({shows})")
+            out.append((f"keep:{','.join(after) or '-'}", words,
+                        Command("keep", args={"dice": after})))
+    elif phase == "cast" and state["spell"]["name"] == "omniscience":
+        out += [(f"reveal:{b}:{i}", st.words(i).capitalize(),
+                 Command("reveal", args={"bottle": b, "ingredient": i}))
+                for b in BOTTLES for i in INGREDIENTS]
+    elif phase == "cast" and state["spell"]["name"] == "exchange":
+        out += [(f"swap:{i}:{j}", f"Swap bottles {i} and {j}",
+                 Command("swap", args={"bottles": [i, j]})) for i, j in combinations(BOTTLES, 2)]
+    if phase in ("move", "return") or (phase == "cast"
+                                       and state["spell"]["name"] == "great_sorcery"):
+        for b in BOTTLES:
+            if phase == "return":
+                ends = moves.return_targets(state, b) if b in state["returns"] else []
+            elif phase == "move":
+                ends = moves.targets(state, b, state["action"]["b"])
+            else:
+                ends = moves.targets(state, b, SORCERY_SPACES, sorcery=True)
+            out += [(f"move:{b}:{to}", f"To {board.describe(to, settings)}",
+                     Command("move_bottle", args={"bottle": b, "to": to})) for to in ends]
+    return out
+
+
+def group_of(key: str) -> str:
+    """The heading a phone shows a run of choices under ("" for none): the choices of one
+    question stay together ("Return a drop", "Bottle 3: what it holds", "Move bottle 3")."""
+    kind, _, rest = key.partition(":")
+    bottle = rest.partition(":")[0]
+    return {"drop": "Return a drop", "drops": "Take the drops", "keep": "The magic dice",
+            "swap": "Swap two bottles"}.get(kind) or {
+        "reveal": f"Bottle {bottle}: what it holds", "move": f"Move bottle {bottle}"}.get(kind, "")
