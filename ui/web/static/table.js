@@ -109,11 +109,15 @@
       button.addEventListener("click", () => press({ type: "press", button: b.button, seen: t.n }, b.label));
       return button;
     }));
-    fill($("choices"), (mine.choices || []).map((c) => {   // what the Pi's screen offers it
+    let group = "";                        // what the Pi's screen offers it, each question headed
+    fill($("choices"), (mine.choices || []).flatMap((c) => {
       const button = el("button", c.label);
       button.type = "button";
-      button.addEventListener("click", () => press({ type: "choose", choice: c.choice, seen: t.n }, c.label));
-      return button;
+      const said = c.group ? `${c.group}: ${c.label}` : c.label;
+      button.addEventListener("click", () => press({ type: "choose", choice: c.choice, seen: t.n }, said));
+      const head = (c.group || "") !== group ? [el("h3", c.group || "", "group")] : [];
+      group = c.group || "";
+      return [...head, button];
     }));
     fill($("dice"), mine.dice.map((d) => {
       const row = el("div", null, "die");
@@ -126,7 +130,8 @@
       }
       return row;
     }));
-    const idle = !mine.buttons.length && !mine.dice.length && !(mine.choices || []).length;
+    const idle = !mine.buttons.length && !mine.dice.length && !(mine.choices || []).length
+      && !(mine.forms || []).length;
     if (now() - saidAt > SHOWN_S) {        // a press's answer first, then where the seat stands
       $("answer").textContent = idle ? (mine.waiting || "Nothing to press now") : "";
     }
