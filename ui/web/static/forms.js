@@ -26,6 +26,7 @@
     return section;
   }
   function stackOf(form, field) {          // the option picked in the stack field beside it
+    if (!/(points|raven)$/.test(field.name)) return null;
     const name = field.name.replace(/points$|raven$/, "stack");
     const stack = form.fields.find((f) => f.name === name);
     return stack && stack.options.find((o) => o.value === draft[name]);

@@ -1,0 +1,101 @@
+"""The choices and entries a seat makes inside its turn, pressed on its phone's page in headless
+Chromium (companion/view_options.py, view_forms.py, ui/web/static/forms.js): Witch's Brew's
+Alchemist drop and a brew entered on the form, Cauldron Quest's kept die and a spell cast.
+Each is played through the gate as the app plays it and logged as "<name>'s phone".
+Screenshots at 390x844 and 1024x768 go to screenshots/ (``COMPANION_SHOTS=0``: none)."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from tests.support.browser import text, until
+from tests.web.test_browser import current, shot, table_of  # noqa: F401 (the fixture)
+from tests.web.test_view_options import _brew_until, _quest_until, _waiting
+
+
+def _logged(driver, table, name: str) -> None:
+    current(driver, table)
+    until(driver, lambda: f"({name}'s phone)" in text(driver, "log"), "the log names the phone")
+
+
+def _prompt_and_buttons_above_the_fold(driver) -> None:
+    """At 390x844 the prompt and the seat's first choice are in sight without scrolling."""
+    height = driver.execute_script("return window.innerHeight")
+    for css in ("#asks", "#mine h2"):
+        top = driver.execute_script(
+            "return document.querySelector(arguments[0]).getBoundingClientRect().top", css)
+        assert top < height, css
+
+
+def test_the_alchemist_s_drop_is_returned_from_the_phone(browser, table_of):
+    session, seat = _brew_until(_waiting("trade_drop"))
+    name = session.names[seat]
+    table = table_of(session)
+    browser.get(table.link(seat))
+    current(browser, table)
+    _prompt_and_buttons_above_the_fold(browser)
+    shot(browser, "witchs_brew_alchemist_drop")
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#choices h3")]
+    assert headings == ["Return a drop"]
+    drop = browser.find_elements(By.CSS_SELECTOR, "#choices button")[0]
+    said = drop.text
+    drop.click()
+    (step,) = table.pressed()
+    assert step.command.do == "resolve" and "drop" in step.command.args
+    assert step.source == f"{name}'s phone" and step.command.player == name
+    until(browser, lambda: text(browser, "answer") == f"Done: Return a drop: {said}", "Done")
+    _logged(browser, table, name)
+
+
+def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
+    session, seat = _brew_until(_waiting("brew"))
+    name = session.names[seat]
+    table = table_of(session)
+    browser.get(table.link(seat))
+    current(browser, table)
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='brew']")
+    least = table.view["controls"][seat]["forms"][0]["fields"][0]["options"][0]["least"]
+    points = form.find_element(By.CSS_SELECTOR, "output[data-name='points']")
+    assert points.text == str(least)                     # the stack's least, as the rules say
+    steppers = form.find_elements(By.CSS_SELECTOR, ".stepper")
+    steppers[0].find_elements(By.TAG_NAME, "button")[1].click()         # points + 1
+    browser.find_element(By.CSS_SELECTOR, "#forms .send").click()
+    shot(browser, "witchs_brew_brew_form")
+    (step,) = table.pressed()
+    assert step.command.do == "resolve" and step.command.args["potion"]["points"] == least + 1
+    assert step.source == f"{name}'s phone"
+    until(browser, lambda: text(browser, "answer") == "Done: Brew it", "Done")
+    _logged(browser, table, name)
+
+
+def test_a_magic_die_is_kept_from_the_phone(browser, table_of):
+    session = _quest_until("magic")
+    seat = session.prompt()["seat"]
+    name = session.names[seat]
+    table = table_of(session)
+    browser.get(table.link(seat))
+    current(browser, table)
+    _prompt_and_buttons_above_the_fold(browser)
+    shot(browser, "quest_keep_dice")
+    keep = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")
+                if b.text.startswith(("Keep die", "Roll die")))
+    keep.click()
+    (step,) = table.pressed()
+    assert step.command.do == "keep" and step.source == f"{name}'s phone"
+    until(browser, lambda: text(browser, "answer").startswith("Done: The magic dice:"), "Done")
+    _logged(browser, table, name)
+
+
+def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table_of):
+    session = _quest_until("cast", spell="omniscience")
+    seat = session.prompt()["seat"]
+    name = session.names[seat]
+    table = table_of(session)
+    browser.get(table.link(seat))
+    current(browser, table)
+    shot(browser, "quest_reveal")
+    button = browser.find_elements(By.CSS_SELECTOR, "#choices button")[0]
+    button.click()
+    (step,) = table.pressed()
+    assert step.command.do == "reveal" and step.source == f"{name}'s phone"
+    _logged(browser, table, name)
