@@ -32,13 +32,16 @@ def _brew_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
 
 
 def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
-    """The Pi's harvest turn: gather an Ingredient left on the board, brew a Potion, steal."""
+    """The Pi's harvest turn: gather an Ingredient left on the board, brew a Potion, steal;
+    its Spells and Cellars and the Market Season's purchases (companion.view_options)."""
     from companion.core import Command
     from companion.games.cauldron.data import INGREDIENTS
 
+    from companion.view_options import cauldron_options
+
     player, summary = session.names[seat], session.summary()
     if summary.get("phase") != "turns" or summary.get("turn") != player:
-        return []
+        return cauldron_options(session, seat)
     left = summary.get("ingredients_left") or {}
     out = [(f"gather:{k}", f"Gather {label(k)}", Command("gather", player, {"ingredient": k}))
            for k in INGREDIENTS if left.get(k)]
@@ -49,7 +52,7 @@ def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]
         for k in INGREDIENTS:
             out.append((f"steal:{target}:{k}", f"Steal {label(k)} from {target}",
                         Command("steal", player, {"target": target, "ingredient": k})))
-    return out
+    return out + cauldron_options(session, seat)
 
 
 def _quest_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:

@@ -88,11 +88,57 @@ def quest_options(session: Session) -> list[Option]:
     return out
 
 
+_ITEM_WORDS = {"cellar": "A Cellar", "basic_spell": "A basic Spell",
+               "advanced_spell": "An advanced Spell", "basic_potion": "A basic Potion",
+               "advanced_potion": "An advanced Potion"}
+
+
+def cauldron_options(session: Session, seat: int) -> list[Option]:
+    """The seat whose turn it is (the prompt's): in the Market Season each purchase (a Field of
+    each Ingredient, a Cellar, a Spell, with the kind discarded when three are held, a Potion,
+    whose card is then entered on the phone's hand) and passing; in its harvest turn casting a
+    Spell, the Magik Dome, discarding one, an Ingredient into a Cellar or out to the pool."""
+    from companion.games.cauldron import data as d
+
+    prompt = session.prompt()
+    if prompt.get("seat") != seat or prompt.get("phase") not in ("market", "turns"):
+        return []
+    player, out = session.names[seat], []
+    label = lambda key: key.replace("_", " ")                          # noqa: E731
+    if prompt["phase"] == "market":
+        full = sum(session.summary()["players"][seat]["spell_hand"].values()) >= 3
+        for item in d.ITEMS:
+            if item == "field":
+                out += [(f"buy:field:{k}", f"A {label(k)} Field", Command(
+                    "buy", player, {"item": "field", "field": k})) for k in d.INGREDIENTS]
+            elif item.endswith("_spell") and full:     # three held: one goes, named
+                out += [(f"buy:{item}:{k}", f"{_ITEM_WORDS[item]}, discarding {'an' if k == 'advanced' else 'a'} {k} one",
+                         Command("buy", player, {"item": item, "discard": k}))
+                        for k in d.SPELL_KINDS]
+            else:
+                out.append((f"buy:{item}", _ITEM_WORDS[item], Command("buy", player,
+                                                                     {"item": item})))
+        return out + [("market:pass", "Pass (buy nothing more)", Command("pass", player))]
+    out += [(f"cast:{k}", f"Cast a {k} Spell".replace("a advanced", "an advanced"),
+             Command("cast_spell", player, {"kind": k})) for k in d.SPELL_KINDS]
+    out += [(f"dome:{k}", f"Magik Dome (a {k} Spell)".replace("a advanced", "an advanced"),
+             Command("cast_spell", player, {"kind": k, "dome": True, "name": "Magik Dome"}))
+            for k in d.SPELL_KINDS]
+    out += [(f"discard:{k}", f"Discard a {k} Spell".replace("a advanced", "an advanced"),
+             Command("discard_spell", player, {"kind": k})) for k in d.SPELL_KINDS]
+    for to, words in (("cellar", "into a Cellar"), ("pool", "out to the pool")):
+        out += [(f"cellar:{to}:{k}", f"{label(k).capitalize()} {words}", Command(
+            "move_ingredient", player, {"ingredient": k, "to": to})) for k in d.INGREDIENTS]
+    return out
+
+
 def group_of(key: str) -> str:
     """The heading a phone shows a run of choices under ("" for none): the choices of one
     question stay together ("Return a drop", "Bottle 3: what it holds", "Move bottle 3")."""
     kind, _, rest = key.partition(":")
     bottle = rest.partition(":")[0]
     return {"drop": "Return a drop", "drops": "Take the drops", "keep": "The magic dice",
-            "swap": "Swap two bottles"}.get(kind) or {
+            "swap": "Swap two bottles", "buy": "Buy", "market": "Buy",
+            "cast": "Spells", "dome": "Spells", "discard": "Spells",
+            "cellar": "Cellars"}.get(kind) or {
         "reveal": f"Bottle {bottle}: what it holds", "move": f"Move bottle {bottle}"}.get(kind, "")

@@ -322,3 +322,25 @@ def test_every_option_a_phone_offers_is_the_seat_s_and_the_rules_take_it(game, s
                 else:
                     with pytest.raises(Refused):
                         seat_input(snap, client, other, message)
+
+
+def test_cauldron_s_market_is_on_the_buyer_s_phone_and_plays_as_the_pi_s():
+    session = next(s for s in (tables.cauldron(n) for n in range(30, 120))
+                   if s.prompt()["phase"] == "market")
+    seat = session.prompt()["seat"]
+    mine = _only_seat(session, seat, "buy:")
+    assert {c["group"] for c in mine} == {"Buy"} and "buy:cellar" in [c["choice"] for c in mine]
+    command = _phone_plays(session, seat, "buy:cellar")
+    _same_after(session, command, Command("buy", session.names[seat], {"item": "cellar"}))
+    part = tables.snapshot(session)["controls"][seat]        # passing: the seat's pass button
+    assert "pass" in [b["button"] for b in part["buttons"]]
+    assert "market:pass" not in [c["choice"] for c in part["choices"]]
+
+
+def test_cauldron_s_spells_are_cast_from_the_phone_in_the_seat_s_turn():
+    session = tables.cauldron(15)
+    seat = session.prompt()["seat"]
+    mine = _only_seat(session, seat, "cast:")
+    assert [c["choice"] for c in mine] == ["cast:basic"] and mine[0]["group"] == "Spells"
+    _same_after(session, _phone_plays(session, seat, "cast:basic"),
+                Command("cast_spell", session.names[seat], {"kind": "basic"}))
