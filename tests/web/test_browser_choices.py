@@ -1,6 +1,7 @@
 """The choices and entries a seat makes inside its turn, pressed on its phone's page in headless
 Chromium (companion/view_options.py, view_forms.py, ui/web/static/forms.js): Witch's Brew's
-Alchemist drop and a brew entered on the form, Cauldron Quest's kept die and a spell cast.
+Alchemist drop and a brew entered on the form, Cauldron Quest's kept die and a spell cast,
+Cauldron's Market purchase.
 Each is played through the gate as the app plays it and logged as "<name>'s phone".
 Screenshots at 390x844 and 1024x768 go to screenshots/ (``COMPANION_SHOTS=0``: none)."""
 
@@ -98,4 +99,26 @@ def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table
     button.click()
     (step,) = table.pressed()
     assert step.command.do == "reveal" and step.source == f"{name}'s phone"
+    _logged(browser, table, name)
+
+
+def test_a_cellar_is_bought_in_the_market_from_the_phone(browser, table_of):
+    from tests.web import tables
+
+    session = next(s for s in (tables.cauldron(n) for n in range(30, 120))
+                   if s.prompt()["phase"] == "market")
+    seat = session.prompt()["seat"]
+    name = session.names[seat]
+    table = table_of(session)
+    browser.get(table.link(seat))
+    current(browser, table)
+    _prompt_and_buttons_above_the_fold(browser)
+    shot(browser, "cauldron_market")
+    assert "Buy" in [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#choices h3")]
+    next(b for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")
+         if b.text == "A Cellar").click()
+    (step,) = table.pressed()
+    assert step.command.do == "buy" and step.command.args["item"] == "cellar"
+    assert step.source == f"{name}'s phone"
+    until(browser, lambda: text(browser, "answer") == "Done: Buy: A Cellar", "Done")
     _logged(browser, table, name)

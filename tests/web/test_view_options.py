@@ -287,7 +287,7 @@ def _in_bounds(form: dict, rng: random.Random) -> dict:
     return values
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(game=hs.sampled_from(["witchs_brew", "cauldron", "quest"]),
        seed=hs.integers(0, 10_000), steps=hs.integers(0, 160), pick=hs.randoms())
 def test_every_option_a_phone_offers_is_the_seat_s_and_the_rules_take_it(game, seed, steps, pick):
