@@ -14,6 +14,14 @@ from tests.web.test_browser import current, shot, table_of  # noqa: F401 (the fi
 from tests.web.test_view_options import _brew_until, _quest_until, _waiting
 
 
+def _opened(browser, table_of, session, seat: int):
+    """The seat's phone page on ``session``, current: (the table, the seat's player)."""
+    table = table_of(session)
+    browser.get(table.link(seat))
+    current(browser, table)
+    return table, session.names[seat]
+
+
 def _logged(driver, table, name: str) -> None:
     current(driver, table)
     until(driver, lambda: f"({name}'s phone)" in text(driver, "log"), "the log names the phone")
@@ -30,10 +38,7 @@ def _prompt_and_buttons_above_the_fold(driver) -> None:
 
 def test_the_alchemist_s_drop_is_returned_from_the_phone(browser, table_of):
     session, seat = _brew_until(_waiting("trade_drop"))
-    name = session.names[seat]
-    table = table_of(session)
-    browser.get(table.link(seat))
-    current(browser, table)
+    table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
     shot(browser, "witchs_brew_alchemist_drop")
     headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#choices h3")]
@@ -50,10 +55,7 @@ def test_the_alchemist_s_drop_is_returned_from_the_phone(browser, table_of):
 
 def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
     session, seat = _brew_until(_waiting("brew"))
-    name = session.names[seat]
-    table = table_of(session)
-    browser.get(table.link(seat))
-    current(browser, table)
+    table, name = _opened(browser, table_of, session, seat)
     form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='brew']")
     least = table.view["controls"][seat]["forms"][0]["fields"][0]["options"][0]["least"]
     points = form.find_element(By.CSS_SELECTOR, "output[data-name='points']")
@@ -72,10 +74,7 @@ def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
 def test_a_magic_die_is_kept_from_the_phone(browser, table_of):
     session = _quest_until("magic")
     seat = session.prompt()["seat"]
-    name = session.names[seat]
-    table = table_of(session)
-    browser.get(table.link(seat))
-    current(browser, table)
+    table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
     shot(browser, "quest_keep_dice")
     keep = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")
@@ -90,10 +89,7 @@ def test_a_magic_die_is_kept_from_the_phone(browser, table_of):
 def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table_of):
     session = _quest_until("cast", spell="omniscience")
     seat = session.prompt()["seat"]
-    name = session.names[seat]
-    table = table_of(session)
-    browser.get(table.link(seat))
-    current(browser, table)
+    table, name = _opened(browser, table_of, session, seat)
     shot(browser, "quest_reveal")
     button = browser.find_elements(By.CSS_SELECTOR, "#choices button")[0]
     button.click()
@@ -108,10 +104,7 @@ def test_a_cellar_is_bought_in_the_market_from_the_phone(browser, table_of):
     session = next(s for s in (tables.cauldron(n) for n in range(30, 120))
                    if s.prompt()["phase"] == "market")
     seat = session.prompt()["seat"]
-    name = session.names[seat]
-    table = table_of(session)
-    browser.get(table.link(seat))
-    current(browser, table)
+    table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
     shot(browser, "cauldron_market")
     assert "Buy" in [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#choices h3")]

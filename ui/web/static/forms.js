@@ -3,18 +3,13 @@
 // in the seat's part of the snapshot (t.you.forms) with its fields: a pick among options or a
 // whole number within bounds. Picking a stack sets the least the card may be worth and the ravens
 // it may show, as the rules say. table.js tells this module of every drawing ("table:mine") and
-// lends it its press(): the entry is sent as a choice, answered and refused like any press.
+// lends it its press() and el(): the entry is sent as a choice, answered and refused like any press.
 // Nothing is kept but the values being entered, and only while the same form is open.
 "use strict";
 (function () {
   let draft = {}, draftFor = null;
+  let el = null;                           // table.js's own, lent with each drawing
 
-  function el(tag, text, cls) {
-    const e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  }
   function box() {
     let section = document.getElementById("forms");
     if (!section) {
@@ -112,6 +107,7 @@
 
   document.addEventListener("table:mine", (event) => {
     const { table: t, press } = event.detail;
+    el = event.detail.el;
     const forms = (t && t.you && !t.over && t.you.forms) || [];
     const section = box();
     section.replaceChildren(...forms.map((form) => drawForm(section, form, t, press)));

@@ -48,7 +48,7 @@
       document.title = "The table";
       $("title").textContent = "The table";
       $("mine").hidden = true; $("result").hidden = true;
-      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: null, press } }));
+      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: null, press, el } }));
       return;
     }
     document.title = `${t.title}: the table`;
@@ -94,7 +94,7 @@
     const mine = t.you;
     if (!mine || t.over) {
       box.hidden = true;
-      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press } }));
+      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press, el } }));
       return;
     }
     const seat = t.seats[mine.seat];
@@ -137,7 +137,7 @@
     }
     if (mine.waits && !waited && navigator.vibrate) navigator.vibrate([200, 100, 200]);
     waited = mine.waits;
-    document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press } }));  // hand.js
+    document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press, el } }));  // hand.js, forms.js
     enable();
   }
 
