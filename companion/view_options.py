@@ -105,19 +105,25 @@ def cauldron_options(session: Session, seat: int) -> list[Option]:
         return []
     player, out = session.names[seat], []
     label = lambda key: key.replace("_", " ")                          # noqa: E731
-    if prompt["phase"] == "market":
-        full = sum(session.summary()["players"][seat]["spell_hand"].values()) >= 3
-        for item in d.ITEMS:
+    if prompt["phase"] == "market":         # the rules' own offers: each price, and which
+        from companion.games.cauldron.market import offers   # may not be bought and why
+
+        for offer in offers(session.state, seat):
+            item, price = offer["item"], f" ({offer['cost']} Magik)"
+            if offer["reason"]:
+                continue
             if item == "field":
-                out += [(f"buy:field:{k}", f"A {label(k)} Field", Command(
-                    "buy", player, {"item": "field", "field": k})) for k in d.INGREDIENTS]
-            elif item.endswith("_spell") and full:     # three held: one goes, named
-                out += [(f"buy:{item}:{k}", f"{_ITEM_WORDS[item]}, discarding {'an' if k == 'advanced' else 'a'} {k} one",
+                out += [(f"buy:field:{k}", f"A {label(k)} Field{price}", Command(
+                    "buy", player, {"item": "field", "field": k}))
+                    for k, why in offer["fields"].items() if not why]
+            elif offer.get("discard_first"):      # three held: one goes, named
+                out += [(f"buy:{item}:{k}", f"{_ITEM_WORDS[item]}{price}, discarding "
+                         f"{'an' if k == 'advanced' else 'a'} {k} one",
                          Command("buy", player, {"item": item, "discard": k}))
                         for k in d.SPELL_KINDS]
             else:
-                out.append((f"buy:{item}", _ITEM_WORDS[item], Command("buy", player,
-                                                                     {"item": item})))
+                out.append((f"buy:{item}", _ITEM_WORDS[item] + price,
+                            Command("buy", player, {"item": item})))
         return out + [("market:pass", "Pass (buy nothing more)", Command("pass", player))]
     out += [(f"cast:{k}", f"Cast a {k} Spell".replace("a advanced", "an advanced"),
              Command("cast_spell", player, {"kind": k})) for k in d.SPELL_KINDS]

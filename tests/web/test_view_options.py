@@ -330,6 +330,10 @@ def test_cauldron_s_market_is_on_the_buyer_s_phone_and_plays_as_the_pi_s():
     seat = session.prompt()["seat"]
     mine = _only_seat(session, seat, "buy:")
     assert {c["group"] for c in mine} == {"Buy"} and "buy:cellar" in [c["choice"] for c in mine]
+    from companion.games.cauldron.market import offers
+
+    price = next(o["cost"] for o in offers(session.state, seat) if o["item"] == "cellar")
+    assert {"choice": "buy:cellar", "label": f"A Cellar ({price} Magik)", "group": "Buy"} in mine
     command = _phone_plays(session, seat, "buy:cellar")
     _same_after(session, command, Command("buy", session.names[seat], {"item": "cellar"}))
     part = tables.snapshot(session)["controls"][seat]        # passing: the seat's pass button
