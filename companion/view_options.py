@@ -88,6 +88,7 @@ def quest_options(session: Session) -> list[Option]:
     return out
 
 
+_A = {"basic": "a basic", "advanced": "an advanced"}
 _ITEM_WORDS = {"cellar": "A Cellar", "basic_spell": "A basic Spell",
                "advanced_spell": "An advanced Spell", "basic_potion": "A basic Potion",
                "advanced_potion": "An advanced Potion"}
@@ -118,23 +119,28 @@ def cauldron_options(session: Session, seat: int) -> list[Option]:
                     for k, why in offer["fields"].items() if not why]
             elif offer.get("discard_first"):      # three held: one goes, named
                 out += [(f"buy:{item}:{k}", f"{_ITEM_WORDS[item]}{price}, discarding "
-                         f"{'an' if k == 'advanced' else 'a'} {k} one",
+                         f"{_A[k]} one",
                          Command("buy", player, {"item": item, "discard": k}))
                         for k in d.SPELL_KINDS]
             else:
                 out.append((f"buy:{item}", _ITEM_WORDS[item] + price,
                             Command("buy", player, {"item": item})))
         return out + [("market:pass", "Pass (buy nothing more)", Command("pass", player))]
-    out += [(f"cast:{k}", f"Cast a {k} Spell".replace("a advanced", "an advanced"),
-             Command("cast_spell", player, {"kind": k})) for k in d.SPELL_KINDS]
-    out += [(f"dome:{k}", f"Magik Dome (a {k} Spell)".replace("a advanced", "an advanced"),
-             Command("cast_spell", player, {"kind": k, "dome": True, "name": "Magik Dome"}))
-            for k in d.SPELL_KINDS]
-    out += [(f"discard:{k}", f"Discard a {k} Spell".replace("a advanced", "an advanced"),
-             Command("discard_spell", player, {"kind": k})) for k in d.SPELL_KINDS]
-    for to, words in (("cellar", "into a Cellar"), ("pool", "out to the pool")):
-        out += [(f"cellar:{to}:{k}", f"{label(k).capitalize()} {words}", Command(
-            "move_ingredient", player, {"ingredient": k, "to": to})) for k in d.INGREDIENTS]
+    mine = session.summary()["players"][seat]      # what it holds: the few worth trying
+    held = [k for k in d.SPELL_KINDS if mine["spell_hand"][k]]
+    out += [(f"cast:{k}", f"Cast {_A[k]} Spell", Command("cast_spell", player, {"kind": k}))
+            for k in held]
+    out += [(f"dome:{k}", f"Magik Dome ({_A[k]} Spell)", Command(
+        "cast_spell", player, {"kind": k, "dome": True, "name": "Magik Dome"})) for k in held]
+    out += [(f"discard:{k}", f"Discard {_A[k]} Spell", Command("discard_spell", player,
+                                                                {"kind": k})) for k in held]
+    free = None in mine["cellars"]
+    out += [(f"cellar:cellar:{k}", f"{label(k).capitalize()} into a Cellar", Command(
+        "move_ingredient", player, {"ingredient": k, "to": "cellar"}))
+        for k in d.INGREDIENTS if free and mine["pool"].get(k)]
+    out += [(f"cellar:pool:{k}", f"{label(k).capitalize()} out to the pool", Command(
+        "move_ingredient", player, {"ingredient": k, "to": "pool"}))
+        for k in d.INGREDIENTS if k in mine["cellars"]]
     return out
 
 
