@@ -91,6 +91,27 @@ def _brew_form(session: Session, seat: int) -> list[dict[str, Any]]:
     return [{"form": "table", "title": title + hint, "submit": "Apply", "fields": fields}]
 
 
+#: At most this many earlier cards of one stack on a brew form (the Pi's picker shows as many).
+CARDS_SHOWN = 3
+
+
+def brew_cards(form: dict[str, Any], catalogue: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The printed cards of earlier games (each ``{"stack", "points", "raven", "pay"}``, newest
+    first) that the brew ``form`` can take as they are: a stack it offers, worth at least that
+    stack's least, a raven it may show, drops the seat holds; the lowest first, a few a stack.
+    One tap on the phone fills the form with one (the Pi's brew entry offers the same)."""
+    fields = {f["name"]: f for f in form["fields"]}
+    stacks = {o["value"]: o for o in fields["stack"]["options"]}
+    out: list[dict[str, Any]] = []
+    for stack, option in stacks.items():
+        fits = [c for c in catalogue if c["stack"] == stack and c["points"] >= option["least"]
+                and c["raven"] in option["ravens"]
+                and all(f"pay.{d}" in fields and n <= fields[f"pay.{d}"]["max"]
+                        for d, n in c["pay"].items())]
+        out += sorted(fits, key=lambda c: (c["points"], c["raven"]))[:CARDS_SHOWN]
+    return out
+
+
 FORMS = {"witchs_brew": _brew_form}
 
 

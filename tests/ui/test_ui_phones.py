@@ -469,15 +469,24 @@ def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(
 
 
 def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(sharing):
-    """The running app plays a seat's entry (companion/view_forms.py) from its phone: a value
-    out of the form's bounds is refused naming the field, on the Pi and to the phone, and
-    changes nothing; a good one is the Pi's brew command, logged as that phone's."""
+    """The running app plays a seat's entry (companion/view_forms.py) from its phone: the form
+    offers the card brewed in the last game; a value out of the form's bounds is refused
+    naming the field, on the Pi and to the phone, and changes nothing; a good one is the Pi's
+    brew command, logged as that phone's."""
     from companion.core import Command
 
     app = sharing
-    start_brew(app, ("Anna", "Barb", "Carl"))
-    assert app.send(Command("play_role", "Anna", {"role": "witch"}))
-    assert app.send(Command("pass", "Barb")) and app.send(Command("pass", "Carl"))
+
+    def to_the_brew() -> None:
+        start_brew(app, ("Anna", "Barb", "Carl"))
+        assert app.send(Command("play_role", "Anna", {"role": "witch"}))
+        assert app.send(Command("pass", "Barb")) and app.send(Command("pass", "Carl"))
+
+    to_the_brew()                                         # last game: a card Anna brewed
+    assert app.send(Command("resolve", "Anna", {
+        "potion": {"stack": "copper", "points": 3}, "pay": {"red": 1, "green": 1}}))
+    app.go_home()
+    to_the_brew()
     app.open_phones()
     frames()
     anna = seat_phone(app.phone_server.links(), 0)
@@ -485,6 +494,8 @@ def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(s
         seen = anna.snapshot()
         (form,) = seen["you"]["forms"]
         assert form["form"] == "brew" and seen["you"]["waits"]
+        assert form["cards"] == [{"stack": "copper", "points": 3, "raven": False,   # one tap
+                                  "pay": {"red": 1, "green": 1}}]
         steps = len(app.session.steps)
         anna.send({"type": "choose", "choice": 'brew:{"points": 100}', "seen": seen["n"],
                    "id": 1})

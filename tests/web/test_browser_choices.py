@@ -71,6 +71,30 @@ def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
     _logged(browser, table, name)
 
 
+def test_a_card_of_an_earlier_game_fills_the_brew_in_one_tap(browser, table_of):
+    from companion.view_forms import brew_cards
+
+    session, seat = _brew_until(_waiting("brew"))
+    table = table_of(session)
+    (form,) = table.view["controls"][seat]["forms"]
+    stack = form["fields"][0]["options"][-1]
+    card = {"stack": stack["value"], "points": stack["least"] + 3, "raven": stack["ravens"][0],
+            "pay": {"red": 1}}
+    form["cards"] = brew_cards(form, [card])               # as the app adds them
+    table.server.publish(table.view)
+    browser.get(table.link(seat))
+    current(browser, table)
+    picks = browser.find_elements(By.CSS_SELECTOR, "#forms .cards button")
+    assert len(picks) == 1 and picks[0].text.endswith("1 red")
+    picks[0].click()
+    shot(browser, "witchs_brew_brew_earlier_card")
+    browser.find_element(By.CSS_SELECTOR, "#forms .send").click()
+    (step,) = table.pressed()
+    assert step.command.args == {"potion": {k: card[k] for k in ("stack", "points", "raven")},
+                                 "pay": {"red": 1}}
+    assert step.source == f"{session.names[seat]}'s phone"
+
+
 def test_a_magic_die_is_kept_from_the_phone(browser, table_of):
     session = _quest_until("magic")
     seat = session.prompt()["seat"]

@@ -348,3 +348,24 @@ def test_cauldron_s_spells_are_cast_from_the_phone_in_the_seat_s_turn():
     assert [c["choice"] for c in mine] == ["cast:basic"] and mine[0]["group"] == "Spells"
     _same_after(session, _phone_plays(session, seat, "cast:basic"),
                 Command("cast_spell", session.names[seat], {"kind": "basic"}))
+
+
+def test_a_brew_form_offers_the_earlier_cards_it_can_take_as_they_are():
+    from companion.view_forms import brew_cards
+
+    session, seat = _brew_until(_waiting("brew"))
+    (form,) = seat_forms(session, seat)
+    stacks = {o["value"]: o for o in form["fields"][0]["options"]}
+    stack, held = next(iter(stacks)), session.state["players"][seat]
+    least = stacks[stack]["least"]
+    fits = {"stack": stack, "points": least + 1, "raven": stacks[stack]["ravens"][0], "pay": {}}
+    too_dear = dict(fits, pay={"red": held["red"] + 1})
+    shelf = dict(fits, stack="gold_shelf")                 # not a cauldron: a brewer's no card
+    more = [dict(fits, points=least + n) for n in (5, 4, 3, 2)]
+    offered = brew_cards(form, [too_dear, shelf, fits, *more])
+    assert offered == [fits, *sorted(more, key=lambda c: c["points"])][:3]
+    for card in offered:                                   # each one the rules take as it is
+        values = {"stack": card["stack"], "points": card["points"], "raven": card["raven"],
+                  **{f"pay.{d}": n for d, n in card["pay"].items()}}
+        command, why = form_command(session, seat, "brew:" + json.dumps(values))
+        session.rules.accept(session.state, command)

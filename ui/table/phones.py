@@ -127,6 +127,20 @@ class PhonesApp:
             return None
         return True if self.send(found, source=event.source) else None
 
+    def _brews_seen(self, session, snapshot) -> None:
+        """Witch's Brew: the cauldron cards brewed in earlier games of this database, on a
+        seat's brew form, those it can take as they are (one tap fills the form)."""
+        forms = [f for part in snapshot.get("controls") or [] for f in part.get("forms", [])
+                 if f["form"] == "brew"]
+        if not forms or self.store is None:
+            return
+        from companion.view_forms import brew_cards
+        from ui.games.witchs_brew.brew import earlier_cards
+
+        seen = earlier_cards(self)
+        for form in forms:
+            form["cards"] = brew_cards(form, seen)
+
     def _cards_seen(self, session, snapshot) -> None:
         """Cauldron: the potion cards of earlier games of this database, for a seat's phone to
         enter one of them with a tap (the cards of this game in hand are nobody else's)."""
@@ -186,6 +200,7 @@ class PhonesApp:
                                      else f"{self._phones_n}")
             snapshot["play"] = self._phones_play[1]
             self._cards_seen(session, snapshot)
+            self._brews_seen(session, snapshot)
             server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:

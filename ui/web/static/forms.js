@@ -2,9 +2,10 @@
 // the drops paid) and a card read aloud (what changed for each seat, a card won). Each form comes
 // in the seat's part of the snapshot (t.you.forms) with its fields: a pick among options or a
 // whole number within bounds. Picking a stack sets the least the card may be worth and the ravens
-// it may show, as the rules say. table.js tells this module of every drawing ("table:mine") and
-// lends it its press() and el(): the entry is sent as a choice, answered and refused like any press.
-// Nothing is kept but the values being entered, and only while the same form is open.
+// it may show, as the rules say; a brew offers the cards of earlier games that fit, one tap each.
+// table.js tells this module of every drawing ("table:mine") and lends it its press() and el():
+// the entry is sent as a choice, answered and refused like any press. Nothing is kept but the
+// values being entered, and only while the same form is open.
 "use strict";
 (function () {
   let draft = {}, draftFor = null;
@@ -75,6 +76,28 @@
     return row;
   }
 
+  function drawCards(form, redraw) {      // the brew's cards of earlier games: one tap fills it
+    const holder = el("fieldset", null, "cards");
+    holder.append(el("legend", "Cards from earlier games"));
+    const picks = el("div", null, "picks");
+    for (const card of form.cards) {
+      const cost = Object.entries(card.pay).map(([d, n]) => `${n} ${d}`).join(", ") || "no drops";
+      const b = el("button", `${card.stack[0].toUpperCase()}${card.stack.slice(1)} ${card.points} pts${card.raven ? " raven" : ""}`);
+      b.type = "button";
+      b.append(el("small", cost));
+      b.addEventListener("click", () => {
+        Object.assign(draft, { stack: card.stack, points: card.points, raven: card.raven });
+        for (const field of form.fields) {
+          if (field.name.startsWith("pay.")) draft[field.name] = card.pay[field.name.slice(4)] || 0;
+        }
+        redraw();
+      });
+      picks.append(b);
+    }
+    holder.append(picks);
+    return holder;
+  }
+
   function drawForm(section, form, t, press) {
     const key = `${t.you.seat}:${form.form}:${form.title}`;
     if (draftFor !== key) {                // a new entry: its starting values
@@ -87,6 +110,7 @@
     part.dataset.form = form.form;
     const redraw = () => part.replaceWith(drawForm(section, form, t, press));
     part.append(el("h3", form.title));
+    if ((form.cards || []).length) part.append(drawCards(form, redraw));
     let group = null, holder = part;
     for (const field of form.fields) {
       if (field.group !== group) {
