@@ -80,7 +80,9 @@ def _brew_form(session: Session, seat: int) -> list[dict[str, Any]]:
         return [{"form": "brew", "title": title, "submit": "Brew it", "fields": fields}]
     left = st.left_in_supply(state)
     fields = []
-    for i, p in enumerate(state["players"]):
+    order = [seat] + [i for i in range(len(state["players"])) if i != seat]   # its own first
+    for i in order:
+        p = state["players"][i]
         group = f"{p['name']} (you)" if i == seat else p["name"]
         fields += [{"name": f"{i}.{c}", "label": f"{c.capitalize()} (has {p[c]})",
                     "group": group, "min": -p[c], "value": 0,

@@ -139,3 +139,21 @@ def test_a_cellar_is_bought_in_the_market_from_the_phone(browser, table_of):
     assert step.source == f"{name}'s phone"
     until(browser, lambda: text(browser, "answer").startswith("Done: Buy: A Cellar ("), "Done")
     _logged(browser, table, name)
+
+
+def test_a_card_read_aloud_is_entered_for_another_seat_on_the_phone(browser, table_of):
+    session, seat = _brew_until(_waiting("table"))
+    table, name = _opened(browser, table_of, session, seat)
+    other = (seat + 1) % len(session.names)
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='table']")
+    legends = [g.text for g in form.find_elements(By.TAG_NAME, "legend")]
+    names = session.names
+    assert legends[:len(names)] == [f"{name} (you)"] + [n for n in names if n != name]
+    gold = form.find_element(By.CSS_SELECTOR, f"output[data-name='{other}.gold']")
+    gold.find_element(By.XPATH, "following-sibling::button").click()    # + 1 gold for them
+    shot(browser, "witchs_brew_card_read_aloud")
+    browser.find_element(By.CSS_SELECTOR, "#forms .send").click()
+    (step,) = table.pressed()
+    assert step.command.args["others"] == {session.names[other]: {"gold": 1}}
+    assert step.source == f"{name}'s phone"
+    _logged(browser, table, name)

@@ -46,6 +46,7 @@
     const row = el("div", null, "field");
     row.append(el("span", field.label, "label"));
     if (field.options) {
+      row.classList.add("pick");
       const stack = field.name.endsWith("raven") ? stackOf(form, field) : null;
       const picks = el("div", null, "picks");
       for (const option of field.options) {
