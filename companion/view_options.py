@@ -1,7 +1,8 @@
 """The choices a seat makes inside its turn, for its phone (companion.view.seat_choices keeps
 those the rules accept now): Witch's Brew's effect options (the drop an Alchemist returns, the
-drops an Assistant takes), Cauldron Quest's kept dice, its spells' reveal and swap and the
-bottle moves (a roll, Great Sorcery, a bottle knocked away). Each is (key, words, Command),
+drops an Assistant takes), Cauldron Quest's kept dice, its spells' reveal and swap, the
+bottle moves (a roll, Great Sorcery, a bottle knocked away) and the spell-breaking token;
+Cauldron's Market purchases, Spells and Cellars. Each is (key, words, Command),
 the very command the Pi's screen sends; the options come from the rules' own state and
 helpers (``drops_to_take``, ``kept``, ``moves.targets``), never from the Pi's widgets.
 :func:`group_of` gives the heading a phone shows a run of them under. Pure."""
@@ -49,7 +50,8 @@ def quest_options(session: Session) -> list[Option]:
     """The team's moves inside the current player's turn (the caller checks it is that seat's):
     which magic dice to keep (each die's tap on the Pi: the kept set with it or without it),
     the spell cast (Omniscience's bottle and ingredient, Exchange's two bottles, Great
-    Sorcery's move), the bottle a roll moves and where, a bottle knocked away put back."""
+    Sorcery's move), the bottle a roll moves and where, a bottle knocked away put back, the
+    spell-breaking token (once a game: the obstacle it removes)."""
     from companion.games.quest import board, moves
     from companion.games.quest import state as st
     from companion.games.quest.dice import kept
@@ -85,6 +87,9 @@ def quest_options(session: Session) -> list[Option]:
                 ends = moves.targets(state, b, SORCERY_SPACES, sorcery=True)
             out += [(f"move:{b}:{to}", f"To {board.describe(to, settings)}",
                      Command("move_bottle", args={"bottle": b, "to": to})) for to in ends]
+    if not state["spell_breaker_used"]:           # the token, once a game, at any time
+        out += [(f"break:{n}", f"Free path {n}", Command("break_obstacle", args={"path": n}))
+                for n in sorted(state["obstacles"])]
     return out
 
 
@@ -150,7 +155,7 @@ def group_of(key: str) -> str:
     kind, _, rest = key.partition(":")
     bottle = rest.partition(":")[0]
     return {"drop": "Return a drop", "drops": "Take the drops", "keep": "The magic dice",
-            "swap": "Swap two bottles", "buy": "Buy", "market": "Buy",
+            "swap": "Swap two bottles", "break": "The spell-breaking token", "buy": "Buy", "market": "Buy",
             "cast": "Spells", "dome": "Spells", "discard": "Spells",
             "cellar": "Cellars"}.get(kind) or {
         "reveal": f"Bottle {bottle}: what it holds", "move": f"Move bottle {bottle}"}.get(kind, "")

@@ -61,14 +61,16 @@ def _waiting(kind: str):
     return test
 
 
-def _quest_until(phase: str, seed: int = 3, spell: str | None = None) -> Session:
+def _quest_until(phase: str, seed: int = 3, spell: str | None = None,
+                 blocked: bool = False) -> Session:
     session, rng = quest_autoplay.new(), random.Random(seed)
     for _ in range(4000):
         if session.over:
             session, rng = quest_autoplay.new(), random.Random(rng.random())
         prompt = session.prompt()
         if prompt["phase"] == phase and (spell is None or session.state["spell"]["name"] == spell) \
-                and (phase != "magic" or session.state["spell"]["rolls"]):
+                and (phase != "magic" or session.state["spell"]["rolls"]) \
+                and (session.state["obstacles"] or not blocked):
             return session
         if prompt["phase"] == "announce" and spell is not None:
             session.execute(Command("announce_spell", args={"spell": spell}))
@@ -369,3 +371,17 @@ def test_a_brew_form_offers_the_earlier_cards_it_can_take_as_they_are():
                   **{f"pay.{d}": n for d, n in card["pay"].items()}}
         command, why = form_command(session, seat, "brew:" + json.dumps(values))
         session.rules.accept(session.state, command)
+
+
+def test_quest_s_spell_breaking_token_frees_a_blocked_path_from_the_phone_once():
+    session = _quest_until("roll", blocked=True)
+    seat = session.prompt()["seat"]
+    path = sorted(session.state["obstacles"])[0]
+    mine = _only_seat(session, seat, "break:")
+    assert mine[0] == {"choice": f"break:{path}", "label": f"Free path {path}",
+                       "group": "The spell-breaking token"}
+    command = _phone_plays(session, seat, f"break:{path}")
+    _same_after(session, command, Command("break_obstacle", args={"path": path}))
+    session.execute(command)
+    assert not [c for c in tables.snapshot(session)["controls"][session.prompt()["seat"]]
+                ["choices"] if c["choice"].startswith("break:")]       # once a game
