@@ -36,8 +36,7 @@ def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]
     its Spells and Cellars and the Market Season's purchases (companion.view_options)."""
     from companion.core import Command
     from companion.games.cauldron.data import INGREDIENTS
-
-    from companion.view_options import cauldron_options
+    from companion.view_options import cauldron_options, harvest_extras
 
     player, summary = session.names[seat], session.summary()
     if summary.get("phase") != "turns" or summary.get("turn") != player:
@@ -48,6 +47,7 @@ def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]
     out += [(f"brew:{p['name']}", f"Brew {p['name']}", Command("brew", player,
                                                              {"potion": p["name"]}))
             for p in summary["players"][seat]["potions"]]
+    out += harvest_extras(session, seat, summary)
     for target in (summary.get("options") or {}).get("steal_from") or []:
         for k in INGREDIENTS:
             out.append((f"steal:{target}:{k}", f"Steal {label(k)} from {target}",
@@ -57,7 +57,8 @@ def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]
 
 def _quest_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
     """The Pi's choices for the team's current player: the spell announced, the path an
-    obstacle blocks, the dice kept, the spell cast, a bottle moved, ending the turn (the team's commands name no player: the seat's turn)."""
+    obstacle blocks, the dice kept, the spell cast, a bottle moved, ending the turn (the
+    team's commands name no player: the seat's turn)."""
     from companion.core import Command
     from companion.games.quest.odds import SPELLS
     from companion.games.quest.state import SPELL_TITLES

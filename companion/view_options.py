@@ -149,13 +149,53 @@ def cauldron_options(session: Session, seat: int) -> list[Option]:
     return out
 
 
+def harvest_extras(session: Session, seat: int, summary: dict[str, Any]) -> list[Option]:
+    """The seat's harvest turn, beyond one Ingredient and a plain brew: the Witch's Little
+    Helpers' two Ingredients (every pair the board still holds), and a Potion with Any spaces
+    brewed with each way the pool's spare Ingredients can pay them (the Pi asks which)."""
+    from itertools import combinations_with_replacement
+
+    from companion.games.cauldron import data as d
+
+    player, mine = session.names[seat], summary["players"][seat]
+    left = summary.get("ingredients_left") or {}
+    out: list[Option] = []
+    if mine.get("character") == "witch":
+        for a, b in combinations_with_replacement([k for k in d.INGREDIENTS if left.get(k)], 2):
+            if a != b or left[a] >= 2:
+                out.append((f"two:{a},{b}", f"{_label(a)} and {_label(b)}", Command(
+                    "gather", player, {"ingredients": [a, b]})))
+    for potion in mine["potions"]:
+        need = potion["ingredients"].count(d.ANY)
+        if not need:
+            continue
+        spare = dict(mine["pool"])
+        for part in potion["ingredients"]:
+            if part != d.ANY and spare.get(part):
+                spare[part] -= 1
+        kinds = [k for k in d.INGREDIENTS if spare.get(k)]
+        for paid in combinations_with_replacement(kinds, need):
+            if all(paid.count(k) <= spare[k] for k in paid):
+                out.append((f"any:{','.join(paid)}:{potion['name']}",
+                            "Any paid with " + ", ".join(map(_label, paid)),
+                            Command("brew", player, {"potion": potion["name"],
+                                                     "any": list(paid)})))
+    return out
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
 def group_of(key: str) -> str:
     """The heading a phone shows a run of choices under ("" for none): the choices of one
     question stay together ("Return a drop", "Bottle 3: what it holds", "Move bottle 3")."""
     kind, _, rest = key.partition(":")
     bottle = rest.partition(":")[0]
+    if kind == "any":
+        return f"Brew {rest.partition(':')[2]}"
     return {"drop": "Return a drop", "drops": "Take the drops", "keep": "The magic dice",
             "swap": "Swap two bottles", "break": "The spell-breaking token", "buy": "Buy", "market": "Buy",
             "cast": "Spells", "dome": "Spells", "discard": "Spells",
-            "cellar": "Cellars"}.get(kind) or {
+            "cellar": "Cellars", "two": "Little Helpers: two Ingredients"}.get(kind) or {
         "reveal": f"Bottle {bottle}: what it holds", "move": f"Move bottle {bottle}"}.get(kind, "")

@@ -385,3 +385,30 @@ def test_quest_s_spell_breaking_token_frees_a_blocked_path_from_the_phone_once()
     session.execute(command)
     assert not [c for c in tables.snapshot(session)["controls"][session.prompt()["seat"]]
                 ["choices"] if c["choice"].startswith("break:")]       # once a game
+
+
+def test_the_little_helpers_two_ingredients_are_offered_to_the_witch_only():
+    session = tables.cauldron(14)                          # Anna plays the Witch: her turn
+    seat = session.prompt()["seat"]
+    assert session.summary()["players"][seat]["character"] == "witch"
+    mine = _only_seat(session, seat, "two:")
+    assert mine and {c["group"] for c in mine} == {"Little Helpers: two Ingredients"}
+    a, b = mine[1]["choice"][4:].split(",")
+    _same_after(session, _phone_plays(session, seat, mine[1]["choice"]),
+                Command("gather", session.names[seat], {"ingredients": [a, b]}))
+
+
+def test_a_potion_s_any_spaces_are_paid_as_the_phone_says():
+    from tests.companion import cauldron_autoplay as ca
+
+    session = ca.start(ca.new())
+    ca.give(session, "Anna", "Moon Tea", ["spider_web", "any"])
+    ca.pool(session, "Anna", spider_web=1, frog_legs=2, blood_crystal=1)
+    seat = session.prompt()["seat"]
+    assert session.names[seat] == "Anna"
+    mine = _only_seat(session, seat, "any:")
+    assert [c["choice"] for c in mine] == ["any:frog_legs:Moon Tea", "any:blood_crystal:Moon Tea"]
+    assert mine[0] == {"choice": "any:frog_legs:Moon Tea", "label": "Any paid with Frog legs",
+                       "group": "Brew Moon Tea"}
+    _same_after(session, _phone_plays(session, seat, "any:blood_crystal:Moon Tea"),
+                Command("brew", "Anna", {"potion": "Moon Tea", "any": ["blood_crystal"]}))
