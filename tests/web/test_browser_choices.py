@@ -114,11 +114,18 @@ def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table
     session = _quest_until("cast", spell="omniscience")
     seat = session.prompt()["seat"]
     table, name = _opened(browser, table_of, session, seat)
+    folds = browser.find_elements(By.CSS_SELECTOR, "#choices details.group")
+    assert [f.find_element(By.TAG_NAME, "summary").text for f in folds] == [
+        f"Bottle {n}: what it holds (6)" for n in range(1, 7)]       # 36 choices, folded up
+    _prompt_and_buttons_above_the_fold(browser)
     shot(browser, "quest_reveal")
-    button = browser.find_elements(By.CSS_SELECTOR, "#choices button")[0]
+    folds[1].find_element(By.TAG_NAME, "summary").click()            # bottle 2 opened
+    shot(browser, "quest_reveal_bottle_2")
+    button = folds[1].find_elements(By.TAG_NAME, "button")[0]
     button.click()
     (step,) = table.pressed()
     assert step.command.do == "reveal" and step.source == f"{name}'s phone"
+    assert step.command.args["bottle"] == 2
     _logged(browser, table, name)
 
 
