@@ -412,3 +412,31 @@ def test_a_potion_s_any_spaces_are_paid_as_the_phone_says():
                        "group": "Brew Moon Tea"}
     _same_after(session, _phone_plays(session, seat, "any:blood_crystal:Moon Tea"),
                 Command("brew", "Anna", {"potion": "Moon Tea", "any": ["blood_crystal"]}))
+
+
+_JSON = hs.recursive(hs.none() | hs.booleans() | hs.integers(-10**6, 10**6) | hs.text(max_size=8),
+                     lambda inner: hs.lists(inner, max_size=3)
+                     | hs.dictionaries(hs.text(max_size=8), inner, max_size=3), max_leaves=8)
+_FIELDS = hs.sampled_from(["stack", "points", "raven", "pay.red", "pay.green", "0.gold",
+                           "1.vials", "potion.stack", "potion.points", "x", ""])
+
+
+@settings(max_examples=150, deadline=None)
+@given(form=hs.sampled_from(["brew", "table"]),
+       body=hs.dictionaries(_FIELDS, _JSON, max_size=5).map(json.dumps) | hs.text(max_size=40))
+def test_whatever_a_phone_enters_is_refused_naming_the_field_or_judged_by_the_rules(form, body):
+    """Generated garbage in an entry: never an exception out of the app's side, only a refusal
+    that names the form or a field, or a command the rules take or refuse in their words."""
+    from companion.core.errors import CompanionError
+
+    session, seat = (_brew_until(_waiting("brew")) if form == "brew"
+                     else _brew_until(_waiting("table")))
+    command, why = form_command(session, seat, f"{form}:{body}")
+    if command is None:
+        assert why.startswith((form, "stack", "points", "raven", "pay.", "potion.")) or \
+            why[0].isdigit(), why
+        return
+    try:
+        session.rules.accept(session.state, command)
+    except CompanionError as refusal:
+        assert str(refusal)
