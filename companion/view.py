@@ -31,6 +31,8 @@ from companion.core.narrator import Narrator
 from companion.view_extra import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
 from companion.view_extra import label as _label
 from companion.view_hands import seat_hands
+from companion.view_forms import seat_forms
+from companion.view_options import group_of
 
 #: The snapshot's layout; a page that knows another refuses to guess.
 VERSION = 1
@@ -140,23 +142,27 @@ def seat_controls(session: Session, seat: int,
     dice = _DICE.get(rules.name, _no_dice)(session, seat)
     prompt = session.prompt() if prompt is None else prompt
     waits = not session.over and (prompt.get("seat") == seat or bool(buttons) or bool(dice))
-    choices = [{"choice": key, "label": label}
+    choices = [dict({"choice": key, "label": label}, **({"group": group_of(key)}
+                                                        if group_of(key) else {}))
                for key, label, _ in seat_choices(session, seat, buttons_done=seen)]
-    waits = waits or bool(choices)
+    forms = seat_forms(session, seat)
+    waits = waits or bool(choices) or bool(forms)
     turn = prompt.get("turn")
     waiting = "" if waits or session.over else (
         f"Waiting: {turn}'s turn" if turn and turn != names[seat] else "Waiting")
-    return {"seat": seat, "buttons": buttons, "dice": dice, "choices": choices, "waits": waits,
-            "waiting": waiting}
+    return {"seat": seat, "buttons": buttons, "dice": dice, "choices": choices, "forms": forms,
+            "waits": waits, "waiting": waiting}
 
 
 def seat_choices(session: Session, seat: int, buttons_done: set | None = None
                  ) -> list[tuple[str, str, Any]]:
     """What the Pi's screen offers seat ``seat`` now beyond its buttons (Witch's Brew: the
-    roles it may announce, "No thanks" for a gain it may decline; Cauldron: gather, brew,
-    steal; Quest: the spell, the path blocked, the turn's end), each (key, words, the
-    Command), only those the rules accept now and none a button already does. The phones'
-    server offers them by key; the app plays the key's command, found again here."""
+    roles it may announce, the drop returned or the drops taken for its effect, "No thanks"
+    for a gain it may decline; Cauldron: gather, brew, steal; Quest: the spell, the path
+    blocked, the dice kept, the spell cast, a bottle moved, the turn's end), each (key, words,
+    the Command), only those the rules accept now and none a button already does. The phones'
+    server offers them by key; the app plays the key's command, found again here. Entries
+    with numbers to fill in (a brew, a card read aloud) are companion.view_forms'."""
     if session.over:
         return []
     found = []

@@ -23,40 +23,46 @@ def no_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
 def _brew_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
     from companion.core import Command
     from companion.games.witchs_brew.roles import ROLES
+    from companion.view_options import brew_effect_options
 
     player = session.names[seat]
     return [(f"role:{key}", f"The {role.title}", Command("play_role", player, {"role": key}))
-            for key, role in ROLES.items()] + [("no_thanks", "No thanks",
-                                                Command("abstain", player))]
+            for key, role in ROLES.items()] + brew_effect_options(session, seat) + [
+        ("no_thanks", "No thanks", Command("abstain", player))]
 
 
 def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
-    """The Pi's harvest turn: gather an Ingredient left on the board, brew a Potion, steal."""
+    """The Pi's harvest turn: gather an Ingredient left on the board, brew a Potion, steal;
+    its Spells and Cellars and the Market Season's purchases (companion.view_options)."""
     from companion.core import Command
     from companion.games.cauldron.data import INGREDIENTS
+    from companion.view_options import cauldron_options, harvest_extras
 
     player, summary = session.names[seat], session.summary()
     if summary.get("phase") != "turns" or summary.get("turn") != player:
-        return []
+        return cauldron_options(session, seat)
     left = summary.get("ingredients_left") or {}
     out = [(f"gather:{k}", f"Gather {label(k)}", Command("gather", player, {"ingredient": k}))
            for k in INGREDIENTS if left.get(k)]
     out += [(f"brew:{p['name']}", f"Brew {p['name']}", Command("brew", player,
                                                              {"potion": p["name"]}))
             for p in summary["players"][seat]["potions"]]
+    out += harvest_extras(session, seat, summary)
     for target in (summary.get("options") or {}).get("steal_from") or []:
         for k in INGREDIENTS:
             out.append((f"steal:{target}:{k}", f"Steal {label(k)} from {target}",
                         Command("steal", player, {"target": target, "ingredient": k})))
-    return out
+    return out + cauldron_options(session, seat)
 
 
 def _quest_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
     """The Pi's choices for the team's current player: the spell announced, the path an
-    obstacle blocks, ending the turn (the team's commands name no player: the seat's turn)."""
+    obstacle blocks, the dice kept, the spell cast, a bottle moved, ending the turn (the
+    team's commands name no player: the seat's turn)."""
     from companion.core import Command
     from companion.games.quest.odds import SPELLS
     from companion.games.quest.state import SPELL_TITLES
+    from companion.view_options import quest_options
 
     if session.prompt().get("seat") != seat:
         return []
@@ -64,7 +70,7 @@ def _quest_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
            for k in SPELLS]
     out += [(f"block:{n}", f"Block path {n}", Command("block_path", None, {"path": n}))
             for n in range(1, 7)]
-    return out + [("end_turn", "End the turn", Command("end_turn"))]
+    return out + quest_options(session) + [("end_turn", "End the turn", Command("end_turn"))]
 
 
 def no_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any]]:

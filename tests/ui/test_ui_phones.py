@@ -466,3 +466,49 @@ def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(
     finally:
         app.table_settings = replace(app.table_settings, hands=False)
         barb.close()
+
+
+def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(sharing):
+    """The running app plays a seat's entry (companion/view_forms.py) from its phone: the form
+    offers the card brewed in the last game; a value out of the form's bounds is refused
+    naming the field, on the Pi and to the phone, and changes nothing; a good one is the Pi's
+    brew command, logged as that phone's."""
+    from companion.core import Command
+
+    app = sharing
+
+    def to_the_brew() -> None:
+        start_brew(app, ("Anna", "Barb", "Carl"))
+        assert app.send(Command("play_role", "Anna", {"role": "witch"}))
+        assert app.send(Command("pass", "Barb")) and app.send(Command("pass", "Carl"))
+
+    to_the_brew()                                         # last game: a card Anna brewed
+    assert app.send(Command("resolve", "Anna", {
+        "potion": {"stack": "copper", "points": 3}, "pay": {"red": 1, "green": 1}}))
+    app.go_home()
+    to_the_brew()
+    app.open_phones()
+    frames()
+    anna = seat_phone(app.phone_server.links(), 0)
+    try:
+        seen = anna.snapshot()
+        (form,) = seen["you"]["forms"]
+        assert form["form"] == "brew" and seen["you"]["waits"]
+        assert form["cards"] == [{"stack": "copper", "points": 3, "raven": False,   # one tap
+                                  "pay": {"red": 1, "green": 1}}]
+        steps = len(app.session.steps)
+        anna.send({"type": "choose", "choice": 'brew:{"points": 100}', "seen": seen["n"],
+                   "id": 1})
+        assert wait_for(lambda: anna.heard(1))
+        answer = anna.answered[1]
+        assert answer["applied"] is False and answer["why"].startswith("points: a whole number")
+        assert app.refusal == answer["why"] and len(app.session.steps) == steps
+        app.dismiss_refusal()
+        anna.send({"type": "choose", "seen": seen["n"], "id": 2,
+                   "choice": 'brew:{"stack": "iron", "points": 4, "pay.red": 1}'})
+        assert wait_for(lambda: anna.applied(2))
+        step = app.session.steps[-1]
+        assert step.source == "Anna's phone" and step.command == Command("resolve", "Anna", {
+            "potion": {"stack": "iron", "points": 4, "raven": False}, "pay": {"red": 1}})
+    finally:
+        anna.close()

@@ -24,6 +24,7 @@ import pytest
 from companion.core import Command, CompanionError, InputEvent, Session
 from companion.core.narrator import Narrator
 from companion.view import seat_choices, table_view
+from companion.view_forms import form_command
 from hardware.inbox import Inbox
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
@@ -93,8 +94,9 @@ class Table:
             try:
                 if event.kind == "choice":          # as the app plays it (ui/table/phones.py)
                     seat, _, key = event.id.partition(".")
-                    (command,) = [c for k, _, c in seat_choices(self.session, int(seat[4:]) - 1)
-                                  if k == key]
+                    index = int(seat[4:]) - 1
+                    found = [c for k, _, c in seat_choices(self.session, index) if k == key]
+                    (command,) = found or [form_command(self.session, index, key)[0]]
                     played.append(self.session.execute(command, source=event.source))
                 else:
                     played.append(self.session.handle_input(event))

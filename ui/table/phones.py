@@ -99,6 +99,7 @@ class PhonesApp:
         (``seat2.role:witch``), played as the screen's own would be, from the phone. The
         command is found again on the table as it is now, so it is always that seat's."""
         from companion.view import seat_choices
+        from companion.view_forms import form_command, is_form
         from companion.view_hands import HAND_KEYS, hand_command, refused_privately
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
@@ -110,6 +111,11 @@ class PhonesApp:
         index = int(seat[4:]) - 1
         found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
             if 0 <= index < len(session.names) else None
+        if found is None and is_form(session.rules.name, key):   # an entry the phone filled in
+            found, why = form_command(session, index, key)
+            if found is None:
+                self.refuse(why)
+                return None
         if found is None and key.startswith(tuple(HAND_KEYS.values())):
             found = hand_command(session, index, key)     # the seat's own hand, on its phone:
             why = refused_privately(session, found)
@@ -120,6 +126,20 @@ class PhonesApp:
             self.refuse(f"That choice is not offered now: {session.prompt().get('text', '')}")
             return None
         return True if self.send(found, source=event.source) else None
+
+    def _brews_seen(self, session, snapshot) -> None:
+        """Witch's Brew: the cauldron cards brewed in earlier games of this database, on a
+        seat's brew form, those it can take as they are (one tap fills the form)."""
+        forms = [f for part in snapshot.get("controls") or [] for f in part.get("forms", [])
+                 if f["form"] == "brew"]
+        if not forms or self.store is None:
+            return
+        from companion.view_forms import brew_cards
+        from ui.games.witchs_brew.brew import earlier_cards
+
+        seen = earlier_cards(self)
+        for form in forms:
+            form["cards"] = brew_cards(form, seen)
 
     def _cards_seen(self, session, snapshot) -> None:
         """Cauldron: the potion cards of earlier games of this database, for a seat's phone to
@@ -180,6 +200,7 @@ class PhonesApp:
                                      else f"{self._phones_n}")
             snapshot["play"] = self._phones_play[1]
             self._cards_seen(session, snapshot)
+            self._brews_seen(session, snapshot)
             server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:

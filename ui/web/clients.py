@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from companion.core.model import InputEvent
+from companion.view_forms import MAX_FORM
 from companion.view_hands import HAND_KEYS, enters_hand
 from ui.web import passes as kept
 from ui.web.messages import Refused
@@ -71,10 +72,14 @@ def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None
         return InputEvent("button", f"seat{seat + 1}.{message['button']}", source=source)
     if message["type"] == "choose":
         offered = [c["choice"] for c in controls.get("choices", [])]
+        forms = [f["form"] for f in controls.get("forms", [])]
         if message["choice"].startswith(HAND_KEYS_ALL):   # the seat's own hand (issue 32)
             why = enters_hand(snapshot, seat, message["choice"])
             if why:
                 raise Refused(why)
+        elif message["choice"].partition(":")[0] in forms:  # an entry its part offers now
+            if len(message["choice"]) > MAX_FORM:
+                raise Refused(f"choice: an entry is at most {MAX_FORM} characters")
         elif message["choice"] not in offered:
             raise Refused(f"choice: the table offers {name} "
                           f"{', '.join(offered) or 'no choice'} now, not {message['choice']!r}")

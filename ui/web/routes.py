@@ -6,8 +6,8 @@ The guard's rules, for every request, before any handler (docs/security.md):
 - ``Host`` must be one of the addresses served at the port served (``421`` otherwise): a page
   reached through another name (DNS rebinding) gets nothing, token or not.
 - The path, as sent, must be ``/t/TOKEN``, ``/t/TOKEN/ws``, ``/t/TOKEN/table.css``,
-  ``/t/TOKEN/table.js``, ``/t/TOKEN/hand.css`` or ``/t/TOKEN/hand.js`` with a live token, by
-  GET or HEAD; anything else (a percent-escape such as ``%2f`` included: nothing is decoded
+  ``/t/TOKEN/table.js``, ``/t/TOKEN/hand.css``, ``/t/TOKEN/hand.js`` or ``/t/TOKEN/forms.js``
+  with a live token, by GET or HEAD; anything else (a percent-escape such as ``%2f`` included: nothing is decoded
   before matching) answers 404.
 - No answer carries ``Server``; every one carries :data:`HEADERS`.
 - An error of ours is logged (counted, once per minute) and answered 500: no traceback reaches
@@ -33,7 +33,8 @@ from ui.web.messages import CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, MAX_BYTES
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = {"table.css": "text/css", "table.js": "text/javascript",
-          "hand.css": "text/css", "hand.js": "text/javascript"}        # the seat's hand
+          "hand.css": "text/css", "hand.js": "text/javascript",        # the seat's hand
+          "forms.js": "text/javascript"}                              # its entries
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self'; "
                                "style-src 'self'; script-src 'self'; base-uri 'none'; "
@@ -42,7 +43,7 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",     # the token is in the address
 }
-_PATH = re.compile(r"/t/([0-9a-f]{32})(?:/(ws|table\.css|table\.js|hand\.css|hand\.js))?")
+_PATH = re.compile(r"/t/([0-9a-f]{32})(?:/(ws|table\.css|table\.js|hand\.css|hand\.js|forms\.js))?")
 
 
 async def with_headers(answering: Awaitable[web.StreamResponse]) -> web.StreamResponse:

@@ -13,6 +13,7 @@
   let live = false, ended = null, backoff = 500, retryTimer = null, presses = 0;
   let wasEnded = null, saidAt = 0;                     // what Retry knew: kept unless the table says otherwise
   const pending = new Map();               // press id -> {label, timer}
+  const FOLD_OVER = 16, opened = new Set();  // the choices' questions folded, those opened
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -48,7 +49,7 @@
       document.title = "The table";
       $("title").textContent = "The table";
       $("mine").hidden = true; $("result").hidden = true;
-      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: null, press } }));
+      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: null, press, el } }));
       return;
     }
     document.title = `${t.title}: the table`;
@@ -94,7 +95,7 @@
     const mine = t.you;
     if (!mine || t.over) {
       box.hidden = true;
-      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press } }));
+      document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press, el } }));
       return;
     }
     const seat = t.seats[mine.seat];
@@ -109,12 +110,7 @@
       button.addEventListener("click", () => press({ type: "press", button: b.button, seen: t.n }, b.label));
       return button;
     }));
-    fill($("choices"), (mine.choices || []).map((c) => {   // what the Pi's screen offers it
-      const button = el("button", c.label);
-      button.type = "button";
-      button.addEventListener("click", () => press({ type: "choose", choice: c.choice, seen: t.n }, c.label));
-      return button;
-    }));
+    drawChoices(t, mine.choices || []);
     fill($("dice"), mine.dice.map((d) => {
       const row = el("div", null, "die");
       row.append(el("span", `${d.label}: what it shows`));
@@ -126,14 +122,46 @@
       }
       return row;
     }));
-    const idle = !mine.buttons.length && !mine.dice.length && !(mine.choices || []).length;
+    const idle = !mine.buttons.length && !mine.dice.length && !(mine.choices || []).length
+      && !(mine.forms || []).length;
     if (now() - saidAt > SHOWN_S) {        // a press's answer first, then where the seat stands
       $("answer").textContent = idle ? (mine.waiting || "Nothing to press now") : "";
     }
     if (mine.waits && !waited && navigator.vibrate) navigator.vibrate([200, 100, 200]);
     waited = mine.waits;
-    document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press } }));  // hand.js
+    document.dispatchEvent(new CustomEvent("table:mine", { detail: { table: t, press, el } }));  // hand.js, forms.js
     enable();
+  }
+
+  // What the Pi's screen offers the seat, each question under its heading. Many questions of
+  // many choices each (Omniscience: 6 bottles of 6 ingredients) fold up, one opened at a tap
+  // and kept open across snapshots, so the seat's buttons stay in sight.
+  function drawChoices(t, choices) {
+    const runs = [];
+    for (const c of choices) {
+      const group = c.group || "";
+      if (!runs.length || runs[runs.length - 1].group !== group) runs.push({ group, items: [] });
+      runs[runs.length - 1].items.push(c);
+    }
+    const fold = choices.length > FOLD_OVER && runs.filter((r) => r.group).length > 1;
+    fill($("choices"), runs.flatMap((run) => {
+      const buttons = run.items.map((c) => {
+        const button = el("button", c.label);
+        button.type = "button";
+        const said = c.group ? `${c.group}: ${c.label}` : c.label;
+        button.addEventListener("click", () => press({ type: "choose", choice: c.choice, seen: t.n }, said));
+        return button;
+      });
+      if (!run.group) return buttons;
+      if (!fold) return [el("h3", run.group, "group"), ...buttons];
+      const part = el("details", null, "group");
+      part.open = opened.has(run.group);
+      part.addEventListener("toggle", () => { if (part.open) opened.add(run.group); else opened.delete(run.group); });
+      const inside = el("div", null, "folded");
+      inside.append(...buttons);
+      part.append(el("summary", `${run.group} (${run.items.length})`), inside);
+      return [part];
+    }));
   }
 
   function drawExtra(t) {                  // what the Pi shows beside the seats: a game's board
