@@ -14,8 +14,12 @@ cleared to the window's background colour, opaque, so nothing is blended twice.
 
 from __future__ import annotations
 
-from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle
-from kivy.properties import ColorProperty
+import math
+
+from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle, Translate
+from kivy.properties import BooleanProperty, ColorProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 
@@ -30,6 +34,7 @@ class StillLayer(Widget):
             self.fbo = Fbo(size=(1, 1), with_stencilbuffer=True)
             Color(1, 1, 1, 1)
             self.picture = Rectangle(size=(1, 1), texture=self.fbo.texture)
+            self._direct = Canvas()
         with self.fbo:
             self._clear = ClearColor(0, 0, 0, 1)
             ClearBuffers()
@@ -45,23 +50,133 @@ class StillLayer(Widget):
         if tuple(self.fbo.size) != size:
             self.fbo.size = size
         self.picture.pos = self.pos
-        self.picture.size = size
+        self.picture.size = size if self.buffered else (0, 0)
         self.picture.texture = self.fbo.texture
 
     def _recolour(self, *_args) -> None:
         self._clear.rgba = self.background
 
+    #: False: the children are drawn straight into the window, and the buffer is set aside. A
+    #: screen made of regions (:class:`StillRegion`) keeps its pictures itself: buffering them
+    #: again would only copy the whole window once more on every change.
+    buffered = BooleanProperty(True)
+
+    def on_buffered(self, _layer, buffered: bool) -> None:
+        old, new = (self._direct, self.fbo) if buffered else (self.fbo, self._direct)
+        for child in reversed(self.children):
+            old.remove(child.canvas)
+            new.add(child.canvas)
+        self.picture.size = self.fbo.size if buffered else (0, 0)
+
     # Children draw into the buffer, not into the layer's own canvas (as Kivy's EffectWidget).
     def add_widget(self, widget, *args, **kwargs):
-        canvas, self.canvas = self.canvas, self.fbo
+        canvas, self.canvas = self.canvas, (self.fbo if self.buffered else self._direct)
         try:
             return super().add_widget(widget, *args, **kwargs)
         finally:
             self.canvas = canvas
 
     def remove_widget(self, widget, *args, **kwargs):
-        canvas, self.canvas = self.canvas, self.fbo
+        canvas, self.canvas = self.canvas, (self.fbo if self.buffered else self._direct)
         try:
             return super().remove_widget(widget, *args, **kwargs)
         finally:
             self.canvas = canvas
+
+
+class StillRegion:
+    """For a widget (put it first among its bases): the widget and everything on it drawn into
+    a buffer of its own size, drawn again only when something on it changes.
+
+    The screens' buffer above redraws the whole screen when one thing on it changes: a table
+    screen is over a thousand instructions, about 20 ms of software GL here for a press that
+    changed one seat's word. A region (a seat's tile, the headline, the answer buttons) keeps
+    its own picture, so that press redraws the tile that changed and puts the other pictures
+    back as they were. Its own background is inside the buffer too, which is cleared to
+    ``behind``, the colour the region stands on (rounded corners show it), opaque, so nothing
+    is blended twice. The buffer is whole pixels, and its picture sits on whole pixels, so the
+    letters are not resampled."""
+
+    behind = ColorProperty((0, 0, 0, 1))
+    #: False: drawn as a plain widget, straight into whatever draws its parent (the tests
+    #: compare the two pictures pixel by pixel)
+    buffered = BooleanProperty(True)
+
+    def __init__(self, **kwargs) -> None:
+        from ui import theme
+
+        self._drawn = Canvas()
+        self._shell = Canvas()
+        with self._shell:
+            self._fbo = Fbo(size=(1, 1), with_stencilbuffer=True)
+            Color(1, 1, 1, 1)
+            self._picture = Rectangle(size=(1, 1), texture=self._fbo.texture)
+        with self._fbo:
+            self._clear = ClearColor(*theme.BG)
+            ClearBuffers()
+            self._shift = Translate(0, 0)
+        self._fbo.add(self._drawn)
+        self.canvas = self._drawn        # its kv rules and children draw into the buffer
+        super().__init__(**kwargs)
+        if "behind" not in kwargs:
+            self.behind = theme.BG
+        self._shell.opacity = self.opacity
+        self.canvas = self._shell        # what its parent draws: the picture
+        self.fbind("size", self._place)
+        self.fbind("pos", self._place)
+        self.fbind("behind", self._recolour)
+        self.fbind("buffered", self._rebuffer)
+        self._recolour()
+        self._place()
+
+    def _rebuffer(self, *_args) -> None:
+        self._shell.clear()
+        if self.buffered:
+            self._fbo.add(self._drawn)
+            self._shell.add(self._fbo)
+            self._shell.add(Color(1, 1, 1, 1))
+            self._shell.add(self._picture)
+        else:
+            self._fbo.remove(self._drawn)
+            self._shell.add(self._drawn)
+
+    def _place(self, *_args) -> None:
+        # The buffer is one pixel more than the widget's size whatever its fractions, so a move
+        # alone keeps it (a new one costs a new texture); the picture shows the whole pixels the
+        # widget touches, and the content is shifted by whole pixels.
+        room = (max(1, math.ceil(self.width) + 1), max(1, math.ceil(self.height) + 1))
+        if tuple(self._fbo.size) != room:
+            self._fbo.size = room
+        x0, y0 = math.floor(self.x), math.floor(self.y)
+        # (from x and width themselves: right and top may not have followed yet)
+        shown = (min(room[0], max(1, math.ceil(self.x + self.width) - x0)),
+                 min(room[1], max(1, math.ceil(self.y + self.height) - y0)))
+        self._shift.xy = (-x0, -y0)
+        self._picture.texture = self._fbo.texture.get_region(0, 0, *shown)
+        self._picture.pos = (x0, y0)
+        self._picture.size = shown
+
+    def _recolour(self, *_args) -> None:
+        self._clear.rgba = self.behind
+
+    def add_widget(self, widget, *args, **kwargs):
+        canvas, self.canvas = self.canvas, self._drawn
+        try:
+            return super().add_widget(widget, *args, **kwargs)
+        finally:
+            self.canvas = canvas
+
+    def remove_widget(self, widget, *args, **kwargs):
+        canvas, self.canvas = self.canvas, self._drawn
+        try:
+            return super().remove_widget(widget, *args, **kwargs)
+        finally:
+            self.canvas = canvas
+
+
+class StillBox(StillRegion, BoxLayout):
+    """A BoxLayout drawn into a buffer of its own (a table screen's headline, its buttons)."""
+
+
+class StillRelative(StillRegion, RelativeLayout):
+    """A RelativeLayout drawn into a buffer of its own (Quest's board and what lies on it)."""
