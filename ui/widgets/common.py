@@ -152,6 +152,19 @@ class FlatButton(KeptText, GrowsWhereItFits, ButtonBehavior, Label):
     selected = BooleanProperty(False)
     radius = NumericProperty(8)
     fs = NumericProperty(20)
+    #: the chosen ring shows: chosen, enabled, and a thing's own colour (a role's fill is
+    #: itself the sign of being chosen)
+    ringed = BooleanProperty(False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        for name in ("selected", "disabled", "fill"):
+            self.fbind(name, self._ring)
+        self._ring()
+
+    def _ring(self, *_args) -> None:
+        self.ringed = bool(self.selected and not self.disabled
+                           and not theme.is_role_fill(self.fill))
 
     def text_at(self, scale: float) -> str:
         app = App.get_running_app()
