@@ -2,7 +2,9 @@
 
 The app must sleep when nothing happens. Home screen: the app (demo mode: mock buttons) next to
 benchmarks/bare/idle.py. A game screen: the app with a Witch's Brew game open, its 1 Hz turn
-clock running, next to benchmarks/bare/ticking.py (one label updated once a second). Each pair
+clock running, next to benchmarks/bare/ticking.py (one label updated once a second), and next to
+benchmarks/bare/ticking_full.py (the same label over a picture of the whole window: what Kivy's
+own redraw of the window costs on each tick, whatever the app buffers). Each pair
 is started at the same time; once both have drawn (and the app opened its game) and settled,
 their CPU seconds (the scheduler's sum over their threads, /proc/<pid>/task/*/sched) are read
 over the same window, with the frames each drew (Window on_flip, counted by benchmarks/probe.py)
@@ -63,7 +65,9 @@ def measure(ctx: Context) -> Figure:
     db = ctx.sandbox.path("idle.sqlite3")
     for label, app_args, ready, bare in (
             ("home", ["--db", str(db)], "first_frame", "idle.py"),
-            ("game", ["--scenario", "game", "--db", str(db)], "game_started", "ticking.py")):
+            ("game", ["--scenario", "game", "--db", str(db)], "game_started", "ticking.py"),
+            ("game vs a full-window picture", ["--scenario", "game", "--db", str(db)],
+             "game_started", "ticking_full.py")):
         runs = [pair(ctx, app_args, ready, bare, i % 2 == 0, window) for i in range(rounds)]
         a = [100 * r["app"]["cpu"] / window for r in runs]
         b = [100 * r["bare"]["cpu"] / window for r in runs]

@@ -40,6 +40,22 @@ def execute_times(store, count: int) -> list[float]:
     return out
 
 
+LONG = 2000
+
+
+def long_game(path) -> int:
+    """A Witch's Brew game of ``LONG`` steps that is still at its start: pairs of corrections
+    (a counter down one, then up again), as a long evening of fixes would leave it."""
+    from companion.games import get_rules
+    from companion.store import Store
+
+    with Store(path) as store:
+        session = store.new_game(get_rules("witchs_brew"), dict(logs.SETUP))
+        for command in logs.corrections(session.state, LONG):
+            session.execute(command, "touch")
+        return session.game_id
+
+
 def measure(ctx: Context) -> Figure:
     from companion.store import Store
 
@@ -48,6 +64,10 @@ def measure(ctx: Context) -> Figure:
     db = ctx.sandbox.path("latency.sqlite3")
     done = run(app_argv("--scenario", "latency", "--presses", str(presses), "--dice", str(dice),
                         "--db", str(db)), ctx.sandbox.env(), timeout=300)
+    long_db = ctx.sandbox.path("latency_long.sqlite3")
+    late = run(app_argv("--scenario", "latency", "--presses", str(presses), "--dice", "0",
+                        "--db", str(long_db), "--resume-id", str(long_game(long_db))),
+               ctx.sandbox.env(), timeout=300).report
     bare = run(bare_argv("idle.py", "--scenario", "latency", "--presses", str(presses)),
                ctx.sandbox.env(), timeout=120).report
     got = done.report
@@ -56,11 +76,22 @@ def measure(ctx: Context) -> Figure:
             note="drain on the next tick, rules, commit, the app's refresh")
     fig.add("  of which changed -> frame", got["change_to_frame"], p99=True,
             note="layout, text, GL, flip")
+    if got.get("drawing"):
+        fig.add("    changed -> Kivy's layout and text pass", got["change_to_layout"],
+                note="the app's refresh, then the rest of the tick")
+        fig.add("    layout and text (Clock.tick_draw)", got["layout_and_text"])
+        fig.add("    drawing (on_draw to on_flip)", got["drawing"], note="GL")
     fig.add("bare idle.py: thread -> label -> frame", bare["bare_to_frame"], p99=True,
             note="Clock.schedule_once from a thread, one label's text")
     fig.add("  of which put -> label changed", bare["bare_to_change"], p99=True)
     fig.add("ratio of medians, button/bare", [statistics.median(got["button_to_frame"])
                                               / statistics.median(bare["bare_to_frame"])], "x")
+    fig.add(f"button -> frame, a game {LONG:,} steps long", late["button_to_frame"], p99=True,
+            note=f"{min(late['steps_before']):,}-{max(late['steps_before']):,} steps before")
+    fig.add("  of which put -> game changed", late["button_to_change"], p99=True)
+    fig.add("ratio of medians, long game/new game",
+            [statistics.median(late["button_to_frame"]) / statistics.median(got["button_to_frame"])],
+            "x")
     fig.add("die (tray) -> frame showing it", got["die_to_frame"], p99=True)
     fig.add("  of which put -> game changed", got["die_to_change"], p99=True)
     fig.add("command from the screen -> frame", got["touch_to_frame"], p99=True)

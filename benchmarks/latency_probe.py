@@ -71,6 +71,28 @@ def bare_scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
     return run
 
 
+def parts_of_a_frame() -> dict[str, float]:
+    """When the latest frame's parts began: Kivy's layout and text pass (``Clock.tick_draw``,
+    wrapped on the Clock object), and the window's drawing (``on_draw``, whose bound handlers
+    run before Kivy's own)."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    marks: dict[str, float] = {}
+    tick_draw = Clock.tick_draw
+
+    def timed_tick_draw(*args):
+        marks["tick_draw"] = time.perf_counter()
+        try:
+            return tick_draw(*args)
+        finally:
+            marks["tick_draw_end"] = time.perf_counter()
+
+    Clock.tick_draw = timed_tick_draw
+    Window.bind(on_draw=lambda *_: marks.__setitem__("draw", time.perf_counter()))
+    return marks
+
+
 def steps(args: argparse.Namespace) -> Iterator:
     from kivy.app import App
 
@@ -82,9 +104,12 @@ def steps(args: argparse.Namespace) -> Iterator:
     changed: dict[str, float] = {}
     hooked: set[int] = set()
     got: dict[str, list[float]] = {k: [] for k in (
-        "button_to_frame", "button_to_change", "change_to_frame", "touch_to_frame",
+        "steps_before", "button_to_frame", "button_to_change", "change_to_frame",
+        "change_to_layout", "layout_and_text", "drawing", "touch_to_frame",
         "touch_call", "die_to_frame", "die_to_change")}
     missed = 0
+
+    marks = parts_of_a_frame()
 
     def hook() -> None:
         session = app.session
@@ -110,7 +135,13 @@ def steps(args: argparse.Namespace) -> Iterator:
         yield ("frame", lambda: True, FRAME_TIMEOUT)
         yield ("sleep", 0.3)
 
-    yield from new_game(dict(WITCHS_BREW))
+    if args.resume_id is not None:   # a long game (benchmarks/latency.py): its presses first
+        app.resume(args.resume_id)
+        hook()
+        yield ("frame", lambda: True, FRAME_TIMEOUT)
+        yield ("sleep", 0.3)
+    else:
+        yield from new_game(dict(WITCHS_BREW))
     presses = 0
     while presses < args.presses:
         session = app.session
@@ -119,6 +150,7 @@ def steps(args: argparse.Namespace) -> Iterator:
             continue
         command = autoplay.next_command(session, rng)
         prompt = session.prompt()
+        got["steps_before"].append(len(session.done_steps_view()))
         changed.clear()
         if command.do in ANSWERS and prompt.get("phase") == "answer":
             event = InputEvent("button", f"seat{prompt['seat'] + 1}.{command.do}", source="gpio")
@@ -131,6 +163,10 @@ def steps(args: argparse.Namespace) -> Iterator:
             got["button_to_frame"].append(drawn - when["put"])
             got["button_to_change"].append(changed["t"] - when["put"])
             got["change_to_frame"].append(drawn - changed["t"])
+            if marks.get("draw", 0) > changed["t"]:   # the parts of the frame that showed it
+                got["change_to_layout"].append(marks["tick_draw"] - changed["t"])
+                got["layout_and_text"].append(marks["tick_draw_end"] - marks["tick_draw"])
+                got["drawing"].append(drawn - marks["draw"])
         else:
             start = time.perf_counter()
             app.send(command)

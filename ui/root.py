@@ -89,6 +89,9 @@ class Root(FloatLayout):
         tables = {game.table_screen for game in GAMES.values()}
         self.ids.sm.bind(current=lambda _sm, name: setattr(App.get_running_app(),
                                                            "table_showing", name in tables))
+        # a screen drawn in regions of its own buffers itself (ui/widgets/still.py)
+        self.ids.sm.bind(current_screen=lambda _sm, screen: setattr(
+            self.ids.still, "buffered", not getattr(screen, "in_regions", False)))
 
 
 class DiceStrip(Box):

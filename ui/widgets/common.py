@@ -27,6 +27,8 @@ from kivy.uix.modalview import ModalView
 
 from companion.core import palette
 from ui import theme
+from ui.widgets.kept_text import KeptText
+from ui.widgets.still import StillRegion
 
 
 class Box(BoxLayout):
@@ -38,7 +40,12 @@ class Box(BoxLayout):
     radius = NumericProperty(8)
 
 
-class SeatBox(Box):
+class StillPanel(StillRegion, Box):
+    """A Box drawn into a buffer of its own (ui/widgets/still.py): a part of a table screen that
+    changes apart from the rest."""
+
+
+class SeatBox(StillRegion, Box):
     """A seat's box on a table screen: a tap on it calls ``opener(seat)`` (the seat's own
     entries or corrections), except while a refusal is shown."""
 
@@ -113,7 +120,7 @@ class GrowsWhereItFits:
         return height is None or text_needs(*args, width, self.halign)[1] <= height
 
 
-class Txt(GrowsWhereItFits, Label):
+class Txt(KeptText, GrowsWhereItFits, Label):
     """A label that wraps or shortens inside its own box (Kivy labels do neither by default)."""
 
     bg = ColorProperty((0, 0, 0, 0))
@@ -130,7 +137,7 @@ def button_text(title: str, caption: str, caption_px: float) -> str:
     return f"{plain(title)}\n[size={size(caption_px)}]{plain(caption)}[/size]"
 
 
-class FlatButton(GrowsWhereItFits, ButtonBehavior, Label):
+class FlatButton(KeptText, GrowsWhereItFits, ButtonBehavior, Label):
     """A big flat button. ``caption`` is a second, smaller line (the demo key, a hint), drawn at
     ``caption_fs`` units: 16 at least (nothing smaller is read from across the table); a screen
     where the caption matters raises it to 18. Its colours are ui.theme's roles: ``fill`` says
@@ -145,13 +152,26 @@ class FlatButton(GrowsWhereItFits, ButtonBehavior, Label):
     selected = BooleanProperty(False)
     radius = NumericProperty(8)
     fs = NumericProperty(20)
+    #: the chosen ring shows: chosen, enabled, and a thing's own colour (a role's fill is
+    #: itself the sign of being chosen)
+    ringed = BooleanProperty(False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        for name in ("selected", "disabled", "fill"):
+            self.fbind(name, self._ring)
+        self._ring()
+
+    def _ring(self, *_args) -> None:
+        self.ringed = bool(self.selected and not self.disabled
+                           and not theme.is_role_fill(self.fill))
 
     def text_at(self, scale: float) -> str:
         app = App.get_running_app()
         return button_text(self.title, self.caption, app.u * scale * max(16, self.caption_fs))
 
 
-class Chip(GrowsWhereItFits, Label):
+class Chip(KeptText, GrowsWhereItFits, Label):
     """A small filled label such as "Red 2": colour plus a word, never colour alone."""
 
     fill = ColorProperty(theme.SURFACE_HI)

@@ -20,6 +20,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.widgets.kept_text import KeptText
 
 KINDS = ("drop", "nugget", "vial", "potion", "cards", "star")
 #: The usual colour of each kind where the caller gives none (a drop is always given its own).
@@ -157,6 +158,10 @@ class Icon(Widget):
         Line(points=_flat(points), close=True, width=w)
 
 
+class Digits(KeptText, Label):
+    """A count's digits: the same number at the same size is drawn once."""
+
+
 class Counter(BoxLayout):
     """A drawn icon and its count beside it in big digits of ``fs`` units: the table's Large
     text setting (``app.fu``) makes the digits and the icon larger together (unless
@@ -176,7 +181,7 @@ class Counter(BoxLayout):
         super().__init__(**kwargs)
         app = App.get_running_app()
         self.icon = Icon(kind=self.kind, colour=self.colour, size_hint_x=None)
-        self.digits = Label(text=str(int(self.value)), bold=True, color=self.ink,
+        self.digits = Digits(text=str(int(self.value)), bold=True, color=self.ink,
                             halign="left", valign="middle", size_hint_x=None)
         self.digits.far = True     # a count, read from a chair (the layout check's capitals)
         self.digits.bind(texture_size=lambda l, ts: setattr(l, "width", ts[0]),

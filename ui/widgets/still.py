@@ -14,8 +14,12 @@ cleared to the window's background colour, opaque, so nothing is blended twice.
 
 from __future__ import annotations
 
-from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle
-from kivy.properties import ColorProperty
+import math
+
+from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle, Translate
+from kivy.properties import BooleanProperty, ColorProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 
@@ -30,6 +34,7 @@ class StillLayer(Widget):
             self.fbo = Fbo(size=(1, 1), with_stencilbuffer=True)
             Color(1, 1, 1, 1)
             self.picture = Rectangle(size=(1, 1), texture=self.fbo.texture)
+            self._direct = Canvas()
         with self.fbo:
             self._clear = ClearColor(0, 0, 0, 1)
             ClearBuffers()
@@ -45,23 +50,153 @@ class StillLayer(Widget):
         if tuple(self.fbo.size) != size:
             self.fbo.size = size
         self.picture.pos = self.pos
-        self.picture.size = size
+        self.picture.size = size if self.buffered else (0, 0)
         self.picture.texture = self.fbo.texture
 
     def _recolour(self, *_args) -> None:
         self._clear.rgba = self.background
 
+    #: False: the children are drawn straight into the window, and the buffer is set aside. A
+    #: screen made of regions (:class:`StillRegion`) keeps its pictures itself: buffering them
+    #: again would only copy the whole window once more on every change.
+    buffered = BooleanProperty(True)
+
+    def on_buffered(self, _layer, buffered: bool) -> None:
+        old, new = (self._direct, self.fbo) if buffered else (self.fbo, self._direct)
+        for child in reversed(self.children):
+            old.remove(child.canvas)
+            new.add(child.canvas)
+        self.picture.size = self.fbo.size if buffered else (0, 0)
+
     # Children draw into the buffer, not into the layer's own canvas (as Kivy's EffectWidget).
     def add_widget(self, widget, *args, **kwargs):
-        canvas, self.canvas = self.canvas, self.fbo
+        canvas, self.canvas = self.canvas, (self.fbo if self.buffered else self._direct)
         try:
             return super().add_widget(widget, *args, **kwargs)
         finally:
             self.canvas = canvas
 
     def remove_widget(self, widget, *args, **kwargs):
-        canvas, self.canvas = self.canvas, self.fbo
+        canvas, self.canvas = self.canvas, (self.fbo if self.buffered else self._direct)
         try:
             return super().remove_widget(widget, *args, **kwargs)
         finally:
             self.canvas = canvas
+
+
+class Shell(Canvas):
+    """A region's canvas as its parent draws it: the buffer and its picture. To everyone else
+    (kv rules, ``with widget.canvas:``, the region's own children) it is the canvas inside the
+    buffer, so whatever is drawn on the region lands in the buffer, however it was added."""
+
+    inner: Canvas
+
+    before = property(lambda self: self.inner.before)
+    after = property(lambda self: self.inner.after)
+    children = property(lambda self: self.inner.children)
+
+    def add(self, instruction) -> None:
+        self.inner.add(instruction)
+
+    def insert(self, index: int, instruction) -> None:
+        self.inner.insert(index, instruction)
+
+    def remove(self, instruction) -> None:
+        self.inner.remove(instruction)
+
+    def indexof(self, instruction) -> int:
+        return self.inner.indexof(instruction)
+
+    def clear(self) -> None:
+        self.inner.clear()
+
+    def __enter__(self):
+        return self.inner.__enter__()
+
+    def __exit__(self, *exc):
+        return self.inner.__exit__(*exc)
+
+    def hold(self, *instructions) -> None:
+        """What the parent draws, in this order (once: they stay)."""
+        for instruction in instructions:
+            Canvas.add(self, instruction)
+
+
+class StillRegion:
+    """For a widget (put it first among its bases): the widget and everything on it drawn into
+    a buffer of its own size, drawn again only when something on it changes.
+
+    The screens' buffer above redraws the whole screen when one thing on it changes: a table
+    screen is over a thousand instructions and a few layers of the whole window in software GL
+    for a press that changed one seat's word. A region (a seat's tile, the headline, the
+    answer buttons) keeps its own picture, so that press redraws the tiles that changed and
+    puts the other pictures back as they were. Its own background is inside the buffer too,
+    which is cleared to ``behind``, the colour the region stands on (rounded corners show it),
+    opaque, so nothing is blended twice. The buffer covers the whole pixels the widget touches
+    and its content is shifted by whole pixels, so the letters are not resampled; its
+    opacity fades the picture."""
+
+    behind = ColorProperty((0, 0, 0, 1))
+    #: False: drawn as a plain widget, straight into whatever draws its parent (the tests
+    #: compare the two pictures)
+    buffered = BooleanProperty(True)
+
+    def __init__(self, **kwargs) -> None:
+        from ui import theme
+
+        drawn = Canvas()
+        self.canvas = Shell()
+        self.canvas.inner = drawn
+        self._fbo = Fbo(size=(1, 1), with_stencilbuffer=True)
+        with self._fbo:
+            self._clear = ClearColor(*theme.BG)
+            ClearBuffers()
+            self._shift = Translate(0, 0)
+        self._fbo.add(drawn)
+        self._white = Color(1, 1, 1, 1)
+        self._picture = Rectangle(size=(1, 1), texture=self._fbo.texture)
+        self._plain = Canvas()             # unbuffered, the drawing moves here
+        self.canvas.hold(self._fbo, self._white, self._picture, self._plain)
+        super().__init__(**kwargs)
+        if "behind" not in kwargs:
+            self.behind = theme.BG
+        self.fbind("size", self._place)
+        self.fbind("pos", self._place)
+        self.fbind("behind", self._recolour)
+        self.fbind("buffered", self._rebuffer)
+        self._recolour()
+        self._place()
+
+    def _rebuffer(self, *_args) -> None:
+        drawn = self.canvas.inner
+        if self.buffered:
+            self._plain.remove(drawn)
+            self._fbo.add(drawn)
+        else:
+            self._fbo.remove(drawn)
+            self._plain.add(drawn)
+        self._place()
+
+    def _place(self, *_args) -> None:
+        # the whole pixels the widget touches (from x and width themselves: right and top may
+        # not have followed yet), and the content shifted by whole pixels into them
+        x0, y0 = math.floor(self.x), math.floor(self.y)
+        size = (max(1, math.ceil(self.x + self.width) - x0),
+                max(1, math.ceil(self.y + self.height) - y0))
+        if tuple(self._fbo.size) != size:
+            self._fbo.size = size
+            self._picture.texture = self._fbo.texture
+        self._shift.xy = (-x0, -y0)
+        self._picture.pos = (x0, y0)
+        self._picture.size = size if self.buffered else (0, 0)
+
+    def _recolour(self, *_args) -> None:
+        self._clear.rgba = self.behind
+
+
+class StillBox(StillRegion, BoxLayout):
+    """A BoxLayout drawn into a buffer of its own (a table screen's headline, its buttons)."""
+
+
+class StillRelative(StillRegion, RelativeLayout):
+    """A RelativeLayout drawn into a buffer of its own (Quest's board and what lies on it)."""

@@ -143,6 +143,8 @@ class CauldronPhasePanel(BoxLayout):
 
 
 class CauldronScreen(Screen):
+    #: drawn in regions that keep their own pictures (ui/widgets/still.py)
+    in_regions = True
     where = StringProperty("")
     turn_name = StringProperty("")
     ask = StringProperty("")          # what the rulebook asks now, in large type

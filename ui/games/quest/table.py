@@ -67,6 +67,8 @@ def _said(events) -> list[str]:
 
 
 class QuestScreen(Screen):
+    #: drawn in regions that keep their own pictures (ui/widgets/still.py)
+    in_regions = True
     turn_name = StringProperty("")
     big_words = StringProperty("")
     die_a = ObjectProperty(None, allownone=True)

@@ -136,6 +136,9 @@ def what_now(summary: dict, prompt: dict) -> str:
 
 
 class WitchsBrewScreen(Screen):
+    #: drawn in regions that keep their own pictures (ui/widgets/still.py): the bar, the
+    #: headline, each seat, the buttons
+    in_regions = True
     where = StringProperty("")
     ravens = StringProperty("")
     role_title = StringProperty("")
