@@ -33,7 +33,7 @@ from ui.widgets.icons import Icon  # noqa: F401 (kv class)
 
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
 #: font units: the counters' digits, the chips' words, the card's rows
-DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
+DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 20, 35, 3
 #: font units: the listed cards' names and their lines; the counters' row, and larger
 COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
 #: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px

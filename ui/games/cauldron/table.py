@@ -73,7 +73,7 @@ class CauldronPhasePanel(BoxLayout):
             self.heading = "Deal the cards, enter each potion card, then begin"
             for p in summary["players"]:
                 owed = len(p["owed"])
-                b = FlatButton(title=p["name"], fs=22, caption_fs=18,
+                b = FlatButton(title=p["name"], fs=22, caption_fs=20,
                                caption=f"{owed} card{'s' if owed != 1 else ''} to enter" if owed
                                else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
@@ -84,7 +84,7 @@ class CauldronPhasePanel(BoxLayout):
             box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
                                     self.open_omen, width=None))
             b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=22,
-                           caption_fs=18)
+                           caption_fs=20)
             b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
             box.add_widget(b)
         elif phase == "fill":
@@ -118,7 +118,7 @@ class CauldronPhasePanel(BoxLayout):
     def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
         app = App.get_running_app()
         u = app.u
-        b = FlatButton(title=title, caption=caption, fs=24, caption_fs=18, fill=theme.GOOD,
+        b = FlatButton(title=title, caption=caption, fs=24, caption_fs=20, fill=theme.GOOD,
                        ink=theme.DARK_INK)
         if width and not app.portrait:   # portrait: a cell of the panel's rows
             b.size_hint_x, b.width = None, u * width
