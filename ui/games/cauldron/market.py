@@ -173,7 +173,10 @@ class CauldronMarketPanel(BoxLayout):
             rule.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                       texture_size=lambda w, ts: setattr(w, "height", ts[1]))
             box.add_widget(rule)
-        grid = GridLayout(cols=5, spacing=u * 6)      # 7 types, the mark, Cancel: two rows
+        # 7 types, the mark, Cancel: two rows; portrait, three rows of three (five columns
+        # of 90 units broke "Mushroom" in two at 20 units)
+        cols = 3 if App.get_running_app().portrait else 5
+        grid = GridLayout(cols=cols, spacing=u * 6)
         for kind in d.INGREDIENTS:
             grid.add_widget(self._field_button(kind, offer["fields"][kind],
                                                kind in summary["fields_exhausted"]))
@@ -183,15 +186,15 @@ class CauldronMarketPanel(BoxLayout):
         mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))
         grid.add_widget(mark)
         grid.add_widget(self._cancel())
-        grid.bind(height=lambda g, h: self._hints_fit(g, h, u))
+        grid.bind(height=lambda g, h: self._hints_fit(g, h, u, -(-9 // cols)))
         box.add_widget(grid)
 
     @staticmethod
-    def _hints_fit(grid, height: float, u: float) -> None:
+    def _hints_fit(grid, height: float, u: float, rows: int = 2) -> None:
         """Rows too short for a two-line name and its caption (a message in the band above
         the screens takes their room) drop the captions in HINTS; "run out" (what marking
         changed) stays."""
-        short = height / 2 - grid.spacing[1] < u * 76
+        short = height / rows - grid.spacing[1] < u * 76
         for b in grid.children:
             hint = getattr(b, "hint", None)
             if hint is None:
