@@ -137,7 +137,7 @@ def told_rows(rules: GameRules, names: Sequence[str],
     under the heading its round or turn opens (``rules.chapter``); ``fix_of(index, step)``:
     "" (no die), FIX (its button), or why a fix is too late (a status line under its
     lines, no button)."""
-    rows, memo = [], {}
+    rows, memo, said = [], {}, ""
     for index, (step, lines) in enumerate(told):
         heading = rules.chapter(step.events, names, memo)
         if heading:
@@ -147,8 +147,10 @@ def told_rows(rules: GameRules, names: Sequence[str],
         for k, line in enumerate(lines):
             rows.append(row_data(line, width, u, step.n, button if k == 0 else "", bool(fix),
                                  colours=colours))
-        if fix and not button:
-            rows.append(row_data(f"{TOO_LATE}: {fix}", width, u, step.n, die=True, late=True))
+        if fix and not button:   # the rule once: the next roll it holds for says "as above"
+            words = f"{TOO_LATE}: {fix}" if fix != said else f"{TOO_LATE}, as above"
+            said = fix
+            rows.append(row_data(words, width, u, step.n, die=True, late=True))
     return rows
 
 
