@@ -39,7 +39,8 @@ PHASE_WORDS = {
 }
 #: the height of what the phase asks for, under the seats (dice and the market take the whole
 #: body: the faces and the offers are the large targets then)
-LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 172, "track": 58}
+#: (the phase's 156 leave each seat's card its counts under its name, issue 33)
+LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 156, "track": 58}
 #: the same on a portrait screen (480 units wide): the turn's actions and the track's tools in
 #: two rows, the phase's panel taller for its narrower columns
 PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 124}
@@ -270,7 +271,7 @@ class CauldronScreen(Screen):
             upper = self.seats
             self.seats.spacing = app.u * 6
             self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
-                            compact=mode != "turn")
+                            compact=mode not in ("turn", "phase"))   # Omen, fill: counts too
         if mode in ("market", "dice"):
             upper.show(summary, prompt)
         elif mode != "turn":
