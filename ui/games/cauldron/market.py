@@ -54,7 +54,6 @@ class CauldronMarketPanel(BoxLayout):
     buyer_fill = ColorProperty(theme.INK)
     buyer_ink = ColorProperty(theme.DARK_INK)
     magik = NumericProperty(0)
-    left_text = StringProperty("")
     pass_title = StringProperty("Pass")
     heading = StringProperty("")
 
@@ -74,7 +73,7 @@ class CauldronMarketPanel(BoxLayout):
         self.buyer, self.magik = player["name"], player["magik"]
         self.buyer_fill, self.buyer_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         left = market["purchases_left"]
-        self.left_text = f"{left} purchase{'s' if left != 1 else ''} left"
+        # how many purchases are left: the headline says it (ui/games/cauldron/ask.py), once
         limit = 2 if d.ADVANCED in summary["variants"] else 1
         self.pass_title = "Pass" if left == limit else "Done"
         key = (summary["season_number"], seat, left)

@@ -60,6 +60,13 @@ class CauldronPhasePanel(BoxLayout):
 
     heading = StringProperty("")
 
+    def words(self) -> str:
+        """What the panel says (its title, its chips' and buttons' words): the detail under
+        the headline leaves out a part these say already ("5 Spider Web" on a chip)."""
+        texts = [self.heading] + [getattr(w, "title", "") or getattr(w, "text", "")
+                                  for w in self.ids.body.walk()]
+        return " ".join(t for t in texts if isinstance(t, str))
+
     def show(self, summary: dict, prompt: dict) -> None:
         phase = prompt["phase"]
         box = self.ids.body
@@ -71,7 +78,8 @@ class CauldronPhasePanel(BoxLayout):
         else:
             box.rows, box.cols = 1, None
         if phase == "setup":
-            self.heading = "Deal the cards, enter each potion card, then begin"
+            # the panel's title says what the panel adds, never the headline again (issue 33)
+            self.heading = "Tap a seat for its cards"
             for p in summary["players"]:
                 owed = len(p["owed"])
                 b = FlatButton(title=p["name"], fs=22, caption_fs=20,
@@ -81,7 +89,7 @@ class CauldronPhasePanel(BoxLayout):
                 box.add_widget(b)
             box.add_widget(self._go("Begin", "Harvest Season 1", lambda: send(Command("begin"))))
         elif phase == "omen":
-            self.heading = "Draw an Omen card and read it aloud"
+            self.heading = "What it changes"
             box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
                                     self.open_omen, width=None))
             b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=22,
@@ -89,7 +97,7 @@ class CauldronPhasePanel(BoxLayout):
             b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
             box.add_widget(b)
         elif phase == "fill":
-            self.heading = "Fill the board: put on the Fields"
+            self.heading = "Put on the Fields"
             from companion.games.cauldron.decide_harvest import expected_board
 
             board = expected_board(App.get_running_app().session.state)
@@ -102,7 +110,7 @@ class CauldronPhasePanel(BoxLayout):
             box.add_widget(self._go("Board filled", "turn order next",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
-            self.heading = "Where does your Magik Track print its milestones?"
+            self.heading = "As printed on the board"
             self.steppers = {}
             for key, text in d.MILESTONE_TEXT.items():
                 column = BoxLayout(orientation="vertical", spacing=u * 2)
@@ -209,7 +217,8 @@ class CauldronScreen(Screen):
         if not hasattr(self, "dice"):   # laid out before its panels are made
             return
         label = self.ids.detail
-        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else ""))
+        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else "",
+                         self.phase_panel.words() if self.mode == "phase" else ""))
         parts = [escape_markup(p) for p in new_parts(self.turn_text, said)]
         notes = [escape_markup(n) for n in self.notes.split("\n") if n]
         colour = get_hex_from_color(theme.ACCENT)
