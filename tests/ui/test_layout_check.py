@@ -3,6 +3,8 @@ none on good ones (a check that never finds anything would pass every screen).""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
@@ -30,6 +32,23 @@ def _findings(*widgets, u: float = 1.0):
     finally:
         screens.opacity = 1
         layer.clear_widgets()                 # the widgets may be shown again
+        Window.remove_widget(layer)
+        frames(1)
+
+
+@contextmanager
+def alone(*widgets):
+    """``widgets`` alone on the window (the app's screens hidden) while the block runs."""
+    layer = FloatLayout(size=Window.size)
+    for w in widgets:
+        layer.add_widget(w)
+    Window.add_widget(layer)
+    screens, screens.opacity = Window.children[-1], 0
+    try:
+        frames(3)
+        yield layer
+    finally:
+        screens.opacity = 1
         Window.remove_widget(layer)
         frames(1)
 
@@ -198,18 +217,8 @@ def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
     row = BoxLayout(size_hint=(None, None), size=(600, 60), pos=(0, 100))
     for word in ("Spider Web", "Frog Legs"):
         row.add_widget(FlatButton(title=word, caption="tap to buy it", fs=20))
-    layer = FloatLayout(size=Window.size)
-    for w in (headline, panel, row):
-        layer.add_widget(w)
-    Window.add_widget(layer)
-    screens, screens.opacity = Window.children[-1], 0
-    try:
-        frames(3)
+    with alone(headline, panel, row):
         found = said_twice()
-    finally:
-        screens.opacity = 1
-        Window.remove_widget(layer)
-        frames(1)
     assert [f.kind for f in found] == ["said twice"], found
     assert "draw an omen" in found[0].detail
 
@@ -235,19 +244,9 @@ def test_every_text_on_a_table_screen_has_capitals_of_14_px(app):
                          size_hint=(None, None), size=(160, 80), pos=(10, 60))
     fine = Label(text="Held by Carl", font_size=20, size_hint=(None, None), size=(400, 40),
                  pos=(10, 200))
-    layer = FloatLayout(size=Window.size)
-    for w in (small, caption, fine):
-        layer.add_widget(w)
-    Window.add_widget(layer)
-    screens, screens.opacity = Window.children[-1], 0
-    try:
-        frames(3)
+    with alone(small, caption, fine):
         on_table = [f for f in check(1.0, table=True) if f.kind == "capitals"]
         off_table = [f for f in check(1.0) if f.kind == "capitals"]
-    finally:
-        screens.opacity = 1
-        Window.remove_widget(layer)
-        frames(1)
     assert sorted(f.where.split(" ")[0] for f in on_table) == ["FlatButton", "Label"], on_table
     assert all("needs 14" in f.detail for f in on_table), on_table
     assert not any("Held by" in f.where for f in on_table)
