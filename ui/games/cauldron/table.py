@@ -87,7 +87,7 @@ class CauldronPhasePanel(BoxLayout):
                                else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
                 box.add_widget(b)
-            box.add_widget(self._go("Begin", "Harvest Season 1", lambda: send(Command("begin"))))
+            box.add_widget(self._go("Begin", "the first season", lambda: send(Command("begin"))))
         elif phase == "omen":
             self.heading = "What it changes"
             box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
