@@ -192,6 +192,8 @@ def test_a_name_is_typed_on_the_docked_keyboard_where_there_is_none(app):
         assert field.text == "anna"
         assert len(app.devices.inbox) == 0 and not app.paused
         # drawn to look at, not through the layout check: the keyboard is Kivy's own widget
+        frames(3)
+        Window.canvas.ask_update()
         draw()
         if SAVE_SHOTS:
             SHOTS.mkdir(exist_ok=True)
