@@ -2,7 +2,8 @@
 capitals' height from the font's own metrics, a phrase said twice, a control that moved.
 
 - ``capitals``: on a game's table screen, a headline, a seat's name or a count (``far: True``)
-  with capitals under FAR_CAPS pixels at 800x480 (in units at any size);
+  with capitals under FAR_CAPS pixels at 800x480 (in units at any size), any other text
+  under NEAR_CAPS;
 - ``said twice``: a run of three words two texts of a table screen share (counted in the
   figures until SAID_ONCE_HOLDS);
 - ``moved``: a control of two consecutive captured states of one phase not in one place
@@ -34,13 +35,14 @@ NEAR_CAPS = 14     # pixels at 800x480: the capitals of every other text on a ta
 
 def _capital_finding(w: Label, u: float) -> Finding | None:
     """On a table screen: a headline, a seat's name or a count (``far: True`` in its kv rule)
-    with capitals under FAR_CAPS (in pixels at 800x480, so in units at any window size).
-    Every other text's NEAR_CAPS is counted in the figures (tests/conftest.py), not yet a
-    finding: the table screens' smaller words are still 16-18 units (11-13 px)."""
-    if not w.text.strip() or not getattr(w, "far", False):
+    with capitals under FAR_CAPS, or any other text with capitals under NEAR_CAPS (in pixels
+    at 800x480, so in units at any window size; a markup text by its smallest ``[size]``).
+    Roboto's capitals are 0.71 of its size: NEAR_CAPS is a font of 20 units (19.7), FAR_CAPS
+    one of 30 (29.5)."""
+    if not w.text.strip():
         return None
-    far = True
-    least = FAR_CAPS
+    far = bool(getattr(w, "far", False))
+    least = FAR_CAPS if far else NEAR_CAPS
     caps = capital_px(w) if not w.markup else min(
         [float(w.font_size)] + [float(x) for x in SIZE_TAG.findall(w.text)]) \
         * cap_ratio(_font_file(w))

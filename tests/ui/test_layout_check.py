@@ -3,6 +3,8 @@ none on good ones (a check that never finds anything would pass every screen).""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
@@ -30,6 +32,23 @@ def _findings(*widgets, u: float = 1.0):
     finally:
         screens.opacity = 1
         layer.clear_widgets()                 # the widgets may be shown again
+        Window.remove_widget(layer)
+        frames(1)
+
+
+@contextmanager
+def alone(*widgets):
+    """``widgets`` alone on the window (the app's screens hidden) while the block runs."""
+    layer = FloatLayout(size=Window.size)
+    for w in widgets:
+        layer.add_widget(w)
+    Window.add_widget(layer)
+    screens, screens.opacity = Window.children[-1], 0
+    try:
+        frames(3)
+        yield layer
+    finally:
+        screens.opacity = 1
         Window.remove_widget(layer)
         frames(1)
 
@@ -198,18 +217,8 @@ def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
     row = BoxLayout(size_hint=(None, None), size=(600, 60), pos=(0, 100))
     for word in ("Spider Web", "Frog Legs"):
         row.add_widget(FlatButton(title=word, caption="tap to buy it", fs=20))
-    layer = FloatLayout(size=Window.size)
-    for w in (headline, panel, row):
-        layer.add_widget(w)
-    Window.add_widget(layer)
-    screens, screens.opacity = Window.children[-1], 0
-    try:
-        frames(3)
+    with alone(headline, panel, row):
         found = said_twice()
-    finally:
-        screens.opacity = 1
-        Window.remove_widget(layer)
-        frames(1)
     assert [f.kind for f in found] == ["said twice"], found
     assert "draw an omen" in found[0].detail
 
@@ -222,3 +231,23 @@ def test_phrases_leave_out_tags_and_rows_of_counts():
     assert phrases("1 1 1") == []
     assert share_a_phrase(["Anna rolled 5 for turn order", "Barb rolled 2 for turn order"])
     assert not share_a_phrase(["Anna gathered 2 Spider Web", "Barb passed"])
+
+
+def test_every_text_on_a_table_screen_has_capitals_of_14_px(app):
+    """Issue 33: "every other text at least 14 px" was only counted (204 texts under it in
+    Witch's Brew). Now on a table screen a text of 18 units (capitals of 12.8 px), or a
+    caption drawn at 16 in its markup, is found; at 20 units (14.2 px) it is not. Off a table
+    screen (``table=False``) only the 16-unit floor holds."""
+    small = Label(text="Tap a seat to correct it", font_size=18, size_hint=(None, None),
+                  size=(400, 40), pos=(10, 10))
+    caption = FlatButton(title="Abstain", caption="key C", caption_fs=16, fs=20,
+                         size_hint=(None, None), size=(160, 80), pos=(10, 60))
+    fine = Label(text="Held by Carl", font_size=20, size_hint=(None, None), size=(400, 40),
+                 pos=(10, 200))
+    with alone(small, caption, fine):
+        on_table = [f for f in check(1.0, table=True) if f.kind == "capitals"]
+        off_table = [f for f in check(1.0) if f.kind == "capitals"]
+    assert sorted(f.where.split(" ")[0] for f in on_table) == ["FlatButton", "Label"], on_table
+    assert all("needs 14" in f.detail for f in on_table), on_table
+    assert not any("Held by" in f.where for f in on_table)
+    assert off_table == []

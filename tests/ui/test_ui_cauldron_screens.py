@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from ui.games.cauldron.seats import PoolChip
-from ui_helpers import both_sizes, dialogs, find, frames, tap_title, texts
+from ui_helpers import both_sizes, dialogs, find, frames, resize, tap_title, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 FOUR = [{"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},
@@ -71,6 +71,25 @@ def test_setup_panels_render(app):
     both_sizes("cauldron_setup_rules")
 
 
+def seats_show_their_counts(app, names) -> None:
+    """Issue 33: the seats' cards were empty under their names in the Omen's and the board's
+    phase (drawn compact: name and Magik alone). At 800x480 and 1280x720 each card shows its
+    Potions and Spells, the counts the table reads from a chair."""
+    from ui.games.cauldron.seats import CauldronSeatCard
+
+    for size in ((800, 480), (1280, 720)):
+        resize(*size)
+        cards = [w for w in find(lambda w: isinstance(w, CauldronSeatCard), app.root)
+                 if w.get_root_window() is not None]
+        assert [c.player for c in cards][::-1] == names or sorted(c.player for c in cards) \
+            == sorted(names)
+        for card in cards:
+            counters = card.ids.counters
+            assert counters.height > 0 and counters.opacity == 1, (size, card.player)
+            assert card.ids.potions.text == str(card.potions), card.player
+    resize(800, 480)
+
+
 def test_table_phases_render(app):
     names = [p["name"] for p in FOUR]
     s = start(app)
@@ -83,11 +102,13 @@ def test_table_phases_render(app):
     s.execute(Command("begin"))
     frames()
     both_sizes("cauldron_omen")
+    seats_show_their_counts(app, names)
     both_sizes("cauldron_omen_entry", before=screen(app).phase_panel.open_omen)
     s.execute(Command("omen", args={"text": "Frost", "produce": {"frog_legs": -1}}))
     frames()
     assert "Fill the board: 5 Spider Web, 4 Frog Legs, 5 Poisonous Mushroom" in app.prompt["text"]
     both_sizes("cauldron_fill")
+    seats_show_their_counts(app, names)
     s.execute(Command("fill_board"))
     s.execute(Command("turn_order_roll", "Anna", {"value": 5}))
     s.execute(Command("turn_order_roll", "Barb", {"value": 5}))
@@ -313,7 +334,8 @@ def test_an_omens_turn_order_and_the_simple_games_market_render_in_their_own_wor
     frames()
     assert app.prompt["phase"] == "market"
     assert "(Field, Cellar, Potion) or pass" in app.prompt["text"]
-    spells = [t for t in texts(app.root) if "Spell" in t]   # the tiles say why they are off
-    assert spells == ["Basic Spell", "Simple Game: no Spells are used", "Advanced Spell",
-                      "Simple Game: no Spells are used"]
+    # the tiles say why they are off, short (the tap says the rule whole)
+    spells = [t for t in texts(app.root) if "Spell" in t or "Simple Game" in t]
+    assert spells == ["Basic Spell", "Not in the Simple Game", "Advanced Spell",
+                      "Not in the Simple Game"]
     both_sizes("cauldron_market_simple")

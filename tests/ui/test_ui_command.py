@@ -164,3 +164,45 @@ def test_no_sound_device_is_one_line_not_a_critical():
     assert KioskLog().filter(record)
     assert record.levelname == "INFO"
     assert record.getMessage() == "Sound: no sound device: sounds off"
+
+
+def test_the_keyboard_argument_and_where_auto_docks_kivy_s_keyboard(tmp_path, monkeypatch):
+    """Issue 33: demo mode on a touch-only screen had no on-screen keyboard (it docked only
+    full screen). ``--keyboard auto`` (the default) docks Kivy's VKeyboard full screen and
+    wherever Linux lists no keyboard among its input devices; dock and system choose."""
+    from companion.cli.main import build_parser
+    from ui.kiosk.command import keyboard_mode, plugged_keyboard
+
+    parser, _handlers = build_parser()
+    assert parser.parse_args(["run"]).keyboard == "auto"
+    assert parser.parse_args(["run", "--demo", "--keyboard", "dock"]).keyboard == "dock"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["run", "--keyboard", "qwerty"])
+    devices = tmp_path / "input"
+    assert plugged_keyboard(devices) is None                  # nothing to read: cannot tell
+    (devices / "by-path").mkdir(parents=True)
+    (devices / "by-path" / "platform-fe205000.i2c-event").touch()   # the touch panel
+    assert plugged_keyboard(devices) is False
+    (devices / "by-id").mkdir()
+    (devices / "by-id" / "usb-Logitech_USB_Keyboard-event-kbd").touch()
+    assert plugged_keyboard(devices) is True
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    assert keyboard_mode("auto", False, False) == "systemanddock"   # the touch-only demo
+    assert keyboard_mode("auto", True, True) == "systemanddock"     # the kiosk
+    assert keyboard_mode("auto", False, True) == "system"           # a desktop
+    assert keyboard_mode("auto", False, None) == "system"
+    assert keyboard_mode("dock", False, True) == "systemanddock"
+    assert keyboard_mode("system", True, False) == "system"
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")              # headless: nobody types
+    assert keyboard_mode("auto", False, False) == "system"
+
+
+def test_run_sets_kivy_s_keyboard_mode_before_the_window(tmp_path):
+    code = ("from ui.kiosk.command import configure_kivy\n"
+            "configure_kivy((800, 480), False, 'dock')\n"
+            "from kivy.config import Config\n"
+            "print(Config.get('kivy', 'keyboard_mode'))\n")
+    env = {**os.environ, "KIVY_HOME": str(tmp_path), "KIVY_NO_CONSOLELOG": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True, timeout=120)
+    assert out.stdout.strip().splitlines()[-1] == "systemanddock"

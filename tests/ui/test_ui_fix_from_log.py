@@ -1,7 +1,8 @@
 """A misread die fixed from its entry in the log (issue 10 §3): dice come in as the tray sends
 them, the log dialog shows a Fix button on the entry of a roll the rules would still let the
-table fix, which opens the game's own fix dialog on that roll; an older roll's entry says Too
-late, and tapped, the rule in words, changing nothing. Cauldron Quest and Cauldron.
+table fix, which opens the game's own fix dialog on that roll; an older roll's entry has no
+button but a muted line under it: "Too late to fix" and the rule in words (issue 33: a grey Too
+late button looked like a control and answered with an error). Cauldron Quest and Cauldron.
 Screenshots: fix_from_log_quest_*, fix_from_log_quest_refused_*, fix_from_log_cauldron_*."""
 
 from __future__ import annotations
@@ -41,7 +42,13 @@ def row_of(log: GameLog, n: int) -> GameLogRow:
 
 
 def die_rows(log: GameLog) -> list[dict]:
-    return [r for r in log.ids.rv.data if r["die"]]
+    """The first line of each die step (its button, if any)."""
+    return [r for r in log.ids.rv.data if r["die"] and not r["late"]]
+
+
+def late_lines(log: GameLog) -> dict[int, str]:
+    """Each die step too late to fix: its status line's words."""
+    return {r["step"]: r["text"] for r in log.ids.rv.data if r["late"]}
 
 
 def test_quest_a_misread_roll_fixed_from_the_log_and_an_older_one_refused(app):
@@ -51,8 +58,10 @@ def test_quest_a_misread_roll_fixed_from_the_log_and_an_older_one_refused(app):
     assert s.summary()["action"] == {"a": "bottle", "b": 3}
     read_one, roll = s.done_steps()[-2:]
     log = open_log(app)
-    assert [(r["step"], r["fix"]) for r in die_rows(log)] == [(read_one.n, "Too late"),
+    assert [(r["step"], r["fix"]) for r in die_rows(log)] == [(read_one.n, ""),
                                                                (roll.n, "Fix")]
+    assert late_lines(log) == {read_one.n: "Too late to fix: This is one die of a roll read "
+                               "die by die: fix the roll from the entry where its last die came in"}
     assert all("step" in r for r in log.ids.rv.data)
     both_sizes("fix_from_log_quest", before=lambda: open_log(app))
     log = open_log(app)
@@ -72,16 +81,14 @@ def test_quest_a_misread_roll_fixed_from_the_log_and_an_older_one_refused(app):
     log = open_log(app)
     before, steps = s.state, len(s.steps)
     assert [r["fix"] for r in die_rows(log)][-1] == "Fix"      # Leo's roll, not acted on yet
-    tap(row_of(log, roll.n).ids.fix)
-    assert log.refusal == ("Only the latest roll can be fixed, before the team acts on it: "
-                           "the dice have been rolled again since")
-    assert dialogs() == [log] and s.state == before and len(s.steps) == steps
-    both_sizes("fix_from_log_quest_refused",
-               before=lambda: tap(row_of(open_log(app), roll.n).ids.fix))
-    log = open_log(app)
-    tap(row_of(log, roll.n).ids.fix)
-    tap(log.ids.refusal_ok)
-    assert log.refusal == "" and log.ids.refusal.height == 0
+    # Mia's roll: no button to press and be refused, its reason where it applies
+    assert late_lines(log)[roll.n] == ("Too late to fix: Only the latest roll can be fixed, "
+                                       "before the team acts on it: the dice have been rolled "
+                                       "again since")
+    assert not [w for w in find(lambda w: isinstance(w, GameLogRow), log)
+                if w.step == roll.n and w.fix]
+    assert log.refusal == "" and s.state == before and len(s.steps) == steps
+    both_sizes("fix_from_log_quest_late", before=lambda: open_log(app), portrait=True)
 
 
 def test_cauldron_a_turn_order_die_fixed_from_the_log_then_too_late(app):
@@ -104,14 +111,13 @@ def test_cauldron_a_turn_order_die_fixed_from_the_log_then_too_late(app):
     tap_title("Gather")                                  # Barb's turn has begun
     tap_title("Spider Web")
     log = open_log(app)
-    assert set(r["fix"] for r in die_rows(log)) == {"Too late"}
-    before, steps = s.state, len(s.steps)
-    tap(row_of(log, barb.n).ids.fix)
-    assert log.refusal.startswith("Only the latest turn order die of Barb's can be fixed")
-    tap(row_of(log, anna.n).ids.fix)
-    assert log.refusal.startswith("No turn order roll of Anna's can be corrected now: a turn "
-                                  "order roll until the first turn begins")
-    assert dialogs() == [log] and s.state == before and len(s.steps) == steps
+    assert set(r["fix"] for r in die_rows(log)) == {""}            # no button on any
+    late = late_lines(log)
+    assert late[barb.n].startswith("Too late to fix: Only the latest turn order die of Barb's "
+                                   "can be fixed")
+    assert late[anna.n].startswith("Too late to fix: No turn order roll of Anna's can be "
+                                   "corrected now: a turn order roll until the first turn begins")
+    both_sizes("fix_from_log_cauldron_late", before=lambda: open_log(app), portrait=True)
 
 
 def test_a_new_game_starts_without_the_last_games_undo_toast(app):

@@ -84,9 +84,11 @@ def test_the_log_of_a_long_game_scrolls_to_its_end_without_a_widget_per_step(app
            f"{sum(r['heading'] for r in log.ids.rv.data)} headings: tap to built "
            f"{built * 1000:.0f} ms")
     rv = log.ids.rv
-    lines = [r for r in rv.data if not r["heading"]]
+    lines = [r for r in rv.data if not r["heading"] and not r["late"]]
     headings = [r["text"] for r in rv.data if r["heading"]]
     assert [r["text"] for r in lines] == app.log_all()   # every line, none numbered
+    # a roll too late to fix says why on a line of its own under it
+    assert all(r["text"].startswith("Too late to fix") for r in rv.data if r["late"])
     assert rv.data[0]["heading"] and headings[0] == "Setting up"
     assert "Season 1 Harvest" in headings and "Season 1 Market: Anna's turn" in headings
     assert any(h.startswith("Season 2 Harvest: ") and h.endswith("'s turn") for h in headings)

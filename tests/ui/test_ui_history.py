@@ -326,3 +326,36 @@ def test_a_game_that_is_not_there_is_refused_by_number(history):
     assert app.screens.current == "history"
     assert app.refusal == "Game #1000000 is not in this history"
     app.dismiss_refusal()
+
+
+def test_a_milestone_on_the_season_axis_is_named_beside_its_dot(app, monkeypatch):
+    """Issue 33: the ringed dots on Cauldron's season axis had no labels (the legend said
+    "milestone" once). Each flag's words are drawn beside its dot; one that would lie on a
+    label already drawn is left out rather than drawn over it."""
+    from kivy.uix.modalview import ModalView
+
+    from ui import theme
+    from ui.widgets import chart as charts
+
+    said: list[str] = []
+    text = charts.LineChart._text
+    monkeypatch.setattr(charts.LineChart, "_text",
+                        lambda self, words, *a, _t=text, **k: said.append(words)
+                        or _t(self, words, *a, **k))
+    lines = charts.LineChart(x_title="season", y_title="Magik", flag_words="milestone",
+                             marks=[(0, "1"), (3, "2")], lines=[
+        charts.ChartLine("Anna", theme.rgba("#E69F00"), (0, 6, 12, 12, 19, 27)),
+        charts.ChartLine("Barb", theme.rgba("#56B4E9"), (0, 4, 8, 13, 18, 20))],
+        flags=[(2, 0, "Magik Overflow"), (4, 0, "Rituals of Power"),
+               (4, 1, "Rituals of Power")])
+    view = ModalView(size_hint=(0.9, 0.9))
+    view.add_widget(lines)
+    view.open(animation=False)
+    try:
+        frames(4)
+        shot("chart_milestones_named")
+    finally:
+        view.dismiss(animation=False)
+        frames(1)
+    assert "Magik Overflow" in said and "Rituals of Power" in said
+    assert said.count("Rituals of Power") == 1      # the second lay on the first: left out

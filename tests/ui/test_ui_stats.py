@@ -175,3 +175,19 @@ def test_it_opens_on_a_title_that_has_games(app, tmp_path):
     screen.kind, screen.chosen = "game", "witchs_brew"      # where a fresh screen starts
     tap(button("Statistics"))
     assert screen.chosen == "cauldron" and screen.heading.startswith("Cauldron: 3 games")
+
+
+def test_a_player_has_one_colour_in_every_title_s_tab(app, screen):
+    """Issue 33: a player's colour changed between tabs (the palette was dealt over each
+    title's players). Now one colour per player over the whole history, in every tab; and
+    players of one tab still have colours of their own."""
+    seen: dict[str, set] = {}
+    for game in ("witchs_brew", "cauldron"):
+        open_stats(app, game=game)
+        frames()
+        wins = charts(screen)[0]
+        assert len({b.colour for b in wins.bars}) == len(wins.bars)
+        for bar in wins.bars:
+            seen.setdefault(bar.label, set()).add(tuple(bar.colour))
+    assert len(seen) > 3
+    assert all(len(colours) == 1 for colours in seen.values()), seen

@@ -9,6 +9,7 @@ here until a state that shows it is typed into."""
 
 from __future__ import annotations
 
+import os
 import re
 import string
 from pathlib import Path
@@ -154,3 +155,53 @@ def test_the_table_keys_still_play_with_no_field_focused(app):
     Window.dispatch("on_key_down", 112, 0, "p", [])
     frames(2)
     assert not app.paused
+
+
+def test_a_name_is_typed_on_the_docked_keyboard_where_there_is_none(app):
+    """Issue 33: demo mode on a touch-only screen had no way to type a name. With Kivy's
+    keyboard docked (``companion run --keyboard dock``, or auto with no keyboard plugged in:
+    ui/kiosk/command.py keyboard_mode), a field's focus docks the VKeyboard at the bottom,
+    the setup lifts the field above it, and its keys type into the field (not into the table's
+    key map)."""
+    from kivy.uix.vkeyboard import VKeyboard
+
+    from ui.kiosk.command import keyboard_mode
+    from ui_helpers import SAVE_SHOTS, SHOTS, draw
+
+    assert keyboard_mode("auto", False, False) in ("systemanddock", "system")
+    saved = (Window.use_syskeyboard, Window.allow_vkeyboard, Window.single_vkeyboard,
+             Window.docked_vkeyboard)
+    # what Kivy's configure_keyboards() sets for "systemanddock" (calling it binds the system
+    # keyboard a second time)
+    Window.use_syskeyboard, Window.allow_vkeyboard = True, True
+    Window.single_vkeyboard, Window.docked_vkeyboard = True, True
+    try:
+        app.new_game("witchs_brew")
+        frames()
+        field = shown_fields()[0]
+        field.text = ""
+        field.focus = True
+        frames(4)
+        (keyboard,) = [w for w in Window.children if isinstance(w, VKeyboard)]
+        assert keyboard.y <= 1                                  # docked at the bottom
+        top = keyboard.y + keyboard.height * keyboard.scale
+        assert field.to_window(field.x, field.y)[1] >= top - 1, "the field is under the keyboard"
+        for key in ("a", "n", "n", "a"):   # as the VKeyboard sends a key under SDL2
+            keyboard.dispatch("on_textinput", key)
+        frames(2)
+        assert field.text == "anna"
+        assert len(app.devices.inbox) == 0 and not app.paused
+        # drawn to look at, not through the layout check: the keyboard is Kivy's own widget
+        frames(3)
+        Window.canvas.ask_update()
+        draw()
+        if SAVE_SHOTS:
+            SHOTS.mkdir(exist_ok=True)
+            made = Window.screenshot(name=str(SHOTS / ".tmp_typing_docked_keyboard.png"))
+            os.replace(made, SHOTS / "typing_docked_keyboard_800x480.png")
+        field.focus = False
+        frames(3)
+        assert not [w for w in Window.children if isinstance(w, VKeyboard)]
+    finally:
+        (Window.use_syskeyboard, Window.allow_vkeyboard, Window.single_vkeyboard,
+         Window.docked_vkeyboard) = saved

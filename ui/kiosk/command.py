@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+from pathlib import Path
 
 HELP = "start the touchscreen app (--demo: mock buttons, keyboard keys stand in for them)"
 
@@ -38,6 +39,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="window size (default 800x480, the Pi 7\" display)")
     parser.add_argument("--fullscreen", action="store_true",
                         help="fill the screen (the kiosk on the Pi)")
+    parser.add_argument("--keyboard", choices=KEYBOARDS, default="auto",
+                        help="the on-screen keyboard: dock (docked at the bottom while a field "
+                             "is typed in), system (none: a real keyboard), auto (default: "
+                             "docked full screen or where no keyboard is plugged in)")
+
+
+#: ``--keyboard``'s choices (auto: :func:`keyboard_mode` decides)
+KEYBOARDS = ("auto", "dock", "system")
+
+
+def plugged_keyboard(devices: Path = Path("/dev/input")) -> bool | None:
+    """Whether a keyboard is plugged in, as Linux names its event devices (a USB or built-in
+    keyboard is ``by-id/*-event-kbd`` or ``by-path/*-event-kbd``; a touch panel never is);
+    None where there is no such folder to read (not Linux): then nobody can tell."""
+    try:
+        names = [p.name for folder in ("by-id", "by-path") if (devices / folder).is_dir()
+                 for p in (devices / folder).iterdir()]
+    except OSError:
+        return None
+    if not names and not devices.is_dir():
+        return None
+    return any(name.endswith("-event-kbd") for name in names)
+
+
+def keyboard_mode(choice: str, fullscreen: bool, plugged: bool | None) -> str:
+    """Kivy's ``keyboard_mode`` for ``--keyboard``: "systemanddock" (Kivy's VKeyboard docked
+    at the bottom while a field has the focus, keys still typed too) for dock; "system" for
+    system. auto docks it in the kiosk (full screen) and wherever no keyboard is plugged in
+    (issue 33: demo mode on a touch-only screen had no way to type a name); a headless window
+    (the tests' offscreen driver) has nobody to type, so it is never docked by auto."""
+    if choice == "dock":
+        return "systemanddock"
+    if choice == "system":
+        return "system"
+    if os.environ.get("SDL_VIDEODRIVER") in ("offscreen", "dummy"):
+        return "system"
+    return "systemanddock" if fullscreen or plugged is False else "system"
 
 
 class KioskLog(logging.Filter):
@@ -94,7 +132,7 @@ class KioskLog(logging.Filter):
         record.msg, record.args, record.exc_info, record.exc_text = text, (), None, None
 
 
-def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
+def configure_kivy(size: tuple[int, int], fullscreen: bool, keyboard: str = "auto") -> None:
     """Kivy settings that must be in place before Kivy's window module is imported. Kivy's
     own config.ini is neither read nor written (every setting the app needs is set here): a
     first start says nothing about "Older configuration version" and upgrading it."""
@@ -115,11 +153,12 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     Config.set("input", "mouse", "mouse,disable_multitouch")  # no red dots on right click
     if fullscreen:
         Config.set("graphics", "show_cursor", "0")
-        Config.set("kivy", "keyboard_mode", "systemanddock")  # names typed on the touchscreen
+    # names typed on the touchscreen where there is no keyboard (keyboard_mode)
+    Config.set("kivy", "keyboard_mode", keyboard_mode(keyboard, fullscreen, plugged_keyboard()))
 
 
 def run(args: argparse.Namespace) -> int:
-    configure_kivy(args.size, args.fullscreen)
+    configure_kivy(args.size, args.fullscreen, getattr(args, "keyboard", "auto"))
     from ui.app import CompanionApp
     from ui.kiosk.service import stop_on_sigterm
 

@@ -22,7 +22,8 @@ from companion.history.series import story
 from ui import theme
 from ui.text.markup import plain
 from ui.screens.history import length_words, variant_words
-from ui.screens.home import ACCENT_HEX, when
+from ui.screens.home import ACCENT_HEX
+from ui.text.played import game_when
 from ui.widgets.chart import ChartLine
 from ui.widgets.game_log import name_colours, told_rows
 
@@ -68,7 +69,7 @@ def result_markup(play) -> str:
 
 def about_words(play) -> str:
     """When, how long, the variants and the setup a table chose."""
-    out = [when(play.started)]
+    out = [game_when(play)]
     if play.minutes is not None:
         out[0] += f", {length_words(play.minutes)}"
     out.append(f"Variants: {variant_words(play.variants)}" if play.variants else "No variants")

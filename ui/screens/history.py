@@ -33,7 +33,8 @@ from companion.history import browse, usb
 from companion.history.browse import Filter
 from companion.store import Store
 from ui import theme
-from ui.screens.home import KEEP, scores_markup, when
+from ui.screens.home import KEEP, scores_markup
+from ui.text.played import game_when
 from ui.widgets.common import FlatButton, text_needs
 
 #: Games read at a time; the next page when the list is scrolled to its end.
@@ -59,7 +60,7 @@ def variant_words(variants) -> str:
 
 
 def head_words(play) -> str:
-    parts = [when(play.started), play.title, length_words(play.minutes),
+    parts = [game_when(play), play.title, length_words(play.minutes),
              variant_words(play.variants)]
     return "  -  ".join(p for p in parts if p)
 

@@ -12,8 +12,6 @@ keep); finding it sooner would mean folding every unfinished game at each visit.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 from kivy.app import App
 from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -25,6 +23,7 @@ from ui import theme
 from ui.games import GAMES
 from ui.screens.emblems import GameTile
 from ui.text.markup import plain
+from ui.text.played import game_when, when
 from ui.widgets.common import Box, FlatButton, Txt, text_needs
 
 MAX_RESUME = 3
@@ -57,20 +56,6 @@ def scores_markup(game: str, seats) -> str:
     return "   ".join(
         (f"[b][color={ACCENT_HEX}]{plain(name)}{KEEP}{score}{KEEP}(won)[/color][/b]"
          if won else f"{plain(name)}{KEEP}{score}") for name, score, won, _ in ranked)
-
-
-def when(iso: str) -> str:
-    """'today 14:32', 'yesterday 09:05' or 'Sat 3 May 14:32', in local time."""
-    try:
-        moment = datetime.fromisoformat(iso)
-    except ValueError:
-        return iso
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone()
-    days = (datetime.now().astimezone().date() - moment.date()).days
-    day = {0: "today", 1: "yesterday"}.get(days, f"{moment:%a} {moment.day} {moment:%b %Y}")
-    return f"{day} {moment:%H:%M}"
 
 
 def wrapped(text: str, fs: float, ink=theme.INK, bold: bool = False) -> Label:
@@ -136,7 +121,7 @@ class HomeScreen(Screen):
         self.ids.resume_title.opacity = 1 if unfinished else 0
         self.resuming = bool(unfinished)
         page = app.store.history(PAGE)
-        rows = (app.u, [when(info.updated_at) for info in page])
+        rows = (app.u, [game_when(info) for info in page])
         if page != self._finished or rows != self._rows \
                 or (page and self.ids.history.width != self._width):
             self._finished, self._more, self._width = [], True, None
@@ -290,7 +275,7 @@ class HomeScreen(Screen):
         winner first and bold), as tall as their lines at ``width`` (six seats wrap onto a
         third line rather than being cut)."""
         u = App.get_running_app().u
-        head = f"{when(info.updated_at)}  -  {titles.get(info.game, info.game)}"
+        head = f"{game_when(info)}  -  {titles.get(info.game, info.game)}"
         scores = scores_markup(info.game, [(r["name"], r["score"], r["winner"], r["seat"])
                                            for r in info.results])
         width = max(width, u * 40)

@@ -22,7 +22,7 @@ from companion.history.plays import read_plays
 from companion.history.stats import gather, player_key, players, profile_names
 from ui import theme
 from ui.screens.home import wrapped
-from ui.screens.stats_view import View, games_words, player_colours, player_view, title_view
+from ui.screens.stats_view import View, everyone_colours, games_words, player_view, title_view
 from ui.widgets.chart import BarChart
 from ui.widgets.common import Box, FlatButton
 
@@ -70,6 +70,7 @@ class StatsScreen(Screen):
         self._plays: list = []
         self._names: dict[str, str] = {}
         self._seen: dict[tuple[str, str], View] = {}  # this visit's views, by kind and choice
+        self._everyone: dict | None = None   # the players' colours (_colours)
         self.view: View | None = None
         super().__init__(**kwargs)
 
@@ -95,6 +96,7 @@ class StatsScreen(Screen):
         self._plays = read_plays(store.conn)
         self._names = players(self._plays, profile_names(store.conn))
         self._seen = {}
+        self._everyone: dict | None = None   # the players' colours (_colours)
         played = [p.game for p in self._plays]
         if self.kind == "game" and played and self.chosen not in played:
             self.chosen = played[-1]   # a title with games, the latest played (issue 33)
@@ -155,14 +157,21 @@ class StatsScreen(Screen):
                 self._seen[key] = player_view(stats, titles, self._names[self.chosen])
             else:
                 stats = gather(store.conn, game=self.chosen, plays=self._plays)
-                chosen = {p.uuid: p.colour for p in store.profiles(limit=10_000) if p.colour}
                 self._seen[key] = title_view(stats, self.chosen, titles[self.chosen],
-                                             player_colours(stats, chosen))
+                                             self._colours(store))
         self.view = self._seen[key]
         self.player_label = self._names[self.chosen] if self.kind == "player" else "Player"
         for button in self.ids.titles.children:
             button.selected = self.kind == "game" and button.title == titles[self.chosen]
         self.draw()
+
+    def _colours(self, store) -> dict:
+        """Every player's colour, made once a visit over the whole history's players: the
+        same player is the same colour in every title's tab (issue 33)."""
+        if self._everyone is None:
+            chosen = {p.uuid: p.colour for p in store.profiles(limit=10_000) if p.colour}
+            self._everyone = everyone_colours(self._names, chosen)
+        return self._everyone
 
     def draw(self) -> None:
         """The view as widgets: the big numbers, then each block's heading, chart and lines."""

@@ -7,6 +7,7 @@ card's colour, and every figure said in words at the bar's end."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from companion.core import palette
 from companion.history.stats import Figures, Stats
@@ -101,14 +102,29 @@ def player_view(stats: Stats, titles: dict[str, str], who: str) -> View:
 
 
 def player_colours(stats: Stats, chosen: dict[str, str] | None = None) -> dict[str, Rgba]:
-    """Each player's bar colour, by name: their profile's colour (``chosen``: uuid -> palette
-    name), else one no other player here has; a black one drawn grey on the dark screen (the
-    bar's label names the player, so colour is never the only cue)."""
+    """Each player's bar colour, by name, over these figures' players (:func:`everyone_colours`).
+    The Statistics screen passes one dict made over the whole history to every tab."""
+    return everyone_colours({p.profile or p.name: p.name for p in stats.players}, chosen)
+
+
+def everyone_colours(names: Mapping[str, str], chosen: dict[str, str] | None = None
+                     ) -> dict[str, Rgba]:
+    """Each player's colour, by name (``names``: player key -> name shown, stats.players'
+    order): their profile's colour (``chosen``: uuid -> palette name), else one no other
+    player has while the palette lasts, then the palette again; a black one drawn grey on the
+    dark screen (the bar's label names the player, so colour is never the only cue). Made
+    over every player of the history, a player has one colour in every tab (issue 33: the
+    colours were dealt per title, so Anna was blue under one and green under another)."""
     chosen = chosen or {}
-    shades = palette.seat_colours([chosen.get(p.profile or "") for p in stats.players],
-                                  len(stats.players))
-    return {p.name: theme.MUTED if c.hex == "#000000" else theme.rgba(c.hex)
-            for p, c in zip(stats.players, shades)}
+    picked = [palette.find(chosen.get(key) or "") for key in names]
+    taken = [c for c in picked if c is not None]
+    spare = [c for c in palette.PALETTE if c not in taken] or list(palette.PALETTE)
+    out, n = {}, 0
+    for name, colour in zip(names.values(), picked):
+        if colour is None:
+            colour, n = spare[n % len(spare)], n + 1
+        out[name] = theme.MUTED if colour.hex == "#000000" else theme.rgba(colour.hex)
+    return out
 
 
 def _wins_by_player(stats: Stats, game: str, colours: dict[str, Rgba]) -> Block:

@@ -15,7 +15,7 @@ textures are measured once per text and size.
     its end where it ended out of it ("0 of 3"). ``x_title``/``y_title``: the axes' words
     ("round", "Magik"). ``marks``: (x, words) the x axis shows instead of numbers (Cauldron's
     seasons, each where it begins). ``flags``: (x, line index, words) drawn as a ringed dot on
-    that line (a milestone taken), named once in the legend. ``fs``: text size in units (18 at
+    that line (a milestone taken), its words beside it where they fit, the kind in the legend. ``fs``: text size in units (18 at
     least). ``empty``: what it says when there is nothing to draw.
 
 :class:`BarChart` properties:
@@ -279,11 +279,34 @@ class LineChart(_Chart):
                     y = other + text_h
             placed.append(y)
             self._text(ends[id(line)], x + u * 6, y, line.colour, bold=True)
-        for n, index, _words in self.flags:
+        named: list[tuple[float, float, float, float]] = []   # the flags' labels drawn
+        for n, index, words in self.flags:
             line = self.lines[index] if 0 <= index < len(self.lines) else None
             if line is not None and 0 <= n < len(line.values):
-                self._flag(*at(n, line.values[n]), line.colour)
+                x, y = at(n, line.values[n])
+                self._flag(x, y, line.colour)
+                self._flag_label(words, x, y, (left, bottom, left + plot_w, top), named)
         return True
+
+    def _flag_label(self, words: str, x: float, y: float, plot: tuple[float, ...],
+                    named: list[tuple[float, float, float, float]]) -> None:
+        """A flag's words (the milestone taken, issue 33: the dots had no names) on a dark
+        plate above its dot (below it at the plot's top), inside the plot; one that would lie
+        on a label already drawn is left out (the legend and the game's log name it)."""
+        if not words:
+            return
+        u = self.u
+        w, h = self._measure(words)
+        lx = min(max(x - w / 2, plot[0]), plot[2] - w)
+        ly = y + u * 10 if y + u * 10 + h <= plot[3] else y - u * 10 - h
+        box = (lx - u * 3, ly, lx + w + u * 3, ly + h)
+        if any(min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1])
+               for b in named):
+            return
+        named.append(box)
+        self._picture.add(Color(*theme.SURFACE))
+        self._picture.add(Rectangle(pos=box[:2], size=(box[2] - box[0], box[3] - box[1])))
+        self._text(words, lx, ly, theme.INK)
 
     def _flag(self, x: float, y: float, colour: Rgba) -> None:
         """A flag's mark: a dot in its line's colour ringed in white, over the line."""

@@ -84,7 +84,7 @@ class GameBar(Box):
 
         def fits(text: str) -> bool:
             core = CoreLabel(text=text, font_size=events.font_size, bold=True,
-                             text_size=(width, None))
+                             text_size=(width, None), line_height=events.line_height)
             core.refresh()
             return core.texture is not None and core.texture.size[1] <= room
 

@@ -6,8 +6,9 @@ colours (named as well, so colour is never the only cue).
 The dialog is one RecycleView: a game of thousands of steps builds a screenful of rows, never
 one per step; each row's height comes from its words (ui/widgets/wrap.py), not a render. A
 die's entry has a Fix button when the game's rules (``fixable`` in its dice module) would accept
-a correction of that roll now; it opens the game's own fix dialog. An older die's entry says
-"Too late", and tapped, why, changing nothing."""
+a correction of that roll now; it opens the game's own fix dialog. An older die's entry has no
+button: a line under it, in the muted words of a status, says "Too late to fix" and the rule's
+reason (issue 33: a grey "Too late" button looked like a control and answered with an error)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ from ui.widgets.wrap import lines_needed
 #: fix dialog for a step's roll (``open_fix(events)``).
 DICE_FIXES = {"quest": ("companion.games.quest.dice", "ui.games.quest.dialogs"),
               "cauldron": ("companion.games.cauldron.dice", "ui.games.cauldron.dice")}
-#: What a die's entry's button says: the rules allow a fix now, or not any more.
-FIX, TOO_LATE = "Fix", "Too late"
+#: What a die's entry says: its button while the rules allow a fix, else the status line's
+#: first words, before the rule's reason.
+FIX, TOO_LATE = "Fix", "Too late to fix"
 #: The button's width, in units, beside a die's entry.
 FIX_WIDTH = 110
 #: Text sizes in units: a line, a heading.
@@ -107,12 +109,13 @@ def in_colours(text: str, colours: dict[str, str], px: float = 0) -> tuple[str, 
 
 
 def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
-             die: bool = False, *, heading: bool = False,
+             die: bool = False, *, heading: bool = False, late: bool = False,
              colours: dict[str, str] | None = None) -> dict:
     """A log row and its height: as many lines as its words wrap onto at ``width``
     (ui/widgets/wrap.py), so a long one wraps whole; a row with a button at least as tall as
     the button; a heading larger, with room above it. ``text`` is as the log says it, its
-    markup (``shown``) has the names in their colours."""
+    markup (``shown``) has the names in their colours; ``late``: a die entry's status line
+    (too late to fix, and why), drawn muted."""
     if fix:
         width -= u * (FIX_WIDTH + 8)
     fs = HEADING_FS if heading else LINE_FS
@@ -123,7 +126,7 @@ def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
     height = u * (30 + 22 * (rows - 1)) if not heading else u * (44 + 28 * (rows - 1))
     return {"text": text, "shown": shown, "heading": heading,
             "height": max(height, u * 56) if fix else height, "step": step, "die": die,
-            "fix": fix}
+            "fix": fix, "late": late}
 
 
 def told_rows(rules: GameRules, names: Sequence[str],
@@ -132,22 +135,29 @@ def told_rows(rules: GameRules, names: Sequence[str],
               fix_of: Callable[[int, Step], str] | None = None) -> list[dict]:
     """The rows of a log: each step's lines (``told``: done steps in order with their words)
     under the heading its round or turn opens (``rules.chapter``); ``fix_of(index, step)``:
-    its die button's word, if any."""
-    rows, memo = [], {}
+    "" (no die), FIX (its button), or why a fix is too late (a status line under its
+    lines, no button)."""
+    rows, memo, said = [], {}, ""
     for index, (step, lines) in enumerate(told):
         heading = rules.chapter(step.events, names, memo)
         if heading:
             rows.append(row_data(heading, width, u, step.n, heading=True, colours=colours))
         fix = fix_of(index, step) if fix_of is not None else ""
+        button = fix if fix == FIX else ""
         for k, line in enumerate(lines):
-            rows.append(row_data(line, width, u, step.n, fix if k == 0 else "", bool(fix),
+            rows.append(row_data(line, width, u, step.n, button if k == 0 else "", bool(fix),
                                  colours=colours))
+        if fix and not button:   # the rule once: the next roll it holds for says "as above"
+            words = f"{TOO_LATE}: {fix}" if fix != said else f"{TOO_LATE}, as above"
+            said = fix
+            rows.append(row_data(words, width, u, step.n, die=True, late=True))
     return rows
 
 
 class GameLog(ModalView):
     """The whole game's log, newest last, scrolled to the end; the seats' clocks on top. A die's
-    entry carries its Fix (or Too late) button; a refusal shows here, in the dialog."""
+    entry carries its Fix button, or a line saying why it is too late; a refusal shows here,
+    in the dialog."""
 
     seats = StringProperty("")
     refusal = StringProperty("")
@@ -168,7 +178,7 @@ class GameLog(ModalView):
             if fixes is None or not fixes[0].die_step(step.events):
                 return ""
             reason = fixes[0].fixable(session.state, step.events, later_events(steps, index))
-            return FIX if reason is None else TOO_LATE
+            return FIX if reason is None else reason
 
         colours = name_colours(session.rules, session.names, session.setup.get("colours"))
         self.ids.rv.data = told_rows(session.rules, session.names,
@@ -199,8 +209,8 @@ class GameLog(ModalView):
 
 class GameLogRow(BoxLayout):
     """One line of the log (a RecycleView row), or a round's or turn's heading: its step,
-    whether that step holds a die, and on a die step's first line the button's word (Fix, Too
-    late, or none)."""
+    whether that step holds a die, on a die step's first line its Fix button (or none), and
+    whether it is a die's status line (``late``: too late to fix, and why)."""
 
     text = StringProperty("")
     shown = StringProperty("")
@@ -208,6 +218,7 @@ class GameLogRow(BoxLayout):
     step = NumericProperty(0)
     die = BooleanProperty(False)
     fix = StringProperty("")
+    late = BooleanProperty(False)
 
     def tapped(self) -> None:
         log = self.parent

@@ -216,8 +216,8 @@ class CauldronDicePanel(BoxLayout):
         box.clear_widgets()
         for name in self.waiting:
             chosen = name == self.chosen
-            b = seat_button(App.get_running_app().session, name, fs=19, selected=chosen,
-                            caption="rolls now" if chosen else "")
+            b = seat_button(App.get_running_app().session, name, fs=20, selected=chosen,
+                            caption="rolls now" if chosen else "", caption_fs=20)
             b.bind(on_release=lambda _b, n=name: self.choose(n))
             box.add_widget(b)
         self.ids.all.disabled = self.kind == "steal" or len(self.waiting) < 2

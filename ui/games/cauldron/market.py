@@ -27,6 +27,21 @@ REASON_INK = theme.rgba("#F4A093")
 HINTS = ("buy", "mark it", "mark a type", "none left")
 
 
+def card_reason(reason: str) -> str:
+    """Why an offer cannot be bought, as its card says it: two lines at 20 units on a card half
+    the panel wide. The card's title and cost are above it and the buyer's Magik beside it, so
+    it says only what they do not ("Advanced Spells can be bought only after Rituals of Power"
+    under "Advanced Spell" said the card's name twice); a tap on it gives the rule's whole
+    sentence in the messages' band."""
+    if reason.endswith("can be bought only after Rituals of Power"):
+        return "Only after Rituals of Power"
+    if reason.startswith("Simple Game:"):
+        return "Not in the Simple Game"
+    if reason.endswith("(the cost is paid in Magik)"):
+        return "Not enough Magik"
+    return reason
+
+
 class OfferCard(ButtonBehavior, Box):
     """One purchase; pressing it buys (or is refused with the rule, which it already shows)."""
 
@@ -39,7 +54,6 @@ class CauldronMarketPanel(BoxLayout):
     buyer_fill = ColorProperty(theme.INK)
     buyer_ink = ColorProperty(theme.DARK_INK)
     magik = NumericProperty(0)
-    left_text = StringProperty("")
     pass_title = StringProperty("Pass")
     heading = StringProperty("")
 
@@ -59,7 +73,7 @@ class CauldronMarketPanel(BoxLayout):
         self.buyer, self.magik = player["name"], player["magik"]
         self.buyer_fill, self.buyer_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         left = market["purchases_left"]
-        self.left_text = f"{left} purchase{'s' if left != 1 else ''} left"
+        # how many purchases are left: the headline says it (ui/games/cauldron/ask.py), once
         limit = 2 if d.ADVANCED in summary["variants"] else 1
         self.pass_title = "Pass" if left == limit else "Done"
         key = (summary["season_number"], seat, left)
@@ -89,18 +103,18 @@ class CauldronMarketPanel(BoxLayout):
         """The whole card is the button: a big target; what cannot be bought says why."""
         ok = offer["reason"] is None
         card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="vertical",
-                         padding=(u * 8, u * 2), spacing=0)
+                         padding=(u * 8, u * 1), spacing=0)
         tall = App.get_running_app().portrait     # half a portrait screen: the title wraps
-        top = BoxLayout(size_hint_y=None, height=u * (54 if tall else 28))
+        top = BoxLayout(size_hint_y=None, height=u * (54 if tall else 26))
         top.add_widget(Txt(text=card.title, fs=22, bold=True, ink=theme.INK if ok else theme.MUTED,
                            shorten=not tall))
         top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=22, bold=True, halign="right",
                            ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,
                            width=u * 104))
         card.add_widget(top)
-        note = offer["reason"] or ("Tap to buy" + (f":  {self._note(offer)}"
+        note = card_reason(offer["reason"]) if offer["reason"] else ("Tap to buy" + (f":  {self._note(offer)}"
                                                     if self._note(offer) else ""))
-        lab = Label(text=note, font_size=u * 18, color=theme.ACTION if ok else REASON_INK,
+        lab = Label(text=note, font_size=u * 20, color=theme.ACTION if ok else REASON_INK,
                     halign="left", valign="top", bold=ok)
         lab.bind(size=lambda w, s: setattr(w, "text_size", s))
         card.add_widget(lab)
@@ -153,30 +167,33 @@ class CauldronMarketPanel(BoxLayout):
         if out and not self.marking:
             also = ", ".join(ingredient_name(k) for k in out[1:])
             rule = Label(text=offer["fields"][out[0]] + (f" (so are: {also})" if also else ""),
-                         font_size=u * 18, color=REASON_INK, halign="left", valign="middle",
+                         font_size=u * 20, color=REASON_INK, halign="left", valign="middle",
                          size_hint_y=None)
             rule.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                       texture_size=lambda w, ts: setattr(w, "height", ts[1]))
             box.add_widget(rule)
-        grid = GridLayout(cols=5, spacing=u * 6)      # 7 types, the mark, Cancel: two rows
+        # 7 types, the mark, Cancel: two rows; portrait, three rows of three (five columns
+        # of 90 units broke "Mushroom" in two at 20 units)
+        cols = 3 if App.get_running_app().portrait else 5
+        grid = GridLayout(cols=cols, spacing=u * 6)
         for kind in d.INGREDIENTS:
             grid.add_widget(self._field_button(kind, offer["fields"][kind],
                                                kind in summary["fields_exhausted"]))
         mark = FlatButton(title="Done marking" if self.marking else "None in box?", fs=20,
                           caption="" if self.marking else "mark a type",
-                          caption_fs=18, selected=self.marking, fill=theme.GREY_BTN)
+                          caption_fs=20, selected=self.marking, fill=theme.GREY_BTN)
         mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))
         grid.add_widget(mark)
         grid.add_widget(self._cancel())
-        grid.bind(height=lambda g, h: self._hints_fit(g, h, u))
+        grid.bind(height=lambda g, h: self._hints_fit(g, h, u, -(-9 // cols)))
         box.add_widget(grid)
 
     @staticmethod
-    def _hints_fit(grid, height: float, u: float) -> None:
+    def _hints_fit(grid, height: float, u: float, rows: int = 2) -> None:
         """Rows too short for a two-line name and its caption (a message in the band above
         the screens takes their room) drop the captions in HINTS; "run out" (what marking
         changed) stays."""
-        short = height / 2 - grid.spacing[1] < u * 76
+        short = height / rows - grid.spacing[1] < u * 76
         for b in grid.children:
             hint = getattr(b, "hint", None)
             if hint is None:
@@ -187,13 +204,13 @@ class CauldronMarketPanel(BoxLayout):
     def _field_button(self, kind: str, problem: str | None, marked: bool) -> FlatButton:
         if self.marking:
             fill, ink = (theme.BAD, theme.INK) if marked else ingredient_colours(kind)
-            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
+            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=20,
                            caption="run out" if marked else "mark it", selected=marked)
             b.run_out = kind
             b.bind(on_release=lambda _b: self.run_out(kind))
             return b
         fill, ink = ingredient_colours(kind) if not problem else (theme.OPTION, theme.INK)
-        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=18,
+        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=20,
                        caption="none left" if problem else "buy")
         b.kind = kind
         b.bind(on_release=lambda _b: self._buy({"item": "field", "field": kind}))
@@ -225,7 +242,7 @@ class CauldronMarketPanel(BoxLayout):
         grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 72)
         for kind in d.SPELL_KINDS:
             b = FlatButton(title=f"Discard {kind.title()}", caption=f"holds {hand[kind]}", fs=20,
-                           disabled=not hand[kind])
+                           disabled=not hand[kind], caption_fs=20)
             b.bind(on_release=lambda _b, k=kind: self._buy({"item": offer["item"], "discard": k}))
             grid.add_widget(b)
         grid.add_widget(self._cancel())

@@ -33,7 +33,7 @@ from ui.widgets.icons import Icon  # noqa: F401 (kv class)
 
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
 #: font units: the counters' digits, the chips' words, the card's rows
-DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 18, 35, 3
+DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 20, 35, 3
 #: font units: the listed cards' names and their lines; the counters' row, and larger
 COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
 #: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px
@@ -88,6 +88,9 @@ class CauldronSeatCard(SeatBox):
     narrow = BooleanProperty(False)
     #: too short for the name, a line of words and the counters (ui/games/cauldron/seats.kv)
     tight = BooleanProperty(False)
+    #: tall enough for the counters under the name (the Omen's and the board's phase leave a
+    #: card less: its line of words then, not an empty band; issue 33)
+    counters_room = BooleanProperty(True)
     #: what fit() left out: the Cellar line, the chips' words, how many chips
     show_cellars = BooleanProperty(True)
 
@@ -148,6 +151,8 @@ class CauldronSeatCard(SeatBox):
             self.spare = False
             return
         width = self.width - 2 * self.padding[0]
+        self.counters_room = self.height >= 2 * self.padding[1] + 3 * self.spacing \
+            + fu * (40 + COUNTERS_H)
         self.tight = self.height < self._whole_height(width, fu)
         fixed = sum(c.height for c in self.children if c.size_hint_y is None
                     and c not in (box, self.ids.cellar, self.ids.counters))
@@ -187,7 +192,8 @@ class CauldronSeatCard(SeatBox):
         size = fu * (24 if self.status else 20)
         line = text_needs(False, words, size, "Roboto", bool(self.status), width, "left")[1] \
             if words else 0
-        return 2 * self.padding[1] + 3 * self.spacing + fu * (40 + COUNTERS_H) + line
+        counters = fu * COUNTERS_H if self.counters_room else 0
+        return 2 * self.padding[1] + 3 * self.spacing + fu * 40 + counters + line
 
     def _card_lines(self, room: float, width: float, fu: float) -> list[CardLine]:
         """The seat's cards as lines, as many as ``room`` holds: all, else the potions alone

@@ -39,7 +39,8 @@ PHASE_WORDS = {
 }
 #: the height of what the phase asks for, under the seats (dice and the market take the whole
 #: body: the faces and the offers are the large targets then)
-LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 172, "track": 58}
+#: (the phase's 156 leave each seat's card its counts under its name, issue 33)
+LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 156, "track": 58}
 #: the same on a portrait screen (480 units wide): the turn's actions and the track's tools in
 #: two rows, the phase's panel taller for its narrower columns
 PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 124}
@@ -59,6 +60,13 @@ class CauldronPhasePanel(BoxLayout):
 
     heading = StringProperty("")
 
+    def words(self) -> str:
+        """What the panel says (its title, its chips' and buttons' words): the detail under
+        the headline leaves out a part these say already ("5 Spider Web" on a chip)."""
+        texts = [self.heading] + [getattr(w, "title", "") or getattr(w, "text", "")
+                                  for w in self.ids.body.walk()]
+        return " ".join(t for t in texts if isinstance(t, str))
+
     def show(self, summary: dict, prompt: dict) -> None:
         phase = prompt["phase"]
         box = self.ids.body
@@ -70,25 +78,26 @@ class CauldronPhasePanel(BoxLayout):
         else:
             box.rows, box.cols = 1, None
         if phase == "setup":
-            self.heading = "Deal the cards, enter each potion card, then begin"
+            # the panel's title says what the panel adds, never the headline again (issue 33)
+            self.heading = "Tap a seat for its cards"
             for p in summary["players"]:
                 owed = len(p["owed"])
-                b = FlatButton(title=p["name"], fs=22, caption_fs=18,
+                b = FlatButton(title=p["name"], fs=22, caption_fs=20,
                                caption=f"{owed} card{'s' if owed != 1 else ''} to enter" if owed
                                else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
                 box.add_widget(b)
-            box.add_widget(self._go("Begin", "Harvest Season 1", lambda: send(Command("begin"))))
+            box.add_widget(self._go("Begin", "the first season", lambda: send(Command("begin"))))
         elif phase == "omen":
-            self.heading = "Draw an Omen card and read it aloud"
+            self.heading = "What it changes"
             box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
                                     self.open_omen, width=None))
             b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=22,
-                           caption_fs=18)
+                           caption_fs=20)
             b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
             box.add_widget(b)
         elif phase == "fill":
-            self.heading = "Fill the board: put on the Fields"
+            self.heading = "Put on the Fields"
             from companion.games.cauldron.decide_harvest import expected_board
 
             board = expected_board(App.get_running_app().session.state)
@@ -101,7 +110,7 @@ class CauldronPhasePanel(BoxLayout):
             box.add_widget(self._go("Board filled", "turn order next",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
-            self.heading = "Where does your Magik Track print its milestones?"
+            self.heading = "As printed on the board"
             self.steppers = {}
             for key, text in d.MILESTONE_TEXT.items():
                 column = BoxLayout(orientation="vertical", spacing=u * 2)
@@ -118,7 +127,7 @@ class CauldronPhasePanel(BoxLayout):
     def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
         app = App.get_running_app()
         u = app.u
-        b = FlatButton(title=title, caption=caption, fs=24, caption_fs=18, fill=theme.GOOD,
+        b = FlatButton(title=title, caption=caption, fs=24, caption_fs=20, fill=theme.GOOD,
                        ink=theme.DARK_INK)
         if width and not app.portrait:   # portrait: a cell of the panel's rows
             b.size_hint_x, b.width = None, u * width
@@ -210,7 +219,8 @@ class CauldronScreen(Screen):
         if not hasattr(self, "dice"):   # laid out before its panels are made
             return
         label = self.ids.detail
-        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else ""))
+        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else "",
+                         self.phase_panel.words() if self.mode == "phase" else ""))
         parts = [escape_markup(p) for p in new_parts(self.turn_text, said)]
         notes = [escape_markup(n) for n in self.notes.split("\n") if n]
         colour = get_hex_from_color(theme.ACCENT)
@@ -272,7 +282,7 @@ class CauldronScreen(Screen):
             upper = self.seats
             self.seats.spacing = app.u * 6
             self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
-                            compact=mode != "turn")
+                            compact=mode not in ("turn", "phase"))   # Omen, fill: counts too
         if mode in ("market", "dice"):
             upper.show(summary, prompt)
         elif mode != "turn":

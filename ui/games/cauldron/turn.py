@@ -34,7 +34,7 @@ ACTIONS = ("gather", "steal", "brew", "spell", "cellar")
 INGREDIENT_ROW = 74   # units: a whole name on two lines ("Poisonous Mushroom") and its count
 
 
-def _text(text: str, fs: float = 18, ink=theme.INK, grow: bool = False, **kw) -> Label:
+def _text(text: str, fs: float = 20, ink=theme.INK, grow: bool = False, **kw) -> Label:
     """A label that wraps at its width; ``grow``: only the width binds (the text is never cut,
     whoever holds it follows its texture's height)."""
     u = App.get_running_app().u
@@ -163,7 +163,7 @@ class CauldronTurnPanel(GridLayout):
     def _ingredient_button(self, kind: str, caption: str, on_tap, selected=False) -> FlatButton:
         fill, ink = ingredient_colours(kind)
         b = FlatButton(title=ingredient_name(kind), caption=caption, fill=fill, ink=ink, fs=20,
-                       selected=selected)
+                       selected=selected, caption_fs=20)
         b.kind = kind
         b.bind(on_release=lambda *_: on_tap(kind))
         return b
@@ -199,7 +199,7 @@ class CauldronTurnPanel(GridLayout):
         if self._witch():
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
                                 caption="Little Helpers" if not self.two else "back to one",
-                                fill=theme.ACTION if not self.two else theme.OPTION, fs=20)
+                                fill=theme.ACTION if not self.two else theme.OPTION, fs=20, caption_fs=20)
             toggle.bind(on_release=lambda *_: self._toggle_two())
             grid.add_widget(toggle)
 
@@ -288,7 +288,7 @@ class CauldronTurnPanel(GridLayout):
         row = BoxLayout(size_hint_y=None, height=least, spacing=u * 8)
         flags = "".join(f" - {t}" for t, on in (("Quick", potion["quick"]),
                                                  ("Spell", potion["spell"])) if on)
-        b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=18,
+        b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=20,
                        caption=f"+{potion['yield']} Magik{flags}",
                        fill=theme.ACTION if ready else theme.OPTION, ink=theme.INK)
         b.bind(on_release=lambda *_: self._brew(potion))
@@ -299,7 +299,7 @@ class CauldronTurnPanel(GridLayout):
         why = (reason or "").split(" (a Potion takes")[0]
         words = (f"[b]{plain(recipe(potion))}[/b]"
                  + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
-        lab = _text(words, 18, theme.INK, grow=True, valign="top")
+        lab = _text(words, 20, theme.INK, grow=True, valign="top")
         # the row grows with the reason: nothing of it is cut
         lab.bind(texture_size=lambda _l, ts: setattr(row, "height", max(least, ts[1] + u * 4)))
         row.add_widget(lab)
@@ -349,11 +349,11 @@ class CauldronTurnPanel(GridLayout):
         grid.row_default_height = App.get_running_app().u * 70
         for kind in d.SPELL_KINDS:
             b = FlatButton(title=f"Cast {kind.title()}", caption=f"holds {hand[kind]}",
-                           fill=theme.CALM, disabled=not hand[kind], fs=20)
+                           fill=theme.CALM, disabled=not hand[kind], fs=20, caption_fs=20)
             b.bind(on_release=lambda _b, k=kind: send(Command("cast_spell", self.who, {"kind": k})))
             grid.add_widget(b)
         dome = FlatButton(title="Magik Dome", caption="no more Spells", fs=20,
-                          disabled=not any(hand.values()))
+                          disabled=not any(hand.values()), caption_fs=20)
         dome.bind(on_release=lambda *_: send(Command("cast_spell", self.who, {
             "kind": "advanced" if hand["advanced"] and not hand["basic"] else "basic",
             "dome": True, "name": "Magik Dome"})))
@@ -363,7 +363,7 @@ class CauldronTurnPanel(GridLayout):
             b.bind(on_release=lambda _b, k=kind: send(Command("discard_spell", self.who,
                                                                {"kind": k})))
             grid.add_widget(b)
-        box.add_widget(_text("Magik it gives or takes: tap that seat's card", 18, theme.MUTED,
+        box.add_widget(_text("Magik it gives or takes: tap that seat's card", 20, theme.MUTED,
                              size_hint_y=None, height=App.get_running_app().u * 24))
 
     def _build_cellar(self, box) -> None:

@@ -90,7 +90,7 @@ class PictureButton(ButtonBehavior, Box):
         if not self.fit or self.orientation != "vertical" or self.height <= 1:
             return
         u = App.get_running_app().u
-        second = self.caption_fs or max(16, self.fs * 0.8)
+        second = self.caption_fs or max(20, self.fs * 0.8)
         lines = self.title.count("\n") + 1
         words = u * (self.fs * 1.3 * lines + (second * 1.3 if self.caption else 0) + 14)
         self.picture = max(0.2, min(0.62, 1 - words / self.height))

@@ -97,7 +97,7 @@ class InfoPanel(BoxLayout):
         box = self.ids.buttons
         box.clear_widgets()
         for title, caption, fill, ink, action in buttons:
-            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=24)
+            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=24, caption_fs=20)
             b.bind(on_release=lambda _b, act=action: act())
             box.add_widget(b)
 
@@ -165,7 +165,7 @@ class IngredientPanel(BoxLayout):
             b = PictureButton(kind="ingredient", face=name,
                               title=words.replace(" ", "\n") if len(words) > 10 else words,
                               # (24 units would wrap "Mushroom" in a third of the panel)
-                              fs=20, caption_fs=18, orientation="vertical", fit=True,
+                              fs=20, caption_fs=20, orientation="vertical", fit=True,
                               value=name,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.reveal(btn.value))

@@ -220,7 +220,8 @@ class QuestScreen(Screen):
             elif mode == "swap":
                 if len(self.picked) == 2:
                     i, j = self.picked
-                    swap = (f"Swap {i} and {j}", "", theme.GOOD, theme.DARK_INK,
+                    # the panel names the two bottles: the button says the deed, once
+                    swap = ("Swap them", "", theme.GOOD, theme.DARK_INK,
                             lambda: app.send(Command("swap", args={"bottles": [i, j]})))
                     panel.show(f"Bottles {i} and {j}", "Swap them on the board too",
                                [swap, cancel], "spell", "exchange")

@@ -105,11 +105,11 @@ class ResolvePanel(BoxLayout):
         box.clear_widgets()
         n = seat + 1
         abstain = FlatButton(title="Abstain", caption=key_caption(app, f"seat{n}.pass"),
-                             fill=theme.GREY_BTN)
+                             caption_fs=20, fill=theme.GREY_BTN)
         abstain.bind(on_release=lambda *_: self.abstain())
         if effect.kind == PAY:
             go = FlatButton(title="Pay and take", caption=key_caption(app, f"seat{n}.claim"),
-                            fill=theme.ACCENT, ink=theme.DARK_INK)
+                            caption_fs=20, fill=theme.ACCENT, ink=theme.DARK_INK)
             go.bind(on_release=lambda *_: self._send({}))
             box.cols = 1
             box.add_widget(go)
@@ -121,14 +121,15 @@ class ResolvePanel(BoxLayout):
             for drop in DROPS:
                 fill, ink = counter_chip_colours(drop)
                 b = FlatButton(title=drop.capitalize(), caption=f"has {player[drop]}",
-                               fill=fill, ink=ink, disabled=player[drop] < 1)
+                               caption_fs=20, fill=fill, ink=ink, disabled=player[drop] < 1)
                 b.bind(on_release=lambda _b, d=drop: self._send({"drop": d}))
                 drops.add_widget(b)
             box.add_widget(drops)
         else:
             label = {BREW: "Brew a potion", CHOOSE_DROPS: f"Choose {effect.count} drops",
                      TABLE: "Enter what happened"}[effect.kind]
-            go = FlatButton(title=label, caption="opens the entry", fill=theme.ACCENT,
+            go = FlatButton(title=label, caption="opens the entry", caption_fs=20,
+                            fill=theme.ACCENT,
                             ink=theme.DARK_INK)
             go.bind(on_release=lambda *_: self.open_entry())
             box.cols = 1

@@ -64,7 +64,7 @@ class HandsPanel(BoxLayout):
                 row.add_widget(b)
         if not waiting_for(state):           # nobody is owed a wait: the set may begin
             go = FlatButton(title="Announce now", fs=20, fill=theme.NAVIGATION,
-                            caption="the others answer for themselves", caption_fs=16)
+                            caption="the others answer for themselves", caption_fs=20)
             go.bind(on_release=lambda *_a: self._announce(app, state))
             row.add_widget(go)
         self.add_widget(row)

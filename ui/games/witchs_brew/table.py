@@ -21,8 +21,10 @@ from ui.games.witchs_brew.hands_panel import HandsPanel, shows_hands
 from ui.games.witchs_brew.seat_panel import SeatPanel
 
 ANSWER_WORDS = {"so_be_it": "So be it", "pass": "Passed"}
-#: The letters the role box's last line holds at 800x480 (and 1280x720: it scales).
-NOTE_ROOM = 24
+#: The letters the role box's lines hold at 800x480 (and 1280x720: it scales), at 20 units
+#: (capitals of 14 px, the least on a table screen): a line that would hold more is left out
+#: (the log, a tap away, says it) rather than shortened or drawn smaller.
+NOTE_ROOM = 19
 
 
 def colour_of(app, seat: int) -> tuple[str, str]:
@@ -216,7 +218,8 @@ class WitchsBrewScreen(Screen):
             role = ROLES[role_key]
             self.role_title = role.title
             # while the seats answer, the claim button says the call: not the card too
-            self.role_call = "" if phase == "answer" else role.call
+            self.role_call = "" if phase == "answer" or len(role.call) > NOTE_ROOM \
+                else role.call
             hex_colour = theme.CARD_COLOURS[role.colour]
             self.role_fill, self.role_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         else:
@@ -231,7 +234,8 @@ class WitchsBrewScreen(Screen):
                 last = summary["last_round"]
                 note = f"{ROLES[last['role']].title} to {last['holder']}"
                 # "Last:" only where the line has room for it (a long title and name do not)
-                note = f"Last: {note}" if len(note) <= NOTE_ROOM - 6 else note
+                note = f"Last: {note}" if len(note) <= NOTE_ROOM - 6 else \
+                    note if len(note) <= NOTE_ROOM else ""
         self.role_note = note
         seat = prompt["seat"]
         who = prompt["turn"]
