@@ -25,6 +25,9 @@ class GameUI:
     screens: dict[str, str]         # screen name -> its class (registered by ``modules``)
     modules: tuple[str, ...]        # its modules whose import registers its widget classes
     result_screen: str = "result"
+    #: the table wins or loses together (the rules' own flag: tests/ui/test_ui_home.py holds
+    #: the two alike); Home reads it here, so its first frame imports no game's rules
+    cooperative: bool = False
 
     def kv_files(self) -> list[str]:
         """Its kv files, relative to ui/."""
@@ -72,7 +75,7 @@ GAMES: dict[str, GameUI] = {
         GameUI("quest", "Cauldron Quest", "play together, ages 6+",
                setup_screen="quest_setup", table_screen="quest",
                kv=("icons", "panels", "magic", "dialogs", "setup", "table", "result"),
-               where=_quest_where, result_screen="quest_result",
+               where=_quest_where, result_screen="quest_result", cooperative=True,
                screens={"quest_setup": "QuestSetupScreen", "quest": "QuestScreen",
                         "quest_result": "QuestResultScreen"},
                modules=("table", "result", "setup")),

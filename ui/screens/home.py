@@ -18,7 +18,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.games import all_games
 from ui import theme
 from ui.games import GAMES
 from ui.screens.emblems import GameTile
@@ -50,7 +49,7 @@ def scores_markup(game: str, seats) -> str:
     """A finished game's scores, for Home's rows and History's: ``seats`` are (name, score,
     winner, seat); the winner(s) first in the accent colour, then by score; a co-operative
     game's team says whether it won."""
-    if getattr(all_games().get(game), "cooperative", False):
+    if game in GAMES and GAMES[game].cooperative:
         return team_markup([name for name, *_ in seats], any(won for _, _, won, _ in seats))
     ranked = sorted(seats, key=lambda s: (not s[2], -(s[1] or 0), s[3]))
     return "   ".join(
@@ -101,7 +100,7 @@ class HomeScreen(Screen):
         app = App.get_running_app()
         if app.store is None:
             return
-        titles = {name: rules.title for name, rules in all_games().items()}
+        titles = {name: game.title for name, game in GAMES.items()}
         self._titles = titles
         if not self.ids.new_games.children:   # the same buttons every time: built once
             self._new_game_buttons(app)

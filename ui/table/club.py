@@ -75,9 +75,7 @@ class ClubApp:
         self._club_thread: threading.Thread | None = None
         self._club_stop, self._club_wake = threading.Event(), threading.Event()
         self._club_seen: tuple = (None, None)          # (game id, over) last told
-        from companion.club.status import MIN_GAP
-
-        self._club_offer = Clock.create_trigger(self._offer_status, MIN_GAP)
+        self._club_offer = None           # made with the sync: Home imports no club module
 
     def start_club(self, *_args, path: Any = None) -> None:
         """After the first frame: start the sync thread when club settings exist (``path``,
@@ -106,6 +104,10 @@ class ClubApp:
         self.club_sync = sync
         self._club_stop.clear()
         self._club_seen = (None, None)
+        if self._club_offer is None:     # the status at most once a MIN_GAP
+            from companion.club.status import MIN_GAP
+
+            self._club_offer = Clock.create_trigger(self._offer_status, MIN_GAP)
         self.club_changed(self.session)
         sync.offer(self._status_now())
         self._club_thread = threading.Thread(
@@ -118,7 +120,8 @@ class ClubApp:
         """Closing (or another store): the thread ends (a send in hand is cut off and sent
         again next time); waited for ``wait`` seconds at most (a connection being opened to a
         server that does not answer is left to its daemon thread); whether it ran."""
-        self._club_offer.cancel()
+        if self._club_offer is not None:
+            self._club_offer.cancel()
         thread, self._club_thread = self._club_thread, None
         self._club_stop.set()
         self._club_wake.set()
