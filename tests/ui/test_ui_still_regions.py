@@ -55,16 +55,21 @@ def unmatched(a: bytes, b: bytes, width: int) -> list[int]:
     where every pixel has its match within one pixel; a region drawn a pixel or more out of
     place, cut short or with other words has thousands without."""
     height = len(a) // (4 * width)
+    row = 4 * width
     out = []
-    for i in range(0, len(a), 4):
-        if a[i:i + 4] == b[i:i + 4]:
-            continue
-        x, y = (i // 4) % width, (i // 4) // width
-        here = a[i:i + 3]
-        if not any(0 <= x + dx < width and 0 <= y + dy < height and
-                   max(abs(p - q) for p, q in zip(here, b[((y + dy) * width + x + dx) * 4:][:3]))
-                   <= NEAR for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
-            out.append(i // 4)
+    for y in range(height):
+        if a[y * row:(y + 1) * row] == b[y * row:(y + 1) * row]:
+            continue                                   # most rows: one comparison
+        for x in range(width):
+            i = y * row + 4 * x
+            if a[i:i + 4] == b[i:i + 4]:
+                continue
+            here = a[i:i + 3]
+            if not any(0 <= x + dx < width and 0 <= y + dy < height and
+                       max(abs(p - q) for p, q in zip(here, b[j:j + 3])) <= NEAR
+                       for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                       for j in (((y + dy) * width + x + dx) * 4,)):
+                out.append(y * width + x)
     return out
 
 
