@@ -10,6 +10,11 @@ costs what it did before; a tick costs the bar and one picture.
 The layer covers the whole window at (0, 0), so its children keep window coordinates (touch,
 ``to_window`` and the layout check see the same positions as without it). The buffer is
 cleared to the window's background colour, opaque, so nothing is blended twice.
+
+A table screen changes a few parts at a time (a seat's word, the headline): it is made of
+regions (:class:`StillRegion`), each keeping its own picture, and drawn straight into the
+window (``StillLayer.buffered`` False while it shows), so a press redraws the parts it changed
+(issue 34).
 """
 
 from __future__ import annotations
