@@ -301,3 +301,21 @@ def test_the_three_tables_turned_for_the_far_side(flipped):
     do(s, "action_roll", a="bottle", b="spell")
     shot("flipped_quest_announce")
     app.go_home()
+
+
+def test_a_long_bluetooth_reason_takes_the_lines_it_needs(app, tall):
+    """No adapter: the smart dice' note says why in three lines in portrait, none cut (it was
+    held to two by its box, and the layout check found it clipped after a scan)."""
+    app.open_hardware()
+    frames()
+    screen = app.screens.get_screen("hardware_settings")
+    screen.ids.smart_dice.note = ("Bluetooth not available: no Bluetooth adapter was found "
+                                  "(is it off, or is bluez missing?). Dice can still be "
+                                  "entered by touch.")
+    screen.ids.scroll.scroll_y = 0
+    frames()
+    note = screen.ids.smart_dice.ids.note
+    assert note.texture_size[1] > app.u * 54                 # more lines than the box had
+    assert note.parent.height >= note.texture_size[1]
+    tall_shot("portrait_hardware_bluetooth_absent")
+    app.go_home()
