@@ -94,6 +94,8 @@ def measure(ctx: Context) -> Figure:
             "x")
     fig.add("die (tray) -> frame showing it", got["die_to_frame"], p99=True)
     fig.add("  of which put -> game changed", got["die_to_change"], p99=True)
+    if got.get("die_drawing"):
+        fig.add("  of which drawing (on_draw to on_flip)", got["die_drawing"], note="GL")
     fig.add("command from the screen -> frame", got["touch_to_frame"], p99=True)
     fig.add("  of which app.send (synchronous)", got["touch_call"], p99=True)
     if got.get("missed"):

@@ -105,7 +105,7 @@ def steps(args: argparse.Namespace) -> Iterator:
     hooked: set[int] = set()
     got: dict[str, list[float]] = {k: [] for k in (
         "steps_before", "button_to_frame", "button_to_change", "change_to_frame",
-        "change_to_layout", "layout_and_text", "drawing", "touch_to_frame",
+        "change_to_layout", "layout_and_text", "drawing", "die_drawing", "touch_to_frame",
         "touch_call", "die_to_frame", "die_to_change")}
     missed = 0
 
@@ -199,6 +199,8 @@ def steps(args: argparse.Namespace) -> Iterator:
                 continue
             got["die_to_frame"].append(drawn - when["put"])
             got["die_to_change"].append(changed["t"] - when["put"])
+            if marks.get("draw", 0) > changed["t"]:
+                got["die_drawing"].append(drawn - marks["draw"])
         else:
             app.send(quest_autoplay.random_command(session.state, rng))
             yield ("frame", lambda: True, FRAME_TIMEOUT)
