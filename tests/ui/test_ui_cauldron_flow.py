@@ -21,6 +21,23 @@ def home_button(game: str):
     return found
 
 
+def to_the_first_turn(app, kinds=("easy",)):
+    """The three seats' potion cards of ``kinds`` (two Frog Legs each), a calm Omen, the board
+    filled and the turn order rolled: Anna's first Harvest turn."""
+    s = app.session
+    for who in ("Anna", "Barb", "Carl"):
+        for kind in kinds:
+            s.execute(Command("add_potion", who, {"potion": {
+                "name": f"{kind} {who}", "kind": kind, "yield": 3,
+                "ingredients": ["frog_legs", "frog_legs"]}}))
+    for command in (Command("begin"), Command("omen", args={"text": "calm"}),
+                    Command("fill_board"), Command("roll", args={"value": 6}),
+                    Command("roll", args={"value": 2}), Command("roll", args={"value": 1})):
+        s.execute(command)
+    frames()
+    return s
+
+
 def new_table(app, names=("Anna", "Barb", "Carl")):
     """Home -> Cauldron -> seats -> variants and milestones -> start, all by taps."""
     tap(home_button("cauldron"))
@@ -97,17 +114,7 @@ def test_setup_fill_dice_gather_end_turn_by_taps(app):
 
 def test_witch_takes_two_a_steal_rolls_and_a_refused_tap_changes_nothing(app):
     new_table(app)
-    s = app.session
-    for who in ("Anna", "Barb", "Carl"):
-        for kind in ("easy", "basic"):
-            s.execute(Command("add_potion", who, {"potion": {
-                "name": f"{kind} {who}", "kind": kind, "yield": 3,
-                "ingredients": ["frog_legs", "frog_legs"]}}))
-    for command in (Command("begin"), Command("omen", args={"text": "calm"}),
-                    Command("fill_board"), Command("roll", args={"value": 6}),
-                    Command("roll", args={"value": 2}), Command("roll", args={"value": 1})):
-        s.execute(command)
-    frames()
+    s = to_the_first_turn(app, ("easy", "basic"))
     tap_title("Gather")
     tap_title("Take two")                        # Little Helpers
     tap_title("Frog Legs")

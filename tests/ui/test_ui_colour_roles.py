@@ -6,8 +6,8 @@ colour_cauldron_steal_whom_*."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from test_ui_cauldron_flow import new_table
-from test_ui_screens import FIVE, start, table
+from test_ui_cauldron_flow import new_table, to_the_first_turn
+from test_ui_screens import FIVE, start
 from ui_helpers import both_sizes, button, dialogs, frames, tap_title
 
 from ui import theme
@@ -47,16 +47,7 @@ def test_witchs_brew_whose_counters_buttons_are_the_seats_colours(app):
 
 def test_cauldron_steal_whom_buttons_are_the_seats_colours(app):
     new_table(app)
-    s = app.session
-    for who in ("Anna", "Barb", "Carl"):
-        s.execute(Command("add_potion", who, {"potion": {
-            "name": f"easy {who}", "kind": "easy", "yield": 3,
-            "ingredients": ["frog_legs", "frog_legs"]}}))
-    for command in (Command("begin"), Command("omen", args={"text": "calm"}),
-                    Command("fill_board"), Command("roll", args={"value": 6}),
-                    Command("roll", args={"value": 2}), Command("roll", args={"value": 1})):
-        s.execute(command)
-    frames()
+    s = to_the_first_turn(app)
     tap_title("Gather")
     tap_title("Frog Legs")
     frames()

@@ -94,9 +94,7 @@ class Table:
             try:
                 if event.kind == "choice":          # as the app plays it (ui/table/phones.py)
                     seat, _, key = event.id.partition(".")
-                    index = int(seat[4:]) - 1
-                    found = [c for k, _, c in seat_choices(self.session, index) if k == key]
-                    (command,) = found or [form_command(self.session, index, key)[0]]
+                    command = self.command_for(int(seat[4:]) - 1, key)
                     played.append(self.session.execute(command, source=event.source))
                 else:
                     played.append(self.session.handle_input(event))
@@ -106,6 +104,12 @@ class Table:
                 self.server.answered(event, str(refusal))
         self.publish()
         return played
+
+    def command_for(self, index: int, key: str) -> Command:
+        """The command a seat's choice ``key`` stands for: one of its buttons, or a form."""
+        found = [c for k, _, c in seat_choices(self.session, index) if k == key]
+        (command,) = found or [form_command(self.session, index, key)[0]]
+        return command
 
     def link(self, seat: int | None = None) -> str:
         links = self.server.links()

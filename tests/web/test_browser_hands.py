@@ -15,7 +15,6 @@ import pytest
 from companion.core import CompanionError, Session
 from companion.games import get_rules
 from companion.games.witchs_brew.roles import ROLES
-from companion.view import seat_choices
 from companion.view_hands import HAND_KEYS, hand_command, refused_privately
 from tests.support.browser import chromium, shown_n, text, until
 from tests.web import tables
@@ -44,37 +43,14 @@ class HandTable(Table):
     """The Pi's side, playing a seat's hand as the app does (ui/table/phones.py: its refusal
     goes to that phone alone)."""
 
-    def pressed(self):
-        import time
-
-        from tests.support.browser import WAIT_S
-
-        deadline = time.monotonic() + WAIT_S
-        while not len(self.inbox) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        played = []
-        for event in self.inbox.drain():
-            seat, _, key = event.id.partition(".")
-            index = int(seat[4:]) - 1
-            try:
-                if event.kind != "choice":
-                    played.append(self.session.handle_input(event))
-                    self.server.answered(event)
-                    continue
-                if key.startswith(tuple(HAND_KEYS.values())):
-                    command = hand_command(self.session, index, key)
-                    why = refused_privately(self.session, command)
-                    if why:
-                        raise CompanionError(why)
-                else:
-                    (command,) = [c for k, _, c in seat_choices(self.session, index) if k == key]
-                played.append(self.session.execute(command, source=event.source))
-                self.server.answered(event)
-            except CompanionError as refusal:
-                played.append(refusal)
-                self.server.answered(event, str(refusal))
-        self.publish()
-        return played
+    def command_for(self, index: int, key: str):
+        if not key.startswith(tuple(HAND_KEYS.values())):
+            return super().command_for(index, key)
+        command = hand_command(self.session, index, key)
+        why = refused_privately(self.session, command)
+        if why:
+            raise CompanionError(why)
+        return command
 
 
 def _open(stack: ExitStack, url: str):
