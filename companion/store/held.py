@@ -54,16 +54,19 @@ def refuse_odd(place: Place) -> bool:
 def refuse_odd_sides(place: Place) -> None:
     """SQLite opens the -wal, -shm and -journal beside a database by name (O_NOFOLLOW, so
     never through a link): each that is there must be a regular file of this user with one
-    link, or SQLite would write into a pipe, or into another file through a hard link."""
+    link, or SQLite would write into a pipe, or into another file through a hard link. A
+    count of no links is a file another writer is removing at this moment (Linux's ``lstat``
+    can find the name and then read the count after the unlink dropped it): it is gone, not a
+    hard link."""
     for side in (names.WAL, names.SHM, names.JOURNAL):
         name = side.of(place.name)
         st = place.lstat(name)
-        if st is None:
+        if st is None or st.st_nlink == 0:   # none, or one another writer is removing now
             continue
         why = ("it is a link" if stat.S_ISLNK(st.st_mode)
                else "it is not a regular file" if not stat.S_ISREG(st.st_mode)
                else "it belongs to another user" if st.st_uid != os.geteuid()
-               else "it is another name of another file (a hard link)" if st.st_nlink != 1
+               else "it is another name of another file (a hard link)" if st.st_nlink > 1
                else None)
         if why:
             raise StoreError(f"The game database {place.shown} cannot be used: "
@@ -182,7 +185,8 @@ def _open_lock(place: Place, name: str) -> int:
     st = os.fstat(fd)
     why = ("it is not a regular file" if not stat.S_ISREG(st.st_mode)
            else "it belongs to another user" if st.st_uid != os.geteuid()
-           else "it is another name of another file (a hard link)" if st.st_nlink != 1
+           else "it is another name of another file (a hard link)" if st.st_nlink > 1
+           else "it was removed while it was being opened" if st.st_nlink == 0
            else None)
     if why:
         os.close(fd)

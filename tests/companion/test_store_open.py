@@ -416,3 +416,47 @@ def test_companion_stats_on_a_log_damaged_at_rest_says_so_in_one_line(tmp_path, 
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith(f"companion stats: {db}: the game database")
     assert "malformed" in said[0] and "Traceback" not in said[0]
+
+
+def test_a_side_file_another_writer_is_removing_is_not_taken_for_a_hard_link(tmp_path):
+    """Linux's lstat can find a name and then read a link count of 0 when another process
+    unlinks it in between: SQLite removing its -journal or -wal as the schema is made. That
+    file is gone, not a hard link: the check passes it over (a CI run refused a new database
+    for it). A real hard link beside the database is still refused."""
+    import multiprocessing
+
+    from companion.files.walk import Place
+    from companion.store.held import refuse_odd_sides
+
+    db = tmp_path / "c.sqlite3"
+    db.touch()
+    journal = tmp_path / "c.sqlite3-journal"
+    stop = multiprocessing.Event()
+    churn = multiprocessing.Process(target=_churn, args=(str(journal), stop))
+    churn.start()
+    caught = seen = 0
+    try:
+        with Place.of(str(db)) as place:
+            deadline = time.monotonic() + 1.5
+            while time.monotonic() < deadline and seen < 200:
+                try:
+                    refuse_odd_sides(place)
+                except StoreError as problem:
+                    caught += 1
+                    raise AssertionError(problem) from None
+                st = place.lstat(journal.name)
+                seen += st is not None and st.st_nlink == 0
+    finally:
+        stop.set()
+        churn.join()
+    assert caught == 0
+    journal.touch()
+    os.link(journal, tmp_path / "elsewhere")
+    with Place.of(str(db)) as place, pytest.raises(StoreError, match="hard link"):
+        refuse_odd_sides(place)
+
+
+def _churn(path: str, stop) -> None:
+    while not stop.is_set():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        os.unlink(path)
