@@ -10,7 +10,8 @@ then the chips beyond the last row (a "+N" chip says how many more), the words o
 even two chips with words would fit (the chips keep colour and count). A card with height to
 spare (a larger window) lists the seat's potion cards (name and Magik) and Spells (kind and
 count) under the pool, and with room still left draws its counters' digits larger. Compact
-(while dice or a phase take the room below): name, Magik and where it stands only."""
+(the Market's strip under the offers, which take the body): name, Magik and the counters
+alone, no line of words, no chips (``compact_height``)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 20, 35, 3
 COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
 #: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px
 COUNT_FS = 30
+#: units: a compact card's padding above and below (its rows have no gaps between them)
+COMPACT_PAD = 4
 SPELL_NAMES = {"basic": "Basic Spell", "advanced": "Advanced Spell"}
 CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
 
@@ -250,6 +253,12 @@ class CauldronSeatCard(SeatBox):
         return kept
 
 
+def compact_height(u: float, fu: float) -> float:
+    """A compact card's height: its name's box (40 font units, seats.kv) and the counters' row
+    under it, between its padding."""
+    return 2 * COMPACT_PAD * u + fu * (40 + COUNTERS_H)
+
+
 def chip_for(kind: str, count: str, fu: float, words: bool) -> PoolChip:
     """A chip as wide as its word and digits need (``kind`` '': the "+N" of chips left out)."""
     fill, ink = ingredient_colours(kind) if kind else (theme.SURFACE_HI, theme.INK)
@@ -293,6 +302,11 @@ class CauldronSeatRow(GridLayout):
             card.show(seat, player, app.session.state["players"][seat]["colour"],
                       statuses[seat], prompt.get("seat") == seat, compact,
                       narrow=len(players) >= NARROW)
+
+    @staticmethod
+    def columns(n: int, portrait: bool) -> int:
+        """How many of ``n`` cards share a row (seats.kv's ``cols``)."""
+        return (2 if n <= 4 else 3) if portrait else max(1, n)
 
     def _even(self, *_args) -> None:
         roomy = all(card.spare for card in self.children)
