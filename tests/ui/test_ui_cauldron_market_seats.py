@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from test_ui_cauldron_screens import SIX, deal, screen, start, to_turns
-from ui_helpers import LAYOUT, frames, resize, shot
+from ui_helpers import LAYOUT, frames, resize, shot, tall_shot
 
 from ui.games.cauldron.market import OfferCard
 from ui.games.cauldron.seats import CauldronSeatCard
@@ -76,6 +76,20 @@ def test_the_seats_at_the_market_with_the_markets_controls_in_place(app):
     shot("cauldron_market_seats_bought")
     assert not LAYOUT["cauldron_market_seats_bought_800x480"], \
         LAYOUT["cauldron_market_seats_bought_800x480"]
+
+
+def test_portrait_three_seats_in_one_row_under_the_offers(app):
+    """Portrait (720x1280): three compact cards share one row under the offers; four or more
+    would take two rows, more than the offers can give (the strip goes)."""
+    to_market(app, SIX[:3])
+    try:
+        resize(720, 1280)
+        cards = strip_cards(app)
+        says_each_seat(app, cards)
+        assert len({round(c.y) for c in cards}) == 1
+        tall_shot("portrait_cauldron_market_seats")
+    finally:
+        resize(800, 480)
 
 
 def test_a_refusal_takes_the_strips_room_and_the_offers_say_less(app):

@@ -288,10 +288,14 @@ class CauldronSeatRow(GridLayout):
     """A card per seat, left to right in seat order: one row, or on a portrait screen two or
     three to a row (seats.kv)."""
 
+    #: its cards are compact (the Market's strip)
+    compact = BooleanProperty(False)
+
     def show(self, summary: dict, prompt: dict, statuses: list[str], opener,
              compact: bool = False) -> None:
         app = App.get_running_app()
         players = summary["players"]
+        self.compact = compact
         if len(self.children) != len(players):
             self.clear_widgets()
             for _ in players:
@@ -304,9 +308,12 @@ class CauldronSeatRow(GridLayout):
                       narrow=len(players) >= NARROW)
 
     @staticmethod
-    def columns(n: int, portrait: bool) -> int:
-        """How many of ``n`` cards share a row (seats.kv's ``cols``)."""
-        return (2 if n <= 4 else 3) if portrait else max(1, n)
+    def columns(n: int, portrait: bool, compact: bool = False) -> int:
+        """How many of ``n`` cards share a row (seats.kv's ``cols``): portrait, two or three
+        to a row, three compact ones in one (the Market's strip, a row's height under it)."""
+        if portrait and not (compact and n <= 3):
+            return 2 if n <= 4 else 3
+        return max(1, n)
 
     def _even(self, *_args) -> None:
         roomy = all(card.spare for card in self.children)

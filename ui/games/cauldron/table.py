@@ -49,10 +49,10 @@ PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 12
 PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
 #: units the Market keeps above the seats' strip under it (issue 33: the seats were hidden at
 #: the market): three rows of offers with a line of words each, and beside them the discount
-#: and Pass a finger tall; portrait: the offers' taller cards and the strip below them. Where
-#: the body has less (Large text, a message in the band above), the strip goes, the seats are
-#: a tap on Track away
-MARKET_ROOM, PORTRAIT_MARKET_ROOM = 166, 446
+#: and Pass a finger tall; portrait: three rows of offers with two-line titles, and the
+#: discount and Pass below them (market.kv). Where the body has less (Large text, a message
+#: in the band above, four or more seats in portrait), the strip goes for that time
+MARKET_ROOM, PORTRAIT_MARKET_ROOM = 166, 3 * (54 + 24 + 2) + 2 * 4 + 8 + 24 + 56 + 6 * 2
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -316,7 +316,7 @@ class CauldronScreen(Screen):
         would leave the Market less than its room (MARKET_ROOM). A choice open (a Field's
         type, a Spell to discard) keeps it: the discount and Pass stay where they were."""
         n = len(app.summary["players"])
-        cols = self.seats.columns(n, app.portrait)
+        cols = self.seats.columns(n, app.portrait, compact=True)
         rows = -(-n // cols)
         strip = rows * compact_height(app.u, app.fu) + (rows - 1) * app.u * 6
         body = self.ids.upper.height + self.ids.lower.height
