@@ -96,6 +96,12 @@ class CauldronSeatCard(SeatBox):
     counters_room = BooleanProperty(True)
     #: what fit() left out: the Cellar line, the chips' words, how many chips
     show_cellars = BooleanProperty(True)
+    #: fit() found no chips and no card it could list, and a line's room (``rest``) left:
+    #: where every card of the row is so, the row gives the room to their counters
+    #: (``counters_extra``, the same on each card: their digits stay level)
+    empty = BooleanProperty(False)
+    rest = NumericProperty(0)
+    counters_extra = NumericProperty(0)
 
     def __init__(self, **kwargs):
         self._fit_soon = Clock.create_trigger(self.fit, 0)
@@ -151,7 +157,7 @@ class CauldronSeatCard(SeatBox):
         fu = App.get_running_app().fu
         if self.compact or self.width <= 0:
             box.height = 0
-            self.spare = False
+            self.spare = self.empty = False
             return
         width = self.width - 2 * self.padding[0]
         self.counters_room = self.height >= 2 * self.padding[1] + 3 * self.spacing \
@@ -185,8 +191,13 @@ class CauldronSeatCard(SeatBox):
         for line in lines:
             listed.add_widget(line)
         listed.add_widget(Widget())   # the lines at the top, under the pool
-        self.spare = len(lines) == len(self.cards) and \
-            left - sum(line.height for line in lines) >= (ROOMY_H - COUNTERS_H) * fu
+        rest = left - sum(line.height for line in lines)
+        # no chips and a line's room but not two (a larger window's Omen or board phase): the
+        # room goes to the counters, drawn larger in its middle, not an empty band (issue 33)
+        self.rest = rest
+        self.empty = not lines and not rows and rest >= LINE_H * fu
+        self.spare = self.empty or len(lines) == len(self.cards) and \
+            rest >= (ROOMY_H - COUNTERS_H) * fu
 
     def _whole_height(self, width: float, fu: float) -> float:
         """The height the name, the line of words (the status, else the character and zone,
@@ -300,7 +311,8 @@ class CauldronSeatRow(GridLayout):
             self.clear_widgets()
             for _ in players:
                 card = CauldronSeatCard(opener=opener)
-                card.fbind("spare", self._even)
+                for name in ("spare", "empty", "rest"):
+                    card.fbind(name, self._even)
                 self.add_widget(card)
         for seat, (card, player) in enumerate(zip(reversed(self.children), players)):
             card.show(seat, player, app.session.state["players"][seat]["colour"],
@@ -316,9 +328,15 @@ class CauldronSeatRow(GridLayout):
         return max(1, n)
 
     def _even(self, *_args) -> None:
-        roomy = all(card.spare for card in self.children)
-        for card in self.children:
-            card.roomy = roomy
+        """Larger digits where every card has room to spare; where every card has nothing
+        to list, their counters' row also takes the room the least of them has left (a larger
+        window's Omen or board phase had an empty band under the counts, issue 33)."""
+        cards = self.children
+        roomy = all(card.spare for card in cards)
+        extra = min(card.rest for card in cards) - (ROOMY_H - COUNTERS_H) \
+            * App.get_running_app().fu if cards and all(card.empty for card in cards) else 0
+        for card in cards:
+            card.roomy, card.counters_extra = roomy, max(0.0, extra)
 
     def cards(self) -> list[CauldronSeatCard]:
         return list(reversed(self.children))

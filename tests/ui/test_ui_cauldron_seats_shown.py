@@ -1,17 +1,18 @@
-"""Cauldron's seats at the Market (issue 33, item 6: the seat tiles were hidden there): a strip
+"""Cauldron's seats where issue 33 (item 6) found them hidden or empty. At the Market: a strip
 of compact cards under the offers, each with its name, Magik, Potions and Spells read from a
-chair, at 800x480 and 1280x720; the Market's own controls a finger's size and in their place
-from one purchase to the next; where the body has no room for the strip (a refusal in the band
-above, Large text) it goes, and the offers say less rather than a line cut in half."""
+chair, at 800x480, 1280x720 and portrait; the Market's own controls a finger's size and in
+their place from one purchase to the next; where the body has no room for the strip (a refusal
+in the band above, Large text) it goes, and the offers say less rather than a line cut in
+half. In the Omen's phase at 1280x720: no empty band under the counts."""
 
 from __future__ import annotations
 
 from companion.core.model import Command
-from test_ui_cauldron_screens import SIX, deal, screen, start, to_turns
+from test_ui_cauldron_screens import FOUR, SIX, deal, screen, start, to_turns
 from ui_helpers import LAYOUT, frames, resize, shot, tall_shot
 
 from ui.games.cauldron.market import OfferCard
-from ui.games.cauldron.seats import CauldronSeatCard
+from ui.games.cauldron.seats import LINE_H, CauldronSeatCard
 
 
 def to_market(app, players=SIX):
@@ -121,3 +122,26 @@ def test_large_text_shows_the_market_whole_rather_than_a_cramped_strip(app, tmp_
         monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "none.json"))
         app.load_table_settings()
         frames()
+
+
+def test_the_omens_seats_at_1280x720_give_their_room_to_the_counts(app):
+    """1280x720 (1045x588 units) left each card of the Omen's phase an empty band of about
+    56 units under its counts (too short for two lines of its cards): the counters' row takes
+    it, its digits larger, level across the row."""
+    names = [p["name"] for p in FOUR]
+    s = start(app, FOUR)
+    deal(s, names)
+    s.execute(Command("begin"))
+    frames()
+    assert app.prompt["phase"] == "omen"
+    try:
+        resize(1280, 720)
+        cards = screen(app).seats.cards()
+        for card in cards:
+            under = card.ids.card_rows.height + card.ids.pool_rows.height
+            assert under < LINE_H * app.fu, (card.player, under / app.u)
+            assert card.roomy and card.ids.potions.font_size == 40 * app.fu
+        assert len({round(c.ids.counters.height) for c in cards}) == 1
+        shot("cauldron_omen_seats")
+    finally:
+        resize(800, 480)
