@@ -196,8 +196,7 @@ class CauldronSeatCard(SeatBox):
         # room goes to the counters, drawn larger in its middle, not an empty band (issue 33)
         self.rest = rest
         self.empty = not lines and not rows and rest >= LINE_H * fu
-        self.spare = self.empty or len(lines) == len(self.cards) and \
-            rest >= (ROOMY_H - COUNTERS_H) * fu
+        self.spare = len(lines) == len(self.cards) and rest >= (ROOMY_H - COUNTERS_H) * fu
 
     def _whole_height(self, width: float, fu: float) -> float:
         """The height the name, the line of words (the status, else the character and zone,
@@ -301,12 +300,16 @@ class CauldronSeatRow(GridLayout):
 
     #: its cards are compact (the Market's strip)
     compact = BooleanProperty(False)
+    #: cards with nothing to list give their room to the counters (the Omen's and the board's
+    #: phase, where the pools do not change: not the turns', whose digits would shrink again
+    #: at the first gather)
+    counts_take_room = BooleanProperty(False)
 
     def show(self, summary: dict, prompt: dict, statuses: list[str], opener,
-             compact: bool = False) -> None:
+             compact: bool = False, counts_take_room: bool = False) -> None:
         app = App.get_running_app()
         players = summary["players"]
-        self.compact = compact
+        self.compact, self.counts_take_room = compact, counts_take_room
         if len(self.children) != len(players):
             self.clear_widgets()
             for _ in players:
@@ -327,14 +330,19 @@ class CauldronSeatRow(GridLayout):
             return 2 if n <= 4 else 3
         return max(1, n)
 
+    def on_counts_take_room(self, *_args) -> None:
+        self._even()
+
     def _even(self, *_args) -> None:
         """Larger digits where every card has room to spare; where every card has nothing
-        to list, their counters' row also takes the room the least of them has left (a larger
-        window's Omen or board phase had an empty band under the counts, issue 33)."""
+        to list (and ``counts_take_room``), their counters' row takes the room the least of
+        them has left (a larger window's Omen or board phase had an empty band under the
+        counts, issue 33)."""
         cards = self.children
-        roomy = all(card.spare for card in cards)
+        empty = self.counts_take_room and bool(cards) and all(card.empty for card in cards)
+        roomy = empty or all(card.spare for card in cards)
         extra = min(card.rest for card in cards) - (ROOMY_H - COUNTERS_H) \
-            * App.get_running_app().fu if cards and all(card.empty for card in cards) else 0
+            * App.get_running_app().fu if empty else 0
         for card in cards:
             card.roomy, card.counters_extra = roomy, max(0.0, extra)
 

@@ -296,7 +296,8 @@ class CauldronScreen(Screen):
         else:
             upper = self.seats
             self.seats.spacing = app.u * 6
-            self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat)
+            self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
+                            counts_take_room=mode == "phase")
         if mode in ("market", "dice"):
             upper.show(summary, prompt)
         elif mode != "turn":
