@@ -145,3 +145,17 @@ def test_the_omens_seats_at_1280x720_give_their_room_to_the_counts(app):
         shot("cauldron_omen_seats")
     finally:
         resize(800, 480)
+
+
+def test_a_field_choice_left_open_is_not_the_next_games(app):
+    """The Market's panel serves every game: a Field choice left open when a table went home
+    opened again at the next game's Market (same season, buyer and purchases left)."""
+    to_market(app)
+    market = screen(app).market
+    market.buy(next(o for o in market.offers if o["item"] == "field"))
+    assert market.pending is not None
+    app.go_home()
+    frames()
+    to_market(app)
+    assert market.pending is None and not market.marking
+    assert any(isinstance(w, OfferCard) for w in market.walk(restrict=True))

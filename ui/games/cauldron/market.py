@@ -76,7 +76,7 @@ class CauldronMarketPanel(BoxLayout):
         self.offers: list[dict] = []
         self.pending: dict | None = None   # the offer waiting for a choice (field type, discard)
         self.marking = False               # the Field choice marks types run out of the box
-        self._key = None
+        self._key = self._session = None
 
     def show(self, summary: dict, prompt: dict) -> None:
         app = App.get_running_app()
@@ -90,9 +90,12 @@ class CauldronMarketPanel(BoxLayout):
         # how many purchases are left: the headline says it (ui/games/cauldron/ask.py), once
         limit = 2 if d.ADVANCED in summary["variants"] else 1
         self.pass_title = "Pass" if left == limit else "Done"
+        # a new purchase, or another game (the panel serves every game the app opens: a Field
+        # choice left open in one was shown at the next one's Market)
         key = (summary["season_number"], seat, left)
-        if key != self._key:
+        if key != self._key or app.session is not self._session:
             self._key, self.pending, self.marking = key, None, False
+            self._session = app.session
             self.ids.discount.value = 0
         self.offers = market["offers"]
         if self.pending is not None:  # the choice stays open, with the rules' new answers
