@@ -3,7 +3,8 @@ of compact cards under the offers, each with its name, Magik, Potions and Spells
 chair, at 800x480, 1280x720 and portrait; the Market's own controls a finger's size and in
 their place from one purchase to the next; where the body has no room for the strip (a refusal
 in the band above, Large text) it goes, and the offers say less rather than a line cut in
-half. In the Omen's phase at 1280x720: no empty band under the counts."""
+half; a Field choice left open is not the next game's. In the Omen's phase at 1280x720: no
+empty band under the counts."""
 
 from __future__ import annotations
 
