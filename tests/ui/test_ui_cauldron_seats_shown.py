@@ -160,3 +160,22 @@ def test_a_field_choice_left_open_is_not_the_next_games(app):
     to_market(app)
     assert market.pending is None and not market.marking
     assert any(isinstance(w, OfferCard) for w in market.walk(restrict=True))
+
+
+def test_the_simple_game_counts_no_spells(app):
+    """The Simple Game uses no Spells: the seats' cards (at the turns and in the Market's
+    strip) show no star and no count of none; the other games' cards show both."""
+    names = [p["name"] for p in FOUR]
+    s = start(app, FOUR, variants=["simple"])
+    deal(s, names)
+    to_turns(s, names)
+    frames()
+    for card in screen(app).seats.cards():
+        assert not card.spells_used and card.ids.spells.text == "", card.player
+        assert card.ids.counters.children[-5].width == 0        # the star (after the vial)
+        assert card.ids.potions.text == "2"
+    app.go_home()
+    to_market(app, SIX[:3])
+    cards = strip_cards(app)
+    assert [(c.spells_used, c.ids.spells.text) for c in cards] == \
+        [(True, str(p["spells"])) for p in app.summary["players"]]

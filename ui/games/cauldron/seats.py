@@ -94,6 +94,8 @@ class CauldronSeatCard(SeatBox):
     #: tall enough for the counters under the name (the Omen's and the board's phase leave a
     #: card less: its line of words then, not an empty band; issue 33)
     counters_room = BooleanProperty(True)
+    #: the game uses Spells (not the Simple Game): the star and its count
+    spells_used = BooleanProperty(True)
     #: what fit() left out: the Cellar line, the chips' words, how many chips
     show_cellars = BooleanProperty(True)
     #: fit() found no chips and no card it could list, and a line's room (``rest``) left:
@@ -116,13 +118,14 @@ class CauldronSeatCard(SeatBox):
         self.ids.status.fbind("height", self._fit_soon)
 
     def show(self, seat: int, player: dict, hex_colour: str, status: str, current: bool,
-             compact: bool, narrow: bool = False) -> None:
+             compact: bool, narrow: bool = False, spells_used: bool = True) -> None:
         """``narrow`` (five or six seats): the zone without the character, so the card's
         status line stays one line; the seat's dialog has it all."""
         self.seat, self.player, self.magik = seat, player["name"], player["magik"]
         self.colour, self.colour_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         self.edge = theme.edge(hex_colour)
         self.current, self.compact, self.narrow = current, compact, narrow
+        self.spells_used = spells_used
         self.character = "" if narrow else CHARACTER_NAMES.get(player["character"] or "", "")
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
         # narrow: "Gathered" rather than "Has gathered", on one line, leaving the pool room
@@ -320,7 +323,8 @@ class CauldronSeatRow(GridLayout):
         for seat, (card, player) in enumerate(zip(reversed(self.children), players)):
             card.show(seat, player, app.session.state["players"][seat]["colour"],
                       statuses[seat], prompt.get("seat") == seat, compact,
-                      narrow=len(players) >= NARROW)
+                      narrow=len(players) >= NARROW,
+                      spells_used=d.SIMPLE not in summary["variants"])
 
     @staticmethod
     def columns(n: int, portrait: bool, compact: bool = False) -> int:
