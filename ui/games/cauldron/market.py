@@ -17,7 +17,7 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, ingredient_name, send
-from ui.widgets.common import Box, FlatButton, Txt
+from ui.widgets.common import Box, FlatButton, Txt, text_needs
 
 REASON_INK = theme.rgba("#F4A093")
 
@@ -25,6 +25,17 @@ REASON_INK = theme.rgba("#F4A093")
 #: captions the first words to go where rows are short: what a tap does, and "none left",
 #: which the rule's line above the buttons says already
 HINTS = ("buy", "mark it", "mark a type", "none left")
+
+
+def fit_note(label: Label, notes: list[str]) -> None:
+    """The first of ``notes`` whose lines the label's height holds (else the last, the
+    shortest) on a card's note."""
+    for text in notes:
+        need = text_needs(False, text, label.font_size, label.font_name, label.bold,
+                          label.width, "left")[1]
+        if need <= label.height + 1:
+            break
+    label.text, label.text_size = text, label.size
 
 
 def card_reason(reason: str) -> str:
@@ -56,13 +67,16 @@ class CauldronMarketPanel(BoxLayout):
     magik = NumericProperty(0)
     pass_title = StringProperty("Pass")
     heading = StringProperty("")
+    #: the seats' strip is under the offers (ui/games/cauldron/table.py): the buyer's card
+    #: there says its Magik, the rows are a line of words shorter
+    with_seats = BooleanProperty(False)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.offers: list[dict] = []
         self.pending: dict | None = None   # the offer waiting for a choice (field type, discard)
         self.marking = False               # the Field choice marks types run out of the box
-        self._key = None
+        self._key = self._session = None
 
     def show(self, summary: dict, prompt: dict) -> None:
         app = App.get_running_app()
@@ -76,9 +90,12 @@ class CauldronMarketPanel(BoxLayout):
         # how many purchases are left: the headline says it (ui/games/cauldron/ask.py), once
         limit = 2 if d.ADVANCED in summary["variants"] else 1
         self.pass_title = "Pass" if left == limit else "Done"
+        # a new purchase, or another game (the panel serves every game the app opens: a Field
+        # choice left open in one was shown at the next one's Market)
         key = (summary["season_number"], seat, left)
-        if key != self._key:
+        if key != self._key or app.session is not self._session:
             self._key, self.pending, self.marking = key, None, False
+            self._session = app.session
             self.ids.discount.value = 0
         self.offers = market["offers"]
         if self.pending is not None:  # the choice stays open, with the rules' new answers
@@ -94,7 +111,7 @@ class CauldronMarketPanel(BoxLayout):
         if self.pending is not None:
             return self._discard(box, u)
         self.heading = ""
-        grid = GridLayout(cols=2, spacing=u * 6)
+        grid = GridLayout(cols=2, spacing=u * 4)
         for offer in self.offers:
             grid.add_widget(self._card(offer, u))
         box.add_widget(grid)
@@ -112,15 +129,23 @@ class CauldronMarketPanel(BoxLayout):
                            ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,
                            width=u * 104))
         card.add_widget(top)
-        note = card_reason(offer["reason"]) if offer["reason"] else ("Tap to buy" + (f":  {self._note(offer)}"
-                                                    if self._note(offer) else ""))
-        lab = Label(text=note, font_size=u * 20, color=theme.ACTION if ok else REASON_INK,
+        lab = Label(font_size=u * 20, color=theme.ACTION if ok else REASON_INK,
                     halign="left", valign="top", bold=ok)
-        lab.bind(size=lambda w, s: setattr(w, "text_size", s))
+        notes = self._notes(offer)
+        lab.bind(size=lambda w, _s: fit_note(w, notes))
         card.add_widget(lab)
         card.item, card.reason = offer["item"], offer["reason"]
         card.bind(on_release=lambda *_: self.buy(offer))
         return card
+
+    def _notes(self, offer: dict) -> list[str]:
+        """What the card can say under its title, the most first: where its rows are short (the
+        seats' strip below, a message above) it says less rather than a line cut in half;
+        the tap says the whole rule, or opens the choice the note told of."""
+        if offer["reason"]:
+            return [card_reason(offer["reason"]), "Tap to see why"]
+        note = self._note(offer)
+        return ([f"Tap to buy:  {note}", note] if note else []) + ["Tap to buy"]
 
     @staticmethod
     def _note(offer: dict) -> str:

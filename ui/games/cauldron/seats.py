@@ -10,7 +10,8 @@ then the chips beyond the last row (a "+N" chip says how many more), the words o
 even two chips with words would fit (the chips keep colour and count). A card with height to
 spare (a larger window) lists the seat's potion cards (name and Magik) and Spells (kind and
 count) under the pool, and with room still left draws its counters' digits larger. Compact
-(while dice or a phase take the room below): name, Magik and where it stands only."""
+(the Market's strip under the offers, which take the body): name, Magik and the counters
+alone, no line of words, no chips (``compact_height``)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 20, 35, 3
 COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
 #: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px
 COUNT_FS = 30
+#: units: a compact card's padding above and below (its rows have no gaps between them)
+COMPACT_PAD = 4
 SPELL_NAMES = {"basic": "Basic Spell", "advanced": "Advanced Spell"}
 CHIP_PAD, CHIP_GAP = 7, 4    # a chip's padding either side, and between its word and count
 
@@ -91,8 +94,16 @@ class CauldronSeatCard(SeatBox):
     #: tall enough for the counters under the name (the Omen's and the board's phase leave a
     #: card less: its line of words then, not an empty band; issue 33)
     counters_room = BooleanProperty(True)
+    #: the game uses Spells (not the Simple Game): the star and its count
+    spells_used = BooleanProperty(True)
     #: what fit() left out: the Cellar line, the chips' words, how many chips
     show_cellars = BooleanProperty(True)
+    #: fit() found no chips and no card it could list, and a line's room (``rest``) left:
+    #: where every card of the row is so, the row gives the room to their counters
+    #: (``counters_extra``, the same on each card: their digits stay level)
+    empty = BooleanProperty(False)
+    rest = NumericProperty(0)
+    counters_extra = NumericProperty(0)
 
     def __init__(self, **kwargs):
         self._fit_soon = Clock.create_trigger(self.fit, 0)
@@ -107,13 +118,14 @@ class CauldronSeatCard(SeatBox):
         self.ids.status.fbind("height", self._fit_soon)
 
     def show(self, seat: int, player: dict, hex_colour: str, status: str, current: bool,
-             compact: bool, narrow: bool = False) -> None:
+             compact: bool, narrow: bool = False, spells_used: bool = True) -> None:
         """``narrow`` (five or six seats): the zone without the character, so the card's
         status line stays one line; the seat's dialog has it all."""
         self.seat, self.player, self.magik = seat, player["name"], player["magik"]
         self.colour, self.colour_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         self.edge = theme.edge(hex_colour)
         self.current, self.compact, self.narrow = current, compact, narrow
+        self.spells_used = spells_used
         self.character = "" if narrow else CHARACTER_NAMES.get(player["character"] or "", "")
         self.zone = ZONE_WORDS.get(player["zone"] or "", "")
         # narrow: "Gathered" rather than "Has gathered", on one line, leaving the pool room
@@ -148,7 +160,7 @@ class CauldronSeatCard(SeatBox):
         fu = App.get_running_app().fu
         if self.compact or self.width <= 0:
             box.height = 0
-            self.spare = False
+            self.spare = self.empty = False
             return
         width = self.width - 2 * self.padding[0]
         self.counters_room = self.height >= 2 * self.padding[1] + 3 * self.spacing \
@@ -182,8 +194,12 @@ class CauldronSeatCard(SeatBox):
         for line in lines:
             listed.add_widget(line)
         listed.add_widget(Widget())   # the lines at the top, under the pool
-        self.spare = len(lines) == len(self.cards) and \
-            left - sum(line.height for line in lines) >= (ROOMY_H - COUNTERS_H) * fu
+        rest = left - sum(line.height for line in lines)
+        # no chips and a line's room but not two (a larger window's Omen or board phase): the
+        # room goes to the counters, drawn larger in its middle, not an empty band (issue 33)
+        self.rest = rest
+        self.empty = not lines and not rows and rest >= LINE_H * fu
+        self.spare = len(lines) == len(self.cards) and rest >= (ROOMY_H - COUNTERS_H) * fu
 
     def _whole_height(self, width: float, fu: float) -> float:
         """The height the name, the line of words (the status, else the character and zone,
@@ -250,6 +266,12 @@ class CauldronSeatCard(SeatBox):
         return kept
 
 
+def compact_height(u: float, fu: float) -> float:
+    """A compact card's height: its name's box (40 font units, seats.kv) and the counters' row
+    under it, between its padding."""
+    return 2 * COMPACT_PAD * u + fu * (40 + COUNTERS_H)
+
+
 def chip_for(kind: str, count: str, fu: float, words: bool) -> PoolChip:
     """A chip as wide as its word and digits need (``kind`` '': the "+N" of chips left out)."""
     fill, ink = ingredient_colours(kind) if kind else (theme.SURFACE_HI, theme.INK)
@@ -279,25 +301,54 @@ class CauldronSeatRow(GridLayout):
     """A card per seat, left to right in seat order: one row, or on a portrait screen two or
     three to a row (seats.kv)."""
 
+    #: its cards are compact (the Market's strip)
+    compact = BooleanProperty(False)
+    #: cards with nothing to list give their room to the counters (the Omen's and the board's
+    #: phase, where the pools do not change: not the turns', whose digits would shrink again
+    #: at the first gather)
+    counts_take_room = BooleanProperty(False)
+
     def show(self, summary: dict, prompt: dict, statuses: list[str], opener,
-             compact: bool = False) -> None:
+             compact: bool = False, counts_take_room: bool = False) -> None:
         app = App.get_running_app()
         players = summary["players"]
+        self.compact, self.counts_take_room = compact, counts_take_room
         if len(self.children) != len(players):
             self.clear_widgets()
             for _ in players:
                 card = CauldronSeatCard(opener=opener)
-                card.fbind("spare", self._even)
+                for name in ("spare", "empty", "rest"):
+                    card.fbind(name, self._even)
                 self.add_widget(card)
         for seat, (card, player) in enumerate(zip(reversed(self.children), players)):
             card.show(seat, player, app.session.state["players"][seat]["colour"],
                       statuses[seat], prompt.get("seat") == seat, compact,
-                      narrow=len(players) >= NARROW)
+                      narrow=len(players) >= NARROW,
+                      spells_used=d.SIMPLE not in summary["variants"])
+
+    @staticmethod
+    def columns(n: int, portrait: bool, compact: bool = False) -> int:
+        """How many of ``n`` cards share a row (seats.kv's ``cols``): portrait, two or three
+        to a row, three compact ones in one (the Market's strip, a row's height under it)."""
+        if portrait and not (compact and n <= 3):
+            return 2 if n <= 4 else 3
+        return max(1, n)
+
+    def on_counts_take_room(self, *_args) -> None:
+        self._even()
 
     def _even(self, *_args) -> None:
-        roomy = all(card.spare for card in self.children)
-        for card in self.children:
-            card.roomy = roomy
+        """Larger digits where every card has room to spare; where every card has nothing
+        to list (and ``counts_take_room``), their counters' row takes the room the least of
+        them has left (a larger window's Omen or board phase had an empty band under the
+        counts, issue 33)."""
+        cards = self.children
+        empty = self.counts_take_room and bool(cards) and all(card.empty for card in cards)
+        roomy = empty or all(card.spare for card in cards)
+        extra = min(card.rest for card in cards) - (ROOMY_H - COUNTERS_H) \
+            * App.get_running_app().fu if empty else 0
+        for card in cards:
+            card.roomy, card.counters_extra = roomy, max(0.0, extra)
 
     def cards(self) -> list[CauldronSeatCard]:
         return list(reversed(self.children))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -27,7 +28,7 @@ from ui.games.cauldron.common import ingredient_colours, ingredient_name, send
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
 from ui.games.cauldron.potion import earlier_catalogue
-from ui.games.cauldron.seats import CauldronSeatRow
+from ui.games.cauldron.seats import CauldronSeatRow, compact_height
 from ui.games.cauldron.track import CauldronTrack
 from ui.games.cauldron.turn import CauldronTurnPanel
 from ui.widgets.common import Chip, FlatButton, Stepper, Txt, text_needs
@@ -46,6 +47,12 @@ LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 156, "track": 58}
 PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 124}
 #: how many of the phase panel's buttons share a row on a portrait screen
 PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
+#: units the Market keeps above the seats' strip under it (issue 33: the seats were hidden at
+#: the market): three rows of offers with a line of words each, and beside them the discount
+#: and Pass a finger tall; portrait: three rows of offers with two-line titles, and the
+#: discount and Pass below them (market.kv). Where the body has less (Large text, a message
+#: in the band above, four or more seats in portrait), the strip goes for that time
+MARKET_ROOM, PORTRAIT_MARKET_ROOM = 166, 3 * (54 + 24 + 2) + 2 * 4 + 8 + 24 + 56 + 6 * 2
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -182,6 +189,8 @@ class CauldronScreen(Screen):
         app.bind(u=self.refresh, portrait=self.refresh)   # the app refreshes it on every change of its game
         self.bind(show_track=self.refresh)
         self.turn_panel.bind(choice=self.refresh)
+        self._refit_market = Clock.create_trigger(self._market_fits, 0)
+        self.ids.upper.fbind("height", self._refit_market)
 
     def on_pre_enter(self, *_):
         self.show_track = False
@@ -267,9 +276,15 @@ class CauldronScreen(Screen):
         # portrait: the market's offers need the room its strip below does not say again
         self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice)) \
             or (mode == "market" and app.portrait)
+        strip = self.market_strip(app) if mode == "market" else 0   # before the body changes
         self.lower_height = app.u * (PORTRAIT_LOWER if app.portrait else LOWER)[mode]
         lower = {"turn": self.turn_panel, "dice": self.nothing, "market": self.nothing,
                  "phase": self.phase_panel, "track": self.tools}[mode]
+        if mode == "market":   # the seats in a strip under the offers, where it leaves them room
+            lower = self.seats if strip else self.nothing
+            self.seats.spacing = app.u * 6
+            self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
+                            compact=True)
         if mode in ("market", "dice"):
             upper = self.market if mode == "market" else self.dice
         elif mode == "track":
@@ -282,7 +297,7 @@ class CauldronScreen(Screen):
             upper = self.seats
             self.seats.spacing = app.u * 6
             self.seats.show(summary, prompt, self.statuses(summary, prompt), self.open_seat,
-                            compact=mode not in ("turn", "phase"))   # Omen, fill: counts too
+                            counts_take_room=mode == "phase")
         if mode in ("market", "dice"):
             upper.show(summary, prompt)
         elif mode != "turn":
@@ -293,6 +308,42 @@ class CauldronScreen(Screen):
                     widget.parent.remove_widget(widget)
                 box.clear_widgets()
                 box.add_widget(widget)
+        if mode == "market":
+            self._place_strip(strip)
+
+    def market_strip(self, app) -> float:
+        """The height of the seats' strip under the Market's offers (compact cards: name,
+        Magik, Potions and Spells; portrait: in the seat row's rows), or 0 where the body
+        would leave the Market less than its room (MARKET_ROOM). A choice open (a Field's
+        type, a Spell to discard) keeps it: the discount and Pass stay where they were."""
+        n = len(app.summary["players"])
+        cols = self.seats.columns(n, app.portrait, compact=True)
+        rows = -(-n // cols)
+        strip = rows * compact_height(app.u, app.fu) + (rows - 1) * app.u * 6
+        body = self.ids.upper.height + self.ids.lower.height
+        room = app.u * (PORTRAIT_MARKET_ROOM if app.portrait else MARKET_ROOM)
+        return strip if body - strip >= room - 1 else 0
+
+    def _market_fits(self, *_args) -> None:
+        """The body's height changed (a message in the band above, a two-line headline, a
+        new window size): the strip comes, goes or takes its new height with it."""
+        app = App.get_running_app()
+        if self.mode == "market" and app.summary:
+            strip = self.market_strip(app)
+            if abs(strip - self.lower_height) > 0.5:
+                self._place_strip(strip)
+
+    def _place_strip(self, strip: float) -> None:
+        """The seats' strip under the Market at ``strip`` units high, or nothing (0); the
+        offers stay the same widgets (a finger on one keeps it)."""
+        self.lower_height = strip
+        self.market.with_seats = bool(strip)
+        widget = self.seats if strip else self.nothing
+        if widget.parent is not self.ids.lower:
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            self.ids.lower.clear_widgets()
+            self.ids.lower.add_widget(widget)
 
     @staticmethod
     def statuses(summary: dict, prompt: dict) -> list[str]:

@@ -5,7 +5,9 @@ obstacles, the wizard's hat; and the spaces the team may tap now, ringed in gold
 Where the spaces are comes from the game's settings (``circle_spaces``, ``path_spaces``,
 ``obstacle_space``) in the summary; path 1 is at the top and the circle counts clockwise, as
 the space names do (``c0`` is where path 1 begins). A tap names a space (or the cauldron) to the
-screen, which decides what it means; the board knows no rules.
+screen, which decides what it means; the board knows no rules. What lies in the board's box
+(its corners' buttons and words) is kept off the wizard's circle: the board takes the largest
+circle that clears it (``placed``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ from ui.games.quest import draw
 PATHS = (1, 2, 3, 4, 5, 6)
 CAULDRON = "cauldron"
 PATH_INK = theme.rgba("#7A6248")
+#: the wizard's ring's reach over the board's radius (its band, a bottle or the hat on it),
+#: which the board keeps clear of what lies in its corners, and the least share of its box's
+#: radius it takes to do so
+RING_OUT, SHRINK = 0.9, 0.8
 
 
 class QuestBoard(FloatLayout):
@@ -52,13 +58,51 @@ class QuestBoard(FloatLayout):
 
     def geometry(self) -> dict[str, float]:
         s = self.settings
-        radius = min(self.width, self.height) / 2
+        cx, cy, radius = self.placed()
         ring_r = radius * 0.8
         pot_r = radius * 0.2
         step = (ring_r - pot_r) / (s["path_spaces"] + 0.75)
         arc = 2 * math.pi * ring_r / s["circle_spaces"]
-        return {"R": radius, "ring": ring_r, "pot": pot_r, "step": step,
+        return {"R": radius, "ring": ring_r, "pot": pot_r, "step": step, "cx": cx, "cy": cy,
                 "rc": min(arc * 0.36, radius * 0.075), "rp": min(step * 0.4, radius * 0.065)}
+
+    def corners(self) -> list[tuple[float, float, float, float]]:
+        """What lies over the board's box (its siblings: Home, the turn, Break obstacle, the
+        paths blocked), as (x, y, right, top) in the board's coordinates."""
+        if self.parent is None:
+            return []
+        return [(w.x, w.y, w.right, w.top) for w in self.parent.children
+                if w is not self and w.opacity > 0 and w.width > 0 and w.height > 0]
+
+    def placed(self) -> tuple[float, float, float]:
+        """The board's centre and radius: the largest circle (down to SHRINK of the box's)
+        whose wizard's ring (RING_OUT of the radius: its band, the bottles and the hat on it)
+        clears what lies in the box's corners, as near the box's middle as they let it be
+        (issue 33: a ring's spaces lay under Break obstacle and the paths blocked)."""
+        key = (tuple(self.pos), tuple(self.size), tuple(self.corners()))
+        if key != getattr(self, "_placed_key", None):
+            self._placed_key, self._placed = key, self._place(*key)
+        return self._placed
+
+    @staticmethod
+    def _place(pos, size, corners) -> tuple[float, float, float]:
+        (x, y), (w, h) = pos, size
+        cx, middle, most = x + w / 2, y + h / 2, min(w, h) / 2
+        radius = most
+        for radius in (most * (1 - k / 100) for k in range(int((1 - SHRINK) * 100) + 1)):
+            low, high, out = y + radius, y + h - radius, radius * RING_OUT
+            for x0, y0, x1, y1 in corners:
+                dx = 0.0 if x0 <= cx <= x1 else min(abs(cx - x0), abs(cx - x1))
+                if dx >= out:
+                    continue
+                reach = math.sqrt(out * out - dx * dx)
+                if (y0 + y1) / 2 < middle:
+                    low = max(low, y1 + reach)      # below the centre: the centre above it
+                else:
+                    high = min(high, y0 - reach)
+            if low <= high:
+                return cx, min(max(middle, low), high), radius
+        return cx, middle, radius
 
     def angle(self, space: str) -> float:
         """The direction of a circle space or a path, in radians (path 1 straight up)."""
@@ -71,7 +115,7 @@ class QuestBoard(FloatLayout):
     def xy(self, space: str) -> tuple[float, float]:
         """Where a space's centre is drawn, in window-parent coordinates."""
         g = self.geometry()
-        cx, cy = self.center
+        cx, cy = g["cx"], g["cy"]
         if space == CAULDRON:
             return cx, cy
         a = self.angle(space)
@@ -90,7 +134,7 @@ class QuestBoard(FloatLayout):
     def space_at(self, x: float, y: float) -> str | None:
         """The space (or "cauldron") under a finger at (x, y), or None."""
         g = self.geometry()
-        cx, cy = self.center
+        cx, cy = g["cx"], g["cy"]
         if math.hypot(x - cx, y - cy) <= g["pot"] * 0.95:
             return CAULDRON
         best, best_d = None, None
@@ -120,7 +164,7 @@ class QuestBoard(FloatLayout):
         if not self.summary or self.width < 50:
             return
         g = self.geometry()
-        cx, cy = self.center
+        cx, cy = g["cx"], g["cy"]
         summary = self.summary
         with self.canvas.before:
             draw.disc(cx, cy, g["R"] * 0.995, draw.GOLD)
@@ -146,7 +190,7 @@ class QuestBoard(FloatLayout):
             draw.hat(wx, wy + g["rc"] * 0.25, g["rc"] * 3.0)
 
     def _path(self, p: int, g: dict[str, float]) -> None:
-        cx, cy = self.center
+        cx, cy = g["cx"], g["cy"]
         a = self.angle(f"p{p}.1")
         blocked = p in self.summary.get("obstacles", [])
         Color(*PATH_INK)
@@ -162,7 +206,7 @@ class QuestBoard(FloatLayout):
         draw.text(bx, by, str(p), badge * 1.45, draw.WHITE)
 
     def _cauldron(self, g: dict[str, float]) -> None:
-        cx, cy = self.center
+        cx, cy = g["cx"], g["cy"]
         draw.cauldron(cx, cy, g["pot"] * 2.1)
         inside = len(self.summary.get("in_cauldron", []))
         needed = len(self.summary.get("needed", [])) or 3

@@ -18,6 +18,11 @@ from ui import theme
 from ui.widgets.common import SeatBox, text_needs
 from ui.widgets.icons import Counter  # noqa: F401 (the kv rules use it)
 
+#: a bold digit's width over its font size (Roboto's 0.57), and the least a counter's icon may
+#: be beside it, over the same: a line of counts too narrow for four so shows three, larger
+#: rather than cramped (issue 33: Large text drew 2-pixel icons between the digits)
+DIGIT_EM, ICON_LEAST = 0.57, 0.45
+
 #: Status kinds -> (fill, ink). The word is always shown as well.
 STATUS_STYLE = {
     "awaited": (theme.ACCENT, theme.DARK_INK),
@@ -52,6 +57,7 @@ class SeatPanel(SeatBox):
     awaited = BooleanProperty(False)
     holder = BooleanProperty(False)
     compact = BooleanProperty(False)
+    three = BooleanProperty(False)     # the second line of counts without the potions brewed
     name_w = NumericProperty(0)        # the name's width on one line at 30 units
     one_line = BooleanProperty(False)  # No thanks in a short tile: one line of counters
     tight = BooleanProperty(False)     # too short for the status line as well

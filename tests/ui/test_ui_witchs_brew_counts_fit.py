@@ -1,0 +1,48 @@
+"""Witch's Brew tiles with Large text show fewer counts larger rather than cramming them
+(issue 33, item 6): every count shown keeps an icon of at least ICON_LEAST of its digits'
+size beside it, at 800x480 and 1280x720, normal and Large text. Large text at 800x480 drew the
+second line's icons 2 pixels wide (the potions counter, hidden, kept the width it had before
+the tile turned compact), at 1280x720 20 pixels beside 58-pixel digits (four counts at
+once)."""
+
+from __future__ import annotations
+
+from ui_helpers import frames, panel, resize
+
+from ui.games.witchs_brew.seat_panel import ICON_LEAST
+from ui.widgets.icons import Counter
+
+NAMES = ["Anna", "Barbara", "Carl", "Daniel", "Emma"]
+
+
+def counters(tile) -> list[Counter]:
+    return [w for w in tile.walk(restrict=True) if isinstance(w, Counter)]
+
+
+def test_every_count_keeps_its_icon_at_both_sizes_and_text_sizes(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "settings.json"))
+    app.load_table_settings()
+    try:
+        for text_size in ("normal", "large"):
+            assert app.change_table_settings(text_size=text_size) == ""
+            assert app.start_game({"game": "witchs_brew", "players": NAMES}) is None
+            frames()
+            for size in ((800, 480), (1280, 720)):
+                resize(*size)
+                for name in NAMES:
+                    tile = panel(app, name)
+                    for c in counters(tile):
+                        where = (text_size, size, name, c.name)
+                        if c.opacity == 0:     # left out: it takes no room from the others
+                            assert c.width == 0, where
+                            continue
+                        assert c.icon.width >= ICON_LEAST * c.digits.font_size - 1, \
+                            (where, c.icon.width, c.digits.font_size)
+                    shown = {c.name for c in counters(tile) if c.opacity > 0}
+                    assert {"red", "white", "green", "gold", "vials", "cards"} <= shown, where
+            app.leave_session()
+            resize(800, 480)
+    finally:
+        monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "none.json"))
+        app.load_table_settings()
+        resize(800, 480)
