@@ -15,11 +15,20 @@ _TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
 
 
 def phrases(text: str) -> list[str]:
-    """Every run of PHRASE words in ``text`` (markup tags out), lower case; runs of numbers
-    alone ("1 1 1", a row of counts) are no phrase."""
-    words = _WORD.findall(_TAGS.sub("", text).lower())
-    runs = (" ".join(words[i:i + PHRASE]) for i in range(len(words) - PHRASE + 1))
+    """Every run of PHRASE words in ``text`` (markup tags out), lower case, within a line: the
+    lines of a text are read apart (a button's title and its caption, two events of the game
+    bar), so the last words of one and the first of the next are no phrase. Runs of numbers
+    alone ("1 1 1", a row of counts) are no phrase either."""
+    runs = []
+    for line in _TAGS.sub("", text).lower().split("\n"):
+        words = _WORD.findall(line)
+        runs += [" ".join(words[i:i + PHRASE]) for i in range(len(words) - PHRASE + 1)]
     return [r for r in runs if not all(w.isdigit() for w in r.split())]
+
+
+def said_by(texts) -> set[str]:
+    """Every phrase that ``texts`` say (what a screen says already)."""
+    return {phrase for text in texts for phrase in phrases(text)}
 
 
 def share_a_phrase(lines: list[str]) -> bool:
