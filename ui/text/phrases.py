@@ -12,15 +12,18 @@ import re
 PHRASE = 3   # words
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]")
+#: what ends a run of words read together: a line, or punctuation before a space (not "0.5")
+_CLAUSE = re.compile(r"\n|[,;:.!?]+(?:\s|$)|[()]")
 
 
 def phrases(text: str) -> list[str]:
-    """Every run of PHRASE words in ``text`` (markup tags out), lower case, within a line: the
-    lines of a text are read apart (a button's title and its caption, two events of the game
-    bar), so the last words of one and the first of the next are no phrase. Runs of numbers
-    alone ("1 1 1", a row of counts) are no phrase either."""
+    """Every run of PHRASE words in ``text`` (markup tags out), lower case, within a clause:
+    the lines of a text are read apart (a button's title and its caption, two events of the
+    game bar), and so are the parts of a list or a sentence that a comma, a colon, a
+    semicolon, a full stop or a bracket ends ("2 Spider Web, 2 Frog Legs" is no "web 2
+    frog"). Runs of numbers alone ("1 1 1", a row of counts) are no phrase either."""
     runs = []
-    for line in _TAGS.sub("", text).lower().split("\n"):
+    for line in _CLAUSE.split(_TAGS.sub("", text).lower()):
         words = _WORD.findall(line)
         runs += [" ".join(words[i:i + PHRASE]) for i in range(len(words) - PHRASE + 1)]
     return [r for r in runs if not all(w.isdigit() for w in r.split())]
