@@ -230,6 +230,11 @@ class GameBarApp(EventDispatcher):
             self.undo_words = f"{self._announce}: {said}"
             self._clear_undo.cancel()
             self._clear_undo()
+        elif step is not None and not self._announce and self.undo_words:
+            # a new press after an undo: what undo took back is old news, and the band would
+            # name it beside the log line of what was played since (said twice, issue 33)
+            self._clear_undo.cancel()
+            self.undo_words = ""
         self._announce = ""
         if self.clock is not None and self.clock.turn_changed(key, seat, time.monotonic()):
             self._keep_clocks_soon()
