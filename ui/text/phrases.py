@@ -23,10 +23,16 @@ def phrases(text: str) -> list[str]:
     semicolon, a full stop or a bracket ends ("2 Spider Web, 2 Frog Legs" is no "web 2
     frog"). Runs of numbers alone ("1 1 1", a row of counts) are no phrase either."""
     runs = []
-    for line in _CLAUSE.split(_TAGS.sub("", text).lower()):
+    for line in _CLAUSE.split(_unescaped(_TAGS.sub("", text)).lower()):
         words = _WORD.findall(line)
         runs += [" ".join(words[i:i + PHRASE]) for i in range(len(words) - PHRASE + 1)]
     return [r for r in runs if not all(w.isdigit() for w in r.split())]
+
+
+def _unescaped(text: str) -> str:
+    """Kivy's markup escapes as the characters they show: a player named "[b]Anna[/b]" is
+    drawn so, not as the words "bl b br" (ui/text/markup.py)."""
+    return text.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
 
 
 def said_by(texts) -> set[str]:

@@ -90,7 +90,8 @@ class GameBar(Box):
         stack = list(Window.children)
         while stack:
             w = stack.pop()
-            if w is self or w.opacity <= 0.01 or w.width <= 0 or w.height <= 0:
+            # by opacity alone: a text just given (the band's) has no size until the next frame
+            if w is self or w.opacity <= 0.01:
                 continue
             if isinstance(w, Label) and w.text:
                 said.update(phrases(w.text))
@@ -224,7 +225,10 @@ class GameBarApp(EventDispatcher):
         self._log_step(session, step)
         if self._announce and step is not None and (step.status == DONE) == (
                 self._announce == "Redone"):
-            said = (self._log[-1] if step.status == DONE and self._log
+            # the command's own line (its first), redone as undone: the lines after it say
+            # what followed from it, such as the next prompt the headline shows already
+            said = (self._log[self._log_ends[-2] if len(self._log_ends) > 1 else 0]
+                    if step.status == DONE and self._log
                     else log_line(step.n, self._narrator_of(session).words(step)[0],
                                   step.source))
             self.undo_words = f"{self._announce}: {said}"
