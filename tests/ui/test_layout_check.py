@@ -226,11 +226,12 @@ def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
 def test_phrases_leave_out_tags_and_rows_of_counts():
     from ui.text.phrases import phrases, share_a_phrase
 
-    assert phrases("[b]Fill[/b] the board: 5 Spider Web") == ["fill the board", "5 spider web"]
+    assert phrases("[b]Fill[/b] the board: 5 Spider Web") == [
+        "fill the board", "the board 5", "board 5 spider_web"]
     assert phrases("1 1 1") == []
-    # a line, a comma or a bracket ends a phrase: "web 2 frog" is no words read together
-    assert phrases("Spider Web\nAnna has 2, 2 Frog Legs (in a Cellar)") == [
-        "anna has 2", "2 frog legs", "in a cellar"]
+    # a line ends a phrase; a thing's name is one word: "the Wolf keeper" names a role
+    assert phrases("Spider Web\nAnna has 2 Frog Legs") == ["anna has 2", "has 2 frog_legs"]
+    assert not share_a_phrase(["Carl: Answer the Wolf keeper", "Barb claimed the Wolf keeper"])
     assert share_a_phrase(["Anna rolled 5 for turn order", "Barb rolled 2 for turn order"])
     assert not share_a_phrase(["Anna gathered 2 Spider Web", "Barb passed"])
 
