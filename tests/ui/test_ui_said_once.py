@@ -18,7 +18,7 @@ from test_ui_cauldron_screens import FOUR, deal, start
 from ui.games.cauldron.turn import PotionRow
 from ui.text.phrases import phrases
 from ui.widgets.game_bar import NOTHING_NEW
-from ui_helpers import frames, tap_title
+from ui_helpers import dialogs, frames, tap, tap_title
 
 NAMES = [p["name"] for p in FOUR]
 
@@ -137,3 +137,20 @@ def test_the_brew_list_says_what_the_pool_needs_once(app):
     for name, text in words.items():
         assert "Anna" not in text, text
         assert len(set(phrases(text))) == len(phrases(text)), text   # nothing twice in a row
+
+
+def test_a_dialog_over_the_table_does_not_empty_the_bar(app):
+    """The log dialog says every line; the bar lies dimmed under it, and the dialog still
+    fades after Close: its words are not what the window says beside the bar."""
+    s = to_turn_order(app)
+    for i, who in enumerate(NAMES):
+        s.execute(Command("turn_order_roll", who, {"value": 6 - i}))
+    frames()
+    before = bar(app).shown
+    assert before != NOTHING_NEW and before.split("\n")[-1] == app.log_all()[-1], before
+    tap(bar(app).ids.events)
+    assert dialogs()
+    assert bar(app).shown == before
+    tap_title("Close")
+    frames()
+    assert not dialogs() and bar(app).shown == before, bar(app).shown

@@ -19,6 +19,7 @@ from kivy.core.window import Window
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 
 from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
@@ -90,8 +91,9 @@ class GameBar(Box):
         stack = list(Window.children)
         while stack:
             w = stack.pop()
-            # by opacity alone: a text just given (the band's) has no size until the next frame
-            if w is self or w.opacity <= 0.01:
+            # by opacity alone: a text just given (the band's) has no size until the next frame;
+            # not a dialog's words (the bar lies dimmed under it, and one closing still fades)
+            if w is self or w.opacity <= 0.01 or isinstance(w, ModalView):
                 continue
             if isinstance(w, Label) and w.text:
                 said.update(phrases(w.text))
