@@ -63,7 +63,8 @@ def log_line(n: int, line: str, source: str | None) -> str:
 
 class GameBar(Box):
     #: What the left of the bar shows: the newest two events when both fit in its two rows,
-    #: else the newest alone (the log dialog has every event whole).
+    #: else the newest alone (the log dialog has every event whole), of those the window does
+    #: not say already (the headline, a panel, the messages' band): said once, issue 33.
     shown = StringProperty("")
 
     def on_kv_post(self, _base) -> None:
