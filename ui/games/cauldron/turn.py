@@ -22,12 +22,12 @@ from kivy.uix.widget import Widget
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
-from companion.games.cauldron.hand import missing
 from ui import theme
 from ui.games.cauldron.ask import ask_now, new_parts
 from ui.text.markup import plain
 from ui.games.cauldron.common import (
-    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, recipe, send, why_not,
+    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, pool_needs, recipe, send,
+    why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton, seat_button
@@ -403,16 +403,3 @@ class PotionRow(BoxLayout):
     """One potion card of the brew list: its button, its recipe and what keeps it from being
     brewed. The rows are a list: each says its own card's reason in the same words."""
 
-
-def pool_needs(player: dict, potion: dict) -> str:
-    """What the pool lacks for ``potion`` after its recipe, in short: "Needs 1 more Spider
-    Web, 1 more of any kind in the pool". The rules' sentence ("Anna lacks 2 Spider Web in the
-    pool to brew ...") said the recipe's "2 Spider Web" again, and the seat's name on every
-    row of the list (issue 33); the counts are the rules' own (companion.games.cauldron.hand)."""
-    gap = missing(player, potion)
-    parts = [f"{n} more " + ("of any kind" if kind == d.ANY else ingredient_name(kind))
-             for kind, n in gap["pool"].items()]
-    words = "Needs " + ", ".join(parts) + " in the pool"
-    if gap["cellar"]:
-        words += "; a Cellar holds some: move them to the pool first"
-    return words
