@@ -346,6 +346,8 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         shown = game.result_screen if session.over else game.table_screen
         self.screens.get_screen(shown).refresh()
         self.show(shown)
+        if self.root is not None:   # after the screen: the bar says nothing the screen says
+            self.root.ids.game_bar.fit_now()
 
     # -- commands and inputs -------------------------------------------------------------
     def send(self, command: Command, source: str = "touch") -> bool:

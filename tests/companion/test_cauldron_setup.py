@@ -22,7 +22,7 @@ def test_two_to_six_seats_start_on_two_magik_with_their_cards(n):
     assert s.state["fields"]["dragon_egg"] == 0
     text = s.prompt()["text"]
     assert f"{n + 1} Spider Web, {n + 1} Frog Legs, {n + 1} Poisonous Mushroom" in text
-    assert "1 Basic Potion (Easy), 1 Basic Potion, 2 Basic Spells" in text
+    assert "2 Basic Potions (one of them Easy), 2 Basic Spells" in text
 
 
 @pytest.mark.parametrize("players", [["Anna"], ["A", "B", "C", "D", "E", "F", "G"]])

@@ -110,7 +110,8 @@ def pytest_sessionfinish(session) -> None:
 
 
 def _said_twice_figures() -> None:
-    """The table screens' repeats (layout_check.said_twice), counted until they fail."""
+    """The table screens' repeats (layout_reading.said_twice): each fails the test that
+    captured it (SAID_ONCE_HOLDS); the figure says how many states were looked at."""
     from collections import Counter
 
     from tests.support.figures import report
@@ -122,6 +123,6 @@ def _said_twice_figures() -> None:
                       for found in SAID_TWICE.values() for f in found)
     states = sum(1 for found in SAID_TWICE.values() if found)
     report("said twice", f"{sum(repeats.values())} repeats in {states} of {len(SAID_TWICE)} "
-                         "table states captured (counted, not yet failing)")
+                         "table states captured (a repeat fails the test that captured it)")
     for said, n in repeats.most_common(8):
         report("said twice", f"  {n}x {said}")

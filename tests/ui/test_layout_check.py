@@ -227,8 +227,11 @@ def test_phrases_leave_out_tags_and_rows_of_counts():
     from ui.text.phrases import phrases, share_a_phrase
 
     assert phrases("[b]Fill[/b] the board: 5 Spider Web") == [
-        "fill the board", "the board 5", "board 5 spider", "5 spider web"]
+        "fill the board", "the board 5", "board 5 spider_web"]
     assert phrases("1 1 1") == []
+    # a line ends a phrase; a thing's name is one word: "the Wolf keeper" names a role
+    assert phrases("Spider Web\nAnna has 2 Frog Legs") == ["anna has 2", "has 2 frog_legs"]
+    assert not share_a_phrase(["Carl: Answer the Wolf keeper", "Barb claimed the Wolf keeper"])
     assert share_a_phrase(["Anna rolled 5 for turn order", "Barb rolled 2 for turn order"])
     assert not share_a_phrase(["Anna gathered 2 Spider Web", "Barb passed"])
 

@@ -133,9 +133,9 @@ def to_market(app):
 
 
 def field_cells(market):
-    """The Field choice's buttons that mark a type run out (after "None in box?")."""
+    """The Field choice's buttons that mark a type run out (after "Run out?")."""
     if not market.marking:
-        tap_title("None in box?", market)
+        tap_title("Run out?", market)
     return {w.run_out: w for w in market.walk(restrict=True)
             if isinstance(getattr(w, "run_out", None), str)}
 

@@ -183,7 +183,8 @@ def test_market_purchase_and_a_refused_one_with_its_rule(app):
     tap_title("Track")
     tap_title("Fewest Magik")                    # its caption: "tied: roll off"
     assert table(app).mode == "dice"
-    assert "Roll-off for the fewest Magik" in table(app).dice.heading
+    assert "Roll-off for the fewest Magik" in table(app).ask     # said once: the headline
+    assert table(app).dice.heading == "The lowest roll wins"
     tap_title("1")                               # Anna
     tap_title("4")                               # Carl
     assert app.summary["lsp"] == "Anna" and table(app).mode == "market"

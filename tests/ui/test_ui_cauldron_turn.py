@@ -72,7 +72,7 @@ def test_fewest_and_most_magik_in_words_never_lsp_or_hsp(app):
     frames()
     screen = table(app)
     assert screen.ask.startswith("Roll-off for the fewest Magik: ")
-    assert "Roll-off for the fewest Magik" in screen.dice.heading
+    assert screen.dice.heading == "The lowest roll wins"       # what the headline does not say
     shown = " ".join(texts(app.root))
     assert "LSP" not in shown and "HSP" not in shown
     assert "Fewest-Magik roll-off (lowest roll): waiting for" in screen.turn_text

@@ -18,13 +18,15 @@ from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 
 from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
 from companion.core.narrator import Narrator
 from ui.table.clock import TableClock, clock_words
 from ui.kiosk.keyboard import typing_into
-from ui.text.phrases import share_a_phrase
+from ui.text.phrases import phrases, share_a_phrase
 from ui.widgets.common import Box
 
 #: How long undo and redo say what they did.
@@ -32,6 +34,9 @@ UNDO_SECONDS = 4.0
 #: the last log lines the bar may show: three where the window has the room (a taller bar on a
 #: larger panel, ui/root.kv), else two, else one
 TAIL = 3
+#: what the bar shows when each of the last lines is one the window says already: the button's
+#: use (its tap opens the whole log)
+NOTHING_NEW = "Game log"
 
 #: Where a step's command came from, as the log says it; the screen, where most come from,
 #: goes unsaid.
@@ -58,15 +63,43 @@ def log_line(n: int, line: str, source: str | None) -> str:
 
 class GameBar(Box):
     #: What the left of the bar shows: the newest two events when both fit in its two rows,
-    #: else the newest alone (the log dialog has every event whole).
+    #: else the newest alone (the log dialog has every event whole), of those the window does
+    #: not say already (the headline, a panel, the messages' band): said once, issue 33.
     shown = StringProperty("")
 
     def on_kv_post(self, _base) -> None:
         Window.bind(on_key_down=self._on_key)
         app = App.get_running_app()
-        app.bind(log_tail=self._fit, u=self._fit)
+        # the bar leaves out what the window says already, so it looks after the screen has
+        # shown a change (the app calls fit_now), a tap that opened a panel (no change of the
+        # game) and the messages' band; the size of its words at once
+        self.refit = Clock.create_trigger(self._fit, 0)
+        app.bind(u=self._fit, log_tail=self.refit, undo_words=self.refit, refusal=self.refit,
+                 table_showing=self.refit)
         self.ids.events.bind(size=self._fit)
+        Window.bind(on_touch_up=lambda *_a: self.refit())
         self._fit()
+
+    def fit_now(self) -> None:
+        """After the table screen showed a change: the bar's lines at once, in the same frame."""
+        self.refit.cancel()
+        self._fit()
+
+    def _said_around(self) -> set[str]:
+        """The phrases the window shows outside the bar (the headline, the panels, the
+        messages' band): the bar does not say them again (issue 33)."""
+        said: set[str] = set()
+        stack = list(Window.children)
+        while stack:
+            w = stack.pop()
+            # by opacity alone: a text just given (the band's) has no size until the next frame;
+            # not a dialog's words (the bar lies dimmed under it, and one closing still fades)
+            if w is self or w.opacity <= 0.01 or isinstance(w, ModalView):
+                continue
+            if isinstance(w, Label) and w.text:
+                said.update(phrases(w.text))
+            stack.extend(w.children)
+        return said
 
     def _fit(self, *_args) -> None:
         app, events = App.get_running_app(), self.ids.events
@@ -78,7 +111,14 @@ class GameBar(Box):
                 core.refresh()
                 sizes.append(core.texture.size[0])
             label.width = max(sizes) + app.u * 6
-        lines = app.log_tail.splitlines()
+        # the last lines the window does not say already ("Carl rolled 2 for turn order" under
+        # "Roll for turn order: Daniel" and the dice panel's "Rolled: Anna 5, Carl 2", a redo's
+        # line under the band saying "Redone: ..."); none: the bar names what its tap opens
+        said = self._said_around() if app.table_showing else set()
+        lines = [line for line in app.log_tail.splitlines() if said.isdisjoint(phrases(line))]
+        if not lines:
+            self.shown = NOTHING_NEW if app.log_tail else ""
+            return
         width = max(1, events.width - app.u * 10)
         room = events.height - app.u * 2
 
@@ -188,12 +228,20 @@ class GameBarApp(EventDispatcher):
         self._log_step(session, step)
         if self._announce and step is not None and (step.status == DONE) == (
                 self._announce == "Redone"):
-            said = (self._log[-1] if step.status == DONE and self._log
+            # the command's own line (its first), redone as undone: the lines after it say
+            # what followed from it, such as the next prompt the headline shows already
+            said = (self._log[self._log_ends[-2] if len(self._log_ends) > 1 else 0]
+                    if step.status == DONE and self._log
                     else log_line(step.n, self._narrator_of(session).words(step)[0],
                                   step.source))
             self.undo_words = f"{self._announce}: {said}"
             self._clear_undo.cancel()
             self._clear_undo()
+        elif step is not None and not self._announce and self.undo_words:
+            # a new press after an undo: what undo took back is old news, and the band would
+            # name it beside the log line of what was played since (said twice, issue 33)
+            self._clear_undo.cancel()
+            self.undo_words = ""
         self._announce = ""
         if self.clock is not None and self.clock.turn_changed(key, seat, time.monotonic()):
             self._keep_clocks_soon()

@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 
 from companion.games.cauldron import state as st
+from ui.text.phrases import phrases, said_by
 
 DONE = {"gather": "gathered", "steal": "stole", "brew": "brewed"}
 KIND = {"lsp": "fewest Magik", "hsp": "most Magik"}
 WORD = re.compile(r"[a-z0-9']+")
+SENTENCE = re.compile(r"; |\. (?=[A-Z])")
 
 
 def ask_now(state: dict, prompt: dict) -> str:
@@ -52,14 +54,16 @@ def ask_now(state: dict, prompt: dict) -> str:
 
 
 def new_parts(text: str, said: str) -> list[str]:
-    """The parts of the rules' sentence (``"; "`` apart) that ``said`` (the headline, the
-    panel's title) does not already say: a part with a third of its words there or more is left out, unless it
-    gives a count they do not."""
-    known = set(WORD.findall(said.lower()))
+    """The parts of the rules' sentences (``"; "`` or ``". "`` apart) that ``said`` (the
+    headline, the panel's title) does not already say: a part that shares a phrase with it
+    (three words, ui/text/phrases.py) is left out, and so is one with a third of its words
+    there or more, unless it gives a count they do not."""
+    known, spoken = set(WORD.findall(said.lower())), said_by([said])
     parts = []
-    for part in (p.strip() for p in text.split("; ")):
+    for part in (p.strip() for p in SENTENCE.split(text)):
         words = WORD.findall(part.lower())
         counts = {w for w in words if w.isdigit()} - known   # new counts are news
-        if words and (counts or 3 * sum(w in known for w in words) < len(words)):
+        if words and spoken.isdisjoint(phrases(part)) and (
+                counts or 3 * sum(w in known for w in words) < len(words)):
             parts.append(part)
     return parts

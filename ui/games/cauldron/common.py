@@ -16,6 +16,7 @@ from kivy.app import App
 from companion.core.errors import RuleViolation
 from companion.core.model import Command
 from companion.games.cauldron import data as d
+from companion.games.cauldron.hand import missing
 from companion.games.cauldron.state import SEAT_COLOURS
 from companion.games.witchs_brew.state import COLOUR_NAMES
 from ui import theme
@@ -113,6 +114,20 @@ def recipe(potion: dict[str, Any]) -> str:
     ingredients = list(potion["ingredients"])
     return ", ".join((f"{ingredients.count(k)} " if ingredients.count(k) > 1 else "")
                      + ingredient_name(k) for k in dict.fromkeys(ingredients))
+
+
+def pool_needs(player: dict, potion: dict) -> str:
+    """What the pool lacks for ``potion`` after its recipe, in short: "Needs 1 more Spider
+    Web, 1 more of any kind in the pool". The rules' sentence ("Anna lacks 2 Spider Web in the
+    pool to brew ...") said the recipe's "2 Spider Web" again, and the seat's name on every
+    row of the list (issue 33); the counts are the rules' own (companion.games.cauldron.hand)."""
+    gap = missing(player, potion)
+    parts = [f"{n} more " + ("of any kind" if kind == d.ANY else ingredient_name(kind))
+             for kind, n in gap["pool"].items()]
+    words = "Needs " + ", ".join(parts) + " in the pool"
+    if gap["cellar"]:
+        words += "; a Cellar holds some: move them to the pool first"
+    return words
 
 
 def why_not(command: Command) -> str | None:

@@ -21,7 +21,6 @@ from companion.core.model import Command, InputEvent
 from companion.games.cauldron import state as st
 from companion.games.cauldron.dice import expected_roll, step_die
 from ui import theme
-from ui.games.cauldron.ask import KIND
 from ui.games.cauldron.common import ingredient_name, why_not
 from ui.games.cauldron.entry import CauldronEntry
 from ui.widgets.common import FlatButton, Txt, seat_button
@@ -198,9 +197,9 @@ class CauldronDicePanel(BoxLayout):
                             f"{steal['target']}")
             self.rolled = ""
         elif kind == "rolloff":
-            roll = summary["rolloff"]
             how = "lowest" if state["rolloff"]["want"] == "low" else "highest"
-            self.heading = (f"Roll-off for the {KIND[roll['kind']]}: the {how} roll wins")
+            # the headline names the roll-off and who rolls: said once
+            self.heading = f"The {how} roll wins"
             self.rolled = contest_text(state, state["rolloff"])
         else:
             order = state["harvest"]["order"]          # the Omen or Less Luck may choose

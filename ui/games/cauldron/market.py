@@ -178,7 +178,7 @@ class CauldronMarketPanel(BoxLayout):
 
     def _fields(self, box, u: float) -> None:
         """Each type one large button, all in view at once (no scrolling at 800x480): buy it, or,
-        after "None in box?", mark it run out of the box (``fields_exhausted``). A type that
+        after "Run out?", mark it run out of the box (``fields_exhausted``). A type that
         cannot be bought is still tappable: the rules then say why."""
         offer = self.pending
         summary = App.get_running_app().summary
@@ -204,7 +204,7 @@ class CauldronMarketPanel(BoxLayout):
         for kind in d.INGREDIENTS:
             grid.add_widget(self._field_button(kind, offer["fields"][kind],
                                                kind in summary["fields_exhausted"]))
-        mark = FlatButton(title="Done marking" if self.marking else "None in box?", fs=20,
+        mark = FlatButton(title="Done marking" if self.marking else "Run out?", fs=20,
                           caption="" if self.marking else "mark a type",
                           caption_fs=20, selected=self.marking, fill=theme.GREY_BTN)
         mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))

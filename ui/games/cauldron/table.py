@@ -72,7 +72,7 @@ class CauldronPhasePanel(BoxLayout):
         the headline leaves out a part these say already ("5 Spider Web" on a chip)."""
         texts = [self.heading] + [getattr(w, "title", "") or getattr(w, "text", "")
                                   for w in self.ids.body.walk()]
-        return " ".join(t for t in texts if isinstance(t, str))
+        return "\n".join(t for t in texts if isinstance(t, str))
 
     def show(self, summary: dict, prompt: dict) -> None:
         phase = prompt["phase"]
@@ -228,7 +228,7 @@ class CauldronScreen(Screen):
         if not hasattr(self, "dice"):   # laid out before its panels are made
             return
         label = self.ids.detail
-        said = " ".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else "",
+        said = "\n".join((self.where, self.ask, self.dice.heading if self.mode == "dice" else "",
                          self.phase_panel.words() if self.mode == "phase" else ""))
         parts = [escape_markup(p) for p in new_parts(self.turn_text, said)]
         notes = [escape_markup(n) for n in self.notes.split("\n") if n]

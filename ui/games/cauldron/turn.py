@@ -23,9 +23,11 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from companion.games.cauldron import potions as pt
 from ui import theme
+from ui.games.cauldron.ask import ask_now, new_parts
 from ui.text.markup import plain
 from ui.games.cauldron.common import (
-    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, recipe, send, why_not,
+    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, pool_needs, recipe, send,
+    why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton, seat_button
@@ -169,9 +171,14 @@ class CauldronTurnPanel(GridLayout):
         return b
 
     def _blocked(self, box, reason: str) -> None:
-        """An action that is not possible: the rules' reason, in large type."""
+        """An action that is not possible: the rules' reason, in large type, without the parts
+        the headline says already ("..., then end the turn" under "Quick Actions if any, then
+        end the turn": said once, issue 33)."""
         self.heading = f"{self._building.capitalize()}: not possible now"
-        box.add_widget(_text(plain(reason), 24, theme.INK, valign="top"))
+        app = App.get_running_app()
+        said = ask_now(app.session.state, app.prompt) if app.session is not None else ""
+        words = "; ".join(new_parts(reason, said)) or reason
+        box.add_widget(_text(plain(words), 24, theme.INK, valign="top"))
 
     def _build_gather(self, box) -> None:
         left = self.summary["ingredients_left"]
@@ -285,7 +292,7 @@ class CauldronTurnPanel(GridLayout):
 
     def _potion_row(self, potion: dict, ready: bool, u: float) -> BoxLayout:
         least = u * (76 if App.get_running_app().portrait else 64)  # portrait: a 3-line button
-        row = BoxLayout(size_hint_y=None, height=least, spacing=u * 8)
+        row = PotionRow(size_hint_y=None, height=least, spacing=u * 8)
         flags = "".join(f" - {t}" for t, on in (("Quick", potion["quick"]),
                                                  ("Spell", potion["spell"])) if on)
         b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=20,
@@ -296,7 +303,8 @@ class CauldronTurnPanel(GridLayout):
         reason = potion["blocked"]
         if not ready and not reason:
             reason = why_not(Command("brew", self.who, {"potion": potion["name"]}))
-        why = (reason or "").split(" (a Potion takes")[0]
+        why = pool_needs(self.player, potion) if reason and reason == pt.lacks(
+            self.player, potion) else (reason or "").split(" (a Potion takes")[0]
         words = (f"[b]{plain(recipe(potion))}[/b]"
                  + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
         lab = _text(words, 20, theme.INK, grow=True, valign="top")
@@ -389,3 +397,9 @@ class CauldronTurnPanel(GridLayout):
 
     def end_turn(self) -> None:
         send(Command("end_turn", self.who))
+
+
+class PotionRow(BoxLayout):
+    """One potion card of the brew list: its button, its recipe and what keeps it from being
+    brewed. The rows are a list: each says its own card's reason in the same words."""
+
