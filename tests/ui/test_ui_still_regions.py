@@ -170,6 +170,27 @@ def test_a_region_that_grows_and_shrinks_with_the_phase_keeps_its_buffer(app):
     the_same_pixels(app)
 
 
+def test_a_fading_region_is_still_blended(app):
+    """An opaque picture is copied, not blended (still.py ``copied``); one that fades, or
+    whose parent fades, must still show what is under it."""
+    resize(800, 480)
+    start(app)
+    panel(app, "Anna").opacity = 0.5
+    try:
+        as_drawn = pixels_above_the_bar(app)
+        drawn_plainly(app, True)
+        try:
+            plain = pixels_above_the_bar(app)
+        finally:
+            drawn_plainly(app, False)
+    finally:
+        panel(app, "Anna").opacity = 1
+    # drawn plainly, each shape fades on its own (where two overlap, the lower shows through);
+    # a region fades its picture as one: under one in a hundred pixels apart (its card
+    # copied opaque instead, a tenth of the window)
+    assert differences(as_drawn, plain, 0.01) == "the same picture"
+
+
 def test_a_screen_in_regions_is_not_buffered_twice(app):
     start(app)
     assert table(app).in_regions and not app.root.ids.still.buffered

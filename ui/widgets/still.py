@@ -21,11 +21,31 @@ from __future__ import annotations
 
 import math
 
-from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle, Translate
+from kivy.graphics import (
+    Callback, Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle, Translate,
+)
+from kivy.graphics.opengl import GL_BLEND, glDisable, glEnable
 from kivy.properties import BooleanProperty, ColorProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
+
+
+def copied(widget: Widget, picture: Rectangle, cleared: str) -> tuple[Callback, Callback]:
+    """The instructions around an opaque picture that copy it instead of blending it: the
+    picture of a buffer cleared to an opaque colour covers what is under it, and a blend reads
+    every pixel under it first (a window of them, about 2 ms a frame in software GL). Kivy
+    blends everything; a widget or one of its parents fading, or a buffer cleared to a colour
+    that is not opaque (``cleared``, the widget's property), still blends."""
+
+    def start(_instruction) -> None:
+        w = widget
+        while w is not None and w.opacity >= 1:
+            w = w.parent if w.parent is not w else None
+        if w is None and picture.size[0] > 0 and getattr(widget, cleared)[3] >= 1:
+            glDisable(GL_BLEND)
+
+    return Callback(start), Callback(lambda _instruction: glEnable(GL_BLEND))
 
 
 class StillLayer(Widget):
@@ -40,6 +60,9 @@ class StillLayer(Widget):
             Color(1, 1, 1, 1)
             self.picture = Rectangle(size=(1, 1), texture=self.fbo.texture)
             self._direct = Canvas()
+        start, end = copied(self, self.picture, "background")
+        self.canvas.insert(self.canvas.indexof(self.picture), start)
+        self.canvas.insert(self.canvas.indexof(self.picture) + 1, end)
         with self.fbo:
             self._clear = ClearColor(0, 0, 0, 1)
             ClearBuffers()
@@ -181,7 +204,8 @@ class StillRegion:
         self._picture = Rectangle(size=(1, 1), texture=self._fbo.texture)
         self._shown = (1, 1)               # the part of the buffer the picture shows
         self._plain = Canvas()             # unbuffered, the drawing moves here
-        self.canvas.hold(self._fbo, self._white, self._picture, self._plain)
+        copy, blend = copied(self, self._picture, "behind")
+        self.canvas.hold(self._fbo, self._white, copy, self._picture, blend, self._plain)
         super().__init__(**kwargs)
         if "behind" not in kwargs:
             self.behind = theme.BG
