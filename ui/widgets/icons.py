@@ -11,7 +11,10 @@ from __future__ import annotations
 import math
 
 from kivy.app import App
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics import (
+    Canvas, Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, RoundedRectangle,
+    Translate, Triangle,
+)
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, OptionProperty, StringProperty,
 )
@@ -65,7 +68,8 @@ def _flat(points: list[tuple[float, float]]) -> list[float]:
 
 
 class Icon(Widget):
-    """One drawn picture; redrawn whenever its box, kind or colours change."""
+    """One drawn picture; drawn again whenever its size, kind or colours change, and only
+    moved when its place does (a seat's card that moves keeps its icons' instructions)."""
 
     kind = OptionProperty("drop", options=KINDS)
     colour = ColorProperty(GOLD)
@@ -73,22 +77,28 @@ class Icon(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.fbind("pos", self._draw)
+        self._move = Translate(0, 0)
+        self._drawn = Canvas()           # the picture, drawn from (0, 0)
+        for instruction in (PushMatrix(), self._move, self._drawn, PopMatrix()):
+            self.canvas.add(instruction)
+        self.fbind("pos", self._moved)
         self.fbind("size", self._draw)
         self.fbind("kind", self._draw)
         self.fbind("colour", self._draw)
         self.fbind("line", self._draw)
+        self._moved()
         self._draw()
 
+    def _moved(self, *_args) -> None:
+        self._move.xy = (self.x, self.y)
+
     def _draw(self, *_args) -> None:
-        self.canvas.clear()
+        self._drawn.clear()
         side = min(self.width, self.height)
         if side <= 0:
             return
-        # from x, y and the size themselves: center_x / center_y may not have followed yet
-        x0 = self.x + (self.width - side) / 2
-        y0 = self.y + (self.height - side) / 2
-        with self.canvas:
+        x0, y0 = (self.width - side) / 2, (self.height - side) / 2
+        with self._drawn:
             getattr(self, f"_{self.kind}")(x0, y0, side, max(1.0, side / 16))
 
     def _drop(self, x0, y0, s, w) -> None:
