@@ -73,8 +73,9 @@ class StillLayer(Widget):
         self._recolour()
 
     def _resize(self, *_args) -> None:
-        """A new buffer of the window's size (the old one's picture would be stretched)."""
-        size = (max(1, int(self.width)), max(1, int(self.height)))
+        """A new buffer of the window's size (the old one's picture would be stretched); set
+        aside, the buffer gives its memory back (a whole window of colour and stencil)."""
+        size = (max(1, int(self.width)), max(1, int(self.height))) if self.buffered else (1, 1)
         if tuple(self.fbo.size) != size:
             self.fbo.size = size
         self.picture.pos = self.pos
@@ -94,7 +95,7 @@ class StillLayer(Widget):
         for child in reversed(self.children):
             old.remove(child.canvas)
             new.add(child.canvas)
-        self.picture.size = self.fbo.size if buffered else (0, 0)
+        self._resize()
 
     # Children draw into the buffer, not into the layer's own canvas (as Kivy's EffectWidget).
     def add_widget(self, widget, *args, **kwargs):
