@@ -32,7 +32,8 @@ def scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
 def bare_scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
     """The least Kivy can do: a thread hands a value to the main thread (``Clock``, as the
     Inbox's wake-up does), a label shows it, and the next frame is drawn. For a bare script
-    whose root is a Label (benchmarks/bare/idle.py)."""
+    whose root is a Label (benchmarks/bare/idle.py). With ``--early`` the thread also cuts
+    the frame's sleep short, as the app's Inbox does: the like-for-like yardstick."""
 
     def run(frames: Frames) -> None:
         from kivy.app import App
@@ -40,6 +41,11 @@ def bare_scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
 
         app, rng = App.get_running_app(), random.Random(args.seed)
         changed: dict[str, float] = {}
+        early = None
+        if getattr(args, "early", False):
+            from ui.table.frame_wait import FrameWait
+
+            early = FrameWait.on(Clock)
 
         def show(value: int) -> None:
             app.root.text = str(value)
@@ -56,6 +62,8 @@ def bare_scenario(args: argparse.Namespace) -> Callable[[Frames], None]:
                     time.sleep(delay)
                     when["put"] = time.perf_counter()
                     Clock.schedule_once(lambda _dt: show(i))
+                    if early is not None:
+                        early.wake()
 
                 threading.Thread(target=device, daemon=True).start()
                 drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)

@@ -169,6 +169,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="history: trips back home")
     parser.add_argument("--resume-id", type=int, help="history: the unfinished game to open")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--early", action="store_true",
+                        help="bare latency: the thread also cuts the frame's sleep short, as "
+                             "the app's Inbox does (ui/table/frame_wait.py)")
     args = parser.parse_args()
     if args.what == "bare":
         # Loaded, not run as __main__: its Config is set before anything here imports Kivy's

@@ -146,6 +146,51 @@ def test_an_answer_redraws_the_seats_it_changed_and_not_the_others(app):
     assert redrawn(app) == set()
 
 
+def test_a_region_that_grows_and_shrinks_with_the_phase_keeps_its_buffer(app):
+    """Witch's Brew's headline and action rows are taller while the round is played than while
+    roles are chosen, and the seats between them shorter: each phase change gave every seat
+    and both rows a new buffer (a texture, a framebuffer and a stencil), three or more a
+    press. A buffer now serves a region a little smaller than itself (ui/widgets/still.py)."""
+    resize(800, 480)
+    s = start(app, FIVE)
+    picking = {id(r): tuple(r.size) for r in regions(app)}
+    s.execute(Command("play_role", "Anna", {"role": "witch"}))
+    frames()
+    assert any(tuple(r.size) != picking[id(r)] for r in regions(app))  # the layout changed
+    s.undo()
+    frames()
+    buffers = {id(r): r._fbo.texture.id for r in regions(app)}
+    for _ in range(2):
+        s.execute(Command("play_role", "Anna", {"role": "witch"}))
+        frames()
+        the_same_pixels(app)      # each picture shows its own part of its buffer
+        s.undo()
+        frames()
+    assert {id(r): r._fbo.texture.id for r in regions(app)} == buffers
+    the_same_pixels(app)
+
+
+def test_a_fading_region_is_still_blended(app):
+    """An opaque picture is copied, not blended (still.py ``copied``); one that fades, or
+    whose parent fades, must still show what is under it."""
+    resize(800, 480)
+    start(app)
+    panel(app, "Anna").opacity = 0.5
+    try:
+        as_drawn = pixels_above_the_bar(app)
+        drawn_plainly(app, True)
+        try:
+            plain = pixels_above_the_bar(app)
+        finally:
+            drawn_plainly(app, False)
+    finally:
+        panel(app, "Anna").opacity = 1
+    # drawn plainly, each shape fades on its own (where two overlap, the lower shows through);
+    # a region fades its picture as one: under one in a hundred pixels apart (its card
+    # copied opaque instead, a tenth of the window)
+    assert differences(as_drawn, plain, 0.01) == "the same picture"
+
+
 def test_a_screen_in_regions_is_not_buffered_twice(app):
     start(app)
     assert table(app).in_regions and not app.root.ids.still.buffered

@@ -24,6 +24,7 @@ from companion.core.errors import RuleViolation
 from companion.core.model import Command, InputEvent
 from hardware.inbox import Inbox
 from ui.games import table_screens
+from ui.table.frame_wait import FrameWait
 from ui.table.smart_dice import SmartDice
 
 log = logging.getLogger(__name__)
@@ -59,8 +60,15 @@ class TableDevices:
         self._last_press: tuple = (None, None, None, -1)   # (id, session, step, revision)
 
     def listen(self) -> None:
-        """Main thread, once the window is up: wake on the Inbox, take the demo keys."""
-        self.inbox.wake = Clock.create_trigger(self._drain_inbox)
+        """Main thread, once the window is up: wake on the Inbox (at once, not at the next
+        frame's slot: ui/table/frame_wait.py), take the demo keys."""
+        drain, early = Clock.create_trigger(self._drain_inbox), FrameWait.on(Clock)
+
+        def wake() -> None:   # the drain scheduled, then the frame's sleep cut short for it
+            drain()
+            early.wake()
+
+        self.inbox.wake = wake
         Window.bind(on_key_down=self._on_key_down)
 
     # -- inputs reaching the main thread -------------------------------------------------

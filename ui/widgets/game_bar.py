@@ -11,6 +11,7 @@ through app.handle)."""
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -61,6 +62,15 @@ def log_line(n: int, line: str, source: str | None) -> str:
     return f"{line} ({came})" if came else line
 
 
+@lru_cache(maxsize=16)
+def _width(text: str, font_size: float, bold: bool) -> int:
+    """The width of ``text`` drawn at this size: the clocks' widest words are measured once
+    a size, not three times a step."""
+    core = CoreLabel(text=text, font_size=font_size, bold=bold)
+    core.refresh()
+    return core.texture.size[0]
+
+
 class GameBar(Box):
     #: What the left of the bar shows: the newest two events when both fit in its two rows,
     #: else the newest alone (the log dialog has every event whole), of those the window does
@@ -105,12 +115,8 @@ class GameBar(Box):
         app, events = App.get_running_app(), self.ids.events
         for label, widest in ((self.ids.turn_clock, ("Turn +59:59", "Paused 59:59")),
                               (self.ids.game_clock, ("Game 9:59:59",))):
-            sizes = []
-            for text in widest:
-                core = CoreLabel(text=text, font_size=label.font_size, bold=label.bold)
-                core.refresh()
-                sizes.append(core.texture.size[0])
-            label.width = max(sizes) + app.u * 6
+            label.width = max(_width(text, label.font_size, label.bold)
+                              for text in widest) + app.u * 6
         # the last lines the window does not say already ("Carl rolled 2 for turn order" under
         # "Roll for turn order: Daniel" and the dice panel's "Rolled: Anna 5, Carl 2", a redo's
         # line under the band saying "Redone: ..."); none: the bar names what its tap opens

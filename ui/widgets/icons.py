@@ -11,7 +11,10 @@ from __future__ import annotations
 import math
 
 from kivy.app import App
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics import (
+    Canvas, Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, RoundedRectangle,
+    Translate, Triangle,
+)
 from kivy.properties import (
     BooleanProperty, ColorProperty, NumericProperty, OptionProperty, StringProperty,
 )
@@ -29,6 +32,29 @@ GLASS = theme.rgba("#9FD8E8")
 CARD = theme.rgba("#E9DFC8")
 
 
+#: pixels: how far a side of a drawn circle may stray from the curve
+STRAY = 0.15
+
+
+def disc(pos, size, **kwargs) -> Ellipse:
+    """Kivy's Ellipse with the sides its size needs: Kivy gives every ellipse 180, about 40
+    microseconds each in software GL (a seat's card has a dozen), where a drop of 20 pixels
+    needs 18 to keep each side within STRAY of the curve."""
+    r = max(0.0, *size) / 2
+    sides = max(12, min(180, math.ceil(math.pi * math.sqrt(r / (2 * STRAY)))))
+    return Ellipse(pos=pos, size=size, segments=sides, **kwargs)
+
+
+def rounded(pos, size, radius, **kwargs) -> RoundedRectangle:
+    """Kivy's RoundedRectangle with the segments a corner its radius needs (Kivy's 10 a corner
+    cost twice the triangles: 45 microseconds a rectangle in software GL, for curves of a few
+    pixels)."""
+    flat = [v for r in radius for v in (r if isinstance(r, (tuple, list)) else (r,))]
+    r = max([0.0, *flat])
+    segments = max(2, min(10, math.ceil(math.pi * math.sqrt(r / (32 * STRAY)))))
+    return RoundedRectangle(pos=pos, size=size, radius=radius, segments=segments, **kwargs)
+
+
 def _polygon(points: list[tuple[float, float]]) -> Mesh:
     """A filled convex polygon (a triangle fan from its first corner)."""
     vertices = []
@@ -42,7 +68,8 @@ def _flat(points: list[tuple[float, float]]) -> list[float]:
 
 
 class Icon(Widget):
-    """One drawn picture; redrawn whenever its box, kind or colours change."""
+    """One drawn picture; drawn again whenever its size, kind or colours change, and only
+    moved when its place does (a seat's card that moves keeps its icons' instructions)."""
 
     kind = OptionProperty("drop", options=KINDS)
     colour = ColorProperty(GOLD)
@@ -50,22 +77,28 @@ class Icon(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.fbind("pos", self._draw)
+        self._move = Translate(0, 0)
+        self._drawn = Canvas()           # the picture, drawn from (0, 0)
+        for instruction in (PushMatrix(), self._move, self._drawn, PopMatrix()):
+            self.canvas.add(instruction)
+        self.fbind("pos", self._moved)
         self.fbind("size", self._draw)
         self.fbind("kind", self._draw)
         self.fbind("colour", self._draw)
         self.fbind("line", self._draw)
+        self._moved()
         self._draw()
 
+    def _moved(self, *_args) -> None:
+        self._move.xy = (self.x, self.y)
+
     def _draw(self, *_args) -> None:
-        self.canvas.clear()
+        self._drawn.clear()
         side = min(self.width, self.height)
         if side <= 0:
             return
-        # from x, y and the size themselves: center_x / center_y may not have followed yet
-        x0 = self.x + (self.width - side) / 2
-        y0 = self.y + (self.height - side) / 2
-        with self.canvas:
+        x0, y0 = (self.width - side) / 2, (self.height - side) / 2
+        with self._drawn:
             getattr(self, f"_{self.kind}")(x0, y0, side, max(1.0, side / 16))
 
     def _drop(self, x0, y0, s, w) -> None:
@@ -81,10 +114,10 @@ class Icon(Widget):
         Color(*self.line)
         Line(points=_flat(outline), close=True, width=w * 1.2)
         Color(*self.colour)
-        Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        disc(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
         Triangle(points=[*top, *left, *right])
         Color(1, 1, 1, 0.55)                           # the shine
-        Ellipse(pos=(cx - r * 0.55, cy - r * 0.05), size=(r * 0.35, r * 0.5))
+        disc(pos=(cx - r * 0.55, cy - r * 0.05), size=(r * 0.35, r * 0.5))
 
     def _nugget(self, x0, y0, s, w) -> None:
         """A gold nugget: a lumpy polygon with a lighter facet."""
@@ -105,13 +138,13 @@ class Icon(Widget):
         x = x0 + (s - width) / 2
         foot, top = y0 + s * 0.06, y0 + s * 0.80
         Color(*self.line)
-        RoundedRectangle(pos=(x - w, foot - w), size=(width + 2 * w, top - foot + 2 * w),
+        rounded(pos=(x - w, foot - w), size=(width + 2 * w, top - foot + 2 * w),
                          radius=[(width / 2 + w, width / 2 + w)] * 2 + [(w, w)] * 2)
         Color(*GLASS)
-        RoundedRectangle(pos=(x, foot), size=(width, top - foot),
+        rounded(pos=(x, foot), size=(width, top - foot),
                          radius=[(width / 2, width / 2)] * 2 + [(0, 0)] * 2)
         Color(*self.colour)
-        RoundedRectangle(pos=(x, foot), size=(width, (top - foot) * 0.55),
+        rounded(pos=(x, foot), size=(width, (top - foot) * 0.55),
                          radius=[(width / 2, width / 2)] * 2 + [(0, 0)] * 2)
         Color(*theme.rgba("#8A5A2B"))                  # the cork
         Rectangle(pos=(x + width * 0.12, top), size=(width * 0.76, s * 0.16))
@@ -121,13 +154,13 @@ class Icon(Widget):
         cw, ch = s * 0.72, s * 0.96
         x, y = x0 + (s - cw) / 2, y0 + s * 0.02
         Color(*self.line)
-        RoundedRectangle(pos=(x - w, y - w), size=(cw + 2 * w, ch + 2 * w), radius=[s * 0.1])
+        rounded(pos=(x - w, y - w), size=(cw + 2 * w, ch + 2 * w), radius=[s * 0.1])
         Color(*CARD)
-        RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[s * 0.08])
+        rounded(pos=(x, y), size=(cw, ch), radius=[s * 0.08])
         r = cw * 0.30
         cx, cy = x + cw / 2, y + ch * 0.36
         Color(*self.colour)
-        Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        disc(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
         Rectangle(pos=(cx - r * 0.35, cy + r * 0.7), size=(r * 0.7, ch * 0.28))
         Color(*self.line)
         Line(circle=(cx, cy, r), width=w)
@@ -138,11 +171,11 @@ class Icon(Widget):
         for dx, dy, fill in ((0.06, 0.12, self.colour), (0.36, 0.02, CARD)):
             x, y = x0 + s * dx, y0 + s * dy
             Color(*self.line)
-            RoundedRectangle(pos=(x - w, y - w), size=(cw + 2 * w, ch + 2 * w), radius=[s * 0.1])
+            rounded(pos=(x - w, y - w), size=(cw + 2 * w, ch + 2 * w), radius=[s * 0.1])
             Color(*fill)
-            RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[s * 0.08])
+            rounded(pos=(x, y), size=(cw, ch), radius=[s * 0.08])
         Color(*self.colour)
-        Ellipse(pos=(x0 + s * 0.52, y0 + s * 0.30), size=(cw * 0.45, cw * 0.45))
+        disc(pos=(x0 + s * 0.52, y0 + s * 0.30), size=(cw * 0.45, cw * 0.45))
 
     def _star(self, x0, y0, s, w) -> None:
         """A Spell: a five-pointed star, filled (a fan from its centre), outlined so a thin

@@ -21,11 +21,31 @@ from __future__ import annotations
 
 import math
 
-from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle, Translate
+from kivy.graphics import (
+    Callback, Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle, Translate,
+)
+from kivy.graphics.opengl import GL_BLEND, glDisable, glEnable
 from kivy.properties import BooleanProperty, ColorProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
+
+
+def copied(widget: Widget, picture: Rectangle, cleared: str) -> tuple[Callback, Callback]:
+    """The instructions around an opaque picture that copy it instead of blending it: the
+    picture of a buffer cleared to an opaque colour covers what is under it, and a blend reads
+    every pixel under it first (a window of them, about 2 ms a frame in software GL). Kivy
+    blends everything; a widget or one of its parents fading, or a buffer cleared to a colour
+    that is not opaque (``cleared``, the widget's property), still blends."""
+
+    def start(_instruction) -> None:
+        w = widget
+        while w is not None and w.opacity >= 1:
+            w = w.parent if w.parent is not w else None
+        if w is None and picture.size[0] > 0 and getattr(widget, cleared)[3] >= 1:
+            glDisable(GL_BLEND)
+
+    return Callback(start), Callback(lambda _instruction: glEnable(GL_BLEND))
 
 
 class StillLayer(Widget):
@@ -40,6 +60,9 @@ class StillLayer(Widget):
             Color(1, 1, 1, 1)
             self.picture = Rectangle(size=(1, 1), texture=self.fbo.texture)
             self._direct = Canvas()
+        start, end = copied(self, self.picture, "background")
+        self.canvas.insert(self.canvas.indexof(self.picture), start)
+        self.canvas.insert(self.canvas.indexof(self.picture) + 1, end)
         with self.fbo:
             self._clear = ClearColor(0, 0, 0, 1)
             ClearBuffers()
@@ -50,8 +73,9 @@ class StillLayer(Widget):
         self._recolour()
 
     def _resize(self, *_args) -> None:
-        """A new buffer of the window's size (the old one's picture would be stretched)."""
-        size = (max(1, int(self.width)), max(1, int(self.height)))
+        """A new buffer of the window's size (the old one's picture would be stretched); set
+        aside, the buffer gives its memory back (a whole window of colour and stencil)."""
+        size = (max(1, int(self.width)), max(1, int(self.height))) if self.buffered else (1, 1)
         if tuple(self.fbo.size) != size:
             self.fbo.size = size
         self.picture.pos = self.pos
@@ -71,7 +95,7 @@ class StillLayer(Widget):
         for child in reversed(self.children):
             old.remove(child.canvas)
             new.add(child.canvas)
-        self.picture.size = self.fbo.size if buffered else (0, 0)
+        self._resize()
 
     # Children draw into the buffer, not into the layer's own canvas (as Kivy's EffectWidget).
     def add_widget(self, widget, *args, **kwargs):
@@ -127,6 +151,24 @@ class Shell(Canvas):
             Canvas.add(self, instruction)
 
 
+#: pixels: a region's buffer grows in steps of this, so a size that comes and goes
+ROOM_STEP = 16
+
+
+def room_for(size: tuple[int, int]) -> tuple[int, int]:
+    """A buffer for ``size``, a little larger: a region whose height changes with the phase
+    (a headline of one line or two) keeps one buffer. A new buffer is a new texture, a
+    framebuffer and a stencil: about half a millisecond here, three of them a press before."""
+    return tuple(-(-side // ROOM_STEP) * ROOM_STEP for side in size)  # type: ignore[return-value]
+
+
+def fits(size: tuple[int, int], have: tuple[int, int]) -> bool:
+    """Whether a buffer of ``have`` serves ``size``: large enough, and not four times the
+    pixels (a window made smaller gives its memory back)."""
+    return (size[0] <= have[0] and size[1] <= have[1]
+            and have[0] * have[1] <= 4 * max(ROOM_STEP ** 2, size[0] * size[1]))
+
+
 class StillRegion:
     """For a widget (put it first among its bases): the widget and everything on it drawn into
     a buffer of its own size, drawn again only when something on it changes.
@@ -138,8 +180,9 @@ class StillRegion:
     puts the other pictures back as they were. Its own background is inside the buffer too,
     which is cleared to ``behind``, the colour the region stands on (rounded corners show it),
     opaque, so nothing is blended twice. The buffer covers the whole pixels the widget touches
-    and its content is shifted by whole pixels, so the letters are not resampled; its
-    opacity fades the picture."""
+    (its lower left part: the buffer is kept when the region grows a little, see
+    :func:`room_for`) and its content is shifted by whole pixels, so the letters are not
+    resampled; its opacity fades the picture."""
 
     behind = ColorProperty((0, 0, 0, 1))
     #: False: drawn as a plain widget, straight into whatever draws its parent (the tests
@@ -160,8 +203,10 @@ class StillRegion:
         self._fbo.add(drawn)
         self._white = Color(1, 1, 1, 1)
         self._picture = Rectangle(size=(1, 1), texture=self._fbo.texture)
+        self._shown = (1, 1)               # the part of the buffer the picture shows
         self._plain = Canvas()             # unbuffered, the drawing moves here
-        self.canvas.hold(self._fbo, self._white, self._picture, self._plain)
+        copy, blend = copied(self, self._picture, "behind")
+        self.canvas.hold(self._fbo, self._white, copy, self._picture, blend, self._plain)
         super().__init__(**kwargs)
         if "behind" not in kwargs:
             self.behind = theme.BG
@@ -188,9 +233,14 @@ class StillRegion:
         x0, y0 = math.floor(self.x), math.floor(self.y)
         size = (max(1, math.ceil(self.x + self.width) - x0),
                 max(1, math.ceil(self.y + self.height) - y0))
-        if tuple(self._fbo.size) != size:
-            self._fbo.size = size
-            self._picture.texture = self._fbo.texture
+        have = tuple(self._fbo.size)
+        if fits(size, have):
+            if size != self._shown:
+                self._picture.texture = self._fbo.texture.get_region(0, 0, *size)
+        else:
+            self._fbo.size = room_for(size)
+            self._picture.texture = self._fbo.texture.get_region(0, 0, *size)
+        self._shown = size
         self._shift.xy = (-x0, -y0)
         self._picture.pos = (x0, y0)
         self._picture.size = size if self.buffered else (0, 0)

@@ -14,12 +14,13 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.widget import Widget
 
 from companion.games.cauldron import data as d
 from ui import theme
+from ui.widgets.icons import disc
 
 CELLS = d.WIN + 1  # 0..35
 TAG_FS, TAG_H = 18, 26  # the milestone tags under the lanes, in units: read from a metre
@@ -182,10 +183,10 @@ class CauldronTrack(Widget):
         position = max(0, min(d.WIN, p["magik"]))
         tx, ty = cx + (position + 0.5) * cell - size / 2, y + (lane_h - size) / 2
         Color(*theme.DARK_INK)
-        Ellipse(pos=(tx - 2 * u, ty - 2 * u), size=(size + 4 * u, size + 4 * u))
+        disc(pos=(tx - 2 * u, ty - 2 * u), size=(size + 4 * u, size + 4 * u))
         won = summary.get("winner") == p["name"]
         Color(*(theme.ACCENT if won else theme.rgba(hex_colour)))
-        Ellipse(pos=(tx, ty), size=(size, size))
+        disc(pos=(tx, ty), size=(size, size))
         text_at(p["name"][:1].upper(), size * 0.68, theme.ink_on(hex_colour), tx, ty, size, size)
 
     def _tags(self, summary, cx, cell, y0, lanes_bottom, u) -> None:

@@ -16,12 +16,13 @@ import math
 from typing import Any, Callable
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Line
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.floatlayout import FloatLayout
 
 from ui import theme
 from ui.games.quest import draw
+from ui.widgets.icons import disc
 
 PATHS = (1, 2, 3, 4, 5, 6)
 CAULDRON = "cauldron"
@@ -219,7 +220,7 @@ class QuestBoard(FloatLayout):
             return
         r = (g["rc"] if space.startswith("c") else g["rp"]) * 1.3
         Color(*draw.GOLD[:3], 0.45)
-        Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+        disc(pos=(x - r, y - r), size=(2 * r, 2 * r))
         draw.ring(x, y, r, draw.GOLD, max(2.0, g["R"] * 0.014))
         draw.disc(x, y, r * 0.3, draw.GOLD)
 

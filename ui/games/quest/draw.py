@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics import Color, Line, Mesh, Rectangle, Triangle
 
 from ui import theme
+from ui.widgets import icons
 
 INGREDIENT_WORDS = {
     "rotten_egg": "Rotten egg", "poisonous_mushroom": "Mushroom", "horned_toad": "Horned toad",
@@ -61,7 +62,7 @@ def text(cx: float, cy: float, words: str, size: float, colour=(1, 1, 1, 1),
 
 def disc(cx: float, cy: float, r: float, colour) -> None:
     Color(*colour)
-    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+    icons.disc(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
 
 
 def ring(cx: float, cy: float, r: float, colour, width: float) -> None:
@@ -98,16 +99,16 @@ def bottle(cx: float, cy: float, s: float, label: str = "", glass=GLASS,
     body_y = cy - s * 0.12
     disc(cx, body_y, r + max(1.5, s * 0.05), edge)
     Color(*edge)
-    RoundedRectangle(pos=(cx - s * 0.16, body_y + r * 0.5), size=(s * 0.32, s * 0.42),
+    icons.rounded(pos=(cx - s * 0.16, body_y + r * 0.5), size=(s * 0.32, s * 0.42),
                      radius=[s * 0.05])
     disc(cx, body_y, r, glass)
     Color(*glass)
     Rectangle(pos=(cx - s * 0.11, body_y + r * 0.6), size=(s * 0.22, s * 0.32))
     Color(*CORK)
-    RoundedRectangle(pos=(cx - s * 0.13, cy + s * 0.3), size=(s * 0.26, s * 0.16),
+    icons.rounded(pos=(cx - s * 0.13, cy + s * 0.3), size=(s * 0.26, s * 0.16),
                      radius=[s * 0.04])
     Color(1, 1, 1, 0.35)
-    Ellipse(pos=(cx - r * 0.7, body_y + r * 0.1), size=(r * 0.45, r * 0.45))
+    icons.disc(pos=(cx - r * 0.7, body_y + r * 0.1), size=(r * 0.45, r * 0.45))
     if label:
         text(cx, body_y, label, r * 1.25, WHITE)
 
@@ -117,11 +118,11 @@ def hat(cx: float, cy: float, s: float, colour=HAT) -> None:
     edge = WHITE
     w = s * 0.9
     Color(*edge)
-    Ellipse(pos=(cx - w / 2 - 2, cy - s * 0.42 - 2), size=(w + 4, s * 0.26 + 4))
+    icons.disc(pos=(cx - w / 2 - 2, cy - s * 0.42 - 2), size=(w + 4, s * 0.26 + 4))
     Triangle(points=[cx - s * 0.3 - 2, cy - s * 0.32, cx + s * 0.3 + 2, cy - s * 0.32,
                      cx + s * 0.06, cy + s * 0.5 + 3])
     Color(*colour)
-    Ellipse(pos=(cx - w / 2, cy - s * 0.42), size=(w, s * 0.26))
+    icons.disc(pos=(cx - w / 2, cy - s * 0.42), size=(w, s * 0.26))
     Triangle(points=[cx - s * 0.3, cy - s * 0.32, cx + s * 0.3, cy - s * 0.32,
                      cx + s * 0.06, cy + s * 0.48])
     Color(*GOLD)
@@ -153,10 +154,10 @@ def die(cx: float, cy: float, s: float, face, fill=WHITE, edge=None) -> None:
     or None for a question mark)."""
     if edge is not None:
         Color(*edge)
-        RoundedRectangle(pos=(cx - s / 2 - s * 0.06, cy - s / 2 - s * 0.06),
+        icons.rounded(pos=(cx - s / 2 - s * 0.06, cy - s / 2 - s * 0.06),
                          size=(s * 1.12, s * 1.12), radius=[s * 0.2])
     Color(*fill)
-    RoundedRectangle(pos=(cx - s / 2, cy - s / 2), size=(s, s), radius=[s * 0.16])
+    icons.rounded(pos=(cx - s / 2, cy - s / 2), size=(s, s), radius=[s * 0.16])
     if face == "bottle":
         bottle(cx, cy, s * 0.82)
     elif face == "hat":
@@ -172,10 +173,10 @@ def die(cx: float, cy: float, s: float, face, fill=WHITE, edge=None) -> None:
 def obstacle(cx: float, cy: float, s: float) -> None:
     """An obstacle across a path: a boulder with a white cross, outlined in white."""
     Color(*WHITE)
-    RoundedRectangle(pos=(cx - s / 2 - 2, cy - s * 0.4 - 2), size=(s + 4, s * 0.8 + 4),
+    icons.rounded(pos=(cx - s / 2 - 2, cy - s * 0.4 - 2), size=(s + 4, s * 0.8 + 4),
                      radius=[s * 0.25])
     Color(*ROCK)
-    RoundedRectangle(pos=(cx - s / 2, cy - s * 0.4), size=(s, s * 0.8), radius=[s * 0.24])
+    icons.rounded(pos=(cx - s / 2, cy - s * 0.4), size=(s, s * 0.8), radius=[s * 0.24])
     Color(*WHITE)
     k = s * 0.22
     Line(points=[cx - k, cy - k, cx + k, cy + k], width=max(1.2, s * 0.07))
@@ -186,15 +187,15 @@ def cauldron(cx: float, cy: float, s: float, brew=BREW) -> None:
     """The cauldron: a black pot with a rim, green brew and bubbles."""
     disc(cx, cy - s * 0.05, s * 0.42, POT)
     Color(*POT)
-    RoundedRectangle(pos=(cx - s * 0.47, cy + s * 0.12), size=(s * 0.94, s * 0.14),
+    icons.rounded(pos=(cx - s * 0.47, cy + s * 0.12), size=(s * 0.94, s * 0.14),
                      radius=[s * 0.06])
     Color(*brew)
-    Ellipse(pos=(cx - s * 0.38, cy + s * 0.16), size=(s * 0.76, s * 0.09))
+    icons.disc(pos=(cx - s * 0.38, cy + s * 0.16), size=(s * 0.76, s * 0.09))
     for dx, dy, r in ((-0.14, 0.31, 0.07), (0.1, 0.36, 0.05), (0.2, 0.29, 0.04)):
         disc(cx + dx * s, cy + dy * s, r * s, brew)
     Color(*POT)
     for dx in (-0.28, 0.28):
-        RoundedRectangle(pos=(cx + dx * s - s * 0.06, cy - s * 0.5), size=(s * 0.12, s * 0.14),
+        icons.rounded(pos=(cx + dx * s - s * 0.06, cy - s * 0.5), size=(s * 0.12, s * 0.14),
                          radius=[s * 0.03])
 
 
@@ -222,7 +223,7 @@ def ingredient(cx: float, cy: float, s: float, name: str, tile: bool = True) -> 
 
 def _egg(cx, cy, s):
     Color(*theme.rgba("#C9D98A"))
-    Ellipse(pos=(cx - s * 0.28, cy - s * 0.4), size=(s * 0.56, s * 0.72))
+    icons.disc(pos=(cx - s * 0.28, cy - s * 0.4), size=(s * 0.56, s * 0.72))
     Color(*theme.rgba("#4E6B1E"))
     Line(points=[cx - s * 0.2, cy, cx - s * 0.08, cy + s * 0.08, cx, cy - s * 0.04,
                  cx + s * 0.1, cy + s * 0.06, cx + s * 0.22, cy - s * 0.02], width=max(1, s * 0.04))
@@ -234,10 +235,10 @@ def _egg(cx, cy, s):
 
 def _mushroom(cx, cy, s):
     Color(*theme.rgba("#F1E3C6"))
-    RoundedRectangle(pos=(cx - s * 0.1, cy - s * 0.42), size=(s * 0.2, s * 0.5),
+    icons.rounded(pos=(cx - s * 0.1, cy - s * 0.42), size=(s * 0.2, s * 0.5),
                      radius=[s * 0.05])
     Color(*theme.rgba("#D23A2A"))
-    Ellipse(pos=(cx - s * 0.44, cy - s * 0.33), size=(s * 0.88, s * 0.76), angle_start=-90,
+    icons.disc(pos=(cx - s * 0.44, cy - s * 0.33), size=(s * 0.88, s * 0.76), angle_start=-90,
             angle_end=90)
     for dx, dy, r in ((-0.2, 0.16, 0.06), (0.05, 0.28, 0.07), (0.23, 0.13, 0.05)):
         disc(cx + dx * s, cy + dy * s, r * s, WHITE)
@@ -246,7 +247,7 @@ def _mushroom(cx, cy, s):
 def _toad(cx, cy, s):
     green = theme.rgba("#6E8B2F")
     Color(*green)
-    Ellipse(pos=(cx - s * 0.4, cy - s * 0.36), size=(s * 0.8, s * 0.52))
+    icons.disc(pos=(cx - s * 0.4, cy - s * 0.36), size=(s * 0.8, s * 0.52))
     for dx in (-0.2, 0.2):
         Triangle(points=[cx + dx * s - s * 0.07, cy + s * 0.22, cx + dx * s + s * 0.07,
                          cy + s * 0.22, cx + dx * s * 1.5, cy + s * 0.46])
@@ -260,12 +261,12 @@ def _toad(cx, cy, s):
 
 def _eye(cx, cy, s):
     Color(*theme.rgba("#1A1A1A"))
-    Ellipse(pos=(cx - s * 0.46, cy - s * 0.26), size=(s * 0.92, s * 0.52))
+    icons.disc(pos=(cx - s * 0.46, cy - s * 0.26), size=(s * 0.92, s * 0.52))
     Color(*WHITE)
-    Ellipse(pos=(cx - s * 0.42, cy - s * 0.22), size=(s * 0.84, s * 0.44))
+    icons.disc(pos=(cx - s * 0.42, cy - s * 0.22), size=(s * 0.84, s * 0.44))
     disc(cx, cy, s * 0.2, theme.rgba("#E08A1E"))
     Color(*BLACK)
-    Ellipse(pos=(cx - s * 0.05, cy - s * 0.18), size=(s * 0.1, s * 0.36))
+    icons.disc(pos=(cx - s * 0.05, cy - s * 0.18), size=(s * 0.1, s * 0.36))
 
 
 def _dandelion(cx, cy, s):
