@@ -34,12 +34,13 @@ def phrases(text: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _one_word_names() -> re.Pattern:
-    """The games' names of things printed in more than one word (Cauldron's Ingredients,
-    Witch's Brew's roles), longest first."""
+    """The games' names of things printed in more than one word (Cauldron's Ingredients and
+    milestones, Witch's Brew's roles), longest first."""
     from companion.games.cauldron import data as cauldron
     from companion.games.witchs_brew.roles import ROLES
 
-    names = {cauldron.label(k) for k in cauldron.INGREDIENTS} | {r.title for r in ROLES.values()}
+    names = ({cauldron.label(k) for k in cauldron.INGREDIENTS} | {r.title for r in ROLES.values()}
+             | set(cauldron.MILESTONE_TEXT.values()))
     many = sorted((n.lower() for n in names if " " in n), key=len, reverse=True)
     return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in many) + r")\b")
 

@@ -43,9 +43,10 @@ def card_reason(reason: str) -> str:
     the panel wide. The card's title and cost are above it and the buyer's Magik beside it, so
     it says only what they do not ("Advanced Spells can be bought only after Rituals of Power"
     under "Advanced Spell" said the card's name twice); a tap on it gives the rule's whole
-    sentence in the messages' band."""
+    sentence in the messages' band, which says "only after Rituals of Power": the card does
+    not say those words with it."""
     if reason.endswith("can be bought only after Rituals of Power"):
-        return "Only after Rituals of Power"
+        return "After Rituals of Power"
     if reason.startswith("Simple Game:"):
         return "Not in the Simple Game"
     if reason.endswith("(the cost is paid in Magik)"):
