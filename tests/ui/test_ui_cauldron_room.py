@@ -94,11 +94,12 @@ def test_a_seat_with_more_cards_than_room_says_how_many_more(app):
     assert tincture.height > 40 * app.u
     # each vial drawn within its own line (not where a new line's default height put it)
     for line in find(lambda w: isinstance(w, CardLine), seats(app)[2]):
-        drawing = line.children[-1]
-        spans = [(i.pos[1], i.pos[1] + i.size[1]) for i in drawing.canvas.children
+        icon = line.children[-1]
+        y0, shapes = icon.y, icon.drawing.children   # drawn from the icon's lower left
+        spans = [(y0 + i.pos[1], y0 + i.pos[1] + i.size[1]) for i in shapes
                  if type(i).__name__ in ("Rectangle", "RoundedRectangle", "Ellipse")]
-        spans += [(min(i.vertices[1::4]), max(i.vertices[1::4]))
-                  for i in drawing.canvas.children if type(i).__name__ == "Mesh"]
+        spans += [(y0 + min(i.vertices[1::4]), y0 + max(i.vertices[1::4]))
+                  for i in shapes if type(i).__name__ == "Mesh"]
         assert spans and all(line.y - 2 <= low and high <= line.top + 2 for low, high in spans)
     both_sizes("cauldron_room_more", portrait=True)
 

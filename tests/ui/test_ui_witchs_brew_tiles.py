@@ -144,6 +144,6 @@ def test_the_only_stack_with_cards_left_is_picked_by_itself(app):
 def test_an_icon_draws_each_kind_and_nothing_without_room(app):
     for kind in ("drop", "nugget", "vial", "potion", "cards"):
         icon = Icon(kind=kind, size=(40, 40), pos=(0, 0))
-        assert len(icon.canvas.children) > 4, kind
+        assert len(icon.drawing.children) > 4, kind
         icon.size = (0, 40)
-        assert not icon.canvas.children, kind
+        assert not icon.drawing.children, kind

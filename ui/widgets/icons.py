@@ -89,6 +89,11 @@ class Icon(Widget):
         self._moved()
         self._draw()
 
+    @property
+    def drawing(self):
+        """The picture's instructions, in the icon's own coordinates (its lower left is 0, 0)."""
+        return self._drawn
+
     def _moved(self, *_args) -> None:
         self._move.xy = (self.x, self.y)
 

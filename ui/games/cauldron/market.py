@@ -71,6 +71,8 @@ class CauldronMarketPanel(BoxLayout):
     #: the seats' strip is under the offers (ui/games/cauldron/table.py): the buyer's card
     #: there says its Magik, the rows are a line of words shorter
     with_seats = BooleanProperty(False)
+    #: the Field choice is open (the table's strip of seats makes way for its buttons)
+    choosing_field = BooleanProperty(False)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -107,7 +109,8 @@ class CauldronMarketPanel(BoxLayout):
         box = self.ids.offers
         box.clear_widgets()
         u = App.get_running_app().u
-        if self.pending is not None and self.pending["item"] == "field":
+        self.choosing_field = self.pending is not None and self.pending["item"] == "field"
+        if self.choosing_field:
             return self._fields(box, u)
         if self.pending is not None:
             return self._discard(box, u)
@@ -184,15 +187,16 @@ class CauldronMarketPanel(BoxLayout):
         offer = self.pending
         summary = App.get_running_app().summary
         if self.marking:
-            self.heading = "Which type has no Field left in the box? (a marked one: tap to unmark)"
+            self.heading = "Which types have run out? (tap one again to unmark it)"
         else:
             self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
                                                 if offer.get("bonus_ingredient") else
                                                 "(no bonus Ingredient at 25 or more)"))
         out = [k for k in d.INGREDIENTS if offer["fields"][k]]
         if out and not self.marking:
-            also = ", ".join(ingredient_name(k) for k in out[1:])
-            rule = Label(text=offer["fields"][out[0]] + (f" (so are: {also})" if also else ""),
+            # one line, the types by name (the rule's whole sentence, two lines here, left the
+            # rows under a finger's height beside the seats' strip; a tap on one says it)
+            rule = Label(text="Run out of the box: " + ", ".join(ingredient_name(k) for k in out),
                          font_size=u * 20, color=REASON_INK, halign="left", valign="middle",
                          size_hint_y=None)
             rule.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),

@@ -53,6 +53,9 @@ PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
 #: discount and Pass below them (market.kv). Where the body has less (Large text, a message
 #: in the band above, four or more seats in portrait), the strip goes for that time
 MARKET_ROOM, PORTRAIT_MARKET_ROOM = 166, 3 * (54 + 24 + 2) + 2 * 4 + 8 + 24 + 56 + 6 * 2
+#: units: the Field choice's heading, its line of types run out and two rows of buttons with
+#: two-line names and their captions (beside the strip they were cut to their last line)
+FIELD_ROOM = 24 + 6 + 24 + 6 + 2 * 76 + 6
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -191,6 +194,7 @@ class CauldronScreen(Screen):
         self.turn_panel.bind(choice=self.refresh)
         self._refit_market = Clock.create_trigger(self._market_fits, 0)
         self.ids.upper.fbind("height", self._refit_market)
+        self.market.fbind("choosing_field", self._refit_market)
 
     def on_pre_enter(self, *_):
         self.show_track = False
@@ -314,14 +318,16 @@ class CauldronScreen(Screen):
     def market_strip(self, app) -> float:
         """The height of the seats' strip under the Market's offers (compact cards: name,
         Magik, Potions and Spells; portrait: in the seat row's rows), or 0 where the body
-        would leave the Market less than its room (MARKET_ROOM). A choice open (a Field's
-        type, a Spell to discard) keeps it: the discount and Pass stay where they were."""
+        would leave the Market less than its room (MARKET_ROOM; the Field choice's nine
+        buttons, FIELD_ROOM). A Spell to discard keeps it: the discount and Pass stay where
+        they were."""
         n = len(app.summary["players"])
         cols = self.seats.columns(n, app.portrait, compact=True)
         rows = -(-n // cols)
         strip = rows * compact_height(app.u, app.fu) + (rows - 1) * app.u * 6
         body = self.ids.upper.height + self.ids.lower.height
-        room = app.u * (PORTRAIT_MARKET_ROOM if app.portrait else MARKET_ROOM)
+        room = app.u * max(PORTRAIT_MARKET_ROOM if app.portrait else MARKET_ROOM,
+                           FIELD_ROOM if self.market.choosing_field else 0)
         return strip if body - strip >= room - 1 else 0
 
     def _market_fits(self, *_args) -> None:
