@@ -127,7 +127,7 @@ def test_cauldron_and_quest_look_the_same_drawn_in_regions(app):
 def redrawn(app) -> set[str]:
     """The regions that will draw again on the next frame, by the seat they show (or kind)."""
     return {getattr(r, "player", "") or type(r).__name__ for r in regions(app)
-            if r._fbo.needs_redraw}
+            if r._fbo is not None and r._fbo.needs_redraw}
 
 
 def test_an_answer_redraws_the_seats_it_changed_and_not_the_others(app):
@@ -159,15 +159,28 @@ def test_a_region_that_grows_and_shrinks_with_the_phase_keeps_its_buffer(app):
     assert any(tuple(r.size) != picking[id(r)] for r in regions(app))  # the layout changed
     s.undo()
     frames()
-    buffers = {id(r): r._fbo.texture.id for r in regions(app)}
+    buffers = {id(r): r._fbo.texture.id for r in regions(app) if r._fbo is not None}
     for _ in range(2):
         s.execute(Command("play_role", "Anna", {"role": "witch"}))
         frames()
         the_same_pixels(app)      # each picture shows its own part of its buffer
         s.undo()
         frames()
-    assert {id(r): r._fbo.texture.id for r in regions(app)} == buffers
+    assert {id(r): r._fbo.texture.id for r in regions(app) if r._fbo is not None} == buffers
     the_same_pixels(app)
+
+
+def test_a_region_gets_its_buffer_when_it_first_has_pixels(app):
+    """A framebuffer costs about half a millisecond to make: the game bar's regions on Home's
+    first frame (the bar has no height there) and a panel folded away make none."""
+    from ui.widgets.still import StillBox
+
+    box = StillBox(size_hint=(None, None), size=(120, 0))
+    assert box._fbo is None
+    box.size = (120, 40)
+    assert box._fbo is not None and tuple(box._fbo.size) == (128, 48)
+    box.size = (120, 0)
+    assert box._fbo is not None      # kept: it may show again
 
 
 def test_a_fading_region_is_still_blended(app):

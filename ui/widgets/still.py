@@ -195,18 +195,17 @@ class StillRegion:
         drawn = Canvas()
         self.canvas = Shell()
         self.canvas.inner = drawn
-        self._fbo = Fbo(size=(1, 1), with_stencilbuffer=True)
-        with self._fbo:
-            self._clear = ClearColor(*theme.BG)
-            ClearBuffers()
-            self._shift = Translate(0, 0)
-        self._fbo.add(drawn)
+        self._fbo: Fbo | None = None       # made when the region first has pixels (_place)
+        self._slot = Canvas()              # where the buffer is drawn, once there is one
+        self._aside = Canvas()             # drawn nowhere: the drawing, until its buffer
+        self._aside.add(drawn)
+        self._holder = self._aside         # which of the three holds the drawing now
         self._white = Color(1, 1, 1, 1)
-        self._picture = Rectangle(size=(1, 1), texture=self._fbo.texture)
-        self._shown = (1, 1)               # the part of the buffer the picture shows
+        self._picture = Rectangle(size=(0, 0))
+        self._shown = (0, 0)               # the part of the buffer the picture shows
         self._plain = Canvas()             # unbuffered, the drawing moves here
         copy, blend = copied(self, self._picture, "behind")
-        self.canvas.hold(self._fbo, self._white, copy, self._picture, blend, self._plain)
+        self.canvas.hold(self._slot, self._white, copy, self._picture, blend, self._plain)
         super().__init__(**kwargs)
         if "behind" not in kwargs:
             self.behind = theme.BG
@@ -214,31 +213,49 @@ class StillRegion:
         self.fbind("pos", self._place)
         self.fbind("behind", self._recolour)
         self.fbind("buffered", self._rebuffer)
-        self._recolour()
         self._place()
+
+    def _rehome(self) -> None:
+        """The drawing where it belongs: plain, in its buffer, or aside until it has one."""
+        home = self._plain if not self.buffered else (self._fbo or self._aside)
+        if home is not self._holder:
+            self._holder.remove(self.canvas.inner)
+            home.add(self.canvas.inner)
+            self._holder = home
 
     def _rebuffer(self, *_args) -> None:
-        drawn = self.canvas.inner
-        if self.buffered:
-            self._plain.remove(drawn)
-            self._fbo.add(drawn)
-        else:
-            self._fbo.remove(drawn)
-            self._plain.add(drawn)
+        self._rehome()
         self._place()
 
+    def _buffer(self, size: tuple[int, int]) -> None:
+        """The region's buffer, made when it first has pixels: a new framebuffer costs about
+        half a millisecond, and a region that never shows (the game bar on Home's first
+        frame, a panel folded away) needs none."""
+        self._fbo = Fbo(size=room_for(size), with_stencilbuffer=True)
+        with self._fbo:
+            self._clear = ClearColor(*self.behind)
+            ClearBuffers()
+            self._shift = Translate(0, 0)
+        self._slot.add(self._fbo)
+        self._rehome()
+
     def _place(self, *_args) -> None:
+        if self._fbo is None:
+            if self.width <= 0 or self.height <= 0:
+                self._picture.size = (0, 0)    # nothing to show, nothing drawn
+                return
         # the whole pixels the widget touches (from x and width themselves: right and top may
         # not have followed yet), and the content shifted by whole pixels into them
         x0, y0 = math.floor(self.x), math.floor(self.y)
         size = (max(1, math.ceil(self.x + self.width) - x0),
                 max(1, math.ceil(self.y + self.height) - y0))
-        have = tuple(self._fbo.size)
-        if fits(size, have):
-            if size != self._shown:
-                self._picture.texture = self._fbo.texture.get_region(0, 0, *size)
-        else:
+        if self._fbo is None:
+            self._buffer(size)
+            self._picture.texture = self._fbo.texture.get_region(0, 0, *size)
+        elif not fits(size, tuple(self._fbo.size)):
             self._fbo.size = room_for(size)
+            self._picture.texture = self._fbo.texture.get_region(0, 0, *size)
+        elif size != self._shown:
             self._picture.texture = self._fbo.texture.get_region(0, 0, *size)
         self._shown = size
         self._shift.xy = (-x0, -y0)
@@ -246,7 +263,8 @@ class StillRegion:
         self._picture.size = size if self.buffered else (0, 0)
 
     def _recolour(self, *_args) -> None:
-        self._clear.rgba = self.behind
+        if self._fbo is not None:
+            self._clear.rgba = self.behind
 
 
 class StillBox(StillRegion, BoxLayout):
