@@ -191,6 +191,8 @@ class GameBarApp(EventDispatcher):
         self._announce = ""
         self._clear_undo = Clock.create_trigger(lambda *_: setattr(self, "undo_words", ""),
                                                 UNDO_SECONDS)
+        # ... and goes when the table screen does (home, a new game's setup)
+        self.fbind("table_showing", lambda *_: self.table_showing or self.forget_undo())
         # A turn change keeps the clocks after the frame that shows the change: their own
         # transaction (a sync of the card) does not hold up the table's next picture.
         self._keep_clocks_soon = Clock.create_trigger(lambda *_: self.keep_clocks(), 0.3)
@@ -215,6 +217,10 @@ class GameBarApp(EventDispatcher):
         self._narrator_of(session)
         # what undo took back in the last game is no news in this one (and its toast lies in the
         # bar's place: it would take the first tap meant for the bar)
+        self.forget_undo()
+
+    def forget_undo(self) -> None:
+        """What undo or redo said goes with the game it was said in (home, a new setup)."""
         self._clear_undo.cancel()
         self.undo_words = ""
 
