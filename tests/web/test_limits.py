@@ -107,6 +107,9 @@ def test_1200_idle_and_half_sent_connections_do_not_lock_a_seat_out(child):
         assert log["records"] < 50, log["lines"]
         assert log["tracebacks"] == 0, log["lines"]
         assert any("connection refused" in line for line in log["lines"])   # said, once
+        # never out of files: asyncio then stops accepting for a second (limits.ACCEPT_BURST;
+        # a backlog of 128 made the seat wait 1.1-1.8 s, and 2.06 s in a CI run)
+        assert not any("accept failed" in line for line in log["lines"]), log["lines"]
     finally:
         for s in crowd:
             s.close()

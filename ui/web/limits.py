@@ -15,6 +15,8 @@ The rules (docs/security.md, "The phones' network"):
   connections and the loop's accept errors are counted by a :class:`Tally`, which logs the first
   of each kind, then one line per :data:`TALLY_S` with how many more there were.
 - No answer carries a ``Server`` header.
+- At most :data:`ACCEPT_BURST` connections are accepted in one turn of the loop, so a crowd
+  never runs the process out of files (asyncio would stop accepting for a second).
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ UNFINISHED_S = 10.0
 MAX_HEADER_BYTES = 8190
 #: How often the counts of what was refused or failed are logged (one line per kind).
 TALLY_S = 60.0
+#: Connections accepted at most in one turn of the loop (asyncio's accept loop takes the
+#: listening socket's backlog, so it is that too). Each holds a file until the Gate closes it
+#: on the next turn: a burst of 128 from a crowd ran past the file limit's head-room
+#: (KEPT_FDS), asyncio then stops accepting for a whole second, and a seat's phone waited
+#: through one or two of those (2.06 s in a CI run). A burst within the head-room never does.
+ACCEPT_BURST = 32
 
 
 def total_for(soft_limit: int | None = None) -> int:

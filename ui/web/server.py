@@ -40,7 +40,9 @@ from companion.view import audience_view
 from ui.web import passes as kept
 from ui.web.addresses import join_links, local_addresses
 from ui.web.clients import BURST, RATE, WATCH, Client, seat_input  # noqa: F401 (the tests')
-from ui.web.limits import Gate, GuardedHandler, Tally, handler_args, loop_problems
+from ui.web.limits import (
+    ACCEPT_BURST, Gate, GuardedHandler, Tally, handler_args, loop_problems,
+)
 from ui.web.messages import Refused, parse, reply
 from ui.web.messages import (  # noqa: F401 (the tests' too)
     BEAT_S, CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, RESTARTING, STOPPED,
@@ -368,7 +370,7 @@ class PhoneServer:
         for address in wanted:
             try:
                 listening = await loop.create_server(connection, address, port,
-                                                     reuse_address=True, backlog=128)
+                                                     reuse_address=True, backlog=ACCEPT_BURST)
             except OSError as problem:
                 log.warning("phones: cannot listen on %s: %s", address, problem)
                 continue
