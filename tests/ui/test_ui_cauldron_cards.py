@@ -115,3 +115,22 @@ def test_large_text_enlarges_the_seat_cards_and_leaves_out_what_no_longer_fits(a
     assert not anna.show_cellars and (not chips or chips[-1].count.startswith("+"))
     assert anna.ids.pool_rows.height == 0 or chips
     both_sizes("cauldron_seats_large_text")
+
+
+def test_a_choice_left_open_in_one_game_is_closed_in_the_next(app):
+    """The turn panel serves every Cauldron game the app opens: a brew list left open in one
+    game showed over the next game's seats at the same seat's first turn (its key, the season,
+    seat, phase and action, was the same)."""
+    s = start(app)
+    deal(s, NAMES)
+    to_turns(s, NAMES)
+    table(app).turn_panel.choose("brew")
+    frames()
+    assert table(app).turn_panel.choice == "brew"
+    app.go_home()
+    s = start(app)
+    deal(s, NAMES)
+    to_turns(s, NAMES)
+    frames()
+    assert table(app).turn_panel.choice == ""
+    assert table(app).seats.get_root_window() is not None      # the seats show, not the list

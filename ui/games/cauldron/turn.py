@@ -66,7 +66,7 @@ class CauldronTurnPanel(GridLayout):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._key = None
+        self._key = self._session = None
         self.summary: dict = {}
         self.seat = 0
         self.who = ""
@@ -84,8 +84,11 @@ class CauldronTurnPanel(GridLayout):
         self.summary, self.seat, self.who = summary, prompt["seat"], prompt["turn"]
         options = summary["options"] or {}
         key = (summary["season_number"], self.seat, prompt["phase"], summary["action"])
-        if key != self._key:
-            self._key = key
+        # a new turn, or another game (the panel serves every game the app opens: a brew list
+        # left open in one showed over the next one's seats, at the same seat's first turn)
+        session = App.get_running_app().session
+        if key != self._key or session is not self._session:
+            self._key, self._session = key, session
             self.choice = ""
             self._reset()
         self._buttons(summary, options)
