@@ -11,7 +11,7 @@ from kivy.app import App
 from kivy.uix.scrollview import ScrollView
 
 from companion.core.model import Command
-from test_ui_cauldron_screens import FOUR, deal, start
+from test_ui_cauldron_screens import FOUR, deal, start, to_the_market
 from ui_helpers import both_sizes, button, dialogs, frames, tap, tap_title, texts
 
 NAMES = [p["name"] for p in FOUR]
@@ -122,13 +122,7 @@ def to_market(app):
     for value in (6, 2, 3, 1):
         s.execute(Command("roll", args={"value": value}))
     s.execute(Command("adjust_magik", "Barb", {"delta": 5}))
-    left = s.state["ingredients_left"]
-    s.execute(Command("adjust", args={"board": {k: (1 if k == "frog_legs" else 0) - v
-                                                for k, v in left.items() if v}}))
-    s.execute(Command("gather", "Anna", {"ingredient": "frog_legs"}))
-    s.execute(Command("end_turn", "Anna"))
-    frames()
-    assert app.prompt["phase"] == "market" and app.prompt["turn"] == "Barb"
+    to_the_market(app, s, "frog_legs")
     return s
 
 

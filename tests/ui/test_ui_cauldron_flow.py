@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from kivy.uix.behaviors import ButtonBehavior
+from test_ui_cauldron_screens import to_the_market
 from ui_helpers import button, dialogs, find, frames, tap, tap_title, texts, walk
 
 
@@ -150,13 +151,7 @@ def to_market(app):
                     Command("roll", args={"value": 2}), Command("roll", args={"value": 1}),
                     Command("adjust_magik", "Barb", {"delta": 5})):
         s.execute(command)
-    left = s.state["ingredients_left"]
-    s.execute(Command("adjust", args={"board": {k: (1 if k == "frog_legs" else 0) - v
-                                                for k, v in left.items() if v}}))
-    s.execute(Command("gather", "Anna", {"ingredient": "frog_legs"}))
-    s.execute(Command("end_turn", "Anna"))
-    frames()
-    assert app.prompt["phase"] == "market" and app.prompt["turn"] == "Barb"
+    to_the_market(app, s, "frog_legs")
 
 
 def test_market_purchase_and_a_refused_one_with_its_rule(app):

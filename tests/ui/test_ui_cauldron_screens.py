@@ -44,6 +44,18 @@ def to_turns(s, names, first="Anna"):
         s.execute(Command("turn_order_roll", who, {"value": 6 if who == first else 2 + i % 3}))
 
 
+def to_the_market(app, s, last: str) -> None:
+    """The board emptied but one Field of ``last``, which Anna gathers before she ends her
+    turn: the Harvest is over and the Market opens, Barb buying first."""
+    left = s.state["ingredients_left"]
+    s.execute(Command("adjust", args={"board": {k: (1 if k == last else 0) - v
+                                                for k, v in left.items() if v}}))
+    s.execute(Command("gather", "Anna", {"ingredient": last}))
+    s.execute(Command("end_turn", "Anna"))
+    frames()
+    assert app.prompt["phase"] == "market" and app.prompt["turn"] == "Barb"
+
+
 def screen(app):
     return app.screens.get_screen("cauldron")
 

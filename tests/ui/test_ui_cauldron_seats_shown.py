@@ -9,7 +9,7 @@ empty band under the counts."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from test_ui_cauldron_screens import FOUR, SIX, deal, screen, start, to_turns
+from test_ui_cauldron_screens import FOUR, SIX, deal, screen, start, to_the_market, to_turns
 from ui_helpers import LAYOUT, frames, resize, shot, tall_shot
 
 from ui.games.cauldron.market import OfferCard
@@ -23,13 +23,7 @@ def to_market(app, players=SIX):
     deal(s, names)
     to_turns(s, names)
     s.execute(Command("adjust_magik", "Barb", {"delta": 6, "source": "correction"}))
-    left = s.state["ingredients_left"]
-    s.execute(Command("adjust", args={"board": {k: (1 if k == "spider_web" else 0) - v
-                                                for k, v in left.items() if v}}))
-    s.execute(Command("gather", "Anna", {"ingredient": "spider_web"}))
-    s.execute(Command("end_turn", "Anna"))
-    frames()
-    assert app.prompt["phase"] == "market" and app.prompt["turn"] == "Barb"
+    to_the_market(app, s, "spider_web")
     return s
 
 
