@@ -234,7 +234,8 @@ def board(admin_url: str, samples: int) -> list[str]:
             except (OSError, ValueError, AttributeError):   # closed at the end
                 pass
 
-        threading.Thread(target=read, daemon=True).start()
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
         for _ in range(samples):
             game, seats = making.game_rows(rng, players, device, datetime.now(timezone.utc))
             started = time.perf_counter()
@@ -244,7 +245,10 @@ def board(admin_url: str, samples: int) -> list[str]:
                                  == game[0], timeout=30)
             times.append((time.perf_counter() - started) * 1000)
             time.sleep(0.2)    # the rater's own notice settles between samples
-        stream.close()
+    # The server stops first and ends the stream, so the reader's line returns: closing the
+    # response while the reader waits for a line blocks until the next beat, 20 s.
+    reader.join(10)
+    stream.close()
     s = sorted(times)
     return [f"a game committed -> on the board's event stream: {statistics.median(s):.0f} ms "
             f"(min {s[0]:.0f}, max {s[-1]:.0f}, {len(s)} games)"]
