@@ -1,11 +1,13 @@
 """Entries a seat's phone fills in where the answer is not one of a few choices: Witch's Brew's
 brew (the potion card taken and the drops paid) and a card read aloud (what changed for each
-seat, a potion card won). Each form is plain data (:func:`seat_forms`): its fields, each a pick
+seat, a potion card won); Cauldron's purchase with a discount from a card (what is bought,
+the Magik off its price). Each form is plain data (:func:`seat_forms`): its fields, each a pick
 among options or a whole number within bounds, taken from the rules' state (the stacks with
 cards left, the least value the next card of each may have, whether only ravens or no ravens
-are left, what each seat holds, what the supply has). The phone sends ``FORM:{json}`` as a
-choice; :func:`form_command` checks every value against the form as the table stands now,
-naming the field, and gives the very command the Pi's entry sends. Pure."""
+are left, what each seat holds, what the supply has, what the Market sells the buyer). The
+phone sends ``FORM:{json}`` as a choice; :func:`form_command` checks every value against the
+form as the table stands now, naming the field, and gives the very command the Pi's entry
+sends. Pure."""
 
 from __future__ import annotations
 
@@ -114,7 +116,34 @@ def brew_cards(form: dict[str, Any], catalogue: list[dict[str, Any]]) -> list[di
     return out
 
 
-FORMS = {"witchs_brew": _brew_form}
+def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
+    """Cauldron's Market, the buyer's turn: a purchase with Magik off its price from a card
+    ("Some characters may have discounts on certain purchases: check your Character card"),
+    as the Pi's Market's stepper gives. Every purchase the rules would sell the seat money
+    aside (a discount may bring one within reach), each with its full price; the Magik off
+    at most the highest of them. The rules judge the rest: a discount over the item's price,
+    not enough Magik after it."""
+    from companion.games.cauldron.data import WIN
+    from companion.view_options import market_buys
+
+    prompt = session.prompt()
+    if prompt.get("seat") != seat or prompt.get("phase") != "market":
+        return []
+    buys = market_buys(session.state, seat, money_aside=True)
+    most = min(max((b.cost for b in buys), default=0), WIN)
+    if not most:                             # nothing for sale with a price to take off
+        return []
+    group = "From your Character card"
+    return [{"form": "discount", "title": "Buy with a discount from a card", "submit": "Buy",
+             "fields": [
+                 {"name": "item", "label": "What is bought", "group": group,
+                  "options": [{"value": b.key, "label": b.words, "price": b.cost}
+                              for b in buys], "value": buys[0].key},
+                 {"name": "discount", "label": "Magik off the price", "group": group,
+                  "min": 0, "max": most, "value": 0}]}]
+
+
+FORMS = {"witchs_brew": _brew_form, "cauldron": _discount_form}
 
 
 def seat_forms(session: Session, seat: int) -> list[dict[str, Any]]:
@@ -167,6 +196,13 @@ def form_command(session: Session, seat: int, key: str) -> tuple[Command | None,
     except ValueError as wrong:
         return None, str(wrong)
     player = session.names[seat]
+    if name == "discount":                   # the Pi's Market's buy, with its stepper's Magik
+        from companion.view_options import market_buys
+
+        buy = next(b for b in market_buys(session.state, seat, money_aside=True)
+                   if b.key == values["item"])
+        args = dict(buy.args, **({"discount": values["discount"]} if values["discount"] else {}))
+        return Command("buy", player, args), ""
     if name == "brew":
         pay = {d.split(".")[1]: v for d, v in values.items() if d.startswith("pay.") and v}
         card = {"stack": values["stack"], "points": values["points"], "raven": values["raven"]}
@@ -190,4 +226,4 @@ def is_form(game: str, key: str) -> bool:
     return bool(colon) and name in FORM_NAMES.get(game, ())
 
 
-FORM_NAMES = {"witchs_brew": ("brew", "table")}
+FORM_NAMES = {"witchs_brew": ("brew", "table"), "cauldron": ("discount",)}
