@@ -116,6 +116,18 @@ def brew_cards(form: dict[str, Any], catalogue: list[dict[str, Any]]) -> list[di
     return out
 
 
+def _for_sale(session: Session, seat: int) -> list:
+    """The purchases the rules sell ``seat`` money aside: each that ``market.rule_against``
+    allows and the rules take with its whole price off (so a Spell discarding a kind not held
+    is not offered, as the Pi's Market greys it)."""
+    from companion.view import _accepted
+    from companion.view_options import market_buys
+
+    player = session.names[seat]
+    return [b for b in market_buys(session.state, seat, money_aside=True)
+            if _accepted(session, Command("buy", player, dict(b.args, discount=b.cost)))]
+
+
 def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
     """Cauldron's Market, the buyer's turn: a purchase with Magik off its price from a card
     ("Some characters may have discounts on certain purchases: check your Character card"),
@@ -124,12 +136,11 @@ def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
     at most the highest of them. The rules judge the rest: a discount over the item's price,
     not enough Magik after it."""
     from companion.games.cauldron.data import WIN
-    from companion.view_options import market_buys
 
     prompt = session.prompt()
     if prompt.get("seat") != seat or prompt.get("phase") != "market":
         return []
-    buys = market_buys(session.state, seat, money_aside=True)
+    buys = _for_sale(session, seat)
     most = min(max((b.cost for b in buys), default=0), WIN)
     if not most:                             # nothing for sale with a price to take off
         return []
@@ -197,10 +208,7 @@ def form_command(session: Session, seat: int, key: str) -> tuple[Command | None,
         return None, str(wrong)
     player = session.names[seat]
     if name == "discount":                   # the Pi's Market's buy, with its stepper's Magik
-        from companion.view_options import market_buys
-
-        buy = next(b for b in market_buys(session.state, seat, money_aside=True)
-                   if b.key == values["item"])
+        buy = next(b for b in _for_sale(session, seat) if b.key == values["item"])
         args = dict(buy.args, **({"discount": values["discount"]} if values["discount"] else {}))
         return Command("buy", player, args), ""
     if name == "brew":

@@ -132,8 +132,7 @@ def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table
 def test_a_cellar_is_bought_in_the_market_from_the_phone(browser, table_of):
     from tests.web import tables
 
-    session = next(s for s in (tables.cauldron(n) for n in range(30, 120))
-                   if s.prompt()["phase"] == "market")
+    session = tables.cauldron_market()
     seat = session.prompt()["seat"]
     table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
