@@ -512,3 +512,54 @@ def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(s
             "potion": {"stack": "iron", "points": 4, "raven": False}, "pay": {"red": 1}})
     finally:
         anna.close()
+
+
+def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s(sharing):
+    """Cauldron's Market (issue 31 item 9): the buyer's phone buys with a card's discount. A
+    Cellar beyond Barb's 2 Magik is not among her plain purchases but is on the discount form
+    at its full price; with no Magik off the rules refuse it in the Pi's words, on the Pi and
+    to the phone, and nothing changes; with 1 off it is the Pi's buy, logged as her phone,
+    and she pays 3 - 1. Another seat's phone has no such form."""
+    from companion.core import Command
+    from test_ui_cauldron_screens import FOUR, deal, start, to_the_market, to_turns
+
+    app = sharing
+    names = [p["name"] for p in FOUR]
+    s = start(app, FOUR)
+    deal(s, names)
+    to_turns(s, names)
+    to_the_market(app, s, "spider_web")
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    barb, carl = seat_phone(links, 1), seat_phone(links, 2)
+    try:
+        assert carl.snapshot()["you"]["forms"] == []
+        seen = barb.snapshot()
+        (form,) = seen["you"]["forms"]
+        assert form["form"] == "discount" and seen["you"]["waits"]
+        cellar = next(o for o in form["fields"][0]["options"] if o["value"] == "cellar")
+        assert (cellar["label"], cellar["price"]) == ("A Cellar (3 Magik)", 3)
+        assert "buy:cellar" not in [c["choice"] for c in seen["you"]["choices"]]
+        assert app.summary["players"][1]["magik"] == 2
+        steps = len(app.session.steps)
+        barb.send({"type": "choose", "seen": seen["n"], "id": 1,
+                   "choice": 'discount:{"item": "cellar", "discount": 0}'})
+        assert wait_for(lambda: barb.heard(1))
+        answer = barb.answered[1]
+        assert answer["applied"] is False
+        assert answer["why"] == "Barb has 2 Magik: a Cellar costs 3 (the cost is paid in Magik)"
+        assert app.refusal == answer["why"] and len(app.session.steps) == steps
+        app.dismiss_refusal()
+        barb.send({"type": "choose", "seen": seen["n"], "id": 2,
+                   "choice": 'discount:{"item": "cellar", "discount": 1}'})
+        assert wait_for(lambda: barb.applied(2))
+        step = app.session.steps[-1]
+        assert step.source == "Barb's phone" and step.command == Command(
+            "buy", "Barb", {"item": "cellar", "discount": 1})
+        assert app.summary["players"][1]["magik"] == 0 and \
+            len(app.summary["players"][1]["cellars"]) == 1
+        assert "Barb bought a Cellar for 2 Magik (Barb's phone)" in app.log_tail, app.log_tail
+    finally:
+        barb.close()
+        carl.close()
