@@ -148,8 +148,9 @@ def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
     return [{"form": "discount", "title": "Buy with a discount from a card", "submit": "Buy",
              "fields": [
                  {"name": "item", "label": "What is bought", "group": group,
-                  "options": [{"value": b.key, "label": b.words, "price": b.cost}
-                              for b in buys], "value": buys[0].key},
+                  "options": [{"value": b.key, "label": b.name, "price": b.cost,
+                               "note": f"{b.cost} Magik"}
+                              for b in buys], "value": ""},      # none picked: a tap
                  {"name": "discount", "label": "Magik off the price", "group": group,
                   "min": 0, "max": most, "value": 0}]}]
 
@@ -181,6 +182,8 @@ def _values(form: dict[str, Any], body: str) -> dict[str, Any]:
     for name, field in fields.items():
         value = sent.get(name, field["value"])
         if "options" in field:
+            if name not in sent and not any(value == o["value"] for o in field["options"]):
+                raise ValueError(f"{name}: pick one ({field['label']})")   # none picked yet
             if not any(value == o["value"] and type(value) is type(o["value"])
                        for o in field["options"]):
                 shown = ", ".join(str(o["value"]) or "none" for o in field["options"])

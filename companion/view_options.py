@@ -103,13 +103,20 @@ _ITEM_WORDS = {"cellar": "A Cellar", "basic_spell": "A basic Spell",
 @dataclass(frozen=True)
 class Purchase:
     """One purchase the Market sells a seat: ``key`` (``field:spider_web``, ``cellar``,
-    ``basic_spell:advanced`` for a Spell bought discarding an advanced one), the words a phone
-    shows with the full price, the ``buy`` command's args the Pi's Market sends, the price."""
+    ``basic_spell:advanced`` for a Spell bought discarding an advanced one), what it is in
+    words, the ``buy`` command's args the Pi's Market sends, the full price."""
 
     key: str
-    words: str
+    name: str
     args: dict[str, str]
     cost: int
+
+    @property
+    def words(self) -> str:
+        """The name with the full price, as a phone's choice says it (the Pi's offer card
+        says the price beside the name)."""
+        name, comma, rest = self.name.partition(",")
+        return f"{name} ({self.cost} Magik){comma}{rest}"
 
 
 def market_buys(state: dict[str, Any], seat: int, money_aside: bool = False) -> list[Purchase]:
@@ -125,18 +132,16 @@ def market_buys(state: dict[str, Any], seat: int, money_aside: bool = False) -> 
     out = []
     for offer in offers(state, seat):
         item, cost = offer["item"], offer["cost"]
-        price = f" ({cost} Magik)"
         if rule_against(state, seat, item) if money_aside else offer["reason"]:
             continue
         if item == "field":
-            out += [Purchase(f"field:{k}", f"A {label(k)} Field{price}",
-                             {"item": "field", "field": k}, cost)
-                    for k, why in offer["fields"].items() if not why]
+            out += [Purchase(f"field:{k}", f"A {label(k)} Field", {"item": "field", "field": k},
+                             cost) for k, why in offer["fields"].items() if not why]
         elif offer.get("discard_first"):      # three held: one goes, named
-            out += [Purchase(f"{item}:{k}", f"{_ITEM_WORDS[item]}{price}, discarding {_A[k]} one",
+            out += [Purchase(f"{item}:{k}", f"{_ITEM_WORDS[item]}, discarding {_A[k]} one",
                              {"item": item, "discard": k}, cost) for k in d.SPELL_KINDS]
         else:
-            out.append(Purchase(item, _ITEM_WORDS[item] + price, {"item": item}, cost))
+            out.append(Purchase(item, _ITEM_WORDS[item], {"item": item}, cost))
     return out
 
 

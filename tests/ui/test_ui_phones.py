@@ -539,10 +539,15 @@ def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s
         (form,) = seen["you"]["forms"]
         assert form["form"] == "discount" and seen["you"]["waits"]
         cellar = next(o for o in form["fields"][0]["options"] if o["value"] == "cellar")
-        assert (cellar["label"], cellar["price"]) == ("A Cellar (3 Magik)", 3)
+        assert (cellar["label"], cellar["note"], cellar["price"]) == ("A Cellar", "3 Magik", 3)
+        assert form["fields"][0]["value"] == ""           # nothing bought by a stray tap
         assert "buy:cellar" not in [c["choice"] for c in seen["you"]["choices"]]
         assert app.summary["players"][1]["magik"] == 2
         steps = len(app.session.steps)
+        barb.send({"type": "choose", "seen": seen["n"], "id": 3, "choice": 'discount:{}'})
+        assert wait_for(lambda: barb.heard(3))               # Buy before picking: nothing
+        assert barb.answered[3]["why"] == "item: pick one (What is bought)"
+        app.dismiss_refusal()
         barb.send({"type": "choose", "seen": seen["n"], "id": 1,
                    "choice": 'discount:{"item": "cellar", "discount": 0}'})
         assert wait_for(lambda: barb.heard(1))

@@ -163,3 +163,37 @@ def test_a_card_read_aloud_is_entered_for_another_seat_on_the_phone(browser, tab
     assert step.command.args["others"] == {session.names[other]: {"gold": 1}}
     assert step.source == f"{name}'s phone"
     _logged(browser, table, name)
+
+
+def test_the_buyer_buys_with_a_discount_on_the_phone_s_form(browser, table_of):
+    """Cauldron's Market: Barb (2 Magik) picks a Cellar (3 Magik) on the discount form, takes
+    1 Magik off and buys: the Pi's buy with its discount, played as her phone's; her prompt and
+    buttons stay in sight at 390x844."""
+    from companion.core import Command
+    from tests.web.test_view_forms_cauldron import _market
+
+    session, seat = _market()
+    table, name = _opened(browser, table_of, session, seat)
+    _prompt_and_buttons_above_the_fold(browser)
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount']")
+    assert form.find_element(By.TAG_NAME, "h3").text == "Buy with a discount from a card"
+    cellar = form.find_element(By.CSS_SELECTOR, "button[data-value='cellar']")
+    assert cellar.text.split("\n") == ["A Cellar", "3 Magik"]            # its full price
+    assert not form.find_elements(By.CSS_SELECTOR, "button[aria-pressed='true']")  # none yet
+    cellar.click()
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount']")
+    assert form.find_element(By.CSS_SELECTOR, "button[data-value='cellar']").get_attribute(
+        "aria-pressed") == "true"
+    off = form.find_element(By.CSS_SELECTOR, "output[data-name='discount']")
+    assert off.text == "0"
+    off.find_element(By.XPATH, "following-sibling::button").click()     # 1 Magik off
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount']")
+    assert form.find_element(By.CSS_SELECTOR, "output[data-name='discount']").text == "1"
+    shot(browser, "cauldron_market_discount")
+    browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount'] .send").click()
+    (step,) = table.pressed()
+    assert step.command == Command("buy", name, {"item": "cellar", "discount": 1})
+    assert step.source == f"{name}'s phone"
+    assert table.session.state["players"][seat]["magik"] == 0           # 3 - 1 paid
+    until(browser, lambda: text(browser, "answer") == "Done: Buy", "Done")
+    _logged(browser, table, name)

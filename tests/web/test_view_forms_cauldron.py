@@ -108,13 +108,14 @@ def test_the_form_lists_every_purchase_sold_money_aside_with_its_full_price():
         name = key.partition(":")[0]
         assert rule_against(state, seat, name) is None
         assert option["price"] == cost(state, seat, name)
-        assert option["label"].endswith(f"({option['price']} Magik)") or \
-            f"({option['price']} Magik), discarding" in option["label"]
-    plain = {c["choice"][4:] for c in tables.snapshot(session)["controls"][seat]["choices"]
-             if c["choice"].startswith("buy:")}
-    assert plain <= set(options)                          # every plain purchase, and more:
+        assert option["note"] == f"{option['price']} Magik"          # its full price
+    choices = tables.snapshot(session)["controls"][seat]["choices"]
+    plain = {c["choice"][4:]: c["label"] for c in choices if c["choice"].startswith("buy:")}
+    assert set(plain) <= set(options)                     # every plain purchase, and more:
+    for key, words in plain.items():                      # in the same words
+        assert words == f"{options[key]['label']} ({options[key]['price']} Magik)"
     magik = state["players"][seat]["magik"]
-    dear = set(options) - plain
+    dear = set(options) - set(plain)
     assert dear and all(options[k]["price"] > magik for k in dear)    # what Magik alone lacks
     assert {k for k in options if k.startswith("field:")} == {
         f"field:{k}" for k in ("spider_web", "frog_legs", "poisonous_mushroom", "blood_crystal",
@@ -173,12 +174,13 @@ def test_a_purchase_beyond_the_seat_s_magik_is_bought_with_a_discount_as_on_the_
     ({"item": "field"}, "item: one of"),                  # a Field without its type
     ({"item": "advanced_potion"}, "item: one of"),        # not for sale before Rituals
     ({"item": ["cellar"]}, "item: one of"),
-    ({"discount": -1}, "discount: a whole number from 0 to"),
-    ({"discount": 99}, "discount: a whole number from 0 to"),
-    ({"discount": True}, "discount: a whole number"),
-    ({"discount": 1.0}, "discount: a whole number"),
-    ({"discount": "2"}, "discount: a whole number"),
+    ({"item": "cellar", "discount": -1}, "discount: a whole number from 0 to"),
+    ({"item": "cellar", "discount": 99}, "discount: a whole number from 0 to"),
+    ({"item": "cellar", "discount": True}, "discount: a whole number"),
+    ({"item": "cellar", "discount": 1.0}, "discount: a whole number"),
+    ({"item": "cellar", "discount": "2"}, "discount: a whole number"),
     ({"field": "spider_web"}, "discount: no field 'field'"),
+    ({"discount": 1}, "item: pick one (What is bought)"),  # nothing picked: nothing bought
 ])
 def test_a_forged_entry_is_refused_naming_the_field_and_changes_nothing(values, words):
     session, seat = _market()
