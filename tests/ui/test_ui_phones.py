@@ -122,6 +122,26 @@ def seat_phone(links: dict, seat: int) -> "Phone":
     return Phone(next(u for u in links["seats"][seat]["urls"] if "127.0.0.1" in u))
 
 
+def refused_on_both(app, phone: "Phone", seen: dict, press: int, choice: str) -> str:
+    """A choice the phone sends that the table refuses: the phone is told, the Pi shows the
+    same words, nothing is played; the refusal dismissed. Its words."""
+    steps = len(app.session.steps)
+    phone.send({"type": "choose", "choice": choice, "seen": seen["n"], "id": press})
+    assert wait_for(lambda: phone.heard(press))
+    answer = phone.answered[press]
+    assert answer["applied"] is False
+    assert app.refusal == answer["why"] and len(app.session.steps) == steps
+    app.dismiss_refusal()
+    return answer["why"]
+
+
+def played_from(app, phone: "Phone", seen: dict, press: int, choice: str):
+    """A choice the phone sends that the table plays: its step."""
+    phone.send({"type": "choose", "choice": choice, "seen": seen["n"], "id": press})
+    assert wait_for(lambda: phone.applied(press))
+    return app.session.steps[-1]
+
+
 def the_dialog() -> PhonesDialog:
     (dialog,) = [d for d in dialogs() if isinstance(d, PhonesDialog)]
     return dialog
@@ -496,18 +516,9 @@ def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(s
         assert form["form"] == "brew" and seen["you"]["waits"]
         assert form["cards"] == [{"stack": "copper", "points": 3, "raven": False,   # one tap
                                   "pay": {"red": 1, "green": 1}}]
-        steps = len(app.session.steps)
-        anna.send({"type": "choose", "choice": 'brew:{"points": 100}', "seen": seen["n"],
-                   "id": 1})
-        assert wait_for(lambda: anna.heard(1))
-        answer = anna.answered[1]
-        assert answer["applied"] is False and answer["why"].startswith("points: a whole number")
-        assert app.refusal == answer["why"] and len(app.session.steps) == steps
-        app.dismiss_refusal()
-        anna.send({"type": "choose", "seen": seen["n"], "id": 2,
-                   "choice": 'brew:{"stack": "iron", "points": 4, "pay.red": 1}'})
-        assert wait_for(lambda: anna.applied(2))
-        step = app.session.steps[-1]
+        why = refused_on_both(app, anna, seen, 1, 'brew:{"points": 100}')
+        assert why.startswith("points: a whole number")
+        step = played_from(app, anna, seen, 2, 'brew:{"stack": "iron", "points": 4, "pay.red": 1}')
         assert step.source == "Anna's phone" and step.command == Command("resolve", "Anna", {
             "potion": {"stack": "iron", "points": 4, "raven": False}, "pay": {"red": 1}})
     finally:
@@ -543,23 +554,11 @@ def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s
         assert form["fields"][0]["value"] == ""           # nothing bought by a stray tap
         assert "buy:cellar" not in [c["choice"] for c in seen["you"]["choices"]]
         assert app.summary["players"][1]["magik"] == 2
-        steps = len(app.session.steps)
-        barb.send({"type": "choose", "seen": seen["n"], "id": 3, "choice": 'discount:{}'})
-        assert wait_for(lambda: barb.heard(3))               # Buy before picking: nothing
-        assert barb.answered[3]["why"] == "item: pick one (What is bought)"
-        app.dismiss_refusal()
-        barb.send({"type": "choose", "seen": seen["n"], "id": 1,
-                   "choice": 'discount:{"item": "cellar", "discount": 0}'})
-        assert wait_for(lambda: barb.heard(1))
-        answer = barb.answered[1]
-        assert answer["applied"] is False
-        assert answer["why"] == "Barb has 2 Magik: a Cellar costs 3 (the cost is paid in Magik)"
-        assert app.refusal == answer["why"] and len(app.session.steps) == steps
-        app.dismiss_refusal()
-        barb.send({"type": "choose", "seen": seen["n"], "id": 2,
-                   "choice": 'discount:{"item": "cellar", "discount": 1}'})
-        assert wait_for(lambda: barb.applied(2))
-        step = app.session.steps[-1]
+        assert refused_on_both(app, barb, seen, 1, "discount:{}") == \
+            "item: pick one (What is bought)"                # Buy before a pick: nothing
+        assert refused_on_both(app, barb, seen, 2, 'discount:{"item": "cellar", "discount": 0}'
+                               ) == "Barb has 2 Magik: a Cellar costs 3 (the cost is paid in Magik)"
+        step = played_from(app, barb, seen, 3, 'discount:{"item": "cellar", "discount": 1}')
         assert step.source == "Barb's phone" and step.command == Command(
             "buy", "Barb", {"item": "cellar", "discount": 1})
         assert app.summary["players"][1]["magik"] == 0 and \
