@@ -136,6 +136,7 @@ def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
     at most the highest of them. The rules judge the rest: a discount over the item's price,
     not enough Magik after it."""
     from companion.games.cauldron.data import WIN
+    from companion.games.cauldron.state import purchase_limit
 
     prompt = session.prompt()
     if prompt.get("seat") != seat or prompt.get("phase") != "market":
@@ -144,8 +145,11 @@ def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
     most = min(max((b.cost for b in buys), default=0), WIN)
     if not most:                             # nothing for sale with a price to take off
         return []
-    group = "From your Character card"
-    return [{"form": "discount", "title": "Buy with a discount from a card", "submit": "Buy",
+    group, title = "From your Character card", "Buy with a discount from a card"
+    limit = purchase_limit(session.state)
+    if limit > 1:        # the Advanced Game's second purchase is a new entry, not the first's
+        title += f": purchase {session.state['market']['purchases'] + 1} of {limit}"
+    return [{"form": "discount", "title": title, "submit": "Buy",
              "fields": [
                  {"name": "item", "label": "What is bought", "group": group,
                   "options": [{"value": b.key, "label": b.name, "price": b.cost,

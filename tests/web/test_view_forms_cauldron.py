@@ -228,6 +228,23 @@ def test_with_three_spells_held_a_spell_is_offered_discarding_each_kind_held():
     session.rules.accept(session.state, command)
 
 
+def test_the_advanced_game_s_second_purchase_is_a_new_entry():
+    """Two purchases a Market turn: the form's title says which, so the page starts the
+    second from nothing (forms.js keeps what is entered only while the same form is open:
+    a discount entered for the first purchase is not carried to the second)."""
+    rng = random.Random(4)
+    session = Session(RULES, cauldron_autoplay.setup_for(3, ["advanced"]))
+    while session.prompt()["phase"] != "market":
+        session.execute(cauldron_autoplay.next_command(session, rng))
+    seat = session.prompt()["seat"]
+    assert _form(session, seat)["title"] == "Buy with a discount from a card: purchase 1 of 2"
+    cheap = min(_form(session, seat)["fields"][0]["options"], key=lambda o: o["price"])
+    command, _ = form_command(session, seat, _entry(cheap["value"], cheap["price"]))
+    session.execute(command)
+    assert session.prompt()["seat"] == seat
+    assert _form(session, seat)["title"] == "Buy with a discount from a card: purchase 2 of 2"
+
+
 def test_a_potion_bought_with_a_discount_is_then_entered_on_the_seat_s_hand():
     """As the plain ``buy:basic_potion`` choice: the card drawn is owed to the seat's hand,
     which its phone then asks for (companion/view_hands.py); the same state as that choice's
