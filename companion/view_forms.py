@@ -118,14 +118,23 @@ def brew_cards(form: dict[str, Any], catalogue: list[dict[str, Any]]) -> list[di
 
 def _for_sale(session: Session, seat: int) -> list:
     """The purchases the rules sell ``seat`` money aside: each that ``market.rule_against``
-    allows and the rules take with its whole price off (so a Spell discarding a kind not held
-    is not offered, as the Pi's Market greys it)."""
-    from companion.view import _accepted
+    allows and the rules decide to sell with its whole price off (so a Spell discarding a kind
+    not held is not offered, as the Pi's Market greys it). Decided only, not played through
+    the flow: this runs for every snapshot of the buyer's turn, and a purchase's refusal is
+    all in ``decide`` (half the time of trying each whole)."""
+    from companion.core.errors import CompanionError
     from companion.view_options import market_buys
 
-    player = session.names[seat]
-    return [b for b in market_buys(session.state, seat, money_aside=True)
-            if _accepted(session, Command("buy", player, dict(b.args, discount=b.cost)))]
+    rules, state, player = session.rules, session.state, session.names[seat]
+    out = []
+    for buy in market_buys(state, seat, money_aside=True):
+        try:
+            list(rules.decide(state, rules.check(state, Command(
+                "buy", player, dict(buy.args, discount=buy.cost)))))
+        except CompanionError:
+            continue
+        out.append(buy)
+    return out
 
 
 def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
@@ -135,18 +144,17 @@ def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
     aside (a discount may bring one within reach), each with its full price; the Magik off
     at most the highest of them. The rules judge the rest: a discount over the item's price,
     not enough Magik after it."""
+    from companion.games.cauldron import state as st
     from companion.games.cauldron.data import WIN
-    from companion.games.cauldron.state import purchase_limit
 
-    prompt = session.prompt()
-    if prompt.get("seat") != seat or prompt.get("phase") != "market":
+    if st.phase(session.state) != "market" or st.turn(session.state) != seat:
         return []
     buys = _for_sale(session, seat)
     most = min(max((b.cost for b in buys), default=0), WIN)
     if not most:                             # nothing for sale with a price to take off
         return []
     group, title = "From your Character card", "Buy with a discount from a card"
-    limit = purchase_limit(session.state)
+    limit = st.purchase_limit(session.state)
     if limit > 1:        # the Advanced Game's second purchase is a new entry, not the first's
         title += f": purchase {session.state['market']['purchases'] + 1} of {limit}"
     return [{"form": "discount", "title": title, "submit": "Buy",
