@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.core.engine import Session
 from companion.core.model import Command
+from companion.view_options import Purchase
 
 #: The longest form a phone may send (``table:`` with every counter of 5 seats changed).
 MAX_FORM = 1500
@@ -116,12 +117,12 @@ def brew_cards(form: dict[str, Any], catalogue: list[dict[str, Any]]) -> list[di
     return out
 
 
-def _for_sale(session: Session, seat: int) -> list:
+def _for_sale(session: Session, seat: int) -> list[Purchase]:
     """The purchases the rules sell ``seat`` money aside: each that ``market.rule_against``
     allows and the rules decide to sell with its whole price off (so a Spell discarding a kind
     not held is not offered, as the Pi's Market greys it). Decided only, not played through
     the flow: this runs for every snapshot of the buyer's turn, and a purchase's refusal is
-    all in ``decide`` (half the time of trying each whole)."""
+    all in ``decide`` (about a third of the time of trying each whole)."""
     from companion.core.errors import CompanionError
     from companion.view_options import market_buys
 
