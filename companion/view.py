@@ -162,7 +162,8 @@ def seat_choices(session: Session, seat: int, buttons_done: set | None = None
     blocked, the dice kept, the spell cast, a bottle moved, the turn's end), each (key, words,
     the Command), only those the rules accept now and none a button already does. The phones'
     server offers them by key; the app plays the key's command, found again here. Entries
-    with numbers to fill in (a brew, a card read aloud) are companion.view_forms'."""
+    with numbers to fill in (a brew, a card read aloud, a purchase with a discount) are
+    companion.view_forms'."""
     if session.over:
         return []
     found = []

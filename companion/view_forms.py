@@ -1,11 +1,13 @@
 """Entries a seat's phone fills in where the answer is not one of a few choices: Witch's Brew's
 brew (the potion card taken and the drops paid) and a card read aloud (what changed for each
-seat, a potion card won). Each form is plain data (:func:`seat_forms`): its fields, each a pick
+seat, a potion card won); Cauldron's purchase with a discount from a card (what is bought,
+the Magik off its price). Each form is plain data (:func:`seat_forms`): its fields, each a pick
 among options or a whole number within bounds, taken from the rules' state (the stacks with
 cards left, the least value the next card of each may have, whether only ravens or no ravens
-are left, what each seat holds, what the supply has). The phone sends ``FORM:{json}`` as a
-choice; :func:`form_command` checks every value against the form as the table stands now,
-naming the field, and gives the very command the Pi's entry sends. Pure."""
+are left, what each seat holds, what the supply has, what the Market sells the buyer). The
+phone sends ``FORM:{json}`` as a choice; :func:`form_command` checks every value against the
+form as the table stands now, naming the field, and gives the very command the Pi's entry
+sends. Pure."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 
 from companion.core.engine import Session
 from companion.core.model import Command
+from companion.view_options import Purchase
 
 #: The longest form a phone may send (``table:`` with every counter of 5 seats changed).
 MAX_FORM = 1500
@@ -114,7 +117,58 @@ def brew_cards(form: dict[str, Any], catalogue: list[dict[str, Any]]) -> list[di
     return out
 
 
-FORMS = {"witchs_brew": _brew_form}
+def _for_sale(session: Session, seat: int) -> list[Purchase]:
+    """The purchases the rules sell ``seat`` money aside: each that ``market.rule_against``
+    allows and the rules decide to sell with its whole price off (so a Spell discarding a kind
+    not held is not offered, as the Pi's Market greys it). Decided only, not played through
+    the flow: this runs for every snapshot of the buyer's turn, and a purchase's refusal is
+    all in ``decide`` (about a third of the time of trying each whole)."""
+    from companion.core.errors import CompanionError
+    from companion.view_options import market_buys
+
+    rules, state, player = session.rules, session.state, session.names[seat]
+    out = []
+    for buy in market_buys(state, seat, money_aside=True):
+        try:
+            list(rules.decide(state, rules.check(state, Command(
+                "buy", player, dict(buy.args, discount=buy.cost)))))
+        except CompanionError:
+            continue
+        out.append(buy)
+    return out
+
+
+def _discount_form(session: Session, seat: int) -> list[dict[str, Any]]:
+    """Cauldron's Market, the buyer's turn: a purchase with Magik off its price from a card
+    ("Some characters may have discounts on certain purchases: check your Character card"),
+    as the Pi's Market's stepper gives. Every purchase the rules would sell the seat money
+    aside (a discount may bring one within reach), each with its full price; the Magik off
+    at most the highest of them. The rules judge the rest: a discount over the item's price,
+    not enough Magik after it."""
+    from companion.games.cauldron import state as st
+    from companion.games.cauldron.data import WIN
+
+    if st.phase(session.state) != "market" or st.turn(session.state) != seat:
+        return []
+    buys = _for_sale(session, seat)
+    most = min(max((b.cost for b in buys), default=0), WIN)
+    if not most:                             # nothing for sale with a price to take off
+        return []
+    group, title = "From your Character card", "Buy with a discount from a card"
+    limit = st.purchase_limit(session.state)
+    if limit > 1:        # the Advanced Game's second purchase is a new entry, not the first's
+        title += f": purchase {session.state['market']['purchases'] + 1} of {limit}"
+    return [{"form": "discount", "title": title, "submit": "Buy",
+             "fields": [
+                 {"name": "item", "label": "What is bought", "group": group,
+                  "options": [{"value": b.key, "label": b.name, "price": b.cost,
+                               "note": f"{b.cost} Magik"}
+                              for b in buys], "value": ""},      # none picked: a tap
+                 {"name": "discount", "label": "Magik off the price", "group": group,
+                  "min": 0, "max": most, "value": 0}]}]
+
+
+FORMS = {"witchs_brew": _brew_form, "cauldron": _discount_form}
 
 
 def seat_forms(session: Session, seat: int) -> list[dict[str, Any]]:
@@ -141,6 +195,8 @@ def _values(form: dict[str, Any], body: str) -> dict[str, Any]:
     for name, field in fields.items():
         value = sent.get(name, field["value"])
         if "options" in field:
+            if name not in sent and not any(value == o["value"] for o in field["options"]):
+                raise ValueError(f"{name}: pick one ({field['label']})")   # none picked yet
             if not any(value == o["value"] and type(value) is type(o["value"])
                        for o in field["options"]):
                 shown = ", ".join(str(o["value"]) or "none" for o in field["options"])
@@ -167,6 +223,10 @@ def form_command(session: Session, seat: int, key: str) -> tuple[Command | None,
     except ValueError as wrong:
         return None, str(wrong)
     player = session.names[seat]
+    if name == "discount":                   # the Pi's Market's buy, with its stepper's Magik
+        buy = next(b for b in _for_sale(session, seat) if b.key == values["item"])
+        args = dict(buy.args, **({"discount": values["discount"]} if values["discount"] else {}))
+        return Command("buy", player, args), ""
     if name == "brew":
         pay = {d.split(".")[1]: v for d, v in values.items() if d.startswith("pay.") and v}
         card = {"stack": values["stack"], "points": values["points"], "raven": values["raven"]}
@@ -190,4 +250,4 @@ def is_form(game: str, key: str) -> bool:
     return bool(colon) and name in FORM_NAMES.get(game, ())
 
 
-FORM_NAMES = {"witchs_brew": ("brew", "table")}
+FORM_NAMES = {"witchs_brew": ("brew", "table"), "cauldron": ("discount",)}

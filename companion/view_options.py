@@ -9,6 +9,7 @@ helpers (``drops_to_take``, ``kept``, ``moves.targets``), never from the Pi's wi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -99,6 +100,51 @@ _ITEM_WORDS = {"cellar": "A Cellar", "basic_spell": "A basic Spell",
                "advanced_potion": "An advanced Potion"}
 
 
+@dataclass(frozen=True)
+class Purchase:
+    """One purchase the Market sells a seat: ``key`` (``field:spider_web``, ``cellar``,
+    ``basic_spell:advanced`` for a Spell bought discarding an advanced one), what it is in
+    words, the ``buy`` command's args the Pi's Market sends, the full price."""
+
+    key: str
+    name: str
+    args: dict[str, str]
+    cost: int
+
+    @property
+    def words(self) -> str:
+        """The name with the full price, as a phone's choice says it (the Pi's offer card
+        says the price beside the name)."""
+        name, comma, rest = self.name.partition(",")
+        return f"{name} ({self.cost} Magik){comma}{rest}"
+
+
+def market_buys(state: dict[str, Any], seat: int, money_aside: bool = False) -> list[Purchase]:
+    """Each purchase the rules would sell ``seat`` in its Market turn (``market.offers``: its
+    price, and whether it may be bought): a Field of each type left, a Cellar, a Spell (with
+    the kind discarded when three are held), a Potion. ``money_aside``: also those its Magik
+    does not reach, judged by ``market.rule_against`` alone (a card's discount may bring one
+    within reach: the rules judge that with the discount)."""
+    from companion.games.cauldron import data as d
+    from companion.games.cauldron.market import offers, rule_against
+
+    label = lambda key: key.replace("_", " ")                          # noqa: E731
+    out = []
+    for offer in offers(state, seat):
+        item, cost = offer["item"], offer["cost"]
+        if rule_against(state, seat, item) if money_aside else offer["reason"]:
+            continue
+        if item == "field":
+            out += [Purchase(f"field:{k}", f"A {label(k)} Field", {"item": "field", "field": k},
+                             cost) for k, why in offer["fields"].items() if not why]
+        elif offer.get("discard_first"):      # three held: one goes, named
+            out += [Purchase(f"{item}:{k}", f"{_ITEM_WORDS[item]}, discarding {_A[k]} one",
+                             {"item": item, "discard": k}, cost) for k in d.SPELL_KINDS]
+        else:
+            out.append(Purchase(item, _ITEM_WORDS[item], {"item": item}, cost))
+    return out
+
+
 def cauldron_options(session: Session, seat: int) -> list[Option]:
     """The seat whose turn it is (the prompt's): in the Market Season each purchase (a Field of
     each Ingredient, a Cellar, a Spell, with the kind discarded when three are held, a Potion,
@@ -111,25 +157,9 @@ def cauldron_options(session: Session, seat: int) -> list[Option]:
         return []
     player, out = session.names[seat], []
     label = lambda key: key.replace("_", " ")                          # noqa: E731
-    if prompt["phase"] == "market":         # the rules' own offers: each price, and which
-        from companion.games.cauldron.market import offers   # may not be bought and why
-
-        for offer in offers(session.state, seat):
-            item, price = offer["item"], f" ({offer['cost']} Magik)"
-            if offer["reason"]:
-                continue
-            if item == "field":
-                out += [(f"buy:field:{k}", f"A {label(k)} Field{price}", Command(
-                    "buy", player, {"item": "field", "field": k}))
-                    for k, why in offer["fields"].items() if not why]
-            elif offer.get("discard_first"):      # three held: one goes, named
-                out += [(f"buy:{item}:{k}", f"{_ITEM_WORDS[item]}{price}, discarding "
-                         f"{_A[k]} one",
-                         Command("buy", player, {"item": item, "discard": k}))
-                        for k in d.SPELL_KINDS]
-            else:
-                out.append((f"buy:{item}", _ITEM_WORDS[item] + price,
-                            Command("buy", player, {"item": item})))
+    if prompt["phase"] == "market":         # the rules' own offers, each with its price
+        out = [(f"buy:{b.key}", b.words, Command("buy", player, dict(b.args)))
+               for b in market_buys(session.state, seat)]
         return out + [("market:pass", "Pass (buy nothing more)", Command("pass", player))]
     mine = session.summary()["players"][seat]      # what it holds: the few worth trying
     held = [k for k in d.SPELL_KINDS if mine["spell_hand"][k]]

@@ -122,6 +122,26 @@ def seat_phone(links: dict, seat: int) -> "Phone":
     return Phone(next(u for u in links["seats"][seat]["urls"] if "127.0.0.1" in u))
 
 
+def refused_on_both(app, phone: "Phone", seen: dict, press: int, choice: str) -> str:
+    """A choice the phone sends that the table refuses: the phone is told, the Pi shows the
+    same words, nothing is played; the refusal dismissed. Its words."""
+    steps = len(app.session.steps)
+    phone.send({"type": "choose", "choice": choice, "seen": seen["n"], "id": press})
+    assert wait_for(lambda: phone.heard(press))
+    answer = phone.answered[press]
+    assert answer["applied"] is False
+    assert app.refusal == answer["why"] and len(app.session.steps) == steps
+    app.dismiss_refusal()
+    return answer["why"]
+
+
+def played_from(app, phone: "Phone", seen: dict, press: int, choice: str):
+    """A choice the phone sends that the table plays: its step."""
+    phone.send({"type": "choose", "choice": choice, "seen": seen["n"], "id": press})
+    assert wait_for(lambda: phone.applied(press))
+    return app.session.steps[-1]
+
+
 def the_dialog() -> PhonesDialog:
     (dialog,) = [d for d in dialogs() if isinstance(d, PhonesDialog)]
     return dialog
@@ -496,19 +516,54 @@ def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(s
         assert form["form"] == "brew" and seen["you"]["waits"]
         assert form["cards"] == [{"stack": "copper", "points": 3, "raven": False,   # one tap
                                   "pay": {"red": 1, "green": 1}}]
-        steps = len(app.session.steps)
-        anna.send({"type": "choose", "choice": 'brew:{"points": 100}', "seen": seen["n"],
-                   "id": 1})
-        assert wait_for(lambda: anna.heard(1))
-        answer = anna.answered[1]
-        assert answer["applied"] is False and answer["why"].startswith("points: a whole number")
-        assert app.refusal == answer["why"] and len(app.session.steps) == steps
-        app.dismiss_refusal()
-        anna.send({"type": "choose", "seen": seen["n"], "id": 2,
-                   "choice": 'brew:{"stack": "iron", "points": 4, "pay.red": 1}'})
-        assert wait_for(lambda: anna.applied(2))
-        step = app.session.steps[-1]
+        why = refused_on_both(app, anna, seen, 1, 'brew:{"points": 100}')
+        assert why.startswith("points: a whole number")
+        step = played_from(app, anna, seen, 2, 'brew:{"stack": "iron", "points": 4, "pay.red": 1}')
         assert step.source == "Anna's phone" and step.command == Command("resolve", "Anna", {
             "potion": {"stack": "iron", "points": 4, "raven": False}, "pay": {"red": 1}})
     finally:
         anna.close()
+
+
+def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s(sharing):
+    """Cauldron's Market (issue 31 item 9): the buyer's phone buys with a card's discount. A
+    Cellar beyond Barb's 2 Magik is not among her plain purchases but is on the discount form
+    at its full price; with no Magik off the rules refuse it in the Pi's words, on the Pi and
+    to the phone, and nothing changes; with 1 off it is the Pi's buy, logged as her phone,
+    and she pays 3 - 1. Another seat's phone has no such form."""
+    from companion.core import Command
+    from test_ui_cauldron_screens import FOUR, deal, start, to_the_market, to_turns
+
+    app = sharing
+    names = [p["name"] for p in FOUR]
+    s = start(app, FOUR)
+    deal(s, names)
+    to_turns(s, names)
+    to_the_market(app, s, "spider_web")
+    app.open_phones()
+    frames()
+    links = app.phone_server.links()
+    barb, carl = seat_phone(links, 1), seat_phone(links, 2)
+    try:
+        assert carl.snapshot()["you"]["forms"] == []
+        seen = barb.snapshot()
+        (form,) = seen["you"]["forms"]
+        assert form["form"] == "discount" and seen["you"]["waits"]
+        cellar = next(o for o in form["fields"][0]["options"] if o["value"] == "cellar")
+        assert (cellar["label"], cellar["note"], cellar["price"]) == ("A Cellar", "3 Magik", 3)
+        assert form["fields"][0]["value"] == ""           # nothing bought by a stray tap
+        assert "buy:cellar" not in [c["choice"] for c in seen["you"]["choices"]]
+        assert app.summary["players"][1]["magik"] == 2
+        assert refused_on_both(app, barb, seen, 1, "discount:{}") == \
+            "item: pick one (What is bought)"                # Buy before a pick: nothing
+        assert refused_on_both(app, barb, seen, 2, 'discount:{"item": "cellar", "discount": 0}'
+                               ) == "Barb has 2 Magik: a Cellar costs 3 (the cost is paid in Magik)"
+        step = played_from(app, barb, seen, 3, 'discount:{"item": "cellar", "discount": 1}')
+        assert step.source == "Barb's phone" and step.command == Command(
+            "buy", "Barb", {"item": "cellar", "discount": 1})
+        assert app.summary["players"][1]["magik"] == 0 and \
+            len(app.summary["players"][1]["cellars"]) == 1
+        assert "Barb bought a Cellar for 2 Magik (Barb's phone)" in app.log_tail, app.log_tail
+    finally:
+        barb.close()
+        carl.close()

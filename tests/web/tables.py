@@ -60,6 +60,23 @@ def cauldron(steps: int) -> Session:
     return session
 
 
+@lru_cache(maxsize=None)
+def _first_market() -> int:
+    from companion.games.cauldron import RULES
+
+    session = Session(RULES, cauldron_autoplay.setup_for(3))
+    for n, command in enumerate(cauldron_commands()):
+        if session.prompt()["phase"] == "market":
+            return n
+        session.execute(command)
+    raise AssertionError("the seeded game has no Market Season")
+
+
+def cauldron_market() -> Session:
+    """Cauldron at the seeded game's first Market turn (the buyer is the prompt's seat)."""
+    return cauldron(_first_market())
+
+
 def quest(steps: int, seed: int = 3) -> Session:
     session, rng = quest_autoplay.new(), random.Random(seed)
     for _ in range(steps):

@@ -1,7 +1,7 @@
 """The choices and entries a seat makes inside its turn, pressed on its phone's page in headless
 Chromium (companion/view_options.py, view_forms.py, ui/web/static/forms.js): Witch's Brew's
 Alchemist drop and a brew entered on the form, Cauldron Quest's kept die and a spell cast,
-Cauldron's Market purchase.
+Cauldron's Market purchase, and one with a discount from a card entered on its form.
 Each is played through the gate as the app plays it and logged as "<name>'s phone".
 Screenshots at 390x844 and 1024x768 go to screenshots/ (``COMPANION_SHOTS=0``: none)."""
 
@@ -132,8 +132,7 @@ def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table
 def test_a_cellar_is_bought_in_the_market_from_the_phone(browser, table_of):
     from tests.web import tables
 
-    session = next(s for s in (tables.cauldron(n) for n in range(30, 120))
-                   if s.prompt()["phase"] == "market")
+    session = tables.cauldron_market()
     seat = session.prompt()["seat"]
     table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
@@ -164,3 +163,68 @@ def test_a_card_read_aloud_is_entered_for_another_seat_on_the_phone(browser, tab
     assert step.command.args["others"] == {session.names[other]: {"gold": 1}}
     assert step.source == f"{name}'s phone"
     _logged(browser, table, name)
+
+
+def test_the_buyer_buys_with_a_discount_on_the_phone_s_form(browser, table_of):
+    """Cauldron's Market: Barb (2 Magik) picks a Cellar (3 Magik) on the discount form, takes
+    1 Magik off and buys: the Pi's buy with its discount, played as her phone's; her prompt and
+    buttons stay in sight at 390x844."""
+    from companion.core import Command
+    from tests.web.test_view_forms_cauldron import _market
+
+    session, seat = _market()
+    table, name = _opened(browser, table_of, session, seat)
+    _prompt_and_buttons_above_the_fold(browser)
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount']")
+    assert form.find_element(By.TAG_NAME, "h3").text == "Buy with a discount from a card"
+    cellar = form.find_element(By.CSS_SELECTOR, "button[data-value='cellar']")
+    assert cellar.text.split("\n") == ["A Cellar", "3 Magik"]            # its full price
+    assert not form.find_elements(By.CSS_SELECTOR, "button[aria-pressed='true']")  # none yet
+    cellar.click()
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount']")
+    assert form.find_element(By.CSS_SELECTOR, "button[data-value='cellar']").get_attribute(
+        "aria-pressed") == "true"
+    off = form.find_element(By.CSS_SELECTOR, "output[data-name='discount']")
+    assert off.text == "0"
+    off.find_element(By.XPATH, "following-sibling::button").click()     # 1 Magik off
+    form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount']")
+    assert form.find_element(By.CSS_SELECTOR, "output[data-name='discount']").text == "1"
+    shot(browser, "cauldron_market_discount")
+    browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='discount'] .send").click()
+    (step,) = table.pressed()
+    assert step.command == Command("buy", name, {"item": "cellar", "discount": 1})
+    assert step.source == f"{name}'s phone"
+    assert table.session.state["players"][seat]["magik"] == 0           # 3 - 1 paid
+    until(browser, lambda: text(browser, "answer") == "Done: Buy", "Done")
+    _logged(browser, table, name)
+
+
+def test_the_advanced_game_s_second_purchase_starts_a_new_entry(browser, table_of):
+    """Two purchases a turn: after the first is bought with 1 Magik off, the form for the
+    second has nothing picked and no Magik off (what was entered is not carried over)."""
+    import random
+
+    from companion.core import Session
+    from companion.games.cauldron import RULES
+    from tests.companion import cauldron_autoplay
+
+    rng = random.Random(4)
+    session = Session(RULES, cauldron_autoplay.setup_for(3, ["advanced"]))
+    while session.prompt()["phase"] != "market":
+        session.execute(cauldron_autoplay.next_command(session, rng))
+    seat = session.prompt()["seat"]
+    table, name = _opened(browser, table_of, session, seat)
+    form = "#forms form[data-form='discount']"
+    cheap = min(table.view["controls"][seat]["forms"][0]["fields"][0]["options"],
+                key=lambda o: o["price"])
+    browser.find_element(By.CSS_SELECTOR, f"{form} button[data-value='{cheap['value']}']").click()
+    browser.find_element(By.CSS_SELECTOR, f"{form} output[data-name='discount']").find_element(
+        By.XPATH, "following-sibling::button").click()
+    browser.find_element(By.CSS_SELECTOR, f"{form} .send").click()
+    (step,) = table.pressed()
+    assert step.command.args["discount"] == 1 and step.source == f"{name}'s phone"
+    current(browser, table)
+    assert table.session.prompt()["seat"] == seat
+    assert not browser.find_elements(By.CSS_SELECTOR, f"{form} button[aria-pressed='true']")
+    assert browser.find_element(By.CSS_SELECTOR, f"{form} output[data-name='discount']").text == "0"
+    assert browser.find_element(By.CSS_SELECTOR, f"{form} h3").text.endswith("purchase 2 of 2")

@@ -264,8 +264,9 @@ def _walk(game: str, seed: int, steps: int) -> Session:
     return session
 
 
-def _in_bounds(form: dict, rng: random.Random) -> dict:
-    """Random values of a form within what its fields say (a stack's least and ravens kept)."""
+def _in_bounds(form: dict, rng: random.Random, session: Session, seat: int) -> dict:
+    """Random values of a form within what its fields say (a stack's least and ravens kept;
+    a discount within the picked purchase's price, and at least what the seat's Magik lacks)."""
     values = {}
     for field in form["fields"]:
         if "options" in field:
@@ -282,6 +283,11 @@ def _in_bounds(form: dict, rng: random.Random) -> dict:
         if field["name"].endswith("points") and picked and \
                 values[field["name"].replace("points", "raven")] not in picked["ravens"]:
             values[field["name"].replace("points", "raven")] = picked["ravens"][0]
+    if form["form"] == "discount":
+        price = next(o["price"] for o in form["fields"][0]["options"]
+                     if o["value"] == values["item"])
+        short = price - session.state["players"][seat]["magik"]
+        values["discount"] = rng.randint(max(0, short), price)
     if form["form"] == "table":                 # one seat's change at a time: the supply
         changed = [k for k in values if k[0].isdigit() and values[k]]   # is shared by all
         for k in changed[1:]:
@@ -305,7 +311,7 @@ def test_every_option_a_phone_offers_is_the_seat_s_and_the_rules_take_it(game, s
         assert len(keys) == len(set(keys))
         offers = [(k, c) for k, _, c in seat_choices(session, seat) if k in keys]  # no button's
         assert len(offers) == len(keys)
-        offers += [(f["form"] + ":" + json.dumps(_in_bounds(f, pick)), None)
+        offers += [(f["form"] + ":" + json.dumps(_in_bounds(f, pick, session, seat)), None)
                    for f in part["forms"]]
         for key, command in offers:
             if command is None:
@@ -327,8 +333,7 @@ def test_every_option_a_phone_offers_is_the_seat_s_and_the_rules_take_it(game, s
 
 
 def test_cauldron_s_market_is_on_the_buyer_s_phone_and_plays_as_the_pi_s():
-    session = next(s for s in (tables.cauldron(n) for n in range(30, 120))
-                   if s.prompt()["phase"] == "market")
+    session = tables.cauldron_market()
     seat = session.prompt()["seat"]
     mine = _only_seat(session, seat, "buy:")
     assert {c["group"] for c in mine} == {"Buy"} and "buy:cellar" in [c["choice"] for c in mine]
@@ -418,23 +423,32 @@ _JSON = hs.recursive(hs.none() | hs.booleans() | hs.integers(-10**6, 10**6) | hs
                      lambda inner: hs.lists(inner, max_size=3)
                      | hs.dictionaries(hs.text(max_size=8), inner, max_size=3), max_leaves=8)
 _FIELDS = hs.sampled_from(["stack", "points", "raven", "pay.red", "pay.green", "0.gold",
-                           "1.vials", "potion.stack", "potion.points", "x", ""])
+                           "1.vials", "potion.stack", "potion.points", "item", "discount",
+                           "x", ""])
+_ITEMS = hs.sampled_from(["cellar", "field:spider_web", "field:gold", "basic_potion", "field",
+                          "advanced_potion", "basic_spell:advanced", ""])
 
 
-@settings(max_examples=150, deadline=None)
-@given(form=hs.sampled_from(["brew", "table"]),
-       body=hs.dictionaries(_FIELDS, _JSON, max_size=5).map(json.dumps) | hs.text(max_size=40))
+@settings(max_examples=200, deadline=None)
+@given(form=hs.sampled_from(["brew", "table", "discount"]),
+       body=hs.dictionaries(_FIELDS, _JSON | _ITEMS, max_size=5).map(json.dumps)
+       | hs.fixed_dictionaries({"item": _ITEMS, "discount": hs.integers(-2, 40)}).map(json.dumps)
+       | hs.text(max_size=40))
 def test_whatever_a_phone_enters_is_refused_naming_the_field_or_judged_by_the_rules(form, body):
-    """Generated garbage in an entry: never an exception out of the app's side, only a refusal
-    that names the form or a field, or a command the rules take or refuse in their words."""
+    """Generated garbage in an entry (Witch's Brew's brew and card read aloud, Cauldron's
+    purchase with a discount): never an exception out of the app's side, only a refusal that
+    names the form or a field, or a command the rules take or refuse in their words."""
     from companion.core.errors import CompanionError
 
-    session, seat = (_brew_until(_waiting("brew")) if form == "brew"
-                     else _brew_until(_waiting("table")))
+    if form == "discount":
+        session = tables.cauldron_market()
+        seat = session.prompt()["seat"]
+    else:
+        session, seat = _brew_until(_waiting(form))
     command, why = form_command(session, seat, f"{form}:{body}")
     if command is None:
-        assert why.startswith((form, "stack", "points", "raven", "pay.", "potion.")) or \
-            why[0].isdigit(), why
+        assert why.startswith((form, "stack", "points", "raven", "pay.", "potion.", "item")) \
+            or why[0].isdigit(), why
         return
     try:
         session.rules.accept(session.state, command)

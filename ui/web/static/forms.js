@@ -1,5 +1,6 @@
 // Entries the seat fills in (companion/view_forms.py): Witch's Brew's brew (the potion card and
-// the drops paid) and a card read aloud (what changed for each seat, a card won). Each form comes
+// the drops paid) and a card read aloud (what changed for each seat, a card won); Cauldron's
+// purchase with a discount from a card (what is bought, the Magik off). Each form comes
 // in the seat's part of the snapshot (t.you.forms) with its fields: a pick among options or a
 // whole number within bounds. Picking a stack sets the least the card may be worth and the ravens
 // it may show, as the rules say; a brew offers the cards of earlier games that fit, one tap each.
