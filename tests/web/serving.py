@@ -4,6 +4,7 @@ on 127.0.0.1 at a free port, and a client for the tests on their own loop."""
 from __future__ import annotations
 
 import asyncio
+import socket as socket_module
 from typing import Any, Awaitable, Callable
 
 import aiohttp
@@ -66,3 +67,51 @@ async def socket(client: Client, token: str, **kwargs):
     first = await ws.receive_json(timeout=5)
     assert first["type"] == "snapshot"
     return ws, hello, first
+
+
+# -- raw connections: what a hostile device sends, byte for byte --------------------------------
+def raw(port: int, data: bytes, wait: float = 1.0, rcvbuf: int | None = None) -> bytes:
+    """What the server answers ``data`` on a connection of its own, read until it closes or is
+    quiet for ``wait`` seconds (a reset counts as closed)."""
+    with _connected(port, rcvbuf) as s:
+        s.sendall(data)
+        return _read(s, wait)
+
+
+def request(port: int, target: str, *headers: str, method: str = "GET", host: str | None = None,
+            body: bytes = b"", version: str = "HTTP/1.1") -> bytes:
+    """A request as sent: Host (``host``, default the served one; "" for none) and
+    ``Connection: close`` first, then ``headers``."""
+    host = f"127.0.0.1:{port}" if host is None else host
+    lines = [f"{method} {target} {version}", *([f"Host: {host}"] if host else []),
+             "Connection: close", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+def upgrade(port: int, token: str, *headers: str) -> bytes:
+    """A WebSocket upgrade as the page's browser sends it (``headers`` added)."""
+    host = f"127.0.0.1:{port}"
+    lines = [f"GET /t/{token}/ws HTTP/1.1", f"Host: {host}", f"Origin: http://{host}",
+             "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def _connected(port: int, rcvbuf: int | None = None) -> socket_module.socket:
+    s = socket_module.socket()
+    if rcvbuf is not None:                    # before connecting: the window is set then
+        s.setsockopt(socket_module.SOL_SOCKET, socket_module.SO_RCVBUF, rcvbuf)
+    s.settimeout(5)
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def _read(s: socket_module.socket, wait: float) -> bytes:
+    s.settimeout(wait)
+    got = b""
+    try:
+        while chunk := s.recv(65536):
+            got += chunk
+    except (socket_module.timeout, ConnectionResetError):
+        pass
+    return got
