@@ -70,12 +70,13 @@ async def socket(client: Client, token: str, **kwargs):
 
 
 # -- raw connections: what a hostile device sends, byte for byte --------------------------------
-def raw(port: int, data: bytes, wait: float = 1.0, rcvbuf: int | None = None) -> bytes:
-    """What the server answers ``data`` on a connection of its own, read until it closes or is
-    quiet for ``wait`` seconds (a reset counts as closed)."""
+def raw(port: int, data: bytes, wait: float = 1.0, rcvbuf: int | None = None,
+        upto: bytes | None = None) -> bytes:
+    """What the server answers ``data`` on a connection of its own, read until it closes, is
+    quiet for ``wait`` seconds (a reset counts as closed) or has sent ``upto``."""
     with _connected(port, rcvbuf) as s:
         s.sendall(data)
-        return _read(s, wait)
+        return _read(s, wait, upto)
 
 
 def request(port: int, target: str, *headers: str, method: str = "GET", host: str | None = None,
@@ -106,12 +107,14 @@ def _connected(port: int, rcvbuf: int | None = None) -> socket_module.socket:
     return s
 
 
-def _read(s: socket_module.socket, wait: float) -> bytes:
+def _read(s: socket_module.socket, wait: float, upto: bytes | None = None) -> bytes:
     s.settimeout(wait)
     got = b""
     try:
         while chunk := s.recv(65536):
             got += chunk
+            if upto is not None and upto in got:
+                break
     except (socket_module.timeout, ConnectionResetError):
         pass
     return got
