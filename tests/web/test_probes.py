@@ -471,6 +471,9 @@ def test_a_token_is_compared_whole_with_every_token_in_constant_time(monkeypatch
 
 
 def test_answers_outside_the_links_own_do_not_say_whether_a_token_is_live():
+    """A wrong Host, method or file is answered the same for a live and a dead token. (A
+    live token's socket from a foreign Origin is 403, a dead one's 404: that tells no more
+    than the page's own GET, which any holder of the link may make.)"""
     async def check(server, client, inbox):
         port, live, dead = client.port, server.seat_tokens[0], secrets.token_hex(16)
 
