@@ -17,14 +17,13 @@ import time
 import aiohttp
 import pytest
 
-from hardware.inbox import Inbox
 from tests.web import tables
-from tests.web.serving import _connected, _read, origin, raw, request, serve, upgrade
+from tests.web.serving import Page, connect, frame, origin, raw, request, serve, upgrade
 from tests.web.serving import socket as socket_page
 from ui.web import outbox
 from ui.web.messages import MAX_BYTES
 from ui.web.passes import Passes
-from ui.web.server import BURST, SEAT_SOCKETS, WATCH, Client, PhoneServer
+from ui.web.server import BURST, SEAT_SOCKETS, Client, PhoneServer
 
 SNAPSHOT = tables.snapshot(tables.brew_answering(), 7)      # Anna answers Dora's Witch
 PRESS = '{"type":"press","button":"claim","seen":7,"id":1}'
@@ -40,64 +39,6 @@ def quiet_log(caplog):
     ours = [r for r in caplog.records if r.name.split(".")[0] in ("ui", "aiohttp", "asyncio")]
     assert not [r.getMessage() for r in ours if r.exc_info or "Traceback" in r.getMessage()]
     assert len(ours) <= 6, [r.getMessage() for r in ours]
-
-
-# -- raw WebSocket frames ------------------------------------------------------------------------
-def frame(opcode: int, payload: bytes, fin: bool = True, rsv: int = 0,
-          length: int | None = None) -> bytes:
-    """A client's frame (masked, as a browser's), ``length`` announced if given."""
-    n = len(payload) if length is None else length
-    first = (0x80 if fin else 0) | rsv | opcode
-    if n < 126:
-        head = struct.pack("!BB", first, 0x80 | n)
-    elif n < 65536:
-        head = struct.pack("!BBH", first, 0x80 | 126, n)
-    else:
-        head = struct.pack("!BBQ", first, 0x80 | 127, n)
-    key = b"\x11\x22\x33\x44"
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
-
-
-def frames(data: bytes) -> list[tuple[int, bytes]]:
-    """The server's frames (unmasked) in ``data``: (opcode, payload)."""
-    out, i = [], 0
-    while len(data) - i >= 2:
-        n, j = data[i + 1] & 0x7F, i + 2
-        if n in (126, 127):
-            width = 2 if n == 126 else 8
-            n, j = int.from_bytes(data[j:j + width], "big"), j + width
-        if len(data) - j < n:
-            break
-        out.append((data[i] & 0x0F, data[j:j + n]))
-        i = j + n
-    return out
-
-
-class Page:
-    """A WebSocket opened by hand on ``token``'s link, past the upgrade's answer."""
-
-    def __init__(self, port: int, token: str, *headers: str, rcvbuf: int | None = None):
-        self.s = _connected(port, rcvbuf)
-        self.s.sendall(upgrade(port, token, *headers))
-        got = b""
-        while b"\r\n\r\n" not in got:
-            got += self.s.recv(65536)
-        self.head, self.rest = got.split(b"\r\n\r\n", 1)
-
-    def send(self, *sent: bytes, wait: float = 1.0) -> list[tuple[int, bytes]]:
-        """Send ``sent``; every frame the server sent (hello and snapshot first), read until it
-        closed or was quiet for ``wait`` s."""
-        for data in sent:
-            try:
-                self.s.sendall(data)
-            except (BrokenPipeError, ConnectionResetError):
-                break
-        found = frames(self.rest + _read(self.s, wait))
-        self.rest = b""
-        return found
-
-    def close(self) -> None:
-        self.s.close()
 
 
 def _closed_with(found: list[tuple[int, bytes]]) -> int | None:
@@ -304,7 +245,7 @@ def test_pipelined_requests_are_answered_in_order_and_a_pipeliner_that_never_rea
         port, t = client.port, server.watch_token
         one = f"GET /t/{t}/table.css HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
         assert raw(port, one * 5 + request(port, "/nothing"), 1.0).count(b"HTTP/1.1 200") == 5
-        flood = _connected(port, rcvbuf=4096)
+        flood = connect(port, rcvbuf=4096)
         flood.setblocking(False)
         sent, began = 0, time.monotonic()
         while time.monotonic() - began < 1.5:          # megabytes of requests, none read

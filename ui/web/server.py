@@ -20,7 +20,8 @@ The controller API (what the app calls, from its main thread)::
 
 Tokens (ui.web.passes): one to watch, one per player (never per seat number), 128 random bits,
 kept in ``tokens_file`` until Stop sharing. A path without a valid token answers 404, whatever
-it is. The limits (ui.web.limits, docs/security.md) hold before a request is read.
+it is. The limits (ui.web.limits, docs/security.md) hold before a request is read, and what
+the server owes each phone is bounded (ui.web.outbox: the newest snapshot, a few answers).
 """
 
 from __future__ import annotations
@@ -276,7 +277,6 @@ class PhoneServer:
                 asyncio.ensure_future(self.routes.end(client, why))
             else:
                 client.outbox.table(self.view_text(client))   # the newest replaces one waiting
-
 
     def beat(self) -> None:
         """Every BEAT_S while a phone is connected: each hears the table is there (nothing
