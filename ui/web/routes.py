@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import traceback
 from pathlib import Path
 from typing import Any, Awaitable
@@ -128,7 +129,7 @@ class Routes:
             raise web.HTTPForbidden(text="This page opens only from the table's own link")
         # one byte more than MAX_BYTES: aiohttp refuses a message *at* its limit
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_BYTES + 1,
-                                   compress=False, timeout=CLOSE_TIMEOUT_S)
+                                   compress=False, timeout=CLOSE_TIMEOUT_S, autoping=False)
         ws.headers.update(HEADERS)
         if not ws.can_prepare(request).ok:
             raise web.HTTPNotFound(text="Not found")
@@ -151,6 +152,12 @@ class Routes:
                                        else client.seat.name))
             client.outbox.table(server.view_text(client))
             async for message in ws:
+                if message.type == WSMsgType.PING:      # a browser never sends one: a flood's
+                    if client.allowed(time.monotonic()):   # beyond the allowance, unanswered
+                        await ws.pong(message.data)
+                    continue
+                if message.type == WSMsgType.PONG:      # the page's answer to the heartbeat
+                    continue
                 if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
                 # every message, text or not, through the same allowance and the same parse
