@@ -18,7 +18,7 @@ import aiohttp
 import pytest
 
 from tests.web import tables
-from tests.web.serving import Page, connect, frame, origin, raw, request, serve, upgrade
+from tests.web.serving import Page, connect, frame, origin, raw, read_all, request, serve, upgrade
 from tests.web.serving import socket as socket_page
 from ui.web import outbox
 from ui.web.messages import MAX_BYTES
@@ -454,4 +454,22 @@ def test_the_heartbeat_keeps_a_page_that_answers_and_ends_one_that_does_not(monk
         assert server.connected()["watching"] == 1 and not ws.closed
         await ws.close()
         silent.close()
+    serve(check, SNAPSHOT)
+
+
+def test_a_body_is_never_waited_for():
+    """A POST announcing 100 MB and sending 64 KB, or a GET with a body trickled: answered at
+    once (no route reads a body) and the connection closed within aiohttp's lingering second,
+    never held open for the rest."""
+    async def check(server, client, inbox):
+        port, t = client.port, server.watch_token
+        began = time.monotonic()
+        answer = raw(port, request(port, f"/t/{t}", "Content-Length: 100000000", method="POST",
+                                   body=b"x" * 65536), wait=4.0)
+        assert _status(answer) == 404 and time.monotonic() - began < 3.5
+        page = connect(port)
+        page.sendall(request(port, f"/t/{t}", "Content-Length: 4000", body=b"{"))
+        began = time.monotonic()
+        assert _status(read_all(page, 4.0)) == 200 and time.monotonic() - began < 3.5
+        page.close()
     serve(check, SNAPSHOT)
