@@ -15,6 +15,7 @@ from companion.view_forms import MAX_FORM
 from companion.view_hands import HAND_KEYS, enters_hand
 from ui.web import passes as kept
 from ui.web.messages import Refused
+from ui.web.outbox import Outbox
 
 #: The messages a connection may send: a burst of BURST, then RATE a second.
 RATE, BURST = 3.0, 6
@@ -23,7 +24,9 @@ WATCH = -1
 
 @dataclass(eq=False)
 class Client:
-    """One phone's WebSocket: its pass (None: watching) and its message allowance."""
+    """One phone's WebSocket: its pass (None: watching), its message allowance, what the
+    server owes it (``outbox``), and whether it was told to go (``leaving``: another page of
+    its link took over; it no longer counts among the link's sockets)."""
 
     ws: web.WebSocketResponse
     seat: Any = WATCH                       # WATCH, or the SeatPass it presses with
@@ -31,6 +34,11 @@ class Client:
     since: float = field(default_factory=time.monotonic)
     dropped: int = 0
     opened: float = field(default_factory=time.monotonic)
+    leaving: bool = False
+    outbox: Outbox = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.outbox = Outbox(self.ws)
 
     @property
     def watching(self) -> bool:

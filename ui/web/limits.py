@@ -32,6 +32,8 @@ from typing import Any, Callable
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
+from ui.web.routes import HEADERS
+
 log = logging.getLogger("ui.web.server")
 
 #: TCP connections (HTTP and WebSocket alike) one address may hold: a phone's browser opens up
@@ -167,7 +169,9 @@ class Gate:
 
 class Bare(web.Response):
     """An answer without a ``Server`` header (aiohttp adds one while preparing; this takes it
-    off again): the error answers aiohttp makes itself, before any application sees them."""
+    off again): the error answers aiohttp makes itself, before any application sees them.
+    They carry the guard's HEADERS too (``handle_error``), so no answer of this server lacks
+    its CSP, ``no-store`` and ``nosniff``, whoever made it."""
 
     async def _prepare_headers(self) -> None:
         await super()._prepare_headers()
@@ -214,6 +218,7 @@ class GuardedHandler(RequestHandler):
         if request.writer.output_size > 0:
             raise ConnectionError("The answer was under way: the connection is closed")
         answer = Bare(status=status, text="Bad request" if status < 500 else "Server error")
+        answer.headers.update(HEADERS)   # the same headers as every answer the guard makes
         answer.force_close()
         return answer
 

@@ -3,8 +3,9 @@ same guard.
 
 The guard's rules, for every request, before any handler (docs/security.md):
 
-- ``Host`` must be one of the addresses served at the port served (``421`` otherwise): a page
-  reached through another name (DNS rebinding) gets nothing, token or not.
+- ``Host`` must be sent once and be one of the addresses served at the port served (``421``
+  otherwise): a page reached through another name (DNS rebinding) gets nothing, token or not.
+- ``Expect:`` is never answered ("100 Continue" or 417) before the guard has judged the request.
 - The path, as sent, must be ``/t/TOKEN``, ``/t/TOKEN/ws``, ``/t/TOKEN/table.css``,
   ``/t/TOKEN/table.js``, ``/t/TOKEN/hand.css``, ``/t/TOKEN/hand.js`` or ``/t/TOKEN/forms.js``
   with a live token, by GET or HEAD; anything else (a percent-escape such as ``%2f`` included: nothing is decoded
@@ -13,7 +14,7 @@ The guard's rules, for every request, before any handler (docs/security.md):
 - An error of ours is logged (counted, once per minute) and answered 500: no traceback reaches
   a phone, and none is written per request.
 
-A WebSocket must come from the page's own origin (``Origin`` equal to ``http://`` + Host).
+A WebSocket must come from the page's own origin (one ``Origin``, equal to ``http://`` + Host).
 A seat's link that has ended is let in only to be told why, then closed.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import traceback
 from pathlib import Path
 from typing import Any, Awaitable
@@ -30,6 +32,7 @@ from aiohttp import WSMsgType, web
 from ui.web import passes as kept
 from ui.web.clients import WATCH, Client
 from ui.web.messages import CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, MAX_BYTES, reply
+from ui.web.outbox import CLOSE_S, abort, close_within
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = {"table.css": "text/css", "table.js": "text/javascript",
@@ -71,7 +74,7 @@ class Routes:
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard], client_max_size=MAX_BYTES)
-        app.router.add_route("*", "/{tail:.*}", self._answer)
+        app.router.add_route("*", "/{tail:.*}", self._answer, expect_handler=_no_expectation)
         app.on_response_prepare.append(_no_server_header)
         app.on_startup.append(self._started)
         return app
@@ -82,7 +85,8 @@ class Routes:
     @web.middleware
     async def _guard(self, request: web.Request, handler):
         async def checked() -> web.StreamResponse:
-            if request.host not in self.server.hosts():
+            hosts = request.headers.getall("Host", [])     # none, or sent twice: misdirected
+            if len(hosts) != 1 or request.host not in self.server.hosts():
                 raise web.HTTPMisdirectedRequest(
                     text="This page opens only at the table's own address")
             path = request.raw_path.split("?", 1)[0]
@@ -120,12 +124,12 @@ class Routes:
         return await self._socket(request, found)
 
     async def _socket(self, request: web.Request, found: Any) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if not origin or origin != f"http://{request.host}":
+        origins = request.headers.getall("Origin", [])     # sent twice: judged as not sent
+        if len(origins) != 1 or origins[0] != f"http://{request.host}":
             raise web.HTTPForbidden(text="This page opens only from the table's own link")
         # one byte more than MAX_BYTES: aiohttp refuses a message *at* its limit
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_BYTES + 1,
-                                   compress=False, timeout=CLOSE_TIMEOUT_S)
+                                   compress=False, timeout=CLOSE_TIMEOUT_S, autoping=False)
         ws.headers.update(HEADERS)
         if not ws.can_prepare(request).ok:
             raise web.HTTPNotFound(text="Not found")
@@ -135,27 +139,31 @@ class Routes:
             await self._close(ws, reply("ended", why=found.why), ENDED)
             return ws
         client = Client(ws, WATCH if found == "watch" else found)
-        oldest = server.joined(client)
-        if oldest is None:
+        leaving = server.joined(client)
+        if leaving is None:
             await self._close(ws, reply("full", why="Too many phones watch the table now: "
                                                     "this one tries again in a minute"), FULL)
             return ws
-        if oldest is not client:
-            asyncio.ensure_future(oldest.ws.close(code=4001, message=b"Opened elsewhere"))
+        for old in leaving:                     # this link's older pages give way
+            asyncio.ensure_future(close_within(old.ws, 4001, b"Opened elsewhere"))
         try:
             seat = server.seat_of(client)
-            await ws.send_str(reply("hello", seat=seat, name=None if client.watching
-                                    else client.seat.name))
-            await ws.send_str(server.view_text(client))
+            client.outbox.answer(reply("hello", seat=seat, name=None if client.watching
+                                       else client.seat.name))
+            client.outbox.table(server.view_text(client))
             async for message in ws:
-                if message.type == WSMsgType.TEXT:
-                    answer = server.received(client, message.data)
-                elif message.type == WSMsgType.BINARY:
-                    answer = reply("answer", id=None, applied=False, why="Messages are JSON text")
-                else:
+                if message.type == WSMsgType.PING:      # a browser never sends one: a flood's
+                    if client.allowed(time.monotonic()):   # beyond the allowance, unanswered
+                        await ws.pong(message.data)
+                    continue
+                if message.type == WSMsgType.PONG:      # the page's answer to the heartbeat
+                    continue
+                if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
-                if answer is not None and not ws.closed:
-                    await ws.send_str(answer)
+                # every message, text or not, through the same allowance and the same parse
+                answer = server.received(client, message.data)
+                if answer is not None:
+                    client.outbox.answer(answer)
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass                                # the phone went: nothing to tell anyone
         finally:
@@ -168,12 +176,23 @@ class Routes:
 
     @staticmethod
     async def _close(ws: web.WebSocketResponse, words: str, how: tuple[int, bytes]) -> None:
+        """Say ``words``, then close: within CLOSE_S, or aborted (a phone that reads nothing)."""
         try:
-            await ws.send_str(words)
-            await ws.close(code=how[0], message=how[1])
+            await asyncio.wait_for(ws.send_str(words), CLOSE_S)
+        except asyncio.TimeoutError:
+            abort(ws)
+            return
         except (ConnectionError, RuntimeError):
-            pass
+            return
+        await close_within(ws, *how)
 
 
 async def _raise(answer: web.HTTPException) -> web.StreamResponse:
     raise answer
+
+
+async def _no_expectation(_request: web.Request) -> None:
+    """``Expect:`` is answered by nothing (aiohttp's own handler would send "100 Continue",
+    or a bare 417, before the guard sees the request): no route takes a body, so the guard's
+    final answer is all a request gets (RFC 9110 allows a server to skip the 100)."""
+    return None

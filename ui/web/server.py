@@ -20,7 +20,8 @@ The controller API (what the app calls, from its main thread)::
 
 Tokens (ui.web.passes): one to watch, one per player (never per seat number), 128 random bits,
 kept in ``tokens_file`` until Stop sharing. A path without a valid token answers 404, whatever
-it is. The limits (ui.web.limits, docs/security.md) hold before a request is read.
+it is. The limits (ui.web.limits, docs/security.md) hold before a request is read, and what
+the server owes each phone is bounded (ui.web.outbox: the newest snapshot, a few answers).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ui.web.limits import (
     ACCEPT_BURST, Gate, GuardedHandler, Tally, handler_args, loop_problems,
 )
 from ui.web.messages import Refused, parse, reply
+from ui.web.outbox import close_within
 from ui.web.messages import (  # noqa: F401 (the tests' too)
     BEAT_S, CLOSE_TIMEOUT_S, ENDED, FULL, HEARTBEAT_S, RESTARTING, STOPPED,
 )
@@ -171,7 +173,7 @@ class PhoneServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:
-                loop.call_soon_threadsafe(self._send_soon, client, answer)
+                loop.call_soon_threadsafe(client.outbox.answer, answer)
             except RuntimeError:
                 pass
 
@@ -274,17 +276,7 @@ class PhoneServer:
             if why is not None:
                 asyncio.ensure_future(self.routes.end(client, why))
             else:
-                self._send_soon(client, self.view_text(client))
-
-    def _send_soon(self, client: Client, text: str) -> None:
-        if not client.ws.closed:
-            asyncio.ensure_future(self._send(client, text))
-
-    async def _send(self, client: Client, text: str) -> None:
-        try:
-            await client.ws.send_str(text)
-        except (ConnectionError, RuntimeError):
-            pass                             # it went away: its handler cleans up
+                client.outbox.table(self.view_text(client))   # the newest replaces one waiting
 
     def beat(self) -> None:
         """Every BEAT_S while a phone is connected: each hears the table is there (nothing
@@ -294,30 +286,33 @@ class PhoneServer:
             clients = list(self._clients)
             n = self._snapshot["n"] if self._snapshot is not None else None
         for client in clients:
-            self._send_soon(client, reply("beat", n=n))
+            client.outbox.beat(reply("beat", n=n))
         self.keep_beating()
 
     def keep_beating(self) -> None:
         if self._beat is None and self._clients and self._loop is not None:
             self._beat = self._loop.call_later(BEAT_S, self.beat)
 
-    def joined(self, client: Client) -> Client | None:
-        """Count ``client`` in, or None when the watchers are full; a seat's link over its
-        SEAT_SOCKETS gives back its oldest (returned) so the newest phone always gets in."""
+    def joined(self, client: Client) -> list[Client] | None:
+        """Count ``client`` in, or None when the watchers are full. A seat's link keeps at
+        most SEAT_SOCKETS that have not been told to go: the oldest beyond that are marked
+        ``leaving`` and returned (to be closed), so the newest phone always gets in and a burst
+        of pages cannot pick the same one to close twice (each leaves the count at once)."""
         with self._lock:
+            leaving: list[Client] = []
             if client.watching:
                 if sum(c.watching for c in self._clients) >= MAX_WATCHING:
                     return None
-                oldest = client
             else:
-                own = [c for c in self._clients
-                       if not c.watching and c.seat.token == client.seat.token]
-                oldest = min(own, key=lambda c: c.opened) if len(own) >= SEAT_SOCKETS \
-                    else client
+                own = sorted((c for c in self._clients if not c.watching and not c.leaving
+                              and c.seat.token == client.seat.token), key=lambda c: c.opened)
+                leaving = own[:max(0, len(own) + 1 - SEAT_SOCKETS)]
+                for old in leaving:
+                    old.leaving = True
             self._clients.add(client)
         self._changed()
         self.keep_beating()
-        return oldest
+        return leaving
 
     def left(self, client: Client) -> None:
         with self._lock:
@@ -392,8 +387,8 @@ class PhoneServer:
         self._listening = []
         with self._lock:
             clients = list(self._clients)
-        await asyncio.gather(*(c.ws.close(code=code, message=why)
-                               for c in clients), return_exceptions=True)
+        await asyncio.gather(*(close_within(c.ws, code, why) for c in clients),
+                             return_exceptions=True)     # a phone that reads nothing: aborted
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
