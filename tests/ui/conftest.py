@@ -8,7 +8,6 @@ cannot grow after creation, so the window is created at the largest size we rend
 
 from __future__ import annotations
 
-import gc
 import os
 import tempfile
 from pathlib import Path
@@ -72,16 +71,6 @@ def app(kivy_app, tmp_path):
         if child is not kivy_app.root and hasattr(child, "dismiss"):
             child.dismiss(animation=False)
     kivy_app.leave_session()
-
-
-@pytest.fixture(autouse=True, scope="module")
-def long_lived_frozen():
-    """What earlier test files built (every game's screens, kept by the app as a table keeps
-    them) is moved out of the garbage collector's walk, as the app does with what start-up
-    built: a full collection walked some 250,000 objects, 0.2 s each time, a quarter of a
-    table-rendering test's time. Cyclic garbage still waiting then is kept, a few MB a file."""
-    gc.freeze()
-    yield
 
 
 @pytest.fixture(autouse=True)
