@@ -38,6 +38,24 @@ def pytest_configure(config) -> None:
         os.environ["COMPANION_FIGURES_DIR"] = tempfile.mkdtemp(prefix="companion-figures-")
 
 
+#: The order the folders run in: the long files first (the UI's, the end-to-end one, the
+#: browser's, the club's PostgreSQL, the benchmarks' smoke runs), the many short ones last.
+#: pytest-xdist hands out whole files in this order, so the two workers end together instead
+#: of one finishing a long file alone while the other waits (``--dist loadfile``).
+FOLDERS_FIRST = ("ui", "e2e", "web", "club", "", "companion", "hardware")
+
+
+def pytest_collection_modifyitems(items) -> None:
+    root = Path(__file__).parent
+
+    def rank(item) -> int:
+        parts = Path(item.fspath).relative_to(root).parts
+        folder = parts[0] if len(parts) > 1 else ""
+        return FOLDERS_FIRST.index(folder) if folder in FOLDERS_FIRST else len(FOLDERS_FIRST)
+
+    items.sort(key=rank)            # stable: a file's tests keep their order
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session) -> None:
     worker = _worker(session.config)
