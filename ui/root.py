@@ -87,26 +87,28 @@ class GameScreens(ScreenManager):
 
 
 class Root(FloatLayout):
-    #: The table screens that have drawn a game in this process (see :meth:`first_shown`).
+    #: The games' table screens, and those that have drawn a game in this process
+    #: (see :meth:`first_shown`).
+    tables: set[str]
     tables_kept: set[str]
 
     def on_kv_post(self, _base) -> None:
         self.tables_kept = set()
-        tables = {game.table_screen for game in GAMES.values()}
+        self.tables = tables = {game.table_screen for game in GAMES.values()}
         self.ids.sm.bind(current=lambda _sm, name: setattr(App.get_running_app(),
                                                            "table_showing", name in tables))
-        self.ids.sm.bind(current=lambda _sm, name: self.first_shown(name in tables, name))
+        self.ids.sm.bind(current=lambda _sm, name: self.first_shown(name))
         # a screen drawn in regions of its own buffers itself (ui/widgets/still.py)
         self.ids.sm.bind(current_screen=lambda _sm, screen: setattr(
             self.ids.still, "buffered", not getattr(screen, "in_regions", False)))
 
-    def first_shown(self, table: bool, name: str) -> None:
+    def first_shown(self, name: str) -> None:
         """A game's table screen lives as long as the app, like what start-up built
         (ui/app.py): once it has first drawn a game, the garbage collector stops walking it.
         The three tables hold about 390,000 objects, and one full collection walked them all,
         0.12-0.19 s here: a frame missed in the middle of play. Once a table screen, so the
         cyclic garbage waiting at that moment, kept from then on, is bounded."""
-        if table and name not in self.tables_kept:
+        if name in self.tables and name not in self.tables_kept:
             self.tables_kept.add(name)
             Window.bind(on_flip=self._freeze)
 

@@ -26,25 +26,33 @@ def full_collection() -> float:
     return time.perf_counter() - start
 
 
+def play_a_table(app, setup: dict, at_table=lambda: None) -> None:
+    """Start a game, draw its table's first frame, call ``at_table``, go home."""
+    assert app.start_game(setup) is None
+    frames(4)
+    draw()              # the table's first frame
+    frames(2)
+    at_table()
+    app.leave_session()
+    app.go_home()
+    frames(2)
+
+
 def test_each_table_first_drawn_leaves_the_collectors_walk(app):
     from ui.games import GAMES
+
+    def walked_little(game: str) -> None:
+        assert app.screens.current == GAMES[game].table_screen
+        walked = len(gc.get_objects())
+        assert walked < WALKED_AT_MOST, (
+            f"{game}: a full collection walks {walked} objects at the table "
+            f"({full_collection() * 1000:.0f} ms)")
 
     gc.unfreeze()               # as if no table had been drawn in this process yet
     app.root.tables_kept.clear()
     try:
         for game, setup in SETUPS.items():
-            assert app.start_game(setup) is None
-            frames(4)
-            draw()              # the table's first frame
-            frames(2)
-            assert app.screens.current == GAMES[game].table_screen
-            walked = len(gc.get_objects())
-            assert walked < WALKED_AT_MOST, (
-                f"{game}: a full collection walks {walked} objects at the table "
-                f"({full_collection() * 1000:.0f} ms)")
-            app.leave_session()
-            app.go_home()
-            frames(2)
+            play_a_table(app, setup, lambda: walked_little(game))
         assert app.root.tables_kept == {g.table_screen for g in GAMES.values()}
     finally:
         gc.freeze()             # what the test unfroze is long-lived again
@@ -56,11 +64,5 @@ def test_a_table_is_kept_once_not_at_every_game(app, monkeypatch):
     calls = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
     for _ in range(2):
-        assert app.start_game(SETUPS["quest"]) is None
-        frames(4)
-        draw()
-        frames(2)
-        app.leave_session()
-        app.go_home()
-        frames(2)
+        play_a_table(app, SETUPS["quest"])
     assert len(calls) <= 1
