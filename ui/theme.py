@@ -13,6 +13,24 @@ with 32 units of width to spare.
 from __future__ import annotations
 
 BASE_SIZE = (800, 480)
+
+# -- the type scale: a few sizes, named by what they are for ---------------------------------
+# In units (one pixel at 800x480). A table screen is read from a chair 1.5 m away: nothing on it
+# is drawn under DETAIL (capitals of 17 px), and what every chair needs (the headline, the
+# seats' names, the figures, every button's words) is ACTION or more (capitals of 21 px).
+# Large text multiplies every size by the table's text size factor, the floor with it. What
+# does not fit at these sizes is shown less, not smaller: a shorter line, one tap away.
+
+#: What the table waits for now: the headline.
+HEADLINE_FS = 32
+#: A count or score read from every chair.
+FIGURE_FS = 30
+#: A seat's name.
+NAME_FS = 30
+#: A button's words.
+ACTION_FS = 30
+#: Everything else on a table screen, and the floor: a line of detail, a button's caption.
+DETAIL_FS = 24
 #: The portrait layouts' size in units: the Touch Display 2 (720x1280) at 1.5 pixels a unit.
 PORTRAIT_BASE_SIZE = (480, 853)
 

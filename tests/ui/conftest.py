@@ -101,12 +101,33 @@ def pytest_sessionfinish(session) -> None:
 
     LAYOUT_KINDS.update({k: [f.kind for f in v] for k, v in LAYOUT.items()})
     _said_twice_figures()
+    _floor_figures()
     out = os.environ.get("COMPANION_LAYOUT_REPORT")
     if out and LAYOUT:
+        from ui_helpers import UNDER_FLOOR
+
         worker = getattr(session.config, "workerinput", {}).get("workerid")
         path = Path(out if worker is None else f"{out}.{worker}")
-        path.write_text(json.dumps({k: [str(f) for f in v] for k, v in LAYOUT.items()},
-                                   indent=1, ensure_ascii=False))
+        found = {k: [str(f) for f in v] + UNDER_FLOOR.get(k, ("", []))[1]
+                 for k, v in LAYOUT.items()}
+        path.write_text(json.dumps(found, indent=1, ensure_ascii=False))
+
+
+def _floor_figures() -> None:
+    """The type scale's floor on the games not yet held to it (layout_reading.FLOOR_HELD):
+    how many captured table states have a text under it, per game."""
+    from collections import Counter
+
+    from tests.support.figures import report
+    from ui_helpers import UNDER_FLOOR
+
+    states, texts = Counter(), Counter()
+    for game, found in UNDER_FLOOR.values():
+        states[game] += bool(found)
+        texts[game] += len(found)
+    for game in sorted(states):
+        report("type floor", f"{game}: {states[game]} captured table states with text under "
+                             f"the floor ({texts[game]} texts), not yet held to it")
 
 
 def _said_twice_figures() -> None:

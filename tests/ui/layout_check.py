@@ -288,20 +288,25 @@ def _cut_by_ancestor(w: Label) -> Finding | None:
     return None
 
 
-def check(u: float, table: bool = False) -> list[Finding]:
-    """Every finding on what the window shows now (``table``: a game's table screen, no
-    dialog over it: its capitals are checked too)."""
+def check(u: float, table: bool = False, dialog: bool = False,
+          large: bool = False, floor: bool = True) -> list[Finding]:
+    """Every finding on what the window shows now. ``table``: a game's table screen is shown,
+    so every text on it and on a dialog over it is held to the type scale's floor
+    (``large``: Large text's; ``floor`` False: the rule before the floor, on the screen
+    alone); ``dialog``: one is open, so the screen under it is dimmed and its repeats are not
+    read."""
     from layout_reading import SAID_ONCE_HOLDS, _capital_finding, said_twice
 
     window = (0.0, 0.0, float(Window.width), float(Window.height))
     found: list[Finding] = list(_layered(Window))
-    if table and SAID_ONCE_HOLDS:
+    if table and not dialog and SAID_ONCE_HOLDS:
         found += said_twice()
     for w, clip in _shown(window):
         rect = _rect(w)
         if isinstance(w, Label):
             found.extend(_text_findings(w, u))
-            if table and (caps := _capital_finding(w, u)) is not None:
+            if table and (floor or not dialog) and (
+                    caps := _capital_finding(w, u, large, floor)) is not None:
                 found.append(caps)
             if w.text.strip() and (cut := _cut_by_ancestor(w)) is not None:
                 found.append(cut)

@@ -29,20 +29,61 @@ from layout_check import (SIZE_TAG, SLACK, TAGS, Finding, Rect, _is_target, _rec
                           _shown_from, _visible, describe)
 from ui.text.phrases import phrases as _phrases
 
-FAR_CAPS = 21      # pixels at 800x480: the capitals of a table's headline, names and counts
-NEAR_CAPS = 14     # pixels at 800x480: the capitals of every other text on a table screen
+#: The type scale's floor (ui.theme: DETAIL and ACTION), as capitals in pixels at 800x480 (in
+#: units at any window size): Roboto's capitals are 0.711 of its size, so a text of 24 units
+#: has capitals of 17, one of 30 of 21.
+NEAR_CAPS = 17     # every text on a table screen, a form or dialog over it included
+FAR_CAPS = 21      # a headline, a seat's name, a figure (``far: True``) and every button's words
+LARGE_NEAR_CAPS = 21   # Large text raises the floor to 30 units...
+LARGE_FAR_CAPS = 26    # ...and the far texts and buttons' words with it (37.5 units)
+#: Before the floor: a headline, name or count at FAR_CAPS, any other text of a table screen
+#: (no dialog over it) at 14 px; a game's screens keep this rule until they pass the floor.
+OLD_NEAR_CAPS = 14
+
+#: The games (their table screen's name) whose every captured state, dialogs and forms over
+#: the table included, is held to the floor; the others to the rule before it, and their
+#: findings under the floor are counted in the figures (``under_floor``) until they join.
+FLOOR_HELD: set[str] = set()
 
 
-def _capital_finding(w: Label, u: float) -> Finding | None:
-    """On a table screen: a headline, a seat's name or a count (``far: True`` in its kv rule)
-    with capitals under FAR_CAPS, or any other text with capitals under NEAR_CAPS (in pixels
-    at 800x480, so in units at any window size; a markup text by its smallest ``[size]``).
-    Roboto's capitals are 0.71 of its size: NEAR_CAPS is a font of 20 units (19.7), FAR_CAPS
-    one of 30 (29.5)."""
+def _is_far(w: Label) -> bool:
+    """A text read from every chair: marked ``far`` in its kv rule, or a control's words."""
+    return bool(getattr(w, "far", False)) or _is_target(w)
+
+
+def _capital_finding(w: Label, u: float, large: bool = False,
+                     floor: bool = True) -> Finding | None:
+    """On a table screen (a dialog or form over it included): a headline, a seat's name, a
+    figure or a button's words with capitals under FAR_CAPS, or any text with capitals under
+    NEAR_CAPS (LARGE_* with Large text); in pixels at 800x480, so in units at any window size.
+    A markup text is judged by its main size (what most of its characters are drawn at) and,
+    against NEAR_CAPS, by its smallest ``[size]``: a button's caption is detail, not its
+    words."""
     if not w.text.strip():
         return None
+    if not floor:
+        return _old_capital_finding(w, u)
+    far = _is_far(w)
+    near_least, far_least = (LARGE_NEAR_CAPS, LARGE_FAR_CAPS) if large else (NEAR_CAPS, FAR_CAPS)
+    ratio = cap_ratio(_font_file(w))
+    main = capital_px(w)
+    smallest = main if not w.markup else min(
+        [float(w.font_size)] + [float(x) for x in SIZE_TAG.findall(w.text)]) * ratio
+    if far and main < far_least * u - 0.5:
+        return Finding("capitals", describe(w), f"capitals {main / u:.0f} px, a headline, "
+                       f"name, figure or button needs {far_least} (font size "
+                       f"{_main_size(w) / u:.0f})")
+    if smallest < near_least * u - 0.5:
+        return Finding("capitals", describe(w), f"capitals {smallest / u:.0f} px, text on a "
+                       f"table screen needs {near_least} (font size {smallest / ratio / u:.0f})")
+    return None
+
+
+def _old_capital_finding(w: Label, u: float) -> Finding | None:
+    """The rule before the floor: ``far: True`` texts at FAR_CAPS, the rest at OLD_NEAR_CAPS,
+    a markup text by its smallest ``[size]``."""
     far = bool(getattr(w, "far", False))
-    least = FAR_CAPS if far else NEAR_CAPS
+    least = FAR_CAPS if far else OLD_NEAR_CAPS
     caps = capital_px(w) if not w.markup else min(
         [float(w.font_size)] + [float(x) for x in SIZE_TAG.findall(w.text)]) \
         * cap_ratio(_font_file(w))
@@ -51,6 +92,13 @@ def _capital_finding(w: Label, u: float) -> Finding | None:
         return Finding("capitals", describe(w), f"capitals {caps / u:.0f} px, {what} needs "
                        f"{least} (font size {w.font_size / u:.0f})")
     return None
+
+
+def under_floor(u: float, large: bool) -> list[Finding]:
+    """The floor's findings on what the window shows now, for a game not yet held to it."""
+    window = (0.0, 0.0, float(Window.width), float(Window.height))
+    return [f for w, _clip in _shown(window) if isinstance(w, Label)
+            and (f := _capital_finding(w, u, large)) is not None]
 
 
 #: layouts that only place their children: two of them side by side are not a list's items

@@ -236,21 +236,26 @@ def test_phrases_leave_out_tags_and_rows_of_counts():
     assert not share_a_phrase(["Anna gathered 2 Spider Web", "Barb passed"])
 
 
-def test_every_text_on_a_table_screen_has_capitals_of_14_px(app):
-    """Issue 33: "every other text at least 14 px" was only counted (204 texts under it in
-    Witch's Brew). Now on a table screen a text of 18 units (capitals of 12.8 px), or a
-    caption drawn at 16 in its markup, is found; at 20 units (14.2 px) it is not. Off a table
-    screen (``table=False``) only the 16-unit floor holds."""
-    small = Label(text="Tap a seat to correct it", font_size=18, size_hint=(None, None),
+def test_the_floor_holds_every_text_on_a_table_screen_and_every_buttons_words(app):
+    """The type scale's floor: on a table screen (a dialog over it included) a text of 22
+    units (capitals of 15.6 px) is found and one of 24 (17 px) is not; a button's words of
+    26 units are found (every button's words are 30 or more), its caption of 24 is not;
+    with Large text the floor is 30 units. Off a table screen only the 16-unit one holds.
+    The rule before the floor (``floor=False``) still finds only what is under 14 px."""
+    small = Label(text="Tap a seat to correct it", font_size=22, size_hint=(None, None),
                   size=(400, 40), pos=(10, 10))
-    caption = FlatButton(title="Abstain", caption="key C", caption_fs=16, fs=20,
-                         size_hint=(None, None), size=(160, 80), pos=(10, 60))
-    fine = Label(text="Held by Carl", font_size=20, size_hint=(None, None), size=(400, 40),
+    button = FlatButton(title="Abstain", caption="key C", caption_fs=24, fs=26,
+                        size_hint=(None, None), size=(200, 90), pos=(10, 60))
+    fine = Label(text="Held by Carl", font_size=24, size_hint=(None, None), size=(400, 40),
                  pos=(10, 200))
-    with alone(small, caption, fine):
+    with alone(small, button, fine):
         on_table = [f for f in check(1.0, table=True) if f.kind == "capitals"]
+        in_dialog = [f for f in check(1.0, table=True, dialog=True) if f.kind == "capitals"]
+        large = [f for f in check(1.0, table=True, large=True) if f.kind == "capitals"]
+        before = [f for f in check(1.0, table=True, floor=False) if f.kind == "capitals"]
         off_table = [f for f in check(1.0) if f.kind == "capitals"]
     assert sorted(f.where.split(" ")[0] for f in on_table) == ["FlatButton", "Label"], on_table
-    assert all("needs 14" in f.detail for f in on_table), on_table
-    assert not any("Held by" in f.where for f in on_table)
-    assert off_table == []
+    assert [f.detail.split(" needs ")[1][:2] for f in sorted(on_table, key=str)] == ["21", "17"]
+    assert in_dialog == on_table
+    assert sorted(f.where.split(" ")[0] for f in large) == ["FlatButton", "Label", "Label"]
+    assert before == [] and off_table == []

@@ -164,23 +164,23 @@ def test_a_turn_limit_counts_down_turns_amber_then_red_and_cues_once(app, monkey
 
 def test_a_log_row_is_as_tall_as_its_words_wrap():
     """The in-game log's rows take their height from their words (ui/widgets/wrap.py): a line
-    of wide letters that a guess of 8 units a letter took for one line gets its second line, at
-    the unit of a 1280x720 window too."""
+    of wide letters that a guess of 7 units a letter at the type scale's floor took for one line
+    gets its second line, at the unit of a 1280x720 window too."""
     from kivy.core.text import Label as CoreLabel
 
-    from ui.widgets.game_log import row_data
+    from ui.widgets.game_log import LINE_FS, row_data
 
-    text = "Wim moved Warm Mummy Wax to the Wizard Market"   # wide letters: 425 units at 18
+    text = "Wim moved Warm Mummy Wax to the Wizard Market"   # wide letters
     for u in (1.0, 1.5):
-        width = u * 8 * len(text)                                 # 360 units
-        core = CoreLabel(text=text, font_size=u * 18, text_size=(width, None))
+        width = u * 11 * len(text)
+        core = CoreLabel(text=text, font_size=u * LINE_FS, text_size=(width, None))
         core.refresh()
-        one = CoreLabel(text="A", font_size=u * 18)
+        one = CoreLabel(text="A", font_size=u * LINE_FS)
         one.refresh()
         lines = round(core.texture.size[1] / one.texture.size[1])
-        assert lines == 2 and len(text) * u * 8 <= width         # what the guess missed
-        assert row_data(text, width, u)["height"] == u * (30 + 22 * (lines - 1))
-        assert row_data("Anna passed", width, u)["height"] == u * 30
+        assert lines == 2 and len(text) * u * 11 <= width         # what the guess missed
+        assert row_data(text, width, u)["height"] == u * (34 + 29 * (lines - 1))
+        assert row_data("Anna passed", width, u)["height"] == u * 34
 
 
 def test_the_bar_leaves_out_an_older_line_that_says_the_newer_ones_words(app):
@@ -193,4 +193,5 @@ def test_the_bar_leaves_out_an_older_line_that_says_the_newer_ones_words(app):
     assert bar.shown == "Barb rolled 2 for turn order"
     app.log_tail = "Anna played the Warlock\nBarb passed"
     bar._fit()
-    assert bar.shown == "Anna played the Warlock\nBarb passed"
+    # at the type scale's floor the 7-inch panel's bar holds one line: the newest
+    assert bar.shown == "Barb passed"

@@ -49,20 +49,31 @@ def _kept_in_place(app, name: str) -> None:
     PLACES[key] = now
 
 
+#: shot name -> (the game's table screen, the floor's findings there), for the table states
+#: of a game not yet held to the floor (tests/ui/layout_reading.py)
+UNDER_FLOOR: dict[str, tuple[str, list[str]]] = {}
+
+
 def looked_at(name: str) -> None:
     """Run the layout check on the window as it is now, under ``name``."""
     from kivy.app import App
 
     from kivy.uix.modalview import ModalView
     from layout_check import check
-    from layout_reading import capitals, said_twice, text_sizes
+    from layout_reading import FLOOR_HELD, capitals, said_twice, text_sizes, under_floor
 
     from tests.support.figures import TEXT_SIZES
 
     app = App.get_running_app()
     dialog = any(isinstance(w, ModalView) for w in Window.children)
     table = bool(app.table_showing) and not dialog
-    LAYOUT[name] = check(app.u, table=table)
+    large = app.font_factor > 1
+    game = app.root.ids.sm.current.removesuffix("_result")
+    held = game in FLOOR_HELD
+    LAYOUT[name] = check(app.u, table=bool(app.table_showing), dialog=dialog, large=large,
+                         floor=held)
+    if app.table_showing and not held:
+        UNDER_FLOOR[name] = (game, [str(f) for f in under_floor(app.u, large)])
     RECENT.append((name, LAYOUT[name]))
     if table:
         SAID_TWICE[name] = [str(f) for f in said_twice()]

@@ -62,6 +62,10 @@ def log_line(n: int, line: str, source: str | None) -> str:
     return f"{line} ({came})" if came else line
 
 
+#: units of bar width from which the game's clock has room beside the turn's
+GAME_CLOCK_ROOM = 960
+
+
 @lru_cache(maxsize=16)
 def _width(text: str, font_size: float, bold: bool) -> int:
     """The width of ``text`` drawn at this size: the clocks' widest words are measured once
@@ -117,6 +121,14 @@ class GameBar(Box):
                               (self.ids.game_clock, ("Game 9:59:59",))):
             label.width = max(_width(text, label.font_size, label.bold)
                               for text in widest) + app.u * 6
+        # On a bar too narrow for both clocks at the type scale's sizes (the 7-inch panel, a
+        # portrait screen), the game's time is the one left out: it is detail, and the log a
+        # tap away heads with it.
+        narrow = self.width < app.u * GAME_CLOCK_ROOM
+        game_clock = self.ids.game_clock
+        game_clock.opacity = 0 if narrow else 1
+        if narrow:
+            game_clock.width = 0
         # the last lines the window does not say already ("Carl rolled 2 for turn order" under
         # "Roll for turn order: Daniel" and the dice panel's "Rolled: Anna 5, Carl 2", a redo's
         # line under the band saying "Redone: ..."); none: the bar names what its tap opens

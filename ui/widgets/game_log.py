@@ -42,9 +42,11 @@ DICE_FIXES = {"quest": ("companion.games.quest.dice", "ui.games.quest.dialogs"),
 #: first words, before the rule's reason.
 FIX, TOO_LATE = "Fix", "Too late to fix"
 #: The button's width, in units, beside a die's entry.
-FIX_WIDTH = 110
+FIX_WIDTH = 120
 #: Text sizes in units: a line, a heading.
-LINE_FS, HEADING_FS = 18, 22
+#: a line's and a heading's size (game_log.kv draws them so): the type scale's floor, and a
+#: little above it
+LINE_FS, HEADING_FS = theme.DETAIL_FS, theme.DETAIL_FS + 4
 
 
 def dice_fix(game: str) -> tuple[Any, Callable[[Sequence[Any]], None]] | None:
@@ -123,7 +125,7 @@ def row_data(text: str, width: float, u: float, step: int = 0, fix: str = "",
     # bold is measured plain (wrap.py): a heading a little narrower, a line less its names' room
     width = width * 0.94 if heading else width - bolder
     rows = lines_needed(text, width, u * fs)
-    height = u * (30 + 22 * (rows - 1)) if not heading else u * (44 + 28 * (rows - 1))
+    height = u * (34 + 29 * (rows - 1)) if not heading else u * (46 + 34 * (rows - 1))
     return {"text": text, "shown": shown, "heading": heading,
             "height": max(height, u * 56) if fix else height, "step": step, "die": die,
             "fix": fix, "late": late}
