@@ -10,7 +10,9 @@
   off and D-Bus refusing the user each raise ``BleakBluetoothNotAvailableError`` with a
   reason; with no system bus at all (no ``/run/dbus/system_bus_socket``) it is a bare
   ``FileNotFoundError(2, 'No such file or directory')`` with no file name, as heard on this
-  machine (a container without D-Bus) by ``BleakScanner.discover`` and ``BleakClient.connect``.
+  machine (a container without D-Bus) by ``BleakScanner.discover`` and ``BleakClient.connect``;
+  D-Bus refusing a call (BlueZ policy) is a ``BleakDBusError`` named
+  ``org.freedesktop.DBus.Error.AccessDenied``; dbus_fast's ``auth.py`` words the refused login.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ BLEAK_MESSAGES = {
     "NO_BLUETOOTH": "No Bluetooth adapters found.",
     "NO_BLE_CENTRAL_ROLE": "No Bluetooth adapters with BLE 'central' role found.",
     "POWERED_OFF": "No powered Bluetooth adapters found. Turn on Bluetooth and try again.",
-    "DENIED_BY_SYSTEM": "An AuthError: the bus refused this user",
+    "DENIED_BY_SYSTEM": "authentication failed: REJECTED: ['EXTERNAL']",
 }
 
 

@@ -202,3 +202,36 @@ BATTERY_LEVELS = [Vector(f"BatteryLevel {name}", bytes([34, level, state]), (lev
 def battery_level(level: int, state: int = 0) -> bytes:
     """A BatteryLevel with another level (its byte 1) and state (byte 2)."""
     return bytes([34, level & 0xFF, state & 0xFF])
+
+
+def rolled(die_type: str, era: str, face: int) -> bytes:
+    """The RollState a die of ``die_type`` and firmware ``era`` sends landing on ``face``: the
+    D6 tables above, else the index pixels-js' ``indexFromFace`` gives (a D10's face is its
+    index, a D00's is ten times it, any other's is the index + 1)."""
+    if die_type == "d6" and era in ROLLED_D6:
+        return ROLLED_D6[era][face]
+    index = face if die_type == "d10" else face // 10 if die_type == "d00" else face - 1
+    return bytes([3, 1, index & 0xFF])
+
+
+def i_am_a_die(die_type: str, era: str) -> Vector:
+    """The recorded IAmADie of a die of that type and era (a D20 is today's; a die whose
+    type is neither is the D6 of its era, its type byte set as the source lays it out)."""
+    if die_type == "d20" and era == "today":
+        return I_AM_A_DIE_BY_NAME["d20 today"]
+    name = {"today": "d6 today", "2024-03": "d6 2024-03"}.get(era, "d6 legacy 2023-11-17")
+    vector = I_AM_A_DIE_BY_NAME[name]
+    if die_type == "d6":
+        return vector
+    from . import with_bytes
+
+    types = ("unknown", "d4", "d6", "d8", "d10", "d00", "d12", "d20", "d6pipped", "d6fudge")
+    at = 22 if len(vector.data) == 108 else 3          # DieInfo.dieType / LegacyIAmADie.dieType
+    data = with_bytes(vector, **{f"at_{at}": types.index(die_type)})
+    return Vector(f"{die_type} {era}", data, {**vector.means, "die_type": die_type}, vector.source)
+
+
+def advert(die_type: str) -> AdvertVector:
+    """The recorded advert of a die of ``die_type`` (a D6: onyx black)."""
+    wanted = "d6 advert, colorway 1" if die_type == "d6" else f"{die_type} advert"
+    return next(a for a in ADVERTS if a.name == wanted)
