@@ -32,7 +32,8 @@ from .recorded import with_bytes
 #: the recorded frame of each unsettled state the table names
 PIXELS_STATE = {"in a hand": 2, "rolling": 3, "tilted": 4, "set down": 5, "moved": 5}
 GODICE_STATE = {"rolling": recorded_godice.ROLL, "tilted": recorded_godice.TILT_STABLE,
-                "moved": recorded_godice.FAKE_STABLE, "set down": recorded_godice.MOVE_STABLE}
+                "moved": recorded_godice.FAKE_STABLE, "in a hand": recorded_godice.FAKE_STABLE,
+                "set down": recorded_godice.MOVE_STABLE}
 
 
 class FakeDie:

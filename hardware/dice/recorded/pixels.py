@@ -208,7 +208,7 @@ def rolled(die_type: str, era: str, face: int) -> bytes:
     """The RollState a die of ``die_type`` and firmware ``era`` sends landing on ``face``: the
     D6 tables above, else the index pixels-js' ``indexFromFace`` gives (a D10's face is its
     index, a D00's is ten times it, any other's is the index + 1)."""
-    if die_type == "d6" and era in ROLLED_D6:
+    if die_type == "d6" and face in ROLLED_D6.get(era, {}):
         return ROLLED_D6[era][face]
     index = face if die_type == "d10" else face // 10 if die_type == "d00" else face - 1
     return bytes([3, 1, index & 0xFF])
