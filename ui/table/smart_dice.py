@@ -155,9 +155,12 @@ class SmartDice:
                 self.colour[status.address] = status.colour
         elif status.state == "refused":
             text = status.text
-            if status.die_type:          # not six-sided: say what the game rolls
+            if status.die_type:          # not six-sided: the refusal says what the game rolls
                 text = f"{text}: {self.rolls()}"
-            app.dice_activity = text
+                app.dice_activity = f"{self.short(status.address)}: " \
+                    f"{status.die_type.upper()}, not applied"
+            else:
+                app.dice_activity = text
             app.refuse(text[:1].upper() + text[1:])
             self.devices.buzz("refused")
         self._show()
