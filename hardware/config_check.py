@@ -48,8 +48,11 @@ FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 # imported: it is small, but a config check needs none of it).
 BLE_KEYS = ("low_battery", "air", "dice")
 MAX_AIR_PATH = 200
-BLE_DIE_KEYS = ("make", "name", "die", "face_names")
+BLE_DIE_KEYS = ("make", "name", "die", "face_names", "shell")
 BLE_MAKES = ("pixels", "godice")
+# The shells a GoDice can wear (hardware.dice.ble_godice.SHELLS, godice.Shell); a Pixels says
+# its own type, so only a GoDice has this setting.
+GODICE_SHELLS = ("d6", "d20", "d10", "d10x", "d4", "d8", "d12")
 ANY_DIE = "any"
 MAX_BLE_DICE = 12
 MAX_BLE_NAME = 32
@@ -259,4 +262,12 @@ def check_ble_die(address: str, value: Any, named: dict[str, str]) -> dict[str, 
         named[die] = upper
     names = table.get("face_names")
     face_names = () if names is None else check_face_names(f"{key}.face_names", names, (1, 6))
-    return {"address": upper, "make": make, "name": name, "die": die, "face_names": face_names}
+    shell = table.get("shell", GODICE_SHELLS[0])
+    if "shell" in table and make != "godice":
+        raise ConfigError(f"{key}.shell: only a GoDice wears a shell (a Pixels says its own "
+                          "type); leave it out")
+    if shell not in GODICE_SHELLS:
+        raise ConfigError(f"{key}.shell: the shell the GoDice wears, one of "
+                          f"{', '.join(GODICE_SHELLS)}; got {shown(shell, 80)}")
+    return {"address": upper, "make": make, "name": name, "die": die, "face_names": face_names,
+            "shell": shell}

@@ -51,13 +51,15 @@ def face_name(names: tuple[str | int, ...] | None, low: int, value: Any) -> Any:
 class BleDieConfig:
     """One paired smart die, kept by its address: its make ("pixels", "godice"), the name it
     advertised, the game's die it is (``die``: "magic1", "action_a"... or "any": the first die
-    the game asks for) and, for a die with stickered faces, what each face 1-6 means."""
+    the game asks for), for a die with stickered faces what each face 1-6 means and, for a
+    GoDice, the shell it wears ("d6", "d20"...: the die cannot say it)."""
 
     address: str
     make: str
     name: str = ""
     die: str = "any"
     face_names: tuple[str | int, ...] = ()
+    shell: str = "d6"
 
     def game_value(self, value: Any) -> Any:
         return face_name(self.face_names, 1, value)

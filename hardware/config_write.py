@@ -69,7 +69,8 @@ def config_to_data(config: HardwareConfig) -> dict[str, Any]:
         data["ble"] = {"low_battery": config.ble.low_battery,
                        **({"air": config.ble.air} if config.ble.air else {}), "dice": {
             d.address: {"make": d.make, **({"name": d.name} if d.name else {}), "die": d.die,
-                        **({"face_names": list(d.face_names)} if d.face_names else {})}
+                        **({"face_names": list(d.face_names)} if d.face_names else {}),
+                        **({"shell": d.shell} if d.shell != "d6" else {})}
             for d in config.ble.dice}}
     return data
 

@@ -1,6 +1,7 @@
-"""``companion doctor``'s smart dice section: each paired die by name, make and the game's
-die, whether the ble extra is there, and whether each die answers (connected, its battery),
-with the one line to show when there is no Bluetooth at all.
+"""``companion doctor``'s smart dice section: each paired die by name, make, the game's die
+and a GoDice's shell, whether the ble extra is there, and whether each die answers
+(connected, what it says it is, its battery), with the one line to show when there is no
+Bluetooth at all (no adapter, switched off, no system bus, D-Bus refusing the user).
 
 The dice are reached the way the app reaches them (:class:`hardware.dice.ble.BleDiceSource`),
 for at most ``wait`` seconds, then let go so the app can have them.
@@ -29,7 +30,8 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
         faces = f", faces {', '.join(map(str, die.face_names))}" if die.face_names else ""
         what = "any die" if die.die == "any" else die.die
         name = die.name or {"pixels": "a Pixels", "godice": "a GoDice"}.get(die.make, die.make)
-        report(INFO, f"{name} ({die.make}, {die.address}): {what}{faces}")
+        shell = f", {die.shell.upper()} shell" if die.make == "godice" else ""
+        report(INFO, f"{name} ({die.make}, {die.address}{shell}): {what}{faces}")
     transport = transport or ble.transport()
     if transport is None and not in_bluetooth_group():
         report(WARN, "not in the bluetooth group: BlueZ answers only its members on Raspberry "
@@ -49,7 +51,7 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
         with lock:
             heard.append(s)
 
-    source = BleDiceSource([BleDie(d.address, d.make, d.name) for d in ble.dice],
+    source = BleDiceSource([BleDie(d.address, d.make, d.name, d.shell) for d in ble.dice],
                            lambda _event: None, transport=transport, on_status=status,
                            backoff=(60.0, 60.0), low_battery=ble.low_battery)
     try:
@@ -64,7 +66,7 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
             seen = list(heard)
         absent = next((s for s in seen if s.state == BleStatus.ABSENT), None)
         if absent is not None:
-            report(WARN, f"{absent.text} (the table plays on with touch entry)")
+            report(WARN, absent.text)         # one line for every die: touch plays on
             return
         for die in ble.dice:
             name = die.name or die.address
@@ -72,7 +74,13 @@ def check_smart_dice(ble: BleConfig | None, report: Report, *, wait: float = 3.0
                 battery = source.battery_words(die.address)
                 low = die.address in source.battery and \
                     source.battery[die.address] < ble.low_battery
-                report(WARN if low else OK, f"{name}: connected" +
+                identity = source.identity.get(die.address)
+                kind = f", {identity.words}" if identity is not None else ""
+                if identity is not None and not identity.six_sided:
+                    report(WARN, f"{name}: connected, a {identity.words}: the games roll "
+                                 "six-sided dice, so its rolls are refused")
+                    continue
+                report(WARN if low else OK, f"{name}: connected{kind}" +
                        (f", {battery}" if battery else ""))
             else:
                 why = next((s.text for s in reversed(seen) if s.address == die.address

@@ -11,14 +11,17 @@ exponential backoff, for as long as the source runs. What the dice say becomes t
 the tray's reader puts on the one Inbox, with ``source="ble"`` and the die's address as its id
 (:mod:`hardware.dice.route` gives it the game's die on the main thread):
 
-* a die at rest after a proper roll -> ``InputEvent("die", address, face)``
+* a six-sided die at rest after a roll -> ``InputEvent("die", address, face)``
 * rolling, in a hand, tilted, set down without a roll -> ``InputEvent("die_moving", address)``,
   once per change: never a value
-* a face the die cannot show -> a ``refused`` status, nothing emitted (the tray's rule)
+* a die that is not six-sided, or a face the die cannot show -> a ``refused`` status, nothing
+  emitted (:mod:`hardware.dice.ble_die` has the rules of which rest is a value)
+* what the die is (its type, a GoDice's shell) -> an ``identity`` status; its battery and
+  whether it is on the charger -> a ``battery`` status
 
-A die that floods (more than ``FLOOD`` values a second) has the rest dropped and counted, as
-garbage bytes are. Without Bluetooth (no adapter, switched off, no BlueZ) the source says so
-in one line and keeps trying quietly at the longest backoff; the table plays on by touch.
+Without Bluetooth (no adapter, switched off, no system bus, D-Bus refusing) the source says
+so in one line for all its dice and keeps trying quietly at the longest backoff; the table
+plays on by touch.
 
 Threads: ``emit`` and ``on_status`` are called on the source's thread; hand them to
 :meth:`hardware.inbox.Inbox.put` or another thread-safe queue (DESIGN.md, Threads).
@@ -29,34 +32,35 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from companion.core.model import InputEvent
 
-from .ble_link import Advert, BluetoothAbsent, Link, absent_reason
-from .ble_protocol import MAKE_WORDS, Battery, Colour, Garbage, Rolled, Unsettled
+from .ble_die import SOURCE, DieState
+from .ble_godice import DEFAULT_SHELL
+from .ble_link import Advert, BluetoothAbsent, Link, absent_line, absent_reason
+from .ble_protocol import MAKE_WORDS, Identity
 from .protocol import Faces
 
 log = logging.getLogger(__name__)
 
 Emit = Callable[[InputEvent], object]
-SOURCE = "ble"
 DEFAULT_BACKOFF = (1.0, 30.0)
 LOW_BATTERY = 20            # percent: below this the screen says so
-BATTERY_EVERY_S = 600.0     # a GoDice's battery is asked again after a roll, at most this often
 FLOOD = 4                   # values a second one die may send; the rest are dropped and counted
 JOIN_S = 3.0
 
 
 @dataclass(frozen=True)
 class BleDie:
-    """A paired die: its address (hardware.toml keeps it), its make, the name it advertised."""
+    """A paired die: its address (hardware.toml keeps it), its make, the name it advertised
+    and, for a GoDice, the shell it wears (a Pixels says its own type)."""
 
     address: str
     make: str
     name: str = ""
+    shell: str = DEFAULT_SHELL
 
     @property
     def label(self) -> str:
@@ -73,14 +77,17 @@ class BleStatus:
     address: str = ""
     battery: int | None = None
     colour: str = ""
+    die_type: str = ""           # identity: what the die is; refused: why not six-sided
+    charging: bool | None = None
 
     CONNECTING = "connecting"
     CONNECTED = "connected"
     DISCONNECTED = "disconnected"    # the die went away: "reconnecting in N s"
     UNAVAILABLE = "unavailable"      # cannot reach it (off, out of range, in another app)
     ABSENT = "absent"                # no Bluetooth at all: touch entry plays on
-    BATTERY = "battery"              # a new battery level (``battery``), or a colour
-    REFUSED = "refused"              # a face the die cannot show; nothing was applied
+    BATTERY = "battery"              # a new battery level (``battery``) or charging state
+    IDENTITY = "identity"            # what the die is (``die_type``, ``colour``)
+    REFUSED = "refused"              # not six-sided, or a face it cannot show: not applied
     CLOSED = "closed"
 
     def __str__(self) -> str:
@@ -115,7 +122,9 @@ class BleDiceSource:
         self.garbage = 0            # notifications dropped as not the make's protocol
         self.flooded = 0            # values dropped for coming too fast
         self.battery: dict[str, int] = {}
+        self.charging: dict[str, bool] = {}
         self.colour: dict[str, str] = {}
+        self.identity: dict[str, Identity] = {}
         self.connected: set[str] = set()
         self._absent = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -178,12 +187,12 @@ class BleDiceSource:
         delay = first
         said = ""
         while True:
-            state = _DieState(self, die)
+            state = DieState(self, die)
             link = None
             try:
                 self._report(BleStatus(BleStatus.CONNECTING, f"{die.label}: connecting",
                                        die.address))
-                link = Link(self.transport, die.address, die.make, state.heard)
+                link = Link(self.transport, die.address, die.make, state.heard, die.shell)
                 state.link = link
                 async with self._connecting:   # BlueZ takes one connection attempt at a time
                     await link.open()
@@ -224,7 +233,7 @@ class BleDiceSource:
         if reason is not None:
             if not self._absent:    # one line for the whole source, not one per die
                 self._absent = True
-                self._report(BleStatus(BleStatus.ABSENT, f"Bluetooth not available: {reason}; "
+                self._report(BleStatus(BleStatus.ABSENT, f"{absent_line(reason)}; "
                                        "enter dice by touch"))
             return said
         text = f"{die.label}: not reachable ({type(exc).__name__}: {exc})"[:160]
@@ -251,65 +260,35 @@ class BleDiceSource:
 
     def battery_words(self, address: str) -> str:
         level = self.battery.get(address)
+        charging = " (charging)" if self.charging.get(address) else ""
         if level is None:
-            return ""
-        return f"battery {level} %" + (" (low)" if level < self.low_battery else "")
+            return "on the charger" if charging else ""
+        return f"battery {level} %" + (" (low)" if level < self.low_battery and not charging
+                                       else "") + charging
 
+    # -- what the dice say, from their DieState (the loop's thread) ------------------------
+    def identified(self, die: BleDie, identity: Identity) -> None:
+        self.identity[die.address] = identity
+        if identity.colour:
+            self.colour[die.address] = identity.colour
+        self._report(BleStatus(BleStatus.IDENTITY, f"{die.label}: {identity.words}",
+                               die.address, colour=identity.colour, die_type=identity.die_type))
 
-class _DieState:
-    """What one connection of one die has said so far: its last state (a moving die is shown
-    once per change), its flood bucket, when its battery was last asked."""
+    def battery_said(self, die: BleDie, level: int | None, charging: bool | None) -> None:
+        address = die.address
+        before = (self.battery.get(address), self.charging.get(address))
+        if level is not None:
+            self.battery[address] = level
+        if charging is not None:
+            self.charging[address] = charging
+        if (self.battery.get(address), self.charging.get(address)) != before:
+            self._report(BleStatus(BleStatus.BATTERY, f"{die.label}: "
+                                   f"{self.battery_words(address)}", address,
+                                   self.battery.get(address), self.colour.get(address, ""),
+                                   charging=self.charging.get(address)))
 
-    def __init__(self, source: BleDiceSource, die: BleDie) -> None:
-        self.source, self.die = source, die
-        self.link: Link | None = None
-        self.moving = False
-        self.window = (0.0, 0)          # (start of this second, values in it)
-        self.battery_asked = time.monotonic()
-
-    def heard(self, reading: Any) -> None:
-        source, address = self.source, self.die.address
-        if isinstance(reading, Rolled):
-            self.moving = False
-            if self._flooding():
-                source.flooded += 1
-                return
-            reason = source.faces.check(address, reading.face)
-            if reason:
-                source._report(BleStatus(BleStatus.REFUSED,
-                                         f"{self.die.label}: {reason.split(': ', 1)[-1]}",
-                                         address))
-                return
-            source.send(InputEvent("die", address, reading.face, source=SOURCE))
-            self._maybe_ask_battery()
-        elif isinstance(reading, Unsettled):
-            if not self.moving:
-                self.moving = True
-                source.send(InputEvent("die_moving", address, reading.state, source=SOURCE))
-        elif isinstance(reading, Battery):
-            if source.battery.get(address) != reading.level:
-                source.battery[address] = reading.level
-                source._report(BleStatus(BleStatus.BATTERY, f"{self.die.label}: "
-                                         f"{source.battery_words(address)}", address,
-                                         reading.level, source.colour.get(address, "")))
-        elif isinstance(reading, Colour):
-            source.colour[address] = reading.name
-        elif isinstance(reading, Garbage):
-            source.garbage += 1   # logged by the link
-
-    def _flooding(self) -> bool:
-        now = time.monotonic()
-        start, count = self.window
-        if now - start >= 1.0:
-            start, count = now, 0
-        self.window = (start, count + 1)
-        return count + 1 > self.source.flood
-
-    def _maybe_ask_battery(self) -> None:
-        if self.link is None or time.monotonic() - self.battery_asked < BATTERY_EVERY_S:
-            return
-        self.battery_asked = time.monotonic()
-        asyncio.get_running_loop().create_task(self.link.read_battery())
+    def refuse(self, die: BleDie, text: str, die_type: str = "") -> None:
+        self._report(BleStatus(BleStatus.REFUSED, text, die.address, die_type=die_type))
 
 
 def scan(timeout: float = 5.0, transport: Any = None) -> list[Advert]:

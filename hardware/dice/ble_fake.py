@@ -3,11 +3,12 @@
 
 A :class:`FakeTransport` is shaped like :class:`hardware.dice.ble_link.BleakTransport`: it scans
 its :class:`FakeDie` list and hands out clients shaped like ``bleak.BleakClient``. A die is
-driven from any thread (``roll``, ``send``, ``drop``, ``away``); what it sends is the make's own
-bytes (a Pixels ``RollState``, a GoDice ``R`` then ``S`` + x y z), so the whole path from a
-notification to the Inbox runs as with real dice. A GoDice face's x y z vector is found by
-asking ``godice`` itself which of the six axis vectors is that face, so nothing of its tables
-is copied here.
+driven from any thread (``roll``, ``send``, ``drop``); what it sends and advertises are the
+recorded vectors of :mod:`hardware.dice.recorded` (a Pixels' advert, IAmADie, RollState and
+BatteryLevel for its type and firmware era; a GoDice's ``R``, ``S`` + x y z of its shell,
+``Bat``, ``Col``), so the whole path from a notification to the Inbox runs as with real dice.
+A notification is delivered by calling the client's callback on its loop, in order, as bleak
+does.
 """
 
 from __future__ import annotations
@@ -19,39 +20,32 @@ import threading
 from typing import Any, Callable
 
 from .ble_link import Advert
+from .ble_pixels import REQUEST_BATTERY_LEVEL, WHO_ARE_YOU
 from .ble_protocol import (
-    BATTERY_LEVEL, GODICE, GODICE_NOTIFY, GODICE_WRITE, I_AM_A_DIE, LEGACY_I_AM_A_DIE_SIZE,
-    PIXELS, PIXELS_CHARACTERISTICS, PIXELS_LEGACY_SERVICE, PIXELS_SERVICE, ROLL_STATE,
+    GODICE, GODICE_NOTIFY, GODICE_WRITE, PIXELS, PIXELS_CHARACTERISTICS, PIXELS_LEGACY_SERVICE,
+    PIXELS_SERVICE,
 )
+from .recorded import godice as recorded_godice
+from .recorded import pixels as recorded_pixels
+from .recorded import with_bytes
 
-AXES = [(64, 0, 0), (-64, 0, 0), (0, 64, 0), (0, -64, 0), (0, 0, 64), (0, 0, -64)]
-#: frames that are not rolls: Pixels roll state / GoDice header for each unsettled state
-PIXELS_STATE = {"rolling": 3, "in a hand": 2, "tilted": 4, "moved": 5}
-GODICE_STATE = {"tilted": b"TS", "moved": b"MS"}
-
-
-def godice_vector(face: int) -> tuple[int, int, int]:
-    """The x y z vector godice's D6 shell reads as ``face`` (asked of godice, not copied)."""
-    from godice.xyzinterpret import get_rolled_number_d6
-
-    for vector in AXES:
-        if get_rolled_number_d6(vector) == face:
-            return vector
-    raise ValueError(f"a D6 has no face {face}")
-
-
-def signed_bytes(xyz: tuple[int, int, int]) -> bytes:
-    return bytes(v & 0xFF for v in xyz)
+#: the recorded frame of each unsettled state the table names
+PIXELS_STATE = {"in a hand": 2, "rolling": 3, "tilted": 4, "set down": 5, "moved": 5}
+GODICE_STATE = {"rolling": recorded_godice.ROLL, "tilted": recorded_godice.TILT_STABLE,
+                "moved": recorded_godice.FAKE_STABLE, "in a hand": recorded_godice.FAKE_STABLE,
+                "set down": recorded_godice.MOVE_STABLE}
 
 
 class FakeDie:
     """One die on the fake air. ``reachable`` False: connecting to it fails (out of range).
-    ``legacy``: a Pixels with the former service and characteristic ids."""
+    A Pixels has a ``die_type`` and a firmware ``era`` (``recorded.pixels.ERAS``) and
+    ``legacy`` service ids or today's; a GoDice wears a ``shell``."""
 
     def __init__(self, address: str, make: str = PIXELS, name: str = "", *,
-                 battery: int = 80, colour: int = 1, rssi: int = -60,
-                 legacy: bool = False) -> None:
+                 battery: int = 80, colour: int = 1, rssi: int = -60, legacy: bool = False,
+                 die_type: str = "d6", era: str = "today", shell: str = "d6") -> None:
         self.address, self.make, self.legacy = address, make, legacy
+        self.die_type, self.era, self.shell = die_type, era, shell
         self.name = name or (f"GoDice_{address[-5:].replace(':', '')}_R_v03" if make == GODICE
                              else f"Pixel{address[-2:]}")
         self.battery, self.colour, self.rssi = battery, colour, rssi
@@ -71,26 +65,27 @@ class FakeDie:
         return True
 
     def roll(self, face: int, *, tumble: bool = True) -> bool:
-        """Tumble (a rolling frame) and land on ``face`` after a proper roll."""
+        """Tumble (a rolling frame) and land on ``face``; without ``tumble`` only the landing
+        is sent (a die that has not moved since its last value: not a roll)."""
         frames = [self.unsettled("rolling")] if tumble else []
         return all(self.send(f) for f in [*frames, self.rolled(face)])
 
     def rolled(self, face: int) -> bytes:
         if self.make == PIXELS:
-            return bytes([ROLL_STATE, 1, (face - 1) & 0xFF])
-        return b"S" + signed_bytes(godice_vector(face))
+            return recorded_pixels.rolled(self.die_type, self.era, face)
+        if self.shell == "d6":
+            return recorded_godice.STABLE_D6[face]
+        return recorded_godice.shell_frames(self.shell)[face]
 
     def unsettled(self, state: str) -> bytes:
         if self.make == PIXELS:
-            return bytes([ROLL_STATE, PIXELS_STATE[state], 0])
-        if state in GODICE_STATE:
-            return GODICE_STATE[state] + signed_bytes(godice_vector(1))
-        return b"R"
+            return recorded_pixels.ROLL_STATES[PIXELS_STATE[state]].data
+        return GODICE_STATE[state].data
 
     def battery_frame(self, level: int) -> bytes:
         self.battery = level
         if self.make == PIXELS:
-            return bytes([BATTERY_LEVEL, level, 0])
+            return recorded_pixels.battery_level(level)
         return b"Bat" + bytes([level])
 
     def drop(self) -> None:
@@ -102,24 +97,29 @@ class FakeDie:
     # -- what the host wrote ---------------------------------------------------------------
     def answer(self, data: bytes) -> None:
         self.written.append(bytes(data))
-        if self.make == PIXELS and data == bytes([1]):   # WhoAreYou -> legacy IAmADie
-            reply = bytearray(LEGACY_I_AM_A_DIE_SIZE)
-            reply[0], reply[1], reply[2] = I_AM_A_DIE, 6, self.colour
-            reply[18], reply[19], reply[20] = 1, 0, self.battery
-            self.send(bytes(reply))
-        elif self.make == GODICE and data == bytes([3]):
+        if self.make == PIXELS and data == WHO_ARE_YOU:
+            vector = recorded_pixels.i_am_a_die(self.die_type, self.era)
+            at = (recorded_pixels.IAM_A_DIE_STATUS if len(vector.data) == 108
+                  else recorded_pixels.LEGACY_IAM_A_DIE_STATUS)["battery"]
+            self.send(with_bytes(vector, **{f"at_{at}": self.battery}))
+        elif self.make == PIXELS and data == REQUEST_BATTERY_LEVEL:
+            self.send(recorded_pixels.battery_level(self.battery))
+        elif self.make == GODICE and data == recorded_godice.ASK_BATTERY.data:
             self.send(b"Bat" + bytes([self.battery]))
-        elif self.make == GODICE and data == bytes([23]):
+        elif self.make == GODICE and data == recorded_godice.ASK_COLOUR.data:
             self.send(b"Col" + bytes([self.colour]))
 
     def advert(self) -> Advert:
         from .ble_link import advert_of
 
-        services = ([PIXELS_LEGACY_SERVICE if self.legacy else PIXELS_SERVICE]
-                    if self.make == PIXELS else [])
-        manufacturer = ({0xFFFF: bytes([6, self.colour, 1, 0, self.battery])}
-                        if self.make == PIXELS else {})
-        return advert_of(self.address, self.name, services, manufacturer, self.rssi)
+        if self.make == GODICE:
+            return advert_of(self.address, self.name, [], {}, self.rssi)
+        vector = recorded_pixels.advert(self.die_type)
+        (company, payload), = vector.manufacturer.items()
+        payload = payload[:4] + bytes([self.battery & 0x7F])    # its battery byte
+        services = [PIXELS_LEGACY_SERVICE if self.legacy else PIXELS_SERVICE]
+        return advert_of(self.address, self.name, services, {company: payload}, self.rssi,
+                         dict(vector.service_data))
 
 
 class _Characteristic:
@@ -221,18 +221,21 @@ class FakeClient:
 
 
 class FakeTransport:
-    """The fake air: ``dice`` to scan and connect to. ``absent`` (a reason) makes it behave
-    as a machine without Bluetooth: every scan and connection fails with that reason."""
+    """The fake air: ``dice`` to scan and connect to. ``absent`` (bleak's message) or
+    ``error`` (the exception bleak raises) makes it a machine without Bluetooth: every scan
+    and connection fails with it."""
 
     def __init__(self, dice: list[FakeDie] | tuple[FakeDie, ...] = (), *,
-                 absent: str = "", connect_s: float = 0.0) -> None:
+                 absent: str = "", error: BaseException | None = None,
+                 connect_s: float = 0.0) -> None:
         self.dice = {d.address: d for d in dice}
-        self.absent = absent
+        self.absent = absent or (str(error) if error is not None else "")
+        self.error = error          # what bleak raises (hardware/dice/recorded/air.py)
         self.connect_s = connect_s
         self.scans = 0
 
-    def absent_error(self) -> Exception:
-        return RuntimeError(self.absent)
+    def absent_error(self) -> BaseException:
+        return self.error if self.error is not None else RuntimeError(self.absent)
 
     async def scan(self, timeout: float) -> list[Advert]:
         self.scans += 1
@@ -294,4 +297,4 @@ class AutoRoller:
         self._thread.join(2.0)
 
 
-__all__ = ["AutoRoller", "FakeClient", "FakeDie", "FakeTransport", "godice_vector"]
+__all__ = ["AutoRoller", "FakeClient", "FakeDie", "FakeTransport"]

@@ -14,6 +14,7 @@ import pytest
 from hardware.dice.ble import BleDiceSource, BleDie, scan
 from hardware.dice.ble_air import MAX_LINE, AirServer, AirTransport
 from hardware.dice.ble_fake import FakeDie
+from hardware.dice.recorded import pixels
 
 pytest.importorskip("godice", reason="the ble extra (godice) is not installed")
 
@@ -73,7 +74,9 @@ def test_garbage_from_the_air_is_dropped(tmp_path, wait_until):
 
     async def rogue(reader, writer):
         await reader.readline()
-        writer.write(b"OK pixels\nN zz\nX 0301\nN " + b"03" * 50 + b"\nN 030102\n")
+        iam = pixels.I_AM_A_DIE_BY_NAME["d6 today"].data.hex().encode()
+        writer.write(b"OK pixels\nN " + iam + b"\nN zz\nX 0301\nN " + b"03" * 50
+                     + b"\nN 030302\nN 030102\n")
         writer.write(b"N " + b"0" * (MAX_LINE * 2) + b"\n")
         await writer.drain()
         writer.close()
@@ -90,7 +93,7 @@ def test_garbage_from_the_air_is_dropped(tmp_path, wait_until):
     with BleDiceSource([BleDie(PIXEL, "pixels")], got.append, transport=AirTransport(path),
                        on_status=statuses.append, backoff=(5, 5)) as source:
         assert wait_until(lambda: any(s.state == "disconnected" for s in statuses), 3)
-        assert [(e.kind, e.value) for e in got] == [("die", 3)]      # 03 01 02: rolled, 3
+        assert [(e.kind, e.value) for e in got] == [("die_moving", "rolling"), ("die", 3)]
         assert source.garbage == 1                   # 50 x 03: not a RollState
 
 

@@ -1,5 +1,5 @@
 """The [ble] section of hardware.toml: dice kept by address, each with its make, name, the
-game's die (or "any") and a face map for stickered faces. Every mistake names its key and
+game's die (or "any"), a face map for stickered faces and a GoDice's shell (D6 unless said). Every mistake names its key and
 nothing half-works; what the app writes reads back the same; garbage is refused by name."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ QUEST = {"ble": {"low_battery": 25, "dice": {
     "C4:5E:11:22:33:02": {"make": "godice", "name": "GoDice_2_R_v03", "die": "action_a",
                           "face_names": ["bottle", "bottle", "bottle", "bottle", "hat", "hat"]},
     "C4:5E:11:22:33:03": {"make": "godice"},
+    "C4:5E:11:22:33:04": {"make": "godice", "shell": "d20"},
 }}}
 
 
@@ -23,8 +24,10 @@ def test_paired_dice_by_address_with_their_game_dice():
     ble = parse_config(QUEST).ble
     assert ble.low_battery == 25
     assert [d.address for d in ble.dice] == ["C4:5E:11:22:33:01", "C4:5E:11:22:33:02",
-                                             "C4:5E:11:22:33:03"]   # upper case, sorted
+                                             "C4:5E:11:22:33:03", "C4:5E:11:22:33:04"]
     assert ble.die("C4:5E:11:22:33:03") == BleDieConfig("C4:5E:11:22:33:03", "godice")
+    assert ble.die("C4:5E:11:22:33:03").shell == "d6"                  # the default
+    assert ble.die("C4:5E:11:22:33:04").shell == "d20"
     action = ble.die("C4:5E:11:22:33:02")
     assert [action.game_value(f) for f in range(1, 8)] == \
         ["bottle", "bottle", "bottle", "bottle", "hat", "hat", 7]
@@ -35,6 +38,7 @@ def test_what_the_app_writes_reads_back_the_same():
     config = parse_config(QUEST)
     text = dump_config(config)
     assert '[ble.dice."C4:5E:11:22:33:01"]' in text
+    assert text.count("shell = ") == 1 and 'shell = "d20"' in text   # only one not a D6
     assert parse_config(parse_toml(text)) == config
     assert parse_config(parse_toml(dump_config(parse_config({"ble": {}})))).ble.dice == ()
     demo = parse_config({"ble": {"air": "/run/user/1000/dicesim-ble/air"}})
@@ -69,6 +73,10 @@ def test_what_the_app_writes_reads_back_the_same():
     ({"air": "relative/air"}, "ble.air: the socket of companion dicesim --ble, an absolute path"),
     ({"air": 5}, "ble.air: the socket"),
     ({"dice": []}, "ble.dice: expected a table"),
+    ({"dice": {"AA:BB:CC:DD:EE:FF": {"make": "godice", "shell": "d100"}}},
+     ".shell: the shell the GoDice wears, one of d6, d20, d10, d10x, d4, d8, d12; got 'd100'"),
+    ({"dice": {"AA:BB:CC:DD:EE:FF": {"make": "pixels", "shell": "d6"}}},
+     ".shell: only a GoDice wears a shell (a Pixels says its own type)"),
 ])
 def test_mistakes_name_their_key(ble, message):
     with pytest.raises(ConfigError, match=None) as caught:

@@ -1,7 +1,8 @@
-"""The smart dice's protocol layer from recorded message bytes: Pixels' messages as their
-Communications Protocol lays them out, GoDice's frames as the godice package reads them (its
-D6 shell gives the face, through the same frame check the app uses), and garbage of every
-shape, which is dropped and counted, never raised."""
+"""The smart dice's protocol layer against the makers' recorded vectors
+(``hardware/dice/recorded``, each vector citing its repository, file and commit): Pixels'
+adverts of every die type and colorway, today's and the legacy IAmADie, RollState of every
+state in every firmware era, BatteryLevel; every GoDice frame kind and the x y z frames of
+every shell; and garbage of every shape, which is dropped and counted, never raised."""
 
 from __future__ import annotations
 
@@ -11,38 +12,114 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hardware.dice.ble_link import advert_of
+from hardware.dice.ble_pixels import face_from_index, parse_pixels, pixels_advert
 from hardware.dice.ble_protocol import (
-    MAX_NOTIFICATION, PIXELS_SERVICE, Battery, Colour, Garbage, Ignored, Position, Rolled,
-    Unsettled, godice_frame, godice_name_colour, make_of, parse_pixels, pixels_advert,
+    MAX_NOTIFICATION, MOVING, PIXELS_SERVICE, RESTING, Battery, Charging, Colour, Garbage,
+    Identity, Ignored, Rolled, Unsettled, make_of,
 )
+from hardware.dice.recorded import air, pixels
 
-# -- Pixels: RollState is [3, state, face index]; BatteryLevel [34, level, state] ------------
-PIXELS_RECORDED = [
-    (bytes([0x03, 0x01, 0x03]), Rolled(4)),          # rolled, face index 3: a D6's 4
-    (bytes([0x03, 0x01, 0x00]), Rolled(1)),
-    (bytes([0x03, 0x01, 0x05]), Rolled(6)),
-    (bytes([0x03, 0x03, 0x02]), Unsettled("rolling")),
-    (bytes([0x03, 0x02, 0x02]), Unsettled("in a hand")),
-    (bytes([0x03, 0x04, 0x01]), Unsettled("tilted")),  # crooked: not a value
-    (bytes([0x03, 0x05, 0x04]), Unsettled("moved")),   # on face, but never rolled
-    (bytes([0x03, 0x00, 0x00]), Unsettled("not settled")),
-    (bytes([0x22, 0x4B, 0x00]), Battery(75, False)),  # 34: 75 %, not charging
-    (bytes([0x22, 0x0A, 0x02]), Battery(10, True)),   # charging
-    (bytes([0x04]) + bytes(40), Ignored("message type 4")),   # telemetry: not ours
-]
+TODAY = Identity("d6", 6, pixels.FW_TODAY)
+ERA = {era: Identity("d6", 6, stamp) for era, stamp in pixels.ERAS.items()}
 
 
-@pytest.mark.parametrize("data, reading", PIXELS_RECORDED)
-def test_pixels_messages(data, reading):
-    assert parse_pixels(data) == reading
+# -- Pixels adverts: only with their manufacturer and service data ----------------------------
+@pytest.mark.parametrize("vector", pixels.ADVERTS + [pixels.LEGACY_ADVERT],
+                         ids=lambda v: v.name)
+def test_every_pixels_advert_says_its_die_type_colour_and_battery(vector):
+    said = pixels_advert(vector.manufacturer, vector.service_data)
+    means = vector.means
+    assert (said.die_type, said.colour, said.battery, said.charging, said.firmware) == (
+        means["die_type"], means["colour"], means["battery"], means["charging"],
+        means["firmware"]), vector.source
+    advert = advert_of("AA:BB:CC:DD:EE:01", vector.local_name, list(vector.services),
+                       vector.manufacturer, -50, vector.service_data)
+    assert advert.make == "pixels" and advert.die_type == means["die_type"]
+    assert advert.colour == means["colour"]
 
 
-def test_pixels_legacy_i_am_a_die_gives_the_battery_and_a_newer_one_is_ignored():
-    legacy = bytearray(22)
-    legacy[0], legacy[1], legacy[2] = 2, 6, 7
-    legacy[18], legacy[19], legacy[20], legacy[21] = 1, 3, 64, 0
-    assert parse_pixels(bytes(legacy)) == Battery(64, False)
-    assert parse_pixels(bytes([2]) + bytes(40)) == Ignored("the die's identity")
+def test_the_colour_is_the_colorway_of_today_not_the_enum_pixels_js_replaced():
+    # byte 1 of the manufacturer data is (dieType << 4) | colorway; the old enum read 0x21
+    # (a D6, colorway 1) as nothing at all, and 2 as "orange"
+    d6 = pixels.advert("d6")
+    assert d6.manufacturer[pixels.COMPANY][1] == 0x21
+    assert pixels_advert(d6.manufacturer, d6.service_data).colour == "onyx black"
+
+
+@pytest.mark.parametrize("vector", air.NOT_DICE + [pixels.BARE_ADVERT], ids=lambda v: v.name)
+def test_nordic_uart_boards_chargers_and_bare_adverts_are_never_listed(vector):
+    assert advert_of("AA:BB:CC:DD:EE:02", vector.local_name, list(vector.services),
+                     vector.manufacturer, -40, vector.service_data) is None, vector.source
+
+
+def test_a_godice_is_known_by_its_name():
+    (vector,) = air.GODICE_ADVERTS
+    advert = advert_of("AA:BB:CC:DD:EE:03", vector.local_name, list(vector.services), {}, -40)
+    assert (advert.make, advert.colour) == (vector.means["make"], vector.means["colour"])
+
+
+# -- IAmADie: what the die is ---------------------------------------------------------------
+@pytest.mark.parametrize("vector", pixels.I_AM_A_DIE, ids=lambda v: v.name)
+def test_i_am_a_die_today_and_legacy(vector):
+    said = parse_pixels(vector.data)
+    assert isinstance(said, Identity), said
+    assert {k: getattr(said, k) for k in vector.means} == vector.means, vector.source
+
+
+def test_a_d20_says_it_is_not_six_sided():
+    said = parse_pixels(pixels.I_AM_A_DIE_BY_NAME["d20 today"].data)
+    assert said.die_type == "d20" and not said.six_sided and said.words == "D20"
+    assert parse_pixels(pixels.ROLLED_D20_ON_4.data, said) == Rolled(4)
+
+
+# -- RollState in every era -----------------------------------------------------------------
+@pytest.mark.parametrize("era", sorted(pixels.ROLLED_D6))
+@pytest.mark.parametrize("face", range(1, 7))
+def test_a_d6_landing_reads_the_face_on_top_in_every_firmware_era(era, face):
+    assert parse_pixels(pixels.ROLLED_D6[era][face], ERA[era]) == Rolled(face)
+
+
+def test_a_d6_of_2023_11_17_showing_5_is_5_not_2():
+    data = pixels.ROLLED_D6["2023-11-17"][5]
+    assert data == bytes([3, 1, 1])                     # the index a current die sends for 2
+    assert parse_pixels(data, ERA["2023-11-17"]) == Rolled(5)
+    assert parse_pixels(data, TODAY) == Rolled(2)
+
+
+@pytest.mark.parametrize("vector", pixels.ROLL_STATES, ids=lambda v: v.name)
+def test_every_roll_state(vector):
+    expected = {"unknown": Unsettled("not settled"), "rolled": Rolled(3),
+                "handling": Unsettled("in a hand", MOVING), "rolling": Unsettled("rolling", MOVING),
+                "crooked": Unsettled("tilted"), "onFace": Unsettled("set down", RESTING)}
+    assert parse_pixels(vector.data, TODAY) == expected[vector.means], vector.source
+
+
+def test_crooked_is_rolled_where_the_makers_say_so():
+    vector = pixels.CROOKED_FLAT
+    assert parse_pixels(vector.data, ERA["2024-03"]) == Rolled(vector.means), vector.source
+    assert parse_pixels(vector.data, TODAY) == Unsettled("tilted")       # fixed 2024-05-22
+    assert parse_pixels(vector.data, Identity("d20", 20, pixels.FW_2024_03)) == \
+        Unsettled("tilted")                                              # 6-LED dice only
+
+
+def test_a_landing_before_the_die_said_what_it_is_is_not_a_value():
+    assert parse_pixels(pixels.ROLLED_D6["today"][4]) == Unsettled("not identified yet")
+
+
+@pytest.mark.parametrize("index, die_type, firmware, face", [
+    (0, "d10", 0, 0), (9, "d10", 0, 9), (3, "d00", 0, 30), (19, "d20", 0, 20),
+    (3, "d4", pixels.FW_2023_11_17, 2), (0, "d4", pixels.FW_2023_11_17, 1),
+    (5, "d4", pixels.FW_2023_11_17, 4), (2, "d4", pixels.FW_TODAY, 3),
+    (7, "unknown", 0, 7), (2, "d6pipped", pixels.FW_2023_11_17, 3)])
+def test_face_from_index_as_pixels_js(index, die_type, firmware, face):
+    assert face_from_index(index, die_type, firmware) == face
+
+
+@pytest.mark.parametrize("vector", pixels.BATTERY_LEVELS, ids=lambda v: v.name)
+def test_battery_levels_and_the_charger(vector):
+    level, charging = vector.means
+    assert parse_pixels(vector.data) == Battery(level, charging)
 
 
 @pytest.mark.parametrize("data, why", [
@@ -52,69 +129,87 @@ def test_pixels_legacy_i_am_a_die_gives_the_battery_and_a_newer_one_is_ignored()
     (bytes([3, 9, 0]), "roll state 9 is not one of 0-5"),
     (bytes([34, 101, 0]), "battery level 101 is over 100 %"),
     (bytes([34, 50]), "a BatteryLevel is 3 bytes, not 2"),
+    (bytes([2, 15, 1]), "an IAmADie chunk runs past the message"),
+    (bytes([2, 3, 1, 2, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0]), "an IAmADie without its version, die and status chunks"),
     (bytes([3]) * (MAX_NOTIFICATION + 1), f"longer than {MAX_NOTIFICATION} bytes"),
 ])
 def test_pixels_garbage_is_named(data, why):
-    reading = parse_pixels(data)
+    reading = parse_pixels(data, TODAY)
     assert isinstance(reading, Garbage) and reading.reason == why
 
 
-def test_pixels_advert_battery_and_colour():
-    assert pixels_advert({0xFFFF: bytes([6, 7, 1, 2, 0x80 | 55])}) == (55, "black")  # charging
-    assert pixels_advert({}) == (None, "")
-    assert pixels_advert({1: b"\x01"}) == (None, "")
+def test_other_pixels_messages_are_ignored():
+    assert parse_pixels(bytes([4]) + bytes(40)) == Ignored("message type 4")   # telemetry
 
 
-# -- GoDice: R, S+xyz, FS/TS/MS+xyz, Bat+level, Col+colour -----------------------------------
-GODICE_RECORDED = [
-    (b"R", Unsettled("rolling")),
-    (b"S\xc0\x00\x00", Position((-64, 0, 0), True)),
-    (b"TS\x00\x40\x00", Position((0, 64, 0), False, "tilted")),
-    (b"FS\x00\x00\x40", Position((0, 0, 64), False, "moved")),
-    (b"MS\x40\x00\x00", Position((64, 0, 0), False, "moved")),
-    (b"Bat\x55", Battery(85)),
-    (b"Col\x03", Colour("blue")),
-]
-
-
-@pytest.mark.parametrize("data, frame", GODICE_RECORDED)
-def test_godice_frames(data, frame):
-    assert godice_frame(data) == frame
-
-
-@pytest.mark.parametrize("data", [b"", b"S", b"S\x00", b"TS\x00\x00", b"Bat", b"Bat\xff",
-                                  b"Col\x09", b"X\x01\x02\x03", b"RR", b"S" * 300])
-def test_godice_garbage_is_refused_before_godice_sees_it(data):
-    assert isinstance(godice_frame(data), Garbage)
-
-
-def test_makes_and_colours_from_adverts():
+def test_makes_from_adverts():
     assert make_of("GoDice_1A2B3C_R_v03") == "godice"
     assert make_of("Pixel01", [PIXELS_SERVICE.upper()]) == "pixels"
-    assert make_of("Pixel02", ["6e400001-b5a3-f393-e0a9-e50e24dcca9e"]) == "pixels"   # legacy
     assert make_of("Headphones", ["0000180f-0000-1000-8000-00805f9b34fb"]) is None
     assert make_of(None) is None
-    assert godice_name_colour("GoDice_1A2B3C_R_v03") == "red"
-    assert godice_name_colour("GoDice") == ""
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.binary(max_size=300))
 def test_fuzz_any_bytes_give_a_reading_never_an_exception(data):
-    assert isinstance(parse_pixels(data), (Rolled, Unsettled, Battery, Ignored, Garbage))
-    frame = godice_frame(data)
-    assert isinstance(frame, (Position, Unsettled, Battery, Colour, Garbage))
-    if isinstance(frame, Position):
-        assert all(-128 <= v <= 127 for v in frame.xyz)
+    for identity in (None, TODAY, ERA["2023-11-17"]):
+        assert isinstance(parse_pixels(data, identity),
+                          (Rolled, Unsettled, Identity, Battery, Ignored, Garbage))
+    assert pixels_advert({0x0D39: data[:7]}, {"x": data[7:]}) is None or True
 
 
-# -- through godice itself: the frame check in front of its parser ---------------------------
-godice = pytest.importorskip("godice", reason="the ble extra (godice) is not installed")
+# -- GoDice: every frame kind, every shell --------------------------------------------------
+godice_sdk = pytest.importorskip("godice", reason="the ble extra (godice) is not installed")
+from hardware.dice.ble_godice import SHELLS, godice_frame  # noqa: E402
+from hardware.dice.recorded import godice  # noqa: E402
 
 
-def _link_readings(frames: list[bytes]) -> tuple[list, int]:
-    """Feed frames through a GoDice Link (godice.Dice behind the frame check) connected over
-    the fake air: (readings, garbage count)."""
+def test_godice_frames_of_every_kind():
+    assert godice_frame(godice.ROLL.data) == Unsettled("rolling", MOVING)
+    for face, data in godice.STABLE_D6.items():
+        assert godice_frame(data) == Rolled(face)
+    assert godice_frame(godice.FAKE_STABLE.data) == Unsettled("moved")
+    assert godice_frame(godice.TILT_STABLE.data) == Unsettled("tilted")
+    assert godice_frame(godice.MOVE_STABLE.data) == Unsettled("set down", RESTING)
+    assert godice_frame(godice.TAP.data) == Ignored("a tap")
+    assert godice_frame(godice.DOUBLE_TAP.data) == Ignored("a double tap")
+    for vector in godice.CHARGING:
+        assert godice_frame(vector.data) == Charging(vector.means)
+    for vector in godice.BATTERY:
+        assert godice_frame(vector.data) == Battery(vector.means)
+    for vector in godice.COLOURS:
+        assert godice_frame(vector.data) == Colour(vector.means)
+
+
+def test_a_godice_in_its_d20_shell_is_read_by_that_shell():
+    for vector in (godice.STABLE_D20_17, godice.STABLE_D20_4):
+        assert godice_frame(vector.data, "d20") == Rolled(vector.means["d20"]), vector.source
+        assert godice_frame(vector.data, "d6") == Rolled(vector.means["d6"])   # the old misread
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_every_face_of_every_shell(shell):
+    frames = godice.shell_frames(shell)
+    assert {godice_frame(data, shell) for data in frames.values()} == \
+        {Rolled(face) for face in frames}
+
+
+@pytest.mark.parametrize("data", [b"", b"S", b"S\x00", b"TS\x00\x00", b"Bat", b"Bat\xff",
+                                  b"Col\x09", b"Char\x02", b"X\x01\x02\x03", b"RR", b"S" * 300])
+def test_godice_garbage_is_named(data):
+    assert isinstance(godice_frame(data), Garbage)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.sampled_from(SHELLS))
+def test_fuzz_any_godice_bytes_give_a_reading(data, shell):
+    assert isinstance(godice_frame(data, shell),
+                      (Rolled, Unsettled, Battery, Charging, Colour, Ignored, Garbage))
+
+
+def test_a_link_reads_each_frame_as_it_comes_and_taps_quietly(caplog):
+    """Through a GoDice Link on the fake air: the colour and battery asked on connect, each
+    frame read in the callback, Tap and DTap not counted as garbage nor logged."""
     from hardware.dice.ble_fake import FakeDie, FakeTransport
     from hardware.dice.ble_link import Link
 
@@ -123,35 +218,40 @@ def _link_readings(frames: list[bytes]) -> tuple[list, int]:
 
     async def run():
         link = Link(FakeTransport([die]), die.address, "godice", readings.append)
-        await link.open()                  # asks colour and battery through godice
-        for frame in frames:
+        await link.open()
+        for frame in godice.A_ROLL + [godice.TAP.data, godice.DOUBLE_TAP.data, b"S"]:
             die.send(frame)
-        for _ in range(len(frames) + 3):   # each notification is a task on this loop
-            await asyncio.sleep(0)
+        await asyncio.sleep(0.05)
         await link.close()
         return link.garbage
 
-    garbage = asyncio.run(run())
-    return readings, garbage
+    with caplog.at_level("WARNING"):
+        garbage = asyncio.run(run())
+    assert die.written == [godice.ASK_COLOUR.data, godice.ASK_BATTERY.data]
+    assert readings[:3] == [Identity("d6"), Colour("red"), Battery(32)]
+    assert readings[3:7] == [Unsettled("rolling", MOVING), Unsettled("moved"),
+                             Unsettled("rolling", MOVING), Rolled(4)]
+    assert readings[7:9] == [Ignored("a tap"), Ignored("a double tap")]
+    assert garbage == 1                                  # b"S" alone, and only it is logged
+    assert [r.getMessage()[-2:] for r in caplog.records] == ["53"]
 
 
-def test_godice_d6_faces_through_godice_and_garbage_dropped():
-    from hardware.dice.ble_fake import godice_vector, signed_bytes
+# -- no Bluetooth: bleak's own exceptions, one reason each ------------------------------------
+@pytest.mark.parametrize("reason, line", [
+    ("NO_BLUETOOTH", "no Bluetooth adapter"), ("POWERED_OFF", "Bluetooth is switched off"),
+    ("NO_BLE_CENTRAL_ROLE", "the Bluetooth adapter cannot read dice (no Bluetooth LE)"),
+    ("DENIED_BY_SYSTEM", "D-Bus refuses this user access to Bluetooth (is it in the "
+                         "bluetooth group?)")])
+def test_bleaks_reasons_are_one_line_each(reason, line):
+    pytest.importorskip("bleak")
+    from hardware.dice.ble_link import absent_reason
 
-    faces = [b"S" + signed_bytes(godice_vector(f)) for f in range(1, 7)]
-    readings, garbage = _link_readings(
-        [b"R", *faces, b"S", b"TS\x00\x40\x00", b"\x00", b"Bat\x14"])
-    assert readings[:2] == [Colour("red"), Battery(32)]     # asked when it connects
-    assert readings[2] == Unsettled("rolling")
-    assert readings[3:9] == [Rolled(f) for f in range(1, 7)]
-    assert isinstance(readings[9], Garbage)                  # b"S": godice never saw it
-    assert readings[10:] == [Unsettled("tilted"), readings[11], Battery(20)]
-    assert garbage == 2
+    assert absent_reason(air.bleak_error(reason)) == line
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.binary(max_size=12), max_size=20))
-def test_fuzz_garbage_through_godice_never_raises(frames):
-    readings, garbage = _link_readings(frames)
-    assert garbage <= len(frames)
-    assert all(isinstance(r, (Rolled, Unsettled, Battery, Colour, Garbage)) for r in readings)
+def test_no_system_bus_is_named():
+    from hardware.dice.ble_link import absent_line, absent_reason
+
+    assert absent_line(absent_reason(air.NO_SYSTEM_BUS)) == (
+        "Bluetooth is not available on this machine: no system bus (D-Bus is not running)")
+    assert absent_reason(TimeoutError("device not found")) is None     # a die away: retried

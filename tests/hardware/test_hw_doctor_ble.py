@@ -1,6 +1,8 @@
-"""``companion doctor`` reports the paired smart dice: each by name, make and game die, then
-whether it answers (connected, its battery, low or not), without Bluetooth one warning line,
-without the ble extra the command to install it."""
+"""``companion doctor`` reports the paired smart dice: each by name, make, game die and a
+GoDice's shell, then whether it answers (connected, what it is, its battery, low or not), a
+die that is not six-sided as a warning, without Bluetooth one warning line for every die
+(bleak's own exceptions, and this machine's own missing system bus), without the ble extra
+the command to install it."""
 
 from __future__ import annotations
 
@@ -39,20 +41,50 @@ def test_each_paired_die_is_reported_with_its_battery():
     code, text = run(air)
     assert code == 0                      # a die out of range is a warning, not a failure
     assert f"info  Pixel01 (pixels, {PIXEL}): magic1" in text
-    assert "GoDice_2 (godice, C4:5E:11:22:33:02): action_a, faces bottle, bottle, bottle, " \
-           "bottle, hat, hat" in text
-    assert "ok    Pixel01: connected, battery 64 %" in text
-    assert "WARN  GoDice_2: connected, battery 12 % (low)" in text
+    assert "GoDice_2 (godice, C4:5E:11:22:33:02, D6 shell): action_a, faces bottle, bottle, " \
+           "bottle, bottle, hat, hat" in text
+    assert "ok    Pixel01: connected, D6, battery 64 %" in text
+    assert "WARN  GoDice_2: connected, D6, battery 12 % (low)" in text
     assert "WARN  Pixel03: not connected within 1 s (not reachable (TimeoutError: device " \
            "C4:5E:11:22:33:03 not found)): awake (roll it once)? in range?" in text
 
 
-def test_no_bluetooth_is_one_warning():
-    code, text = run(FakeTransport(absent="No Bluetooth adapters found."))
+@pytest.mark.parametrize("error, reason", [
+    ("NO_BLUETOOTH", "no Bluetooth adapter"), ("POWERED_OFF", "Bluetooth is switched off"),
+    ("no system bus", "no system bus (D-Bus is not running)"),
+    ("DENIED_BY_SYSTEM", "D-Bus refuses this user access to Bluetooth (is it in the "
+                         "bluetooth group?)")])
+def test_no_bluetooth_is_one_warning(error, reason):
+    from hardware.dice.recorded import air
+
+    pytest.importorskip("bleak")
+    raised = air.NO_SYSTEM_BUS if error == "no system bus" else air.bleak_error(error)
+    code, text = run(FakeTransport(error=raised))
     assert code == 0
-    assert text.count("WARN") == 1
-    assert ("WARN  Bluetooth not available: no Bluetooth adapter found; enter dice by touch "
-            "(the table plays on with touch entry)") in text
+    assert text.count("WARN") == 1 and "Error" not in text
+    assert (f"WARN  Bluetooth is not available on this machine: {reason}; enter dice by "
+            "touch\n") in text
+
+
+@pytest.mark.skipif(__import__("os").path.exists("/run/dbus/system_bus_socket"),
+                    reason="this machine has a system bus")
+def test_this_machine_without_a_system_bus_is_one_line(monkeypatch):
+    """Through the real bleak: it raises a bare FileNotFoundError per die and per scan."""
+    import hardware.doctor_ble as doctor_ble
+
+    monkeypatch.setattr(doctor_ble, "in_bluetooth_group", lambda: True)
+    monkeypatch.setattr(doctor_ble, "_missing_modules", lambda ble: [])
+    code, text = run(None, wait=2.0)
+    assert code == 0 and text.count("WARN") == 1 and "FileNotFoundError" not in text
+    assert ("WARN  Bluetooth is not available on this machine: no system bus (D-Bus is not "
+            "running); enter dice by touch") in text
+
+
+def test_a_die_that_is_not_six_sided_is_a_warning():
+    d20 = FakeDie(AWAY, "pixels", die_type="d20")
+    code, text = run(FakeTransport([FakeDie(PIXEL, "pixels"), FakeDie(GODICE, "godice"), d20]))
+    assert ("WARN  Pixel03: connected, a D20: the games roll six-sided dice, so its rolls "
+            "are refused") in text
 
 
 def test_none_paired_says_how(monkeypatch):

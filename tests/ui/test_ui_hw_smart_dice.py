@@ -1,5 +1,6 @@
-"""Pairing smart dice on the Hardware screen: Scan lists the dice on the (fake) air by name,
-make, colour and battery; Pair, the game die and the faces are edited in the draft and saved
+"""Pairing smart dice on the Hardware screen: Scan lists the dice on the (fake) air, whose
+adverts are the makers' recorded ones, by name, make, type, colour (a Pixels' colorway) and
+battery; Pair, the game die, the faces and a GoDice's shell are edited in the draft and saved
 to hardware.toml by address through the same check as every key; the devices restart and
 read the paired dice; no Bluetooth is one line on the panel."""
 
@@ -20,10 +21,10 @@ PIXEL, GODICE = "C4:5E:11:22:33:01", "C4:5E:11:22:33:02"
 @pytest.fixture
 def air(app, tmp_path, monkeypatch):
     """(app, config path, dice): the app without --demo on an empty config in a tmp file and
-    two smart dice on the fake air (a black Pixel at 15 %, a red GoDice)."""
+    two smart dice on the fake air (an onyx black Pixels D6 at 15 %, a red GoDice)."""
     from hardware.dice.ble_fake import FakeDie, FakeTransport
 
-    dice = {PIXEL: FakeDie(PIXEL, "pixels", battery=15, colour=7),
+    dice = {PIXEL: FakeDie(PIXEL, "pixels", battery=15),
             GODICE: FakeDie(GODICE, "godice", battery=90, colour=1)}
     app.devices.stop()
     monkeypatch.setattr(app, "demo", False)
@@ -53,7 +54,8 @@ def test_scan_pair_assign_and_save_by_address(air):
     panel = scan(screen)
     assert panel.note == "2 dice found, 2 not paired yet."
     texts = sorted(r.text for r in panel.ids.rows.children)
-    assert texts == ["GoDice_3302_R_v03\nGoDice · red", "Pixel01\nPixels · black · battery 15 % (low)"]
+    assert texts == ["GoDice_3302_R_v03\nGoDice · red",
+                     "Pixel01\nPixels · D6 · onyx black · battery 15 % (low)"]
     both_sizes("hardware_smart_dice_found", before=lambda: scroll_to(screen, panel))
 
     tap_title("Pair", row_of(panel, PIXEL))
@@ -70,6 +72,13 @@ def test_scan_pair_assign_and_save_by_address(air):
     tap(next(b for b in godice.walk() if getattr(b, "title", "") == "any die"))
     tap_title("Action die A", dialogs()[0])
     assert "Not saved yet" in screen.message
+    assert row_of(panel, GODICE).shell == "D6 shell" and row_of(panel, PIXEL).shell == ""
+    tap_title("D6 shell", row_of(panel, GODICE))     # the shell it wears, beside it
+    assert row_of(panel, GODICE).shell == "D20 shell"
+    assert screen.message.startswith("GoDice_3302_R_v03 wears its D20 shell.")
+    for _ in range(7):                               # round all seven shells, to the D20
+        tap_title(row_of(panel, GODICE).shell, row_of(panel, GODICE))
+    assert row_of(panel, GODICE).shell == "D20 shell"
 
     assert screen.save(), screen.message
     assert "2 smart dice" in screen.message
@@ -77,6 +86,7 @@ def test_scan_pair_assign_and_save_by_address(air):
     assert [(d.address, d.make, d.die) for d in ble.dice] == [
         (PIXEL, "pixels", "magic1"), (GODICE, "godice", "action_a")]
     assert ble.die(GODICE).face_names == ("bottle",) * 4 + ("hat",) * 2
+    assert (ble.die(GODICE).shell, ble.die(PIXEL).shell) == ("d20", "d6")
     assert '[ble.dice."C4:5E:11:22:33:01"]' in path.read_text(encoding="utf-8")
 
     # the devices restarted on the file: the paired dice connect and show on the panel
@@ -84,7 +94,7 @@ def test_scan_pair_assign_and_save_by_address(air):
         panel, PIXEL).text and app.devices.smart_dice.battery, WAIT), app.dice_status
     frames()                                         # the rows follow the dice by themselves
     assert row_of(panel, PIXEL).text == \
-        "Pixel01\nPixels · black · battery 15 % (low) · connected"
+        "Pixel01\nPixels · D6 · onyx black · battery 15 % (low) · connected"
     assert panel.note == "2 dice found, 0 not paired yet."
     assert row_of(panel, PIXEL).die == "Magic die 1"
     assert screen.check() is not None and screen.message == \
@@ -105,12 +115,14 @@ def test_no_bluetooth_is_one_line_on_the_panel(air, monkeypatch):
     from hardware.dice.ble_fake import FakeTransport
 
     app, _path, _dice = air
+    from hardware.dice.recorded import air
+
     monkeypatch.setattr(app.devices.smart_dice, "transport",
-                        FakeTransport(absent="No Bluetooth adapters found."))
+                        FakeTransport(error=air.NO_SYSTEM_BUS))
     screen = open_screen(app)
     panel = scan(screen)
-    assert panel.note == ("Bluetooth not available: no Bluetooth adapter found. Dice can "
-                          "still be entered by touch.")
+    assert panel.note == ("Bluetooth is not available on this machine: no system bus (D-Bus "
+                          "is not running). Dice can still be entered by touch.")
     assert list(panel.ids.rows.children) == []
 
 

@@ -1,7 +1,9 @@
-"""Smart dice in the app, end to end on the fake air: a hardware.toml with a [ble] section
-starts the source, its rolls reach the session on the main thread as the game's dice (by
-pairing, "any die" in landing order, face names for stickered faces), a roll nobody asked
-for is ignored and counted, and the strip says who is connected, reconnecting or low."""
+"""Smart dice in the app, end to end on the fake air, whose dice send the makers' recorded
+bytes: a hardware.toml with a [ble] section starts the source, its rolls reach the session
+on the main thread as the game's dice (by pairing, "any die" in landing order, face names for
+stickered faces, a Pixels of the 2023-11-17 firmware read right), a roll nobody asked for is
+ignored and counted, a die that is not six-sided is refused by name, and the strip says who
+is connected, reconnecting or low, or in one line that there is no Bluetooth."""
 
 from __future__ import annotations
 
@@ -73,7 +75,9 @@ def table(app, tmp_path, monkeypatch):
     from hardware.dice.ble_fake import FakeDie, FakeTransport
 
     makes = {A: "godice", B: "pixels", M1: "pixels", M2: "godice", M3: "pixels"}
-    dice = {a: FakeDie(a, m, battery=12 if a == M3 else 80) for a, m in makes.items()}
+    # Pixel3 runs the firmware of 2023-11-17, whose face indexes mean other faces
+    dice = {a: FakeDie(a, m, battery=12 if a == M3 else 80,
+                       era="2023-11-17" if a == M3 else "today") for a, m in makes.items()}
     monkeypatch.setattr(gpiozero.Device, "pin_factory", MockFactory())
     with on_config(app, monkeypatch, tmp_path / "hardware.toml", QUEST_CONFIG,
                    FakeTransport(list(dice.values()))):
@@ -180,13 +184,14 @@ def test_the_strip_says_a_die_dropped_and_came_back(table):
 
 def test_without_bluetooth_one_line_and_touch_plays_on(app, tmp_path, monkeypatch):
     from hardware.dice.ble_fake import FakeTransport
+    from hardware.dice.recorded import air
 
     with on_config(app, monkeypatch, tmp_path / "hardware.toml",
-                   f'[ble.dice."{M1}"]\nmake = "pixels"\n',
-                   FakeTransport(absent="No Bluetooth adapters found.")):
-        assert wait_for(lambda: app.dice_status.startswith("Bluetooth not available"), WAIT)
-        assert app.dice_status == ("Bluetooth not available: no Bluetooth adapter found; "
-                                   "enter dice by touch")
+                   f'[ble.dice."{M1}"]\nmake = "pixels"\n[ble.dice."{M2}"]\nmake = "godice"\n',
+                   FakeTransport(error=air.NO_SYSTEM_BUS)):
+        assert wait_for(lambda: app.dice_status.startswith("Bluetooth is not"), WAIT)
+        assert app.dice_status == ("Bluetooth is not available on this machine: no system bus "
+                                   "(D-Bus is not running); enter dice by touch")
         assert app.start_game({"game": "quest", "players": ["Anna"],
                                "needed": ["rotten_egg", "horned_toad", "bat_wing"]}) is None
         assert app.send(Command("action_roll", args={"a": "bottle", "b": 3}))
@@ -234,3 +239,74 @@ def test_a_demo_table_rolls_the_simulated_air_of_dicesim(app, tmp_path):
         server.close()
         app.devices.start()
         frames()
+
+
+NOT_SIX_SIDED = f"""\
+[ble.dice."{M1}"]
+make = "pixels"
+name = "Pixel 03"
+
+[ble.dice."{M2}"]
+make = "godice"
+name = "GoDice 5"
+shell = "d20"
+die = "magic1"
+
+[ble.dice."{M3}"]
+make = "pixels"
+name = "Pixel 04"
+
+[buzzer]
+pin = 12
+"""
+
+
+@pytest.fixture
+def odd_dice(app, tmp_path, monkeypatch):
+    """A Pixels D20, a GoDice in its D20 shell and a Pixels D6 on the fake air."""
+    import gpiozero
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.dice.ble_fake import FakeDie, FakeTransport
+
+    dice = {M1: FakeDie(M1, "pixels", die_type="d20"), M2: FakeDie(M2, "godice", shell="d20"),
+            M3: FakeDie(M3, "pixels")}
+    monkeypatch.setattr(gpiozero.Device, "pin_factory", MockFactory())
+    with on_config(app, monkeypatch, tmp_path / "hardware.toml", NOT_SIX_SIDED,
+                   FakeTransport(list(dice.values()))):
+        beeps: list[str] = []
+        monkeypatch.setattr(app.devices.buzzer, "beep", beeps.append)
+        monkeypatch.setattr(app, "beeps", beeps, raising=False)
+        assert wait_for(lambda: app.dice_status.startswith("smart dice: 3 of 3 connected")
+                        and len(app.devices.smart_dice.die_type) == 3, WAIT), app.dice_status
+        yield app, dice
+
+
+def test_cauldron_refuses_a_die_that_is_not_six_sided_by_name(odd_dice):
+    app, dice = odd_dice
+    s = to_turn_order(app)
+    steps = len(s.steps)
+    dice[M1].roll(4)                                   # the D20 lands on 4
+    assert wait_for(lambda: app.refusal, WAIT)
+    assert app.refusal == "Pixel 03 is a D20: Cauldron rolls six-sided dice"
+    assert app.dice_activity == "Pixel 03: D20, not applied"
+    assert len(s.steps) == steps and app.beeps == ["refused"]
+    dice[M3].roll(4)                                   # a D6 plays on
+    assert wait_for(lambda: len(s.steps) == steps + 1, WAIT)
+    assert s.steps[-1].command.args == {"value": 4}
+
+
+def test_quest_refuses_a_godice_in_its_d20_shell_and_fills_no_die(odd_dice):
+    app, dice = odd_dice
+    assert app.start_game({"game": "quest", "players": ["Anna", "Barb"],
+                           "needed": ["rotten_egg", "horned_toad", "bat_wing"]}) is None
+    assert app.send(Command("action_roll", args={"a": "bottle", "b": "spell"}))
+    assert app.send(Command("announce_spell", args={"spell": "omniscience"}))
+    assert app.prompt["phase"] == "magic"
+    dice[M2].roll(17)                                  # 17 on the D20 shell: 5 if read as a D6
+    assert wait_for(lambda: app.refusal, WAIT)
+    assert app.refusal == "GoDice 5 is a D20: Cauldron Quest rolls six-sided dice"
+    assert app.session.state["reading"] == {}
+    assert dice[M3].roll(2)
+    assert wait_for(lambda: app.session.state["reading"] == {"magic2": 2}, WAIT), \
+        app.session.state["reading"]

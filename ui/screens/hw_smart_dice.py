@@ -1,5 +1,6 @@
-"""The Hardware screen's smart dice: scan, list each die by name, make, colour and battery,
-and pair it to a game's die (or "any die") with a face map for stickered faces.
+"""The Hardware screen's smart dice: scan, list each die by name, make, type, colour and
+battery, and pair it to a game's die (or "any die") with a face map for stickered faces and,
+for a GoDice, the shell it wears (D6 unless set here: the die cannot say it), shown beside it.
 
 The panel edits the screen's draft (``draft["ble"]``, the TOML table of hardware.toml's
 ``[ble]`` section), so "Check" and "Save and restart devices" treat the pairing as every other
@@ -31,6 +32,16 @@ log = logging.getLogger(__name__)
 
 SCAN_S = 5.0
 MAKE_WORDS = {"pixels": "Pixels", "godice": "GoDice"}
+#: the shells a GoDice wears, in the order the shell button steps through them
+#: (hardware.config_check.GODICE_SHELLS; hardware.dice is not imported before a scan)
+SHELLS = ("d6", "d20", "d10", "d10x", "d4", "d8", "d12")
+TYPE_WORDS = {"d6pipped": "D6 (pipped)", "d6fudge": "Fudge die", "d00": "D00 (percentile)",
+              "d10x": "D10 (tens)", "unknown": ""}
+
+
+def type_words(die_type: str) -> str:
+    """'D20', 'D6 (pipped)': hardware.dice.ble_protocol.type_words, without importing it."""
+    return TYPE_WORDS.get(die_type, die_type.upper())
 #: the game dice a smart die may be: Cauldron's rolls take "any die"; Quest names its five
 DIE_CHOICES = (ANY_DIE, "magic1", "magic2", "magic3", "action_a", "action_b")
 #: face maps for dice with stickers: Cauldron Quest's action dice as printed
@@ -54,6 +65,7 @@ class SmartDiceRow(BoxLayout):
     text = StringProperty("")
     die = StringProperty("")
     faces = StringProperty("")
+    shell = StringProperty("")      # a paired GoDice's shell ("D20 shell"); "" for a Pixels
     paired = BooleanProperty(False)
     panel = ObjectProperty(None, allownone=True)
 
@@ -140,6 +152,19 @@ class SmartDicePanel(BoxLayout):
             entry.pop("face_names", None)
         self._changed(f"{entry.get('name') or address}: faces are {face_words(step)}.")
 
+    def next_shell(self, address: str) -> None:
+        """D6 -> D20 -> D10 -> ... -> D6: the shell the GoDice wears (kept only when not D6)."""
+        entry = self.paired().get(address)
+        if entry is None or entry.get("make") != "godice":
+            return
+        now = entry.get("shell", SHELLS[0])
+        step = SHELLS[(SHELLS.index(now) + 1) % len(SHELLS)] if now in SHELLS else SHELLS[0]
+        if step == SHELLS[0]:
+            entry.pop("shell", None)
+        else:
+            entry["shell"] = step
+        self._changed(f"{entry.get('name') or address} wears its {step.upper()} shell.")
+
     def _changed(self, words: str) -> None:
         screen = self.screen
         screen.dirty = True
@@ -167,8 +192,12 @@ class SmartDicePanel(BoxLayout):
     def _scanned(self, result: Any, *_dt) -> None:
         self.scanning = False
         if isinstance(result, Exception):
+            from hardware.dice.ble_link import BluetoothAbsent, absent_line
+
             log.info("scan failed: %s", result)
-            self.note = f"Bluetooth not available: {result}. Dice can still be entered by touch."
+            said = absent_line(str(result)) if isinstance(result, BluetoothAbsent) else \
+                f"The scan failed: {str(result)[:120] or type(result).__name__}"
+            self.note = f"{said}. Dice can still be entered by touch."
             self.found = []
             self.show()
             return
@@ -197,9 +226,11 @@ class SmartDicePanel(BoxLayout):
         seen = {a.address: a for a in self.found}
         for address, entry in sorted(self.paired().items()):
             entry = entry if isinstance(entry, dict) else {}
+            shell = str(entry.get("shell", SHELLS[0])).upper() + " shell" \
+                if entry.get("make") == "godice" else ""
             box.add_widget(SmartDiceRow(
                 panel=self, address=address, paired=True, die=die_words(str(entry.get("die", ANY_DIE))),
-                faces=face_words(entry.get("face_names")),
+                faces=face_words(entry.get("face_names")), shell=shell,
                 text=describe(address, entry, seen.get(address), live.get(address))))
         for advert in self.found:
             if advert.address not in self.paired():
@@ -208,13 +239,25 @@ class SmartDicePanel(BoxLayout):
 
 
 def describe(address: str, entry: dict[str, Any], advert: Any, live: dict | None) -> str:
-    """'Pixel01' over 'Pixels · black · battery 80 % · connected', from what is known."""
+    """'Pixel01' over 'Pixels · D6 · onyx black · battery 80 % · connected', from what is
+    known: a Pixels' type as it says it (its advert, then its IAmADie), a GoDice's shell
+    (its button says it once paired), the battery and whether it is on the charger."""
+    live = live or {}
     name = entry.get("name") or (advert.name if advert else "") or address
-    make = MAKE_WORDS.get(entry.get("make") or (advert.make if advert else ""), "")
-    colour = (live or {}).get("colour") or (advert.colour if advert else "")
-    battery = (live or {}).get("battery")
+    make_id = entry.get("make") or (advert.make if advert else "")
+    make = MAKE_WORDS.get(make_id, "")
+    kind = type_words(live.get("die_type") or (advert.die_type if advert else "") or "")
+    if make_id == "godice":
+        kind = ""        # a setting, not something it says: its shell button shows it
+    colour = live.get("colour") or (advert.colour if advert else "")
+    battery = live.get("battery")
     battery = battery if battery is not None else (advert.battery if advert else None)
-    link = (live or {}).get("link", "")
-    low = " (low)" if battery is not None and battery < (live or {}).get("low", 20) else ""
-    parts = [make, colour, f"battery {battery} %{low}" if battery is not None else "", link]
+    charging = live.get("charging", False)
+    link = live.get("link", "")
+    low = " (low)" if battery is not None and battery < live.get("low", 20) and not charging \
+        else ""
+    power = f"battery {battery} %{low}" if battery is not None else ""
+    if charging:
+        power = f"{power} (charging)" if power else "on the charger"
+    parts = [make, kind, colour, power, link]
     return f"{name[:32]}\n" + " · ".join(p for p in parts if p)

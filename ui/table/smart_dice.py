@@ -4,9 +4,10 @@
 the one Inbox, like the tray's reader; here, on the main thread, each is given the game's die
 (:class:`hardware.dice.route.DiceRouter`) and its face name (the tray's rule,
 ``hardware.config_data.face_name``), and what the dice report becomes the strip's line: how
-many are connected, who is reconnecting, whose battery is low. ``bleak`` and the routing are
-imported only when a ``[ble]`` section is configured: start-up and idle are unchanged
-without it.
+many are connected, who is reconnecting, whose battery is low. A die that is not six-sided
+is refused by name with what the game in play rolls ("Pixel 03 is a D20: Cauldron rolls
+six-sided dice"). ``bleak`` and the routing are imported only when a ``[ble]`` section is
+configured: start-up and idle are unchanged without it.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ class SmartDice:
         self.absent = ""                     # the one line when there is no Bluetooth
         self.line = ""                       # for the strip
         self.battery: dict[str, int] = {}    # address -> percent, as the statuses said
+        self.charging: dict[str, bool] = {}
         self.colour: dict[str, str] = {}
+        self.die_type: dict[str, str] = {}   # address -> what the die says it is ("d20")
         self.last_ignored = ""               # the last roll not asked for, and why
         self._generation = 0
 
@@ -59,7 +62,7 @@ class SmartDice:
         def on_status(status) -> None:   # the source's thread: hand over, touch nothing
             Clock.schedule_once(partial(self._on_status, generation, status))
 
-        dice = [BleDie(d.address, d.make, d.name) for d in ble.dice]
+        dice = [BleDie(d.address, d.make, d.name, d.shell) for d in ble.dice]
         self.links = {d.address: "connecting" for d in ble.dice}
         try:
             self.source = BleDiceSource(dice, self.devices.inbox.put,
@@ -83,7 +86,7 @@ class SmartDice:
             except Exception:
                 log.exception("closing the smart dice")
         self.config, self.links, self.absent = None, {}, ""
-        self.battery, self.colour = {}, {}
+        self.battery, self.colour, self.charging, self.die_type = {}, {}, {}, {}
         if self.router is not None:
             self.router.reset()
         self._show()
@@ -142,13 +145,35 @@ class SmartDice:
         elif status.state == "battery" and status.address:
             if status.battery is not None:
                 self.battery[status.address] = status.battery
+            if status.charging is not None:
+                self.charging[status.address] = status.charging
+            if status.colour:
+                self.colour[status.address] = status.colour
+        elif status.state == "identity" and status.address:
+            self.die_type[status.address] = status.die_type
             if status.colour:
                 self.colour[status.address] = status.colour
         elif status.state == "refused":
-            app.dice_activity = status.text
-            app.refuse(status.text[:1].upper() + status.text[1:])
+            text = status.text
+            if status.die_type:          # not six-sided: the refusal says what the game rolls
+                text = f"{text}: {self.rolls()}"
+                app.dice_activity = f"{self.short(status.address)}: " \
+                    f"{status.die_type.upper()}, not applied"
+            else:
+                app.dice_activity = text
+            app.refuse(text[:1].upper() + text[1:])
             self.devices.buzz("refused")
         self._show()
+
+    def rolls(self) -> str:
+        """'Cauldron rolls six-sided dice': what the game in play rolls, for a refusal."""
+        session = getattr(self.devices.app, "session", None)
+        name = getattr(getattr(session, "rules", None), "name", None)
+        if name in ("cauldron", "quest"):
+            from ui.games import GAMES
+
+            return f"{GAMES[name].title} rolls six-sided dice"
+        return "the games roll six-sided dice"
 
     def _show(self) -> None:
         self.line = self.summary()
@@ -186,5 +211,7 @@ class SmartDice:
             return []
         return [{"address": d.address, "name": d.name, "make": d.make, "die": d.die,
                  "link": self.links.get(d.address, ""), "battery": self.battery.get(d.address),
-                 "colour": self.colour.get(d.address, ""), "low": self.config.low_battery}
+                 "charging": self.charging.get(d.address, False),
+                 "colour": self.colour.get(d.address, ""), "low": self.config.low_battery,
+                 "die_type": self.die_type.get(d.address, ""), "shell": d.shell}
                 for d in self.config.dice]
