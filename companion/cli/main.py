@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sqlite3
 import sys
 from typing import Callable, Sequence
@@ -20,7 +21,7 @@ from typing import Callable, Sequence
 from companion import __version__
 from companion.cli import doctor
 from companion.cli.check import cmd_check
-from companion.cli.files import one_line, say
+from companion.cli.files import file_label, one_line, say
 from companion.cli.play import cmd_export, cmd_replay
 from companion.cli.plugins import found, plug_in
 from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
@@ -129,6 +130,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     return parser, handlers
 
 
+def as_run(text: str, argv: Sequence[str] | None) -> str:
+    """A refusal that ends "run it as its owner: sudo -u pi companion ...": the command this
+    process was given put in place of the dots, so the line can be run as it stands."""
+    if not text.endswith(" companion ..."):
+        return text
+    given = list(sys.argv[1:] if argv is None else argv)
+    return text[:-len("...")] + shlex.join(file_label(str(a)) for a in given)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser, handlers = build_parser()
     args = parser.parse_args(argv)
@@ -138,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handlers[args.command](args)
     except Unusable as problem:
-        say(f"companion {args.command}: {one_line(problem)}", sys.stderr)
+        say(f"companion {args.command}: {as_run(one_line(problem), argv)}", sys.stderr)
         return EXIT_UNUSABLE
     except sqlite3.DatabaseError as problem:
         # A page of a game's log damaged while the file rested (a clean start and a reader

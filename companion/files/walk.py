@@ -7,10 +7,16 @@ anywhere in the path is refused in words (the companion never writes, reads or r
 through one), so a folder swapped for a link between a check and its use changes nothing: the
 swap is either before the walk (refused) or after it (the walk holds the old folder).
 
-``private=True`` also asks that nobody but this user (or root) can change a name on the way: a
-folder writable by others is refused unless it is sticky (``/tmp``) and the next part is this
-user's own. SQLite opens a database and its -wal by name, so the database's folder must be one
-no other user can swap a part of; everything the companion itself opens goes by descriptor.
+``private=True`` also asks that nobody but this user (or root) can change a name where the
+folder really is: from the folder reached, every folder up to ``/`` is judged by its ``..``
+(never by how the path was spelled, so ``c.sqlite3``, ``./c.sqlite3``, ``a/../c.sqlite3`` and
+the absolute path are one judgment, the current folder's parents included). A folder writable
+by others is refused unless it is sticky (``/tmp``) and the next one down is this user's own; a
+folder of another user is refused naming that user (``owner``). SQLite opens a database and its
+-wal by name, so it is handed the held folder itself (``Place.for_sqlite``:
+``/proc/self/fd/N/NAME``, which the kernel resolves to the folder held, wherever it has been
+moved and whatever link now has its old name); everything the companion itself opens goes by
+descriptor.
 """
 
 from __future__ import annotations
@@ -33,9 +39,13 @@ class PathRefused(CompanionError, OSError):
     """A path the companion will not walk: a link in it, a part that is not a folder, or a
     folder another user may change: ``shown: cannot be used (reason)``."""
 
-    def __init__(self, shown: str, reason: str) -> None:
+    def __init__(self, shown: str, reason: str, owner: int | None = None) -> None:
         super().__init__(f"{shown}: cannot be used ({reason})")
         self.reason = reason
+        #: the path or folder refused, as a message names it
+        self.shown_as = shown
+        #: the user a refused folder belongs to, when that is why (the command is theirs to run)
+        self.owner = owner
 
 
 def _parts(path: str) -> tuple[str, list[str]]:
@@ -43,18 +53,64 @@ def _parts(path: str) -> tuple[str, list[str]]:
     return start, [part for part in path.split("/") if part not in ("", ".")]
 
 
+def user_name(uid: int) -> str:
+    """A user as a person types it in ``sudo -u``: the login name, else ``#uid``."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (KeyError, ImportError):
+        return f"#{uid}"
+
+
+def folder_name(fd: int) -> str:
+    """Where the held folder ``fd`` is now, for a message (the kernel's name for it)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "a folder above it"
+
+
 def _refuse_shared(st: os.stat_result, shown: str, next_owner: int | None) -> None:
     """A folder another user could change a name in: refused, unless it is sticky and the
     next part belongs to this user or root."""
     me = os.geteuid()
     if st.st_uid not in (me, 0):
-        raise PathRefused(shown, "the folder belongs to another user, who could swap what is "
-                                 "in it; use a folder of your own")
+        raise PathRefused(shown, f"the folder belongs to {user_name(st.st_uid)}, who could "
+                                 "swap what is in it", owner=st.st_uid)
     if st.st_mode & 0o022:
         sticky = st.st_mode & stat.S_ISVTX
         if not sticky or next_owner not in (me, 0):
             raise PathRefused(shown, "other users may write in that folder and swap what is "
                                      "in it; use a folder of your own")
+
+
+UP_FLAGS = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def judge_up(fd: int) -> None:
+    """The held folder ``fd`` and every folder above it up to ``/``, as they really are
+    (each reached by its ``..``, never by a spelling): PathRefused, naming the folder, for one
+    another user could change a name in (see ``_refuse_shared``)."""
+    here = os.fstat(fd)
+    _refuse_shared(here, folder_name(fd), os.geteuid())
+    child = os.open(".", UP_FLAGS, dir_fd=fd)
+    try:
+        while True:
+            parent = os.open("..", UP_FLAGS, dir_fd=child)
+            above = os.fstat(parent)
+            if (above.st_dev, above.st_ino) == (here.st_dev, here.st_ino):   # / itself
+                os.close(parent)
+                return
+            try:
+                _refuse_shared(above, folder_name(parent), here.st_uid)
+            except BaseException:
+                os.close(parent)
+                raise
+            os.close(child)
+            child, here = parent, above
+    finally:
+        os.close(child)
 
 
 def walk(path: str | os.PathLike[str], *, make: int | None = None, private: bool = False,
@@ -82,13 +138,10 @@ def walk(path: str | os.PathLike[str], *, make: int | None = None, private: bool
                 nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
             except OSError as problem:
                 raise _refused(fd, part, done, shown, problem) from None
-            if private:
-                _refuse_shared(os.fstat(fd), os.path.dirname(done) or start,
-                               os.fstat(nxt).st_uid)
             os.close(fd)
             fd = nxt
-        if private:
-            _refuse_shared(os.fstat(fd), done or start, os.geteuid())
+        if private:   # where it really is, however it was spelled: one judgment for all
+            judge_up(fd)
         return fd
     except BaseException:
         os.close(fd)
@@ -180,9 +233,19 @@ class Place:
         os.fsync(self.folder)
 
     def path(self, name: str | None = None) -> str:
-        """The path of ``name`` in this folder, for SQLite (which opens by name) and for
-        messages. SQLite is handed it only in a folder walked ``private``."""
+        """The path of ``name`` in this folder as the person gave it: for messages only."""
         return os.path.join(os.path.dirname(self.shown), name or self.name)
+
+    def for_sqlite(self, name: str | None = None) -> str:
+        """The name SQLite opens ``name`` (and its -wal, -shm, -journal) by: the held folder
+        itself (``/proc/self/fd/N/NAME``; SQLite resolves the link the kernel gives to the
+        folder's real place, so a folder on the spelled path swapped for a link after the walk
+        is never followed). Where there is no /proc, the path as given (a folder walked
+        ``private``: no other user can swap a part of it)."""
+        proc = f"/proc/self/fd/{self.folder}"
+        if os.path.isdir(proc):
+            return os.path.join(proc, name or self.name)
+        return self.path(name)
 
     def identity(self) -> tuple[int, int]:
         """The folder's (st_dev, st_ino): the same folder whatever path named it."""

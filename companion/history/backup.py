@@ -136,7 +136,7 @@ def _private_folder(place: Place | None, kind: names.Name) -> Iterator[str]:
                 if tries == 3:
                     raise
         fd = os.open(name, DIR_FLAGS, dir_fd=place.folder)
-        path = place.path(name)
+        path = place.for_sqlite(name)
     else:
         path = tempfile.mkdtemp(prefix="companion-backup-")
         fd = os.open(path, DIR_FLAGS)
@@ -216,7 +216,7 @@ def _keep_aside(place: Place) -> str:
     """The current database's steps all in its main file (a checkpoint), then a second name
     for that file, dated; a -wal a damaged file leaves goes with it under the same name."""
     try:
-        conn = trusting_nothing(sqlite3.connect(place.path(), isolation_level=None))
+        conn = trusting_nothing(sqlite3.connect(place.for_sqlite(), isolation_level=None))
         try:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:

@@ -17,16 +17,29 @@ from dataclasses import dataclass
 
 from companion.core.errors import StoreError
 from companion.files import names
-from companion.files.walk import PathRefused, Place
-from companion.store.said import refusal
+from companion.files.walk import PathRefused, Place, user_name
+from companion.store.said import NotOwner, refusal
+
+
+def me() -> str:
+    return user_name(os.geteuid())
 
 
 def place_of(path: str, *, make: bool = False, private: bool = True) -> Place:
     """The database's place (its folder walked and held, see walk.py); StoreError in words
-    for a link on the way or a folder another user may change."""
+    for a link on the way or a folder another user may change (NotOwner when that user owns
+    it: the command is theirs to run)."""
     try:
         return Place.of(path, make=0o700 if make else None, private=private)
     except PathRefused as problem:
+        if problem.owner is not None:
+            owner = user_name(problem.owner)
+            raise NotOwner(path, f"is in {problem.shown_as}, which belongs to {owner} "
+                                 f"({me()} may not use it: {owner} could swap what is in it)",
+                           owner) from None
+        if problem.shown_as != path:   # a folder on the way: named as a folder, not the database
+            raise StoreError(f"The game database {path} cannot be used (its folder "
+                             f"{problem.shown_as}: {problem.reason}); nothing was changed") from None
         raise StoreError(f"The game database {problem}; nothing was changed") from None
     except OSError as problem:
         raise refusal(path, problem) from None
@@ -47,6 +60,16 @@ def refuse_odd(place: Place) -> bool:
     if not stat.S_ISREG(st.st_mode):
         raise StoreError(f"{path} is not a regular file (a device or a pipe), not a game "
                          "database; give a file name")
+    if st.st_uid != os.geteuid():   # judged as its side files are: this user's, one name
+        owner = user_name(st.st_uid)
+        raise NotOwner(path, f"belongs to {owner}, not to {me()} (SQLite would make its -wal "
+                             "and -shm beside it, which its owner's companion then refuses)",
+                       owner)
+    if st.st_nlink > 1:
+        raise StoreError(f"The game database {path} cannot be used: it is another name of "
+                         f"another file (a hard link, {st.st_nlink} names), which SQLite would "
+                         "write into too; nothing was read or changed. Make it a file of its "
+                         "own (cp -p it to a new name, then mv that over it)")
     refuse_odd_sides(place)
     return True
 
@@ -57,21 +80,58 @@ def refuse_odd_sides(place: Place) -> None:
     link, or SQLite would write into a pipe, or into another file through a hard link. A
     count of no links is a file another writer is removing at this moment (Linux's ``lstat``
     can find the name and then read the count after the unlink dropped it): it is gone, not a
-    hard link."""
+    hard link. A refused side file is named with what it holds and kept: a -wal or -journal
+    may hold a game's acknowledged steps, so no advice ever removes one."""
     for side in (names.WAL, names.SHM, names.JOURNAL):
         name = side.of(place.name)
         st = place.lstat(name)
         if st is None or st.st_nlink == 0:   # none, or one another writer is removing now
             continue
-        why = ("it is a link" if stat.S_ISLNK(st.st_mode)
-               else "it is not a regular file" if not stat.S_ISREG(st.st_mode)
-               else "it belongs to another user" if st.st_uid != os.geteuid()
-               else "it is another name of another file (a hard link)" if st.st_nlink > 1
-               else None)
-        if why:
-            raise StoreError(f"The game database {place.shown} cannot be used: "
-                             f"{place.path(name)} beside it is refused ({why}); remove it and "
-                             "start again (the file was left as it was)")
+        if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
+            what = "a link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
+            do = ("it holds none of this database's steps (SQLite never writes through a link "
+                  "or into a pipe): move it aside, then start again")
+        elif st.st_uid != os.geteuid():
+            what = f"it belongs to {user_name(st.st_uid)}"
+            do = (f"{holds(place, name, st)}: give it to the database's owner (sudo chown "
+                  f"{me()} {place.path(name)}), then start again")
+        elif st.st_nlink > 1:
+            what = "it is another name of another file (a hard link)"
+            do = (f"{holds(place, name, st)}: make it a file of its own (cp -p it to a new "
+                  "name, then mv that over it), then start again")
+        else:
+            continue
+        raise StoreError(f"The game database {place.shown} cannot be used: "
+                         f"{place.path(name)} beside it is refused ({what}); it was kept and "
+                         f"the database left as it was; {do}")
+
+
+def holds(place: Place, name: str, st: os.stat_result) -> str:
+    """What a side file holds, in words: a -wal's pages written after the file's last
+    checkpoint (maybe steps not yet in the file), a -journal's pages of an unfinished write
+    (to be put back), a -shm's index of the -wal (nothing of its own)."""
+    if name.endswith("-shm"):
+        return "it is only SQLite's index of the -wal"
+    if st.st_size == 0:
+        return "it is empty"
+    if name.endswith("-journal"):
+        return (f"it holds {st.st_size:,} bytes of an unfinished write, which SQLite puts back "
+                "into the file")
+    try:
+        fd = place.open_file(name)
+        try:
+            head = os.pread(fd, 32, 0)
+        finally:
+            os.close(fd)
+    except OSError:
+        head = b""
+    size = int.from_bytes(head[8:12], "big") if head[:4] in (b"\x37\x7f\x06\x82",
+                                                              b"\x37\x7f\x06\x83") else 0
+    if not size:
+        return f"it holds {st.st_size:,} bytes that are not a -wal SQLite wrote"
+    pages = max(0, (st.st_size - 32) // (24 + size))
+    return (f"it holds {pages:,} page(s) written after the file's last checkpoint (steps that "
+            "may not be in the file yet)")
 
 
 def refuse_odd_path(path: str) -> bool:

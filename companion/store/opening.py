@@ -162,22 +162,24 @@ def connect_writer(path: str | Place) -> sqlite3.Connection:
                     raise
                 raise refusal(place.shown, problem) from None
         _refuse_write_protected(place)
-        return _connect(place.path(), was_closed_clean(place))
+        return _connect(place.for_sqlite(), was_closed_clean(place), place.shown)
     finally:
         if mine:
             place.close()
 
 
-def _connect(path: str, closed_clean: bool) -> sqlite3.Connection:
+def _connect(path: str, closed_clean: bool, shown: str | None = None) -> sqlite3.Connection:
+    """SQLite's connection to ``path`` (the held folder's name for it), named ``shown``."""
     memory = path == ":memory:"
+    shown = shown or path
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_SECONDS)
     except sqlite3.Error as problem:
-        raise refusal(path, problem) from None
+        raise refusal(shown, problem) from None
     try:
         trusting_nothing(conn).execute("PRAGMA foreign_keys = ON")
-        _check_ours(conn, path, integrity=not closed_clean)
+        _check_ours(conn, shown, integrity=not closed_clean)
         if not memory:
             _switch_to_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
@@ -185,7 +187,7 @@ def _connect(path: str, closed_clean: bool) -> sqlite3.Connection:
     except BaseException as problem:
         conn.close()
         if isinstance(problem, (sqlite3.Error, StoreError)):
-            raise refusal(path, problem) from None
+            raise refusal(shown, problem) from None
         raise
     return conn
 
@@ -206,30 +208,30 @@ def connect_reader(path: str, *, immutable: bool = False) -> sqlite3.Connection:
         if not refuse_odd(place):
             raise StoreError(f"{path}: no such file (no game was ever stored there)")
         clean = rests_clean(place)
-    uri = ("file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
-           + ("&immutable=1" if immutable else ""))
-    try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
-                               timeout=BUSY_SECONDS)
+        wal = place.lstat(names.WAL.of(place.name)) is not None
+        uri = ("file:" + quote(os.fsencode(place.for_sqlite())) + "?mode=ro"
+               + ("&immutable=1" if immutable else ""))
         try:
-            if _check_ours(trusting_nothing(conn), path, integrity=not clean) == 0:
-                raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
-        except BaseException:
-            conn.close()
-            raise
-    except (sqlite3.Error, StoreError) as problem:
-        if (not immutable and primary_code(problem) in _NO_SHM
-                and not os.path.lexists(path + "-wal")):
-            # A write-protected folder or card: SQLite cannot make the -shm it reads a WAL
-            # database with. With no -wal beside it no writer is running and the file alone
-            # holds every game, so it is read as a file that cannot change.
-            return connect_reader(path, immutable=True)
-        found = refusal(path, problem)
-        if isinstance(found, Unreadable):
-            raise StoreError(f"The game database {path} cannot be read ({found}); it was "
-                             "left as it is, and the companion moves it aside when it "
-                             "starts") from None
-        raise found from None
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                   timeout=BUSY_SECONDS)
+            try:
+                if _check_ours(trusting_nothing(conn), path, integrity=not clean) == 0:
+                    raise StoreError(f"{path} holds no games yet (the companion never wrote it)")
+            except BaseException:
+                conn.close()
+                raise
+        except (sqlite3.Error, StoreError) as problem:
+            if not immutable and primary_code(problem) in _NO_SHM and not wal:
+                # A write-protected folder or card: SQLite cannot make the -shm it reads a WAL
+                # database with. With no -wal beside it no writer is running and the file alone
+                # holds every game, so it is read as a file that cannot change.
+                return connect_reader(path, immutable=True)
+            found = refusal(path, problem)
+            if isinstance(found, Unreadable):
+                raise StoreError(f"The game database {path} cannot be read ({found}); it was "
+                                 "left as it is, and the companion moves it aside when it "
+                                 "starts") from None
+            raise found from None
     return conn
 
 

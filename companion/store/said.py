@@ -65,3 +65,17 @@ def refusal(path: str, problem: BaseException) -> StoreError:
     words = advice(problem) or f"{problem}; start again, and if it stays, check the card"
     return StoreError(f"The game database {path} cannot be used: {words} "
                       "(the file was left as it was)")
+
+
+#: what ends the refusal of another user's database: the CLI puts the command it ran after it
+AS_OWNER = "run it as its owner: sudo -u {owner} companion ..."
+
+
+class NotOwner(StoreError):
+    """A database (or its folder) of another user: nothing is read, made or changed; the
+    command is its owner's to run (``owner``: their login name)."""
+
+    def __init__(self, path: str, why: str, owner: str) -> None:
+        self.owner = owner
+        super().__init__(f"The game database {path} {why}: nothing was read or changed; "
+                         + AS_OWNER.format(owner=owner))

@@ -27,12 +27,9 @@ def stranger_problems(path: str) -> list[Problem]:
     try:   # a link, or a pipe beside it that SQLite would wait on: the store names it
         with place_of(path, private=False) as place:
             refuse_odd(place)
-    except StoreError:
-        return []
-    uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
-    try:
-        conn = trusting_nothing(sqlite3.connect(uri, uri=True, isolation_level=None))
-    except sqlite3.Error:
+            uri = "file:" + quote(os.fsencode(place.for_sqlite())) + "?mode=ro"
+            conn = trusting_nothing(sqlite3.connect(uri, uri=True, isolation_level=None))
+    except (StoreError, sqlite3.Error):
         return []
     try:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
@@ -66,7 +63,7 @@ def remove_strangers(path: str) -> tuple[str | None, list[str]]:
 def _remove_strangers(place) -> tuple[str | None, list[str]]:
     lock = WriterLock.take(place)   # never through a planted NAME.lock (held._open_lock)
     try:
-        conn = trusting_nothing(sqlite3.connect(place.path(), isolation_level=None))
+        conn = trusting_nothing(sqlite3.connect(place.for_sqlite(), isolation_level=None))
         try:
             if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                 return None, []
