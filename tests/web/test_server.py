@@ -80,7 +80,12 @@ def test_a_seat_press_arrives_on_the_inbox_as_that_seats_button():
             if len(inbox):
                 break
             await asyncio.sleep(0.02)
-        assert inbox.drain() == [InputEvent("button", "seat1.so_be_it", source="Anna's phone")]
+        (event,) = inbox.drain()
+        assert InputEvent(event.kind, event.id, event.value, event.source) == \
+            InputEvent("button", "seat1.so_be_it", source="Anna's phone")
+        # bound to its seat, its player and the table it was made on (ui.web.commands)
+        assert (event.seat, event.player, event.seen) == (0, "Anna", 7)
+        assert event.press == f"{server.seat_tokens[0]}:1"
         assert server.connected() == {"watching": 0, "seats": [0], "phones": 1, "dropped": 0}
         await ws.close()
     serve(check, SNAPSHOT)
@@ -145,8 +150,8 @@ def test_a_message_over_4_kb_closes_that_connection_only():
 def test_a_flood_is_dropped_and_counted():
     async def check(server, client, inbox):
         ws, _, _ = await socket(client, server.seat_tokens[0])
-        for _ in range(60):
-            await ws.send_json({"type": "press", "button": "pass", "seen": 7, "id": 1})
+        for n in range(60):
+            await ws.send_json({"type": "press", "button": "pass", "seen": 7, "id": n})
         await ws.send_json({"type": "ping"})     # answered (refused) once the flood is read
         for _ in range(250):
             if server.connected()["dropped"] + len(inbox) >= 60:
@@ -154,7 +159,8 @@ def test_a_flood_is_dropped_and_counted():
             await asyncio.sleep(0.02)
         passed = inbox.drain()
         assert BURST <= len(passed) <= BURST + 6   # the burst, and what a second refills
-        assert set(passed) == {InputEvent("button", "seat1.pass", source="Anna's phone")}
+        assert {(e.kind, e.id, e.source) for e in passed} == {
+            ("button", "seat1.pass", "Anna's phone")}
         assert server.connected()["dropped"] >= 60 - len(passed)
         await ws.close()
     serve(check, SNAPSHOT)
@@ -394,5 +400,5 @@ def test_a_choice_the_pi_offers_reaches_the_inbox_only_as_offered():
         await anna.send_json({"type": "choose", "choice": "role:nobody", "seen": 7, "id": 3})
         assert "not 'role:nobody'" in (await anna.receive_json(timeout=5))["why"]
         return inbox.drain()
-    assert serve(check, snapshot) == [InputEvent("choice", "seat1.role:witch",
-                                                 source="Anna's phone")]
+    assert [(e.kind, e.id, e.source, e.seat) for e in serve(check, snapshot)] == [
+        ("choice", "seat1.role:witch", "Anna's phone", 0)]

@@ -94,7 +94,8 @@ class TableDevices:
             if event.kind == "die_moving":
                 app.dice_activity = f"die {event.id} rolling..."   # never a result
                 continue
-            step = app.phone_choice(event) if event.kind == "choice" else app.handle(event)
+            # a phone's input is its seat's command on the table its page showed, or nothing
+            step = app.phone_input(event) if getattr(event, "press", "") else app.handle(event)
             app.phone_answered(event, step)       # a phone's press: told what became of it
             if event.kind == "button":
                 self._last_press = (event.id, app.session, step, app.revision)

@@ -20,6 +20,7 @@ words the Pi showed.
 
 from __future__ import annotations
 
+from random import SystemRandom
 from typing import Any
 
 from kivy.clock import Clock
@@ -39,7 +40,9 @@ class PhonesApp:
 
     def init_phones(self) -> None:
         self.phone_server = None
-        self._phones_n = 0                    # the snapshots' numbers, rising for ever
+        # the snapshots' numbers, rising for ever from a random start: a page still showing a
+        # table from before a restart never presses on a number this run gives another table
+        self._phones_n = SystemRandom().randrange(1 << 40)
         self._bgstats: tuple[Any, str | None] = (None, None)   # (game id, its link)
         self._phones_play: tuple[Any, Any] = (None, None)      # (session, the game it is)
         self._count_phones = Clock.create_trigger(self._phones_counted)
@@ -85,47 +88,45 @@ class PhonesApp:
 
     def phone_answered(self, event, step) -> None:
         """Main thread, after the inbox's drain played ``event``: a phone's press is answered
-        applied (``step``) or refused with the Pi's words."""
+        applied (``step``) or refused with the Pi's words (or the words for its phone alone)."""
         server = self.phone_server
-        if server is None or not str(event.source).endswith("'s phone"):
+        if server is None or not getattr(event, "press", ""):
             return
         private, self._private_refusal = getattr(self, "_private_refusal", ""), ""
         why = "" if step is not None else (private or self.refusal
                                            or "The table did not take it now")
-        server.answered(event, why)
+        server.answered(event, why, step=getattr(step, "n", None))
 
-    def phone_choice(self, event) -> Any:
-        """Main thread: a choice a seat's phone made of what the Pi's screen offers that seat
-        (``seat2.role:witch``), played as the screen's own would be, from the phone. The
-        command is found again on the table as it is now, so it is always that seat's."""
-        from companion.view import seat_choices
-        from companion.view_forms import form_command, is_form
-        from companion.view_hands import HAND_KEYS, hand_command, refused_privately
+    def phone_input(self, event) -> Any:
+        """Main thread: a die, press, choice or form from a seat's phone, played only as that
+        seat's and only while the table is still at the snapshot its page showed
+        (``ui.web.commands``): a table that moved on is told to that phone alone, and nothing
+        is played for any other seat. Returns the step played, or None."""
+        from companion.core.errors import CompanionError
+        from companion.view_hands import HAND_KEYS, refused_privately
+        from ui.web.commands import MovedOn, phone_command
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
-        seat, _, key = str(event.id).partition(".")
         session = self.session
-        if session is None or not seat.startswith("seat") or not seat[4:].isdigit():
-            self.refuse("No game at the table now")
+        try:
+            command = phone_command(session, event, self._phones_n)
+        except MovedOn as moved:              # the phone's own news: the Pi shows nothing
+            self._private_refusal = str(moved)
             return None
-        index = int(seat[4:]) - 1
-        found = next((c for k, _, c in seat_choices(session, index) if k == key), None) \
-            if 0 <= index < len(session.names) else None
-        if found is None and is_form(session.rules.name, key):   # an entry the phone filled in
-            found, why = form_command(session, index, key)
-            if found is None:
-                self.refuse(why)
-                return None
-        if found is None and key.startswith(tuple(HAND_KEYS.values())):
-            found = hand_command(session, index, key)     # the seat's own hand, on its phone:
-            why = refused_privately(session, found)
-            if why:                           # a refusal may quote the hand: the phone's alone
+        except CompanionError as refusal:
+            self.refuse(getattr(refusal, "screen", None) or str(refusal))
+            return None
+        key = str(event.id).partition(".")[2]
+        if event.kind == "choice" and key.startswith(tuple(HAND_KEYS.values())):
+            why = refused_privately(session, command)   # its words may quote the hand
+            if why:
                 self._private_refusal = why
                 return None
-        if found is None:
-            self.refuse(f"That choice is not offered now: {session.prompt().get('text', '')}")
+        before = session.done_steps_view()[-1:] if session is not None else []
+        if not self.send(command, source=event.source):
             return None
-        return True if self.send(found, source=event.source) else None
+        after = session.done_steps_view()[-1:]
+        return after[0] if after and after != before else None
 
     def _brews_seen(self, session, snapshot) -> None:
         """Witch's Brew: the cauldron cards brewed in earlier games of this database, on a

@@ -10,10 +10,10 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.core.model import InputEvent
 from companion.view_forms import MAX_FORM
 from companion.view_hands import HAND_KEYS, enters_hand
 from ui.web import passes as kept
+from ui.web.commands import PhoneInput
 from ui.web.messages import Refused
 from ui.web.outbox import Outbox
 
@@ -58,9 +58,11 @@ HAND_KEYS_ALL = tuple(HAND_KEYS.values())
 
 
 def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None,
-               message: dict[str, Any]) -> InputEvent:
-    """The InputEvent ``client``'s checked message stands for on ``snapshot`` (the table now),
-    pressed for ``seat`` (where its player sits now), or Refused with the reason."""
+               message: dict[str, Any]) -> PhoneInput:
+    """The input ``client``'s checked message stands for on ``snapshot`` (the table now),
+    pressed for ``seat`` (where its player sits now), or Refused with the reason. It carries
+    its seat, its player and the snapshot it was made on: the main thread plays it only while
+    the table is still there, and only as that seat's (ui.web.commands)."""
     if client.watching:
         raise Refused("This page watches the table: it has no buttons")
     if snapshot is None:
@@ -71,13 +73,14 @@ def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None
         raise Refused(f"{client.seat.name} is not at the table now")
     controls = snapshot["controls"][seat]
     name = snapshot["seats"][seat]["name"]
-    source = f"{name}'s phone"
+    bound = {"source": f"{name}'s phone", "seat": seat, "player": name,
+             "seen": message["seen"], "press": press_key(client, message["id"])}
     if message["type"] == "press":
         offered = [b["button"] for b in controls["buttons"]]
         if message["button"] not in offered:
             raise Refused(f"button: {name}'s buttons can do "
                           f"{', '.join(offered) or 'nothing'} now, not {message['button']!r}")
-        return InputEvent("button", f"seat{seat + 1}.{message['button']}", source=source)
+        return PhoneInput("button", f"seat{seat + 1}.{message['button']}", **bound)
     if message["type"] == "choose":
         offered = [c["choice"] for c in controls.get("choices", [])]
         forms = [f["form"] for f in controls.get("forms", [])]
@@ -91,10 +94,17 @@ def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None
         elif message["choice"] not in offered:
             raise Refused(f"choice: the table offers {name} "
                           f"{', '.join(offered) or 'no choice'} now, not {message['choice']!r}")
-        return InputEvent("choice", f"seat{seat + 1}.{message['choice']}", source=source)
+        return PhoneInput("choice", f"seat{seat + 1}.{message['choice']}", **bound)
     dice = {d["die"]: d["faces"] for d in controls["dice"]}
     if message["die"] not in dice:
         raise Refused(f"die: the game asks {name} for no die {message['die']!r} now")
     if message["value"] not in dice[message["die"]]:
         raise Refused(f"value: {message['die']} has no face {message['value']!r}")
-    return InputEvent("die", message["die"], message["value"], source=source)
+    return PhoneInput("die", message["die"], message["value"], **bound)
+
+
+def press_key(client: Client, press: Any) -> str:
+    """A press's key: its page's id under the link's token (two links' pages may pick the
+    same id; one link's pages never do: each page's ids start with a random prefix)."""
+    token = client.seat.token if not client.watching else "watch"
+    return f"{token}:{press}"

@@ -6,10 +6,15 @@ or a value of the wrong type is refused with a reason naming it, and nothing els
     {"type": "die", "die": "magic1", "value": 4, "seen": 12, "id": 4}
     {"type": "choose", "choice": "role:witch", "seen": 12, "id": 5}
 
+    {"type": "ask", "id": "k3f9a2c1.4", "boot": "9c1e..."}
+
 ``seen`` is the number of the snapshot the phone showed when pressed: a press against an older
 table is refused (the phone shows the new one), never applied to a state nobody saw. ``id`` is
-the page's own number for the press: every answer names it (received, then applied or refused
-with the words), so the page says what became of each press and a lost one is never silent.
+the page's own name for the press (a random prefix of the page and a count: two pages of one
+link never share one): every answer names it (received, then applied or refused with the
+words), a resend of an id is answered with what became of it and never played again, and a
+page back from a lost connection ``ask``s after each press it has no answer for, naming the
+server's ``boot`` it sent it to (the hello's), so it can say the press's real fate.
 """
 
 from __future__ import annotations
@@ -31,11 +36,16 @@ ENDED, FULL = (4000, b"Link ended"), (1013, b"Full")
 
 _TEXT = (str,)
 _NUMBER = (int,)
+_ID = (int, str)
+#: What a press id may be when it is text: a page's random prefix and its count.
+ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+MAX_ID = 40
 #: Each type's fields and the JSON types each may have (bool is never a number here).
 MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
-    "press": {"button": _TEXT, "seen": _NUMBER, "id": _NUMBER},
-    "die": {"die": _TEXT, "value": (int, str), "seen": _NUMBER, "id": _NUMBER},
-    "choose": {"choice": _TEXT, "seen": _NUMBER, "id": _NUMBER},
+    "press": {"button": _TEXT, "seen": _NUMBER, "id": _ID},
+    "die": {"die": _TEXT, "value": (int, str), "seen": _NUMBER, "id": _ID},
+    "choose": {"choice": _TEXT, "seen": _NUMBER, "id": _ID},
+    "ask": {"id": _ID, "boot": _TEXT},
 }
 _TYPE_WORDS = {str: "text", int: "a whole number"}
 
@@ -71,6 +81,10 @@ def parse(text: Any) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, types):
             wants = " or ".join(_TYPE_WORDS[t] for t in types)
             raise Refused(f"{kind}.{key}: must be {wants}, got {_shown(value)}")
+    press = message["id"]
+    if isinstance(press, str) and not (0 < len(press) <= MAX_ID and set(press) <= ID_CHARS):
+        raise Refused(f"{kind}.id: at most {MAX_ID} letters, digits, '.', '_' or '-', "
+                      f"got {_shown(press)}")
     return message
 
 

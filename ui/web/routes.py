@@ -149,7 +149,7 @@ class Routes:
         try:
             seat = server.seat_of(client)
             client.outbox.answer(reply("hello", seat=seat, name=None if client.watching
-                                       else client.seat.name))
+                                       else client.seat.name, boot=server.fates.boot))
             client.outbox.table(server.view_text(client))
             async for message in ws:
                 if message.type == WSMsgType.PING:      # a browser never sends one: a flood's

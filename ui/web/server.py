@@ -40,7 +40,10 @@ from companion.core.model import InputEvent
 from companion.view import audience_view
 from ui.web import passes as kept
 from ui.web.addresses import join_links, local_addresses
-from ui.web.clients import BURST, RATE, WATCH, Client, seat_input  # noqa: F401 (the tests')
+from ui.web.clients import (  # noqa: F401 (the tests')
+    BURST, RATE, WATCH, Client, press_key, seat_input,
+)
+from ui.web import fates as told
 from ui.web.limits import (
     ACCEPT_BURST, Gate, GuardedHandler, Tally, handler_args, loop_problems,
 )
@@ -79,7 +82,8 @@ class PhoneServer:
         self._snapshot: dict[str, Any] | None = None
         self._built = 0.0
         self._clients: set[Client] = set()
-        self._pending: list[tuple[InputEvent, Client, int]] = []   # presses the table owes
+        self.fates = told.Fates()            # what became of each press (ui.web.fates)
+        self._pending: dict[str, Any] = {}   # press key -> the page's id, the table owes them
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -115,6 +119,8 @@ class PhoneServer:
         if not keep_tokens:
             self.passes = kept.load(self.tokens_file) or kept.Passes.new()
             kept.save(self.tokens_file, self.passes)
+            self.fates = told.Fates(told.fates_path(self.tokens_file)
+                                    if self.tokens_file is not None else None)
         wanted = list(addresses) if addresses is not None else local_addresses()
         ready, failed = threading.Event(), []
         self._thread = threading.Thread(target=self._run, args=(wanted, port, ready, failed),
@@ -160,22 +166,32 @@ class PhoneServer:
             except RuntimeError:     # the loop closed meanwhile: nobody to tell
                 pass
 
-    def answered(self, event: InputEvent, why: str = "") -> None:
-        """The table played a phone's press (``why`` empty) or refused it (``why``, the words
-        the Pi showed): the phone that pressed is told (main thread, after ``handle``)."""
+    def answered(self, event: InputEvent, why: str = "", step: int | None = None) -> None:
+        """The table played a phone's press (``why`` empty; ``step``: its number) or refused
+        it (``why``, the words the Pi showed), main thread, after playing it: its fate is kept
+        (a resend or a page that asks learns it) and every page of its link is told (the one
+        that pressed may have reconnected since; the others pass over an id not theirs)."""
+        key = getattr(event, "press", "")
         with self._lock:
-            found = next((p for p in self._pending if p[0] == event), None)
-            if found is None:
-                return
-            self._pending.remove(found)
-        _, client, press = found
+            press = self._pending.pop(key, None)
+        if press is None:
+            return
+        self.fates.settle(key, told.REFUSED if why else told.PLAYED, why or step)
         answer = reply("answer", id=press, applied=not why, why=why or None)
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:
-                loop.call_soon_threadsafe(client.outbox.answer, answer)
+                loop.call_soon_threadsafe(self._tell_link, key.partition(":")[0], answer)
+                loop.call_soon_threadsafe(loop.run_in_executor, None, self.fates.save)
             except RuntimeError:
                 pass
+
+    def _tell_link(self, token: str, answer: str) -> None:
+        with self._lock:
+            clients = [c for c in self._clients
+                       if not c.watching and c.seat.token == token and not c.ws.closed]
+        for client in clients:
+            client.outbox.answer(answer)
 
     def links(self) -> dict[str, Any]:
         """The join links: one per address for watching, and per seat of the table now."""
@@ -215,6 +231,7 @@ class PhoneServer:
         if not keep_tokens:
             self.passes = None
             kept.forget(self.tokens_file)
+            self.fates.forget()
         self.port, self.addresses = None, []
 
     def hosts(self) -> set[str]:
@@ -239,14 +256,33 @@ class PhoneServer:
         try:
             message = parse(text)
             press = message["id"]
+            if message["type"] == "ask":
+                return self._asked(client, press, message["boot"])
+            key = press_key(client, press)
+            known = self.fates.get(key)
+            if known is not None:             # a resend: never played twice, its fate told
+                return fate_answer(press, known)
             snapshot = self._snapshot          # one table for the whole check
             event = seat_input(snapshot, client, self.seat_of(client, snapshot), message)
+            if self.fates.arrive(key) is not None:   # the same press, just now on another page
+                return fate_answer(press, self.fates.get(key))
             with self._lock:
-                self._pending = [*self._pending[-31:], (event, client, press)]
+                self._pending[key] = press
+                while len(self._pending) > told.KEPT:
+                    self._pending.pop(next(iter(self._pending)))
             self.inbox.put(event)
         except Refused as refusal:
+            if press is not None and not client.watching:
+                self.fates.settle(press_key(client, press), told.REFUSED, str(refusal))
             return reply("answer", id=press, applied=False, why=str(refusal))
         return reply("answer", id=press, received=True)
+
+    def _asked(self, client: Client, press: Any, boot: str) -> str:
+        """A page back after a lost connection asks what became of ``press``."""
+        if client.watching:
+            raise Refused("This page watches the table: it has no buttons")
+        fate = self.fates.ask(press_key(client, press), boot)
+        return fate_answer(press, fate)
 
     # -- what the phones get ---------------------------------------------------------------
     def view_text(self, client: Client) -> str:
@@ -392,3 +428,19 @@ class PhoneServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+
+def fate_answer(press: Any, fate: tuple[str, Any] | None) -> str:
+    """The answer a page gets for a press whose fate is known (or not: ``None``)."""
+    if fate is None:
+        return reply("answer", id=press, applied=None, unknown=True,
+                     why="The table restarted before it answered: look at the table to see "
+                         "whether it was played")
+    kind, detail = fate
+    if kind == told.RECEIVED:
+        return reply("answer", id=press, received=True)
+    if kind == told.PLAYED:
+        return reply("answer", id=press, applied=True, why=None)
+    if kind == told.LOST:
+        return reply("answer", id=press, applied=False, lost=True, why=told.LOST_WORDS)
+    return reply("answer", id=press, applied=False, why=detail)
