@@ -151,7 +151,7 @@ def test_steal_succeeds_on_four_or_more_and_never_from_a_cellar():
     do(s, "end_turn", "Anna")
     do(s, "steal", "Barb", target="Anna", ingredient="frog_legs", roll=3)
     assert player(s, "Anna")["pool"] == {"frog_legs": 1}
-    assert "Barb stole nothing (caught)" in s.prompt()["text"]
+    assert "Barb failed to steal from Anna (caught)" in s.prompt()["text"]
 
 
 def test_cellar_ingredients_cannot_be_stolen():

@@ -132,7 +132,7 @@ def test_witch_takes_two_a_steal_rolls_and_a_refused_tap_changes_nothing(app):
     tap_title("Anna")
     tap_title("Frog Legs")                       # Anna's Frog Legs; now the die
     assert table(app).mode == "dice"
-    assert "Barb steals Frog Legs from Anna" in table(app).dice.heading
+    assert "Barb tries to steal Frog Legs from Anna" in table(app).dice.heading
     tap_title("5")
     assert app.summary["players"][1]["pool"] == {"frog_legs": 1}
     assert app.summary["steal"]["success"] and table(app).mode == "turn"

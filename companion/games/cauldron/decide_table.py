@@ -55,7 +55,10 @@ def set_character(state: State, cmd: Command, seat: int) -> list[Event]:
 
 def begin(state: State, cmd: Command) -> list[Event]:
     ck.need_phase(state, ("setup",), "begin the game")
-    return [Event("game_begun", {})]
+    # Beginning before every dealt card is entered is allowed (the cards may come later, as
+    # the notes remind), but it is said: the step names each seat's cards still to enter.
+    owed = {str(i): list(p["owed"]) for i, p in enumerate(state["players"]) if p["owed"]}
+    return [Event("game_begun", {"owed": owed} if owed else {})]
 
 
 def add_potion(state: State, cmd: Command, seat: int) -> list[Event]:

@@ -46,6 +46,19 @@ def _stole(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     return f"{who(e.get('seat'))} failed to steal from {who(e.get('target'))}{roll}"
 
 
+def _begun(e: dict[str, Any], who: Callable[[Any], str]) -> str:
+    """'The game begins', and the dealt potion cards not entered yet when there are some."""
+    owed = e.get("owed")
+    if not isinstance(owed, dict) or not owed:
+        return "The game begins"
+    parts = []
+    for seat, kinds in owed.items():
+        n = len(kinds) if isinstance(kinds, list) else 0
+        seat_no = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+        parts.append(f"{who(seat_no)} {n} card{'s' if n != 1 else ''}")
+    return "The game begins with dealt potion cards not entered: " + ", ".join(parts)
+
+
 def _kind_card(kind: Any) -> str:
     """"an Advanced potion card", "a Basic potion card" (an unknown kind: "a potion card")."""
     if kind not in ("easy", "basic", "advanced"):
@@ -85,7 +98,7 @@ def _corrected(e: dict[str, Any], who: Callable[[Any], str]) -> str:
 
 
 WORDS: dict[str, Words] = {
-    "game_begun": lambda e, who: "The game begins",
+    "game_begun": lambda e, who: _begun(e, who),
     "omen_drawn": lambda e, who: f"Omen: {e.get('text') or 'drawn'}",
     "board_filled": lambda e, who: f"Board filled: {_things(e.get('ingredients'))}",
     "gathered": lambda e, who: f"{who(e.get('seat'))} gathered {_things(e.get('ingredients'))}",

@@ -43,14 +43,17 @@ def _harvest_turn_text(state: State, seat: int) -> str:
         return (f"The last Ingredient is gathered: {who} may take Quick Actions (quick brew, "
                 "Spells, Cellars), then end the turn to close the Harvest Season")
     if steal is not None and steal["roll"] is None:
-        return (f"{who} steals {d.label(steal['ingredient'])} from "
+        # the die decides: until it is rolled the steal is only tried (the log's own words)
+        return (f"{who} tries to steal {d.label(steal['ingredient'])} from "
                 f"{st.name(state, steal['target'])}: roll a die (4 or more succeeds)")
     if harvest["action"] is None:
         return (f"{who}'s turn: one Action (gather, steal or brew) and any Quick Actions; "
                 f"on the board: {d.counts_text(state['ingredients_left'])}")
     done = ACTION_WORDS[harvest["action"]]
-    if steal is not None:
-        done += " " + ("successfully" if steal["success"] else "nothing (caught)")
+    if steal is not None:    # what the die said, never "stole" for a steal that failed
+        victim = st.name(state, steal["target"])
+        done = (f"stole {d.label(steal['ingredient'])} from {victim}" if steal["success"]
+                else f"failed to steal from {victim} (caught)")
     return f"{who} {done}: Quick Actions if any, then end the turn"
 
 

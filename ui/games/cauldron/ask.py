@@ -48,6 +48,8 @@ def ask_now(state: dict, prompt: dict) -> str:
             return "Roll a die for the steal: 4 or more succeeds"
         if harvest["action"] is None:
             return "Gather, steal or brew"
+        if steal is not None and not steal["success"]:   # the state's result, not the action's
+            return "Steal failed: Quick Actions, then end the turn"
         return f"{DONE[harvest['action']].capitalize()}: Quick Actions, then end the turn"
     left = st.purchase_limit(state) - state["market"]["purchases"]
     return f"Buy something or pass ({left} purchase{'s' if left != 1 else ''} left)"

@@ -193,8 +193,9 @@ class CauldronDicePanel(BoxLayout):
         if kind == "steal":
             steal = summary["steal"]
             # the headline says the roll that succeeds: said once
-            self.heading = (f"{prompt['turn']} steals {ingredient_name(steal['ingredient'])} from "
-                            f"{steal['target']}")
+            # tried, not done: the die decides (its result is the headline's once rolled)
+            self.heading = (f"{prompt['turn']} tries to steal "
+                            f"{ingredient_name(steal['ingredient'])} from {steal['target']}")
             self.rolled = ""
         elif kind == "rolloff":
             how = "lowest" if state["rolloff"]["want"] == "low" else "highest"

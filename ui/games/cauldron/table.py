@@ -97,7 +97,12 @@ class CauldronPhasePanel(BoxLayout):
                                else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
                 box.add_widget(b)
-            box.add_widget(self._go("Begin", "the first season", lambda: send(Command("begin"))))
+            # Begin may come before every dealt card is entered: its words say so before the
+            # tap (and the log after it), never a silent start without the cards
+            missing = sum(len(p["owed"]) for p in summary["players"])
+            box.add_widget(self._go("Begin", f"{missing} card{'s' if missing != 1 else ''} not "
+                                    "entered" if missing else "the first season",
+                                    lambda: send(Command("begin"))))
         elif phase == "omen":
             self.heading = "What it changes"
             box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",

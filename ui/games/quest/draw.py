@@ -12,6 +12,7 @@ import math
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Mesh, Rectangle, Triangle
 
+from companion.games.quest.state import SPELL_TITLES
 from ui import theme
 from ui.widgets import icons
 
@@ -19,8 +20,14 @@ INGREDIENT_WORDS = {
     "rotten_egg": "Rotten egg", "poisonous_mushroom": "Mushroom", "horned_toad": "Horned toad",
     "newt_eye": "Newt eye", "dandelion_root": "Dandelion", "bat_wing": "Bat wing",
 }
-SPELL_WORDS = {"omniscience": "See inside", "exchange": "Swap", "great_sorcery": "Big move"}
+#: A spell by the rulebook's name, as the log and the rules' prompts name it, short of its
+#: "Spell of" / "Charm of" where a button has the room of a word or two: one name per spell
+#: everywhere ("Big move" offered and "the Great Sorcery" logged was two names for one)
+SPELL_WORDS = {k: v.removeprefix("Spell of ").removeprefix("Charm of ")
+               for k, v in SPELL_TITLES.items()}
 SPELL_GOALS = {"omniscience": "all even", "exchange": "all odd", "great_sorcery": "12 or more"}
+#: The goal on a spell's button beside its name, where the longer name leaves less room
+BUTTON_GOALS = dict(SPELL_GOALS, great_sorcery="12+")
 SPELL_DICE = {"omniscience": (2, 4, 6), "exchange": (1, 3, 5), "great_sorcery": (6, 5, 1)}
 
 BOARD = theme.rgba("#2A1F44")

@@ -147,7 +147,7 @@ class AnnouncePanel(BoxLayout):
         for spell, b in self.buttons.items():
             # the spell and the dice it needs at a chair's size; what it does is said once
             # it worked (the big words), so no smaller second line here
-            b.title = f"{draw.SPELL_WORDS[spell]}: {draw.SPELL_GOALS[spell]}"
+            b.title = f"{draw.SPELL_WORDS[spell]}: {draw.BUTTON_GOALS[spell]}"
             b.percent = f"{odds[spell]['percent']}%" if spell in odds else ""
 
     def announce(self, spell: str) -> None:

@@ -151,8 +151,8 @@ class QuestScreen(Screen):
             self.turn_name = f"{who}: it worked!"
         if mode == "magic":
             self.big_words = f"Roll {draw.SPELL_GOALS[spell['name']]}!"
-            self.turn_name = (f"{who}: {draw.SPELL_WORDS[spell['name']]}, "
-                              f"roll {spell['rolls_used'] + 1} of 3")
+            self.turn_name = (f"{who}: {draw.SPELL_WORDS[spell['name']]} "
+                              f"({spell['rolls_used'] + 1} of 3)")
         else:
             self.big_words = words.get(mode, prompt.get("text", ""))
 
