@@ -108,6 +108,10 @@ def _connect(conninfo: str | None) -> Iterator[Any]:
     conninfo = conninfo or os.environ.get("COMPANION_CLUB_URL")
     if not conninfo:
         raise Unusable("--url: the admin's connection is needed (or set COMPANION_CLUB_URL)")
+    from companion.club import wire
+
+    # the admin's password is no less a key than a table's: the same wire (wire.py)
+    conninfo = wire.secured(conninfo, "--url")
     with psycopg.connect(conninfo, connect_timeout=10, autocommit=True) as conn:
         yield conn
 

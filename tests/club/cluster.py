@@ -121,7 +121,7 @@ def certificates(folder: Path, host: str = "127.0.0.1") -> Path:
         "-addext", "basicConstraints=critical,CA:TRUE",
         "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-keyout", "ca.key", "-out", "ca.crt")
     run("req", *key, "-subj", f"/CN={host}", "-keyout", "server.key", "-out", "server.csr")
-    (folder / "ext").write_text(f"subjectAltName=IP:{host}\nbasicConstraints=CA:FALSE\n"
+    (folder / "ext").write_text(f"subjectAltName=IP:{host},DNS:localhost\nbasicConstraints=CA:FALSE\n"
                                 "extendedKeyUsage=serverAuth\n")
     run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
         "-set_serial", str(int.from_bytes(os.urandom(8), "big")), "-days", "2",
