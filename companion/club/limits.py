@@ -74,9 +74,13 @@ def login_made(conn: Any, role: str, kind: str) -> None:
 
 
 _END_STALLED = f"""
-CREATE FUNCTION club.club_end_stalled() RETURNS integer LANGUAGE sql VOLATILE
+CREATE FUNCTION club.club_end_stalled() RETURNS integer LANGUAGE plpgsql VOLATILE
 SECURITY DEFINER {PATH} AS $fn$
-  SELECT count(*)::integer FROM pg_catalog.pg_stat_activity a
+DECLARE found integer; ended integer := 0;
+BEGIN
+  -- the sessions first, ended after: a condition and pg_terminate_backend in one WHERE may be
+  -- evaluated in any order
+  FOR found IN SELECT a.pid FROM pg_catalog.pg_stat_activity a
    WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
      AND a.backend_type = 'client backend'
      AND pg_has_role(a.usesysid, 'club_table', 'MEMBER')
@@ -85,8 +89,13 @@ SECURITY DEFINER {PATH} AS $fn$
           OR (a.xact_start IS NULL AND a.state_change < now() - interval '{STALL} seconds'
               AND EXISTS (SELECT FROM pg_catalog.pg_locks l WHERE l.pid = a.pid
                           AND l.locktype = 'advisory' AND l.granted)))
-     AND pg_terminate_backend(a.pid)
-$fn$"""
+  LOOP
+    IF pg_terminate_backend(found) THEN
+      ended := ended + 1;
+    END IF;
+  END LOOP;
+  RETURN ended;
+END $fn$"""
 
 
 def _each_login(body: str) -> str:
@@ -158,3 +167,26 @@ def left_undone(conn: Any) -> list[str]:
         out.append(f'REVOKE CONNECT ON DATABASE "{name}" FROM PUBLIC;  -- no club role '
                    "reaches another database (grant it back to whoever needs it)")
     return out
+
+
+#: PostgreSQL's SQLSTATE for a lock not had within ``lock_timeout``.
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+def end_stalled(conn: Any) -> int:
+    """End the club's stalled table sessions (see the module's docstring); how many."""
+    return conn.execute("SELECT club.club_end_stalled()").fetchone()[0]
+
+
+def through_stalls(conn: Any, attempt: Any, tries: int = 8) -> Any:
+    """``attempt()`` (one transaction on ``conn``, autocommit), tried again after each lock
+    wait past ``lock_timeout``, the stalled sessions ended first: a table that keeps its
+    transaction open is ended once it has held it STALL seconds, and the work goes on."""
+    for n in range(tries):
+        try:
+            return attempt()
+        except Exception as problem:
+            if getattr(problem, "sqlstate", None) != LOCK_NOT_AVAILABLE or n == tries - 1:
+                raise
+            end_stalled(conn)
+    raise AssertionError("unreachable")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.club.league import TEAM_GAMES, fold
+from companion.club.limits import LOCK_WAIT, through_stalls
 
 #: The season's days as UTC instants, as club.club_day() counts them.
 _IN_SEASON = ("g.finished_at >= (s.starts::timestamp AT TIME ZONE 'UTC') AND "
@@ -45,6 +46,9 @@ def rate_due(conn: Any, season: str | None = None) -> int:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
+    # a lock the rater cannot have within this is a table's open transaction: ended once
+    # stalled (companion/club/limits.py), then tried again
+    conn.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
     return sum(rate_title(conn, model, s, g) for s, g in due(conn, season))
 
 
@@ -87,8 +91,9 @@ def rate_title(conn: Any, model: Any, season: str, game: str) -> int:
             cursor.close()
         if last is None:
             return 0
-        if _written(conn, season, game, mark, fresh, where, last, folded,
-                    [(ratings[p][0], ratings[p][1], season, game, p) for p in changed]):
+        rows = [(ratings[p][0], ratings[p][1], season, game, p) for p in changed]
+        if through_stalls(conn, lambda: _written(conn, season, game, mark, fresh, where, last,
+                                                 folded, rows)):
             return folded
 
 
