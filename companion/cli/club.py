@@ -267,7 +267,7 @@ def status(args: argparse.Namespace) -> int:
         with _connect(settings.conninfo) as conn:
             now = {t["name"]: t for t in read_tables(conn)}
             out["tables"] = [dict(t, **{k: now[t["name"]][k] for k in
-                                        ("status", "heard", "age", "online")})
+                                        ("status", "heard", "age", "online", "refused")})
                              for t in tables(conn)]
     except Exception as problem:   # noqa: BLE001 (the server away: said, not raised)
         out["tables"], out["unreachable"] = None, access.words(problem, settings.conninfo)
