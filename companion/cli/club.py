@@ -29,6 +29,12 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     admin = "the admin's connection (libpq URL; default $COMPANION_CLUB_URL)"
     q = sub.add_parser("init", help="make or bring the club's database up to date")
     q.add_argument("url", metavar="URL", nargs="?", help=admin)
+    q = sub.add_parser("certificate", help="make the club's CA and a certificate for its "
+                                           "server (with openssl), and say where they go")
+    q.add_argument("host", metavar="HOST", help="the server's name (or address) as the "
+                                                "tables reach it")
+    q.add_argument("--out", default="club-tls", help="the folder to make them in (mode 700; "
+                                                     "default club-tls)")
     for name, what in (("add-table", "a table: its own role; prints its settings once"),
                        ("add-wall", "a wall screen: a read-only role; prints its settings"),
                        ("add-rater", "the league's rater: the one role that writes the "
@@ -123,11 +129,33 @@ def _settings_path(args: argparse.Namespace) -> Path:
 def init(args: argparse.Namespace) -> int:
     from companion.club.schema import init as make
 
+    from companion.club.limits import left_undone
+
     with _connect(args.url) as conn:
         found, now = make(conn)
+        encrypted = conn.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+                                 ).fetchone()
+        undone = left_undone(conn)
     say(f"The club's database is at version {now}" + (
         f" (it was at {found})." if found else " (made now).") if found != now else
         f"The club's database is at version {now}: nothing to do.")
+    if not (encrypted and encrypted[0]):
+        say("This connection is not encrypted (a test on one machine): before a table joins "
+            "from another machine, give the server a certificate (companion club certificate "
+            "HOST makes one and says where it goes; docs/club.md, TLS) and use "
+            "sslmode=verify-full.")
+    if undone:
+        say("Left for a superuser to run in the club's database (this admin cannot):")
+        for statement in undone:
+            say(f"  {statement}")
+    return EXIT_DONE
+
+
+def certificate(args: argparse.Namespace) -> int:
+    from companion.club.certificate import instructions, make
+
+    folder = make(args.host, Path(args.out))
+    say(instructions(args.host, folder))
     return EXIT_DONE
 
 
@@ -333,7 +361,7 @@ def standings(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "init": init, "add-table": lambda a: _handed(a, access.add_table),
+    "init": init, "certificate": certificate, "add-table": lambda a: _handed(a, access.add_table),
     "add-wall": lambda a: _handed(a, access.add_wall),
     "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name,
     "season": season,

@@ -110,24 +110,12 @@ def _runas() -> list[str]:
 
 
 def certificates(folder: Path, host: str = "127.0.0.1") -> Path:
-    """A CA (``ca.crt``) and a certificate it signed for ``host`` (``server.crt``, its key
-    ``server.key``) in ``folder``, made with the ``openssl`` command (P-256 keys, two days):
-    what docs/club.md tells an organiser to make for a club's server."""
-    folder.mkdir(parents=True, exist_ok=True)
-    run = lambda *args: subprocess.run(["openssl", *args], cwd=folder, check=True,  # noqa: E731
-                                       capture_output=True)
-    key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
-    run("req", "-x509", *key, "-days", "2", "-subj", "/CN=companion test club CA",
-        "-addext", "basicConstraints=critical,CA:TRUE",
-        "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-keyout", "ca.key", "-out", "ca.crt")
-    run("req", *key, "-subj", f"/CN={host}", "-keyout", "server.key", "-out", "server.csr")
-    (folder / "ext").write_text(f"subjectAltName=IP:{host},DNS:localhost\nbasicConstraints=CA:FALSE\n"
-                                "extendedKeyUsage=serverAuth\n")
-    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-        "-set_serial", str(int.from_bytes(os.urandom(8), "big")), "-days", "2",
-        "-extfile", "ext", "-out", "server.crt")
-    os.chmod(folder / "server.key", 0o600)
-    return folder
+    """A throwaway CA (``ca.crt``) and a certificate it signed for ``host`` and localhost
+    (``server.crt``, its key ``server.key``) in ``folder``, two days: made by the same code as
+    ``companion club certificate`` (companion/club/certificate.py), the organiser's."""
+    from companion.club.certificate import make
+
+    return make(host, folder, ca_days=2, server_days=2, also=("localhost",))
 
 
 #: Only TLS connections, with SCRAM; anything else is rejected (PostgreSQL reads the first

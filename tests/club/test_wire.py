@@ -129,3 +129,25 @@ def test_the_settings_carry_the_clubs_ca_and_every_login_is_tls_scram_bound(club
         assert conn.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
                             ).fetchone() == (True,)
         assert conn.pgconn.used_password
+
+
+def test_the_certificate_command_makes_a_ca_and_the_servers_and_never_replaces_them(tmp_path):
+    import os
+    import stat
+    import subprocess
+
+    out = tmp_path / "tls"
+    code, said, err = cli("club", "certificate", "db.club.example", "--out", out)
+    assert code == 0, err
+    assert "ssl = on" in said and "hostssl club" in said and "sslmode=verify-full" in said
+    modes = {f: stat.S_IMODE(os.stat(out / f).st_mode) for f in os.listdir(out)}
+    assert modes == {"ca.crt": 0o644, "server.crt": 0o644, "ca.key": 0o600,
+                     "server.key": 0o600}
+    checked = subprocess.run(["openssl", "verify", "-CAfile", out / "ca.crt",
+                              "-verify_hostname", "db.club.example", out / "server.crt"],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    code, _, err = cli("club", "certificate", "db.club.example", "--out", out)
+    assert code == 2 and "already there" in err and len(err.strip().splitlines()) == 1
+    code, _, err = cli("club", "certificate", "bad host;", "--out", tmp_path / "x")
+    assert code == 2 and "HOST:" in err
