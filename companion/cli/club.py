@@ -44,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
         q.add_argument("--url", help=admin)
         q.add_argument("-o", "--output", help="write the settings to this file (mode 600) "
                                               "instead of standard output")
+    q = sub.add_parser("end-table", help="end a table's credentials (stolen, or the table "
+                                         "gone): no login, its sessions ended")
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--url", help=admin)
     q = sub.add_parser("join", help="keep the settings add-table (add-wall, add-rater) printed "
                                     "for this machine")
     q.add_argument("file", metavar="FILE", help="the settings add-table (add-wall, add-rater) "
@@ -180,6 +184,14 @@ def _handed(args: argparse.Namespace, make: Callable[[Any, str], access.Settings
             f"(mode 600). {_CARRY[access.kind_of(settings)]}")
     else:
         sys.stdout.write(settings.as_json())
+    return EXIT_DONE
+
+
+def end_table(args: argparse.Namespace) -> int:
+    with _connect(args.url) as conn:
+        role, ended = access.end_table(conn, args.name)
+    say(f"Table {args.name!r} (role {role}) can no longer log in; {ended} session(s) ended. "
+        "Its games stay the club's; add it again under another name for new settings.")
     return EXIT_DONE
 
 
@@ -363,6 +375,6 @@ def standings(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "init": init, "certificate": certificate, "add-table": lambda a: _handed(a, access.add_table),
     "add-wall": lambda a: _handed(a, access.add_wall),
-    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name,
+    "add-rater": lambda a: _handed(a, access.add_rater), "end-table": end_table, "join": join, "name": name,
     "season": season,
     "rate": rate, "sync": sync, "status": status, "standings": standings}

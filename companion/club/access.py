@@ -166,6 +166,21 @@ def add_rater(admin: Any, name: str) -> Settings:
     return add_wall(admin, name, "rater")
 
 
+def end_table(admin: Any, name: str) -> tuple[str, int]:
+    """A table's credentials ended (stolen, or the table gone): its login made ``NOLOGIN``
+    (a role may change its own password, never its LOGIN) and every session of it ended;
+    returns (its role, the sessions ended). Its games and players stay the club's; ``add-table``
+    under another name gives the table new settings."""
+    from psycopg import sql
+
+    row = admin.execute("SELECT role FROM club.tables WHERE name = %s", (name,)).fetchone()
+    if row is None:
+        raise ClubRefused(f"NAME: the club has no table named {name!r}")
+    admin.execute(sql.SQL("ALTER ROLE {} NOLOGIN PASSWORD NULL").format(sql.Identifier(row[0])))
+    ended = admin.execute("SELECT club.club_end_sessions(%s)", (row[0],)).fetchone()[0]
+    return row[0], ended
+
+
 def kind_of(settings: Settings) -> str:
     """What the settings are for: "table", "wall" or "rater" (from the role's name)."""
     for kind in ("wall", "rater"):

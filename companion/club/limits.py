@@ -136,9 +136,32 @@ _SUPERUSER_ONLY = """DO $$ DECLARE f text; d text; BEGIN
 END $$""".format(makers=", ".join(f"'{f}'" for f in LO_MAKERS),
                  others=", ".join(f"'{d}'" for d in OTHERS))
 
+#: The admin's: every session of one table's login ended (its credentials stolen: the login
+#: is made NOLOGIN first, companion/club/access.py ``end_table``).
+_END_SESSIONS = f"""
+CREATE FUNCTION club.club_end_sessions(who name) RETURNS integer LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER {PATH} AS $fn$
+DECLARE found integer; ended integer := 0;
+BEGIN
+  FOR found IN SELECT a.pid FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_roles r
+                 ON r.oid = a.usesysid
+   WHERE r.rolname = who AND pg_has_role(r.oid, 'club_table', 'MEMBER')
+     AND NOT pg_has_role(r.oid, 'club_manager', 'MEMBER') AND a.pid <> pg_backend_pid()
+  LOOP
+    IF pg_terminate_backend(found) THEN
+      ended := ended + 1;
+    END IF;
+  END LOOP;
+  RETURN ended;
+END $fn$"""
+
 STATEMENTS: tuple[str, ...] = (
     _limits(),
     _END_STALLED,
+    _END_SESSIONS,
+    "ALTER FUNCTION club.club_end_sessions(name) OWNER TO club_owner",
+    "REVOKE ALL ON FUNCTION club.club_end_sessions(name) FROM PUBLIC",
+    "GRANT EXECUTE ON FUNCTION club.club_end_sessions(name) TO club_manager",
     "ALTER FUNCTION club.club_end_stalled() OWNER TO club_owner",
     "REVOKE ALL ON FUNCTION club.club_end_stalled() FROM PUBLIC",
     "GRANT EXECUTE ON FUNCTION club.club_end_stalled() TO club_table, club_rater, club_manager",

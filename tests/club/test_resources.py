@@ -162,3 +162,26 @@ def test_no_large_objects_no_other_database_no_limit_raised(roles, kind):
         given["dbname"] = other
         with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
             psycopg.connect(psycopg.conninfo.make_conninfo(**given)).close()
+
+
+def test_a_stolen_tables_credentials_are_ended_by_one_command(roles):
+    """The thief changes the table's password first (PostgreSQL lets a role): end-table still
+    ends its login and its sessions."""
+    from tests.club.test_club import cli
+
+    with psycopg.connect(roles["admin"]) as admin:
+        name = admin.execute("SELECT name FROM club.tables WHERE role = %s",
+                             (roles["table"].role,)).fetchone()[0]
+    thief = psycopg.connect(roles["table"].conninfo, autocommit=True)
+    thief.execute("ALTER ROLE CURRENT_USER PASSWORD 'the-thiefs-own'")
+    code, said, err = cli("club", "end-table", name, "--url", roles["admin"])
+    assert code == 0 and "1 session(s) ended" in said, err
+    with pytest.raises(psycopg.OperationalError):
+        thief.execute("SELECT 1")
+    thief.close()
+    given = psycopg.conninfo.conninfo_to_dict(roles["table"].conninfo)
+    given["password"] = "the-thiefs-own"
+    with pytest.raises(psycopg.OperationalError, match="not permitted to log in|password"):
+        psycopg.connect(psycopg.conninfo.make_conninfo(**given)).close()
+    code, _, err = cli("club", "end-table", "no such table", "--url", roles["admin"])
+    assert code == 2 and "no table named" in err
