@@ -29,6 +29,12 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
     admin = "the admin's connection (libpq URL; default $COMPANION_CLUB_URL)"
     q = sub.add_parser("init", help="make or bring the club's database up to date")
     q.add_argument("url", metavar="URL", nargs="?", help=admin)
+    q = sub.add_parser("certificate", help="make the club's CA and a certificate for its "
+                                           "server (with openssl), and say where they go")
+    q.add_argument("host", metavar="HOST", help="the server's name (or address) as the "
+                                                "tables reach it")
+    q.add_argument("--out", default="club-tls", help="the folder to make them in (mode 700; "
+                                                     "default club-tls)")
     for name, what in (("add-table", "a table: its own role; prints its settings once"),
                        ("add-wall", "a wall screen: a read-only role; prints its settings"),
                        ("add-rater", "the league's rater: the one role that writes the "
@@ -38,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
         q.add_argument("--url", help=admin)
         q.add_argument("-o", "--output", help="write the settings to this file (mode 600) "
                                               "instead of standard output")
+    q = sub.add_parser("end-table", help="end a table's credentials (stolen, or the table "
+                                         "gone): no login, its sessions ended")
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--url", help=admin)
     q = sub.add_parser("join", help="keep the settings add-table (add-wall, add-rater) printed "
                                     "for this machine")
     q.add_argument("file", metavar="FILE", help="the settings add-table (add-wall, add-rater) "
@@ -108,6 +118,10 @@ def _connect(conninfo: str | None) -> Iterator[Any]:
     conninfo = conninfo or os.environ.get("COMPANION_CLUB_URL")
     if not conninfo:
         raise Unusable("--url: the admin's connection is needed (or set COMPANION_CLUB_URL)")
+    from companion.club import wire
+
+    # the admin's password is no less a key than a table's: the same wire (wire.py)
+    conninfo = wire.secured(conninfo, "--url")
     with psycopg.connect(conninfo, connect_timeout=10, autocommit=True) as conn:
         yield conn
 
@@ -119,11 +133,33 @@ def _settings_path(args: argparse.Namespace) -> Path:
 def init(args: argparse.Namespace) -> int:
     from companion.club.schema import init as make
 
+    from companion.club.limits import left_undone
+
     with _connect(args.url) as conn:
         found, now = make(conn)
+        encrypted = conn.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+                                 ).fetchone()
+        undone = left_undone(conn)
     say(f"The club's database is at version {now}" + (
         f" (it was at {found})." if found else " (made now).") if found != now else
         f"The club's database is at version {now}: nothing to do.")
+    if not (encrypted and encrypted[0]):
+        say("This connection is not encrypted (a test on one machine): before a table joins "
+            "from another machine, give the server a certificate (companion club certificate "
+            "HOST makes one and says where it goes; docs/club.md, TLS) and use "
+            "sslmode=verify-full.")
+    if undone:
+        say("Left for a superuser to run in the club's database (this admin cannot):")
+        for statement in undone:
+            say(f"  {statement}")
+    return EXIT_DONE
+
+
+def certificate(args: argparse.Namespace) -> int:
+    from companion.club.certificate import instructions, make
+
+    folder = make(args.host, Path(args.out))
+    say(instructions(args.host, folder))
     return EXIT_DONE
 
 
@@ -148,6 +184,14 @@ def _handed(args: argparse.Namespace, make: Callable[[Any, str], access.Settings
             f"(mode 600). {_CARRY[access.kind_of(settings)]}")
     else:
         sys.stdout.write(settings.as_json())
+    return EXIT_DONE
+
+
+def end_table(args: argparse.Namespace) -> int:
+    with _connect(args.url) as conn:
+        role, ended = access.end_table(conn, args.name)
+    say(f"Table {args.name!r} (role {role}) can no longer log in; {ended} session(s) ended. "
+        "Its games stay the club's; add it again under another name for new settings.")
     return EXIT_DONE
 
 
@@ -263,7 +307,7 @@ def status(args: argparse.Namespace) -> int:
         with _connect(settings.conninfo) as conn:
             now = {t["name"]: t for t in read_tables(conn)}
             out["tables"] = [dict(t, **{k: now[t["name"]][k] for k in
-                                        ("status", "heard", "age", "online")})
+                                        ("status", "heard", "age", "online", "refused")})
                              for t in tables(conn)]
     except Exception as problem:   # noqa: BLE001 (the server away: said, not raised)
         out["tables"], out["unreachable"] = None, access.words(problem, settings.conninfo)
@@ -329,8 +373,8 @@ def standings(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "init": init, "add-table": lambda a: _handed(a, access.add_table),
+    "init": init, "certificate": certificate, "add-table": lambda a: _handed(a, access.add_table),
     "add-wall": lambda a: _handed(a, access.add_wall),
-    "add-rater": lambda a: _handed(a, access.add_rater), "join": join, "name": name,
+    "add-rater": lambda a: _handed(a, access.add_rater), "end-table": end_table, "join": join, "name": name,
     "season": season,
     "rate": rate, "sync": sync, "status": status, "standings": standings}

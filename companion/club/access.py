@@ -3,9 +3,12 @@ screen's read-only one (``add_wall``), their connection settings, and the file a
 them in (readable by its own user only: companion/files/write.py sets the mode on the
 descriptor).
 
-A password is made here, handed out once in the settings, and sent to PostgreSQL only as a
-SCRAM-SHA-256 verifier (never the password itself: a server logging statements logs no
-password). ``words`` takes any password out of a message before it is shown or logged.
+A password is made here and handed out once in the settings. ``CREATE ROLE`` is given its
+SCRAM-SHA-256 verifier, never the password, so a server logging statements logs no password.
+That is not what keeps it off the wire: each login sends the password's proof, and the settings
+let libpq do so only over TLS to the club's verified server, by SCRAM alone
+(companion/club/wire.py; the settings carry the club's CA). ``words`` takes any password out of
+a message before it is shown or logged.
 """
 
 from __future__ import annotations
@@ -24,9 +27,14 @@ from typing import Any
 from companion.core.errors import CompanionError
 from companion.files.read import Unreadable, read_regular
 from companion.files.write import write_whole
+from companion.club import wire
 
-#: The settings file's fields.
+#: The settings file's fields (and ``ca``, the club's CA, when it has its own).
 FIELDS = ("club", "name", "role", "conninfo")
+#: What each login kind may hold at once (CREATE ROLE ... CONNECTION LIMIT; a role cannot
+#: raise its own): a table's sync thread and a command or two, a wall's board (its listening
+#: and its reading connection) and another, the rater's loop and a command.
+CONNECTIONS = {"table": 3, "wall": 4, "rater": 2}
 _SCRAM_ROUNDS = 4096
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,59}")
 
@@ -44,9 +52,13 @@ class Settings:
     name: str
     role: str
     conninfo: str
+    ca: str = ""
 
     def as_json(self) -> str:
-        return json.dumps({f: getattr(self, f) for f in FIELDS}, indent=2) + "\n"
+        out = {f: getattr(self, f) for f in FIELDS}
+        if self.ca:
+            out["ca"] = self.ca
+        return json.dumps(out, indent=2) + "\n"
 
     def __repr__(self) -> str:   # a traceback or a log line shows no password
         return f"Settings(club={self.club!r}, name={self.name!r}, role={self.role!r})"
@@ -76,7 +88,9 @@ def role_for(name: str, kind: str = "table") -> str:
 
 
 def _login(conn: Any, role: str, group: str) -> str:
-    """A new login role in ``group`` with a fresh password, sent as its verifier only."""
+    """A new login role in ``group`` with a fresh password, sent as its verifier only, with its
+    kind's connection limit and the club's timeouts (companion/club/limits.py)."""
+    from companion.club.limits import login_made
     from psycopg import sql
 
     password = secrets.token_urlsafe(24)
@@ -84,52 +98,87 @@ def _login(conn: Any, role: str, group: str) -> str:
     if found:
         raise ClubRefused(f"NAME: the role {role} already exists (a table of that name was "
                           "added before); choose another name")
-    conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE {}").format(
-        sql.Identifier(role), sql.Literal(scram_verifier(password)), sql.Identifier(group)))
+    kind = group.removeprefix("club_")
+    conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT {} IN ROLE {}").format(
+        sql.Identifier(role), sql.Literal(scram_verifier(password)),
+        sql.Literal(CONNECTIONS[kind]), sql.Identifier(group)))
+    login_made(conn, role, kind)
     return password
 
 
-def _conninfo(admin: Any, role: str, password: str) -> str:
-    """The role's connection string: the admin connection's server, port, database and TLS
-    settings, with the role's own user and password. The server by its name (``host``), never
-    the address psycopg resolved it to (``hostaddr``, in the connection's dsn): a club that moves
-    its DNS name to a standby (docs/club.md) reaches every table."""
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+def _admin(admin: Any) -> dict[str, str]:
+    """The admin connection's parameters; ClubRefused (before any role is made) when they
+    would let a table's password go in clear (companion/club/wire.py)."""
+    from psycopg.conninfo import conninfo_to_dict
 
     given = conninfo_to_dict(admin.info.dsn)
-    if given.get("host"):
-        given.pop("hostaddr", None)
+    why = wire.plain_text(given)
+    if why is not None:
+        raise ClubRefused(f"--url: {why}, and the settings made from it would too; give "
+                          f"sslmode=verify-full sslrootcert=CA-FILE (docs/club.md, TLS), or "
+                          f"{wire.ONE_MACHINE}")
+    return given
+
+
+def _conninfo(given: dict[str, str], dbname: str, role: str, password: str) -> str:
+    """The role's connection string: the admin connection's server, port, database and TLS
+    settings, with the role's own user and password, secured (wire.py). The server by its name
+    (``host``), never the address psycopg resolved it to (``hostaddr``, in the connection's
+    dsn): a club that moves its DNS name to a standby (docs/club.md) reaches every table."""
+    from psycopg.conninfo import make_conninfo
+
     keep = {k: v for k, v in given.items()
             if k in ("host", "hostaddr", "port", "dbname", "sslmode", "sslrootcert")}
-    keep.setdefault("dbname", admin.info.dbname)
-    return make_conninfo(**keep, user=role, password=password)
+    if keep.get("host"):
+        keep.pop("hostaddr", None)
+    keep.setdefault("dbname", dbname)
+    return wire.secured(make_conninfo(**keep, user=role, password=password))
 
 
 def add_table(admin: Any, name: str) -> Settings:
     """A table's login role and its row (``tables``), in one transaction as the club's admin;
     the settings returned are the only place its password is ever shown."""
     role = role_for(name)
+    given = _admin(admin)
+    ca = wire.ca_text(given)
     with admin.transaction():
         if admin.execute("SELECT 1 FROM club.tables WHERE name = %s", (name,)).fetchone():
             raise ClubRefused(f"NAME: the club already has a table named {name!r}")
         password = _login(admin, role, "club_table")
         admin.execute("INSERT INTO club.tables (name, role) VALUES (%s, %s)", (name, role))
-    return Settings(club=admin.info.dbname, name=name, role=role,
-                    conninfo=_conninfo(admin, role, password))
+    return Settings(club=admin.info.dbname, name=name, role=role, ca=ca,
+                    conninfo=_conninfo(given, admin.info.dbname, role, password))
 
 
 def add_wall(admin: Any, name: str, kind: str = "wall") -> Settings:
     """A wall screen's read-only login role (group ``club_wall``), or (``kind`` "rater") the
     rater's (group ``club_rater``: it writes the league's ratings, and nothing else)."""
     role = role_for(name, kind)
+    given = _admin(admin)
+    ca = wire.ca_text(given)
     with admin.transaction():
         password = _login(admin, role, f"club_{kind}")
-    return Settings(club=admin.info.dbname, name=name, role=role,
-                    conninfo=_conninfo(admin, role, password))
+    return Settings(club=admin.info.dbname, name=name, role=role, ca=ca,
+                    conninfo=_conninfo(given, admin.info.dbname, role, password))
 
 
 def add_rater(admin: Any, name: str) -> Settings:
     return add_wall(admin, name, "rater")
+
+
+def end_table(admin: Any, name: str) -> tuple[str, int]:
+    """A table's credentials ended (stolen, or the table gone): its login made ``NOLOGIN``
+    (a role may change its own password, never its LOGIN) and every session of it ended;
+    returns (its role, the sessions ended). Its games and players stay the club's; ``add-table``
+    under another name gives the table new settings."""
+    from psycopg import sql
+
+    row = admin.execute("SELECT role FROM club.tables WHERE name = %s", (name,)).fetchone()
+    if row is None:
+        raise ClubRefused(f"NAME: the club has no table named {name!r}")
+    admin.execute(sql.SQL("ALTER ROLE {} NOLOGIN PASSWORD NULL").format(sql.Identifier(row[0])))
+    ended = admin.execute("SELECT club.club_end_sessions(%s)", (row[0],)).fetchone()[0]
+    return row[0], ended
 
 
 def kind_of(settings: Settings) -> str:
@@ -161,12 +210,40 @@ def parse(text: str, shown: str) -> Settings:
     for field in FIELDS:
         if not isinstance(value.get(field), str) or not value[field]:
             raise ClubRefused(f"{shown}: the field {field!r} is missing or not text")
-    return Settings(**{f: value[f] for f in FIELDS})
+    ca = value.get("ca", "")
+    if not isinstance(ca, str) or len(ca) > wire.CA_MOST or \
+            (ca and "-----BEGIN CERTIFICATE-----" not in ca):
+        raise ClubRefused(f"{shown}: the field 'ca' is not the club's CA certificate (PEM)")
+    try:
+        conninfo = wire.secured(value["conninfo"], f"{shown}: conninfo")
+    except wire.PlainText as problem:
+        raise ClubRefused(words(problem) + " (or ask the club's admin to add this table again)"
+                          ) from None
+    return Settings(**{f: value[f] for f in FIELDS if f != "conninfo"}, conninfo=conninfo,
+                    ca=ca)
+
+
+def ca_path(path: Path) -> Path:
+    """Where the club's CA is kept beside the settings file ``path``."""
+    return path.with_name(path.name + ".ca.pem")
 
 
 def save(settings: Settings, path: Path, *, force: bool = False) -> Path:
-    """The settings as the companion's file, mode 0600 (its folder 0700 when made)."""
-    return write_whole(path, settings.as_json(), mode=0o600, force=force, folder_mode=0o700)
+    """The settings as the companion's file, mode 0600 (its folder 0700 when made); the club's
+    CA, when the settings carry one, beside it (``ca_path``), and the connection's
+    ``sslrootcert`` naming that file."""
+    if not settings.ca:
+        return write_whole(path, settings.as_json(), mode=0o600, force=force,
+                           folder_mode=0o700)
+    from dataclasses import replace
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    given = conninfo_to_dict(settings.conninfo)
+    given["sslrootcert"] = os.path.abspath(ca_path(path))
+    kept = write_whole(path, replace(settings, conninfo=make_conninfo(**given)).as_json(),
+                       mode=0o600, force=force, folder_mode=0o700)
+    write_whole(ca_path(path), settings.ca, mode=0o644, force=True)
+    return kept
 
 
 def load(path: Path) -> Settings:

@@ -25,10 +25,17 @@ TEAM_GAMES = frozenset({"quest"})
 
 def places(players: Sequence[dict[str, Any]]) -> list[int]:
     """Each seat's place (1 the best, ties share one): the game's own ``place`` where its results
-    keep one, else winners first, then by score (standard competition ranking)."""
+    keep one (Cauldron's: the Grand Infuser first whatever its Magik), else winners first, then
+    by score, then by the results' ``tiebreak`` where they keep one (Witch's Brew's drops and
+    gold: its rules rank a tied score by it), in standard competition ranking."""
     if players and all(isinstance(p.get("place"), int) for p in players):
         return [p["place"] for p in players]
-    keys = [(not p.get("winner"), -(p.get("score") or 0)) for p in players]
+
+    def number(value: Any) -> float:
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+    keys = [(not p.get("winner"), -number(p.get("score")), -number(p.get("tiebreak")))
+            for p in players]
     return [1 + sum(other < mine for other in keys) for mine in keys]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.club.league import TEAM_GAMES, fold
+from companion.club.limits import LOCK_WAIT, through_stalls
 
 #: The season's days as UTC instants, as club.club_day() counts them.
 _IN_SEASON = ("g.finished_at >= (s.starts::timestamp AT TIME ZONE 'UTC') AND "
@@ -41,11 +42,18 @@ def due(conn: Any, season: str | None = None) -> list[tuple[str, str]]:
 
 
 def rate_due(conn: Any, season: str | None = None) -> int:
-    """Fold every game due (of one season, or all); the games folded. ``conn``: autocommit."""
+    """Fold every game due (of one season, or all); how many games were folded (each once,
+    however many seasons it is in). ``conn``: autocommit."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    return sum(rate_title(conn, model, s, g) for s, g in due(conn, season))
+    # a lock the rater cannot have within this is a table's open transaction: ended once
+    # stalled (companion/club/limits.py), then tried again
+    conn.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
+    folded: set[Any] = set()         # a game in two seasons is folded into each: one game
+    for s, g in due(conn, season):
+        rate_title(conn, model, s, g, folded)
+    return len(folded)
 
 
 def _mark(conn: Any, season: str, game: str, lock: bool = False) -> tuple:
@@ -54,8 +62,11 @@ def _mark(conn: Any, season: str, game: str, lock: bool = False) -> tuple:
         "AND game = %s" + (" FOR UPDATE" if lock else ""), (season, game)).fetchone()
 
 
-def rate_title(conn: Any, model: Any, season: str, game: str) -> int:
+def rate_title(conn: Any, model: Any, season: str, game: str,
+               folded_games: set[Any] | None = None) -> int:
+    """Fold the season's title's games due; how many (their uuids added to ``folded_games``)."""
     while True:
+        these: set[Any] = set()
         mark = _mark(conn, season, game)
         fresh = mark[3] or mark[1] is None
         ratings: dict[str, tuple[float, float]] = {} if fresh else {
@@ -80,6 +91,7 @@ def rate_title(conn: Any, model: Any, season: str, game: str) -> int:
                     changed.update(fold(model, ratings, seats))
                     folded, seats = folded + 1, []
                 last = (ended, uuid)
+                these.add(uuid)
                 seats.append((profile, "", False, place))
             if last is not None:
                 changed.update(fold(model, ratings, seats))
@@ -87,8 +99,11 @@ def rate_title(conn: Any, model: Any, season: str, game: str) -> int:
             cursor.close()
         if last is None:
             return 0
-        if _written(conn, season, game, mark, fresh, where, last, folded,
-                    [(ratings[p][0], ratings[p][1], season, game, p) for p in changed]):
+        rows = [(ratings[p][0], ratings[p][1], season, game, p) for p in changed]
+        if through_stalls(conn, lambda: _written(conn, season, game, mark, fresh, where, last,
+                                                 folded, rows)):
+            if folded_games is not None:
+                folded_games.update(these)
             return folded
 
 

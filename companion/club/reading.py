@@ -117,8 +117,22 @@ def kept(conn: Any, season: str, game: str | None = None,
             "SELECT s.game, s.profile::text, coalesce(p.name, s.name), s.games, s.wins, s.mu, "
             "s.sigma FROM club.standings s LEFT JOIN club.profiles p ON p.uuid = s.profile "
             "WHERE s.season = %s AND (%s::text IS NULL OR s.game = %s)", (season, game, game)):
-        titles[title].players.append(Standing(profile, name, games, wins, mu, sigma))
+        titles[title].players.append(Standing(profile, name, games, wins, *rating(mu, sigma)))
     return [ordered(t, minimum) for t in titles.values()]
+
+
+def rating(mu: Any, sigma: Any) -> tuple[float | None, float | None]:
+    """A standing's figures as the club gave them, or (None, None), not rated, when they are
+    not finite numbers within their ranges (the club checks them since schema version 4; a
+    reader trusts no row: NaN is not JSON, and a board or `standings --json` would print it)."""
+    from math import isfinite
+
+    from companion.club.facts import MU_MOST, SIGMA_MOST
+
+    ok = all(isinstance(x, (int, float)) and not isinstance(x, bool) and isfinite(x)
+             for x in (mu, sigma))
+    return (float(mu), float(sigma)) if ok and abs(mu) <= MU_MOST and \
+        0 < sigma <= SIGMA_MOST else (None, None)
 
 
 #: The recent games a wall screen shows.

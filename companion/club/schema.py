@@ -254,6 +254,12 @@ from companion.club.boundary import (  # noqa: E402
     SCHEMA, STATEMENTS as _V3, UpgradeRefused, before as _before_3)
 
 VERSIONS[3] = _V3
+from companion.club import facts, limits  # noqa: E402
+
+# version 4: the server's resources (limits.py) and checks that always decide (facts.py), made
+# as the owner (init holds it for this transaction only, as in version 3)
+VERSIONS[4] = ("GRANT club_owner TO CURRENT_USER", *limits.STATEMENTS, *facts.STATEMENTS,
+               "REVOKE club_owner FROM CURRENT_USER")
 CLUB_VERSION = max(VERSIONS)
 #: Checks run before a version is applied (an existing club's rows the version would refuse).
 BEFORE = {3: _before_3}

@@ -14,6 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+from companion.core.errors import RuleViolation
+from companion.core.gate import clean_text, shown
+
 #: Seconds between two writes of an unchanged status (the table is alive).
 HEARTBEAT = 30.0
 #: The shortest time between two writes of a changing status.
@@ -74,6 +77,52 @@ def online(age: float | None, heartbeat: float = HEARTBEAT) -> bool:
     return age is not None and age <= MISSED * heartbeat
 
 
+#: The widest score a status shows (the club's own bound, companion/club/boundary.py).
+_SCORE = 1_000_000
+
+
+def admitted(data: Any) -> dict[str, Any] | None:
+    """A status read from the club as this table would show it, only the fields it shows;
+    RuleViolation naming the field when it is not one (another table may write anything the
+    club's checks let through, and a club before schema version 4 let a seat without a name
+    through). None stays None (never heard from)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RuleViolation(f"status: an object, not {shown(data)}")
+    state = data.get("state", "idle")
+    if state not in ("idle", "playing", "over"):
+        raise RuleViolation(f"state: idle, playing or over, not {shown(state)}")
+    seats = data.get("seats") or []
+    if not isinstance(seats, list) or len(seats) > 8:
+        raise RuleViolation("seats: a list of at most 8")
+    out_seats = []
+    for n, seat in enumerate(seats, 1):
+        if not isinstance(seat, dict):
+            raise RuleViolation(f"seat {n}: an object, not {shown(seat)}")
+        score = seat.get("score")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, int)
+                                  or abs(score) > _SCORE):
+            raise RuleViolation(f"seat {n}'s score: a whole number within {_SCORE:,}, not "
+                                f"{shown(score)}")
+        out_seats.append({"name": clean_text(seat.get("name"), f"seat {n}'s name", limit=40,
+                                             blank=False, line=True),
+                          "score": score, "winner": seat.get("winner") is True,
+                          "colour": seat.get("colour") if isinstance(seat.get("colour"), str)
+                          else None, "awaited": seat.get("awaited") is True})
+    stands = data.get("stands") or []
+    if not isinstance(stands, list) or len(stands) > 8:
+        raise RuleViolation("stands: a list of at most 8 lines")
+    texts = {k: (None if data.get(k) is None else clean_text(data.get(k), k, limit=limit))
+             for k, limit in (("title", 60), ("game", 40), ("since", 40), ("asks", 500))}
+    game_id = data.get("game_id")
+    return {"state": state, **texts, "seats": out_seats,
+            "game_id": game_id if isinstance(game_id, int) and not isinstance(game_id, bool)
+            else None,
+            "stands": [clean_text(line, f"stands line {i}", limit=200)
+                       for i, line in enumerate(stands, 1)]}
+
+
 def read_tables(conn: Any, heartbeat: float = HEARTBEAT) -> list[dict[str, Any]]:
     """Every table of the club with its live status: its name, ``status`` (what ``status_of``
     gave, with "since"), ``heard`` (the server's time of its last write, ISO), ``age`` (seconds
@@ -84,14 +133,22 @@ def read_tables(conn: Any, heartbeat: float = HEARTBEAT) -> list[dict[str, Any]]
             f"{_ISO.format('s.updated_at')}, "
             f"extract(epoch FROM now() - s.updated_at)::float8 "
             f"FROM club.tables t LEFT JOIN club.status s ON s.device = t.device ORDER BY t.name"):
-        out.append({"name": name, "device": device, "status": data, "heard": heard,
+        try:
+            status, refused = admitted(data), None
+        except RuleViolation as problem:   # one line naming the table it came from
+            status, refused = None, f"{shown(name, 60)}: its status is not one this table " \
+                                    f"shows ({' '.join(str(problem).split())})"
+        out.append({"name": name, "device": device, "status": status, "heard": heard,
                     "age": None if age is None else round(age, 1),
-                    "online": online(age, heartbeat)})
+                    "online": online(age, heartbeat) and refused is None,
+                    "refused": refused})
     return out
 
 
 def in_words(table: Mapping[str, Any]) -> str:
     """One line for a table: what it plays (or that it is idle) and whether it is online."""
+    if table.get("refused"):
+        return table["refused"]
     status = table.get("status") or {}
     if not table.get("online"):
         heard = table.get("heard")

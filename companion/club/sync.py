@@ -30,6 +30,7 @@ from typing import Any, Callable, Mapping
 from companion.club import profiles, status as live
 from companion.club.access import Settings, words
 from companion.club.league import places
+from companion.club.limits import through_stalls
 from companion.history.export_all import STORED, stored_record
 from companion.history.merge import differences, incoming
 from companion.history.plays import plays_by_id
@@ -242,7 +243,8 @@ class ClubSync:
         shift = round(report.skew) if abs(report.skew) > CLOCK_TOLERANCE else 0   # the store's seconds
         for gid in waiting(self.conn):
             try:
-                self._mark(gid, *self._send_one(club, gid, report, shift))
+                self._mark(gid, *through_stalls(   # another table's open transaction
+                    club, lambda: self._send_one(club, gid, report, shift)))
             except Exception as problem:
                 said = words(problem, self.settings.conninfo)
                 self._mark(gid, "waiting", said)

@@ -1,7 +1,13 @@
 """A PostgreSQL cluster of the tests' own (tests/club/conftest.py) and the club benchmark's
 (benchmarks/league.py): initdb in a temporary folder as a user that is not root (initdb refuses
 root: as root it makes and uses the system user ``companion-test``), pg_ctl on a free 127.0.0.1
-port with password (SCRAM) logins only, stopped by its pid at the end."""
+port with password (SCRAM) logins over TLS only, stopped by its pid at the end.
+
+The cluster runs with TLS on, as docs/club.md asks of a club's server: ``certificates`` makes a
+throwaway CA and a server certificate for 127.0.0.1 with the ``openssl`` command, and
+``pg_hba.conf`` takes ``hostssl`` connections only (a connection without TLS is rejected), so
+every test's connection is one a table's settings make (``sslmode=verify-full`` against that
+CA)."""
 
 from __future__ import annotations
 
@@ -52,7 +58,13 @@ class Cluster:
 
     def url(self, dbname: str = "postgres", user: str = ADMIN) -> str:
         return (f"host=127.0.0.1 port={self.port} dbname={dbname} user={user} "
-                f"password={self.password} connect_timeout=5")
+                f"password={self.password} connect_timeout=5 sslmode=verify-full "
+                f"sslrootcert={self.ca}")
+
+    @property
+    def ca(self) -> Path:
+        """The throwaway CA that signed the server's certificate (what a club hands out)."""
+        return self.folder / "tls" / "ca.crt"
 
     def pg_ctl(self, *args: str) -> None:
         subprocess.run([*self.runas, _bin("pg_ctl"), "-D", str(self.folder / "data"), "-w",
@@ -62,7 +74,10 @@ class Cluster:
     options: str = ""
 
     def start(self) -> None:
-        self.pg_ctl("-o", f"-p {self.port} -k '' -h 127.0.0.1 {self.options}", "start")
+        tls = self.folder / "tls"
+        self.pg_ctl("-o", f"-p {self.port} -k '' -h 127.0.0.1 -c ssl=on "
+                    f"-c ssl_cert_file={tls / 'server.crt'} -c ssl_key_file={tls / 'server.key'} "
+                    f"{self.options}", "start")
 
     def stop_immediately(self) -> None:
         self.pg_ctl("stop", "-m", "immediate")
@@ -94,6 +109,21 @@ def _runas() -> list[str]:
     return ["runuser", "-u", USER, "--"]
 
 
+def certificates(folder: Path, host: str = "127.0.0.1") -> Path:
+    """A throwaway CA (``ca.crt``) and a certificate it signed for ``host`` and localhost
+    (``server.crt``, its key ``server.key``) in ``folder``, two days: made by the same code as
+    ``companion club certificate`` (companion/club/certificate.py), the organiser's."""
+    from companion.club.certificate import make
+
+    return make(host, folder, ca_days=2, server_days=2, also=("localhost",))
+
+
+#: Only TLS connections, with SCRAM; anything else is rejected (PostgreSQL reads the first
+#: line that matches, and no line matches a connection over a Unix socket: none is opened).
+HBA = ("hostssl all all 127.0.0.1/32 scram-sha-256\n"
+       "hostnossl all all 0.0.0.0/0 reject\n")
+
+
 def installed() -> bool:
     return _bin("initdb") is not None and _bin("pg_ctl") is not None
 
@@ -113,6 +143,12 @@ def running(options: str = "") -> Iterator[Cluster]:
     subprocess.run([*runas, _bin("initdb"), "-D", str(folder / "data"), "-U", ADMIN,
                     "--pwfile", str(folder / "pw"), "-A", "scram-sha-256", "-E", "UTF8",
                     "--no-instructions"], check=True, capture_output=True)
+    (folder / "data" / "pg_hba.conf").write_text(HBA)
+    tls = certificates(folder / "tls")
+    if runas:
+        for made in (tls, *tls.iterdir()):
+            os.chown(made, user.pw_uid, user.pw_gid)
+        os.chown(folder / "data" / "pg_hba.conf", user.pw_uid, user.pw_gid)
     found = Cluster(folder, free_port(), password, runas, options)
     found.start()
     try:

@@ -1,6 +1,6 @@
 """A real PostgreSQL for the club's tests: one cluster per test worker (tests/club/cluster.py:
 initdb in a temporary folder as a user that is not root, pg_ctl on a free 127.0.0.1 port with
-password (SCRAM) logins only, stopped by its pid at the end). Without PostgreSQL the tests are
+password (SCRAM) logins over TLS only, stopped by its pid at the end). Without PostgreSQL the tests are
 skipped with the reason, except in CI (CI=true), where they fail."""
 
 from __future__ import annotations

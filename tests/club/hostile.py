@@ -60,7 +60,8 @@ def send(conn: Any, device: str, *, title: str = "cauldron", names: list[str] | 
          places: list[int] | None = None, scores: list[int | None] | None = None,
          started: str = "now() - interval '40 minutes'", finished: str = "now()",
          record: str | None = None, content: str | None = None, game_uuid: str | None = None,
-         also: tuple[str, str] | None = None, profiles: list[str] | None = None) -> str:
+         also: tuple[str, str] | None = None, profiles: list[str] | None = None,
+         winners: list[bool] | None = None) -> str:
     """One game and its seats in one transaction, as a table's sync sends it (the times as SQL
     expressions); its uuid."""
     names = names if names is not None else ["Anna", "Ben", "Cleo"]
@@ -68,6 +69,7 @@ def send(conn: Any, device: str, *, title: str = "cauldron", names: list[str] | 
     scores = scores if scores is not None else [10] * len(names)
     game_uuid = game_uuid or str(uuids.uuid4())
     profiles = profiles or [None] * len(names)
+    winners = winners if winners is not None else [p == 1 for p in places]
     column, value = (", " + also[0], ", " + also[1]) if also else ("", "")
     with conn.transaction():
         conn.execute(
@@ -79,8 +81,8 @@ def send(conn: Any, device: str, *, title: str = "cauldron", names: list[str] | 
         conn.cursor().executemany(
             "INSERT INTO club.seats (game, seat, name, profile, score, winner, place) VALUES "
             "(%s, %s, %s, %s, %s, %s, %s)",
-            [(game_uuid, i, n, who, s, p == 1, p) for i, (n, who, s, p) in
-             enumerate(zip(names, profiles, scores, places))])
+            [(game_uuid, i, n, who, s, w, p) for i, (n, who, s, p, w) in
+             enumerate(zip(names, profiles, scores, places, winners))])
     return game_uuid
 
 

@@ -1,5 +1,6 @@
 """The club's privilege matrix, two ways: as PostgreSQL grants it (``granted``: every relation,
-sequence and function of the schema ``club``, the schemas and the database, read with
+sequence and function of the schema ``club``, the schemas, the club's database and the two
+every cluster has, large objects, the role's connection limit and its timeouts, read with
 has_*_privilege for one login role) and as docs/club.md documents it (``documented``: the table
 between the matrix's markers). tests/club/test_boundary.py compares them, so neither can change
 without the other."""
@@ -31,6 +32,19 @@ def granted(conn: Any, role: str) -> dict[str, str]:
     for schema in ("club", "public"):
         out[f"schema {schema}"] = _cell([p for p in ("USAGE", "CREATE") if conn.execute(
             "SELECT has_schema_privilege(%s, %s, %s)", (role, schema, p)).fetchone()[0]])
+    for other in ("postgres", "template1"):
+        out[f"database {other}"] = "CONNECT" if conn.execute(
+            "SELECT has_database_privilege(%s, %s, 'CONNECT')", (role, other)).fetchone()[0] \
+            else "-"
+    out["large objects"] = "CREATE" if conn.execute(
+        "SELECT has_function_privilege(%s, 'pg_catalog.lo_create(oid)', 'EXECUTE') OR "
+        "has_function_privilege(%s, 'pg_catalog.lo_creat(integer)', 'EXECUTE') OR "
+        "has_function_privilege(%s, 'pg_catalog.lo_from_bytea(oid, bytea)', 'EXECUTE')",
+        (role, role, role)).fetchone()[0] else "-"
+    limit, config = conn.execute("SELECT rolconnlimit, rolconfig FROM pg_roles WHERE rolname = %s",
+                                 (role,)).fetchone()
+    out["connection limit"] = "none" if limit < 0 else str(limit)
+    out["timeouts"] = _cell(sorted(config or []))
     out["advisory locks"] = "EXECUTE" if conn.execute(
         "SELECT has_function_privilege(%s, 'pg_catalog.pg_advisory_lock(bigint)', 'EXECUTE')",
         (role,)).fetchone()[0] else "-"

@@ -102,3 +102,26 @@ def test_a_row_only_the_checks_themselves_find_is_refused_in_words(cluster):
         conn.execute("UPDATE games SET started_at = finished_at - interval '1 hour'")
         assert init(conn) == (2, CLUB_VERSION)
         assert conn.execute("SELECT count(*) FROM club.status").fetchone() == (0,)
+
+
+def test_an_admin_that_is_no_superuser_is_told_the_statements_left(cluster):
+    """What init cannot do as a CREATEROLE admin (large objects, advisory locks) it prints as
+    statements for a superuser; once run, init has nothing left to say."""
+    from companion.club.limits import left_undone
+    from tests.club.cluster import unique
+    from tests.club.test_club import cli
+
+    keeper = unique("keeper")
+    with psycopg.connect(cluster.url(), autocommit=True) as su:
+        su.execute(f"CREATE ROLE {keeper} LOGIN CREATEROLE PASSWORD 'kept-secret'")
+        name = cluster.new_database()
+        su.execute(f"ALTER DATABASE {name} OWNER TO {keeper}")
+    url = cluster.url(name, keeper).replace(cluster.password, "kept-secret")
+    code, said, err = cli("club", "init", url)
+    assert code == 0, err
+    assert "Left for a superuser to run in the club's database" in said
+    lo = [line.strip() for line in said.splitlines() if "lo_create" in line]
+    assert len(lo) == 1 and lo[0].startswith("REVOKE EXECUTE ON FUNCTION")
+    with psycopg.connect(cluster.url(name), autocommit=True) as su:
+        su.execute(lo[0].split("--")[0])
+        assert not any("lo_create" in s for s in left_undone(su))
