@@ -34,7 +34,7 @@ def refused_settings(ctx: Context):
     path = ctx.sandbox.path("club.json")
     access.save(access.Settings("bench", "Table 1", "club_table_table_1",
                                 f"host=127.0.0.1 port={port} dbname=club "
-                                "user=club_table_table_1 password=x connect_timeout=2"),
+                                "user=club_table_table_1 password=x sslmode=disable connect_timeout=2"),
                 path, force=True)
     return access.load(path), path
 

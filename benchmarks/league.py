@@ -134,13 +134,14 @@ def bulk_season(admin: Any, name: str, year: int, games: int, device: str) -> fl
                           "(ARRAY['witchs_brew', 'cauldron', 'quest'])[1 + i %% 3] AS title "
                           "FROM generate_series(%s::int, %s::int) i",
                           (start, step, first, first + n - 1))
-            admin.execute(   # rows the club's checks take (schema version 3): a digest, a record
+            admin.execute(   # rows the club's checks take (schema version 4): a digest, a record
                 "INSERT INTO club.games (uuid, device, game, status, started_at, finished_at, "
                 "content, record) SELECT uuid, %s, title, 'finished', at - interval '40 "
                 "minutes', at, encode(sha256(uuid::text::bytea), 'hex'), jsonb_build_object("
                 "'uuid', uuid, 'game', title, 'status', 'finished', 'players', "
-                "'[{\"name\": \"A\"}, {\"name\": \"B\"}, {\"name\": \"C\"}, "
-                "{\"name\": \"D\"}]'::jsonb) FROM bulk", (device,))
+                "'[{\"seat\": 0, \"name\": \"A\"}, {\"seat\": 1, \"name\": \"B\"}, "
+                "{\"seat\": 2, \"name\": \"C\"}, {\"seat\": 3, \"name\": \"D\"}]'::jsonb) "
+                "FROM bulk", (device,))
             admin.execute(
                 "INSERT INTO club.seats (game, seat, name, profile, score, winner, place) "
                 "SELECT b.uuid, s, p.name, p.uuid, 10 + (b.i * 7 + s * 3) % 30, s = b.i % 4, "

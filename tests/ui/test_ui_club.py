@@ -32,7 +32,7 @@ def club(app, tmp_path):
     access.save(access.Settings("Brettspiel", "Table 1", "club_table_table_1",
                                 f"host=127.0.0.1 port={free_port()} dbname=club "
                                 f"user=club_table_table_1 password={PASSWORD} "
-                                "connect_timeout=2"), path)
+                                "sslmode=disable connect_timeout=2"), path)
     app.club_backoff = Backoff(0.05, 0.2)
     app.start_club(path=path)
     yield path

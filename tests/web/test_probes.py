@@ -79,7 +79,9 @@ def test_pages_that_never_read_hold_the_newest_snapshot_not_every_one_and_stop_i
         got = pages[0].send(wait=1.0)                    # it reads at last: the newest table
         tables_seen = [json.loads(d)["table"]["n"] for op, d in got
                        if op == 1 and json.loads(d)["type"] == "snapshot"]
-        assert tables_seen[-1] == 3007 and len(tables_seen) < 100, tables_seen[-5:]
+        # What was already in the socket's buffers when it began to read arrives too (how much
+        # depends on how fast the loop ran beside the kernel): far fewer than every one
+        assert tables_seen[-1] == 3007 and len(tables_seen) < 3000 // 4, tables_seen[-5:]
         began = time.monotonic()
         await asyncio.to_thread(server.stop)              # Stop sharing, two pages unread
         assert time.monotonic() - began < outbox.CLOSE_S + 2
@@ -353,7 +355,8 @@ def test_a_ping_flood_passes_the_same_allowance_and_pongs_cost_nothing():
 
 def test_odd_values_in_a_message_are_refused_naming_what():
     """Numbers a page never sends, duplicated keys (the last one is the one judged, as the
-    parser reads it), text no keyboard makes, nesting: each refused, nothing on the inbox."""
+    parser reads it), text no keyboard makes, nesting: each refused, nothing on the inbox.
+    Each is a press of its own id: the same id again is a resend, answered by its first fate."""
     class Recorder(list):
         put = list.append
 
@@ -363,7 +366,7 @@ def test_odd_values_in_a_message_are_refused_naming_what():
     server.publish(SNAPSHOT)
     anna = Client(ws=None, seat=server.passes.for_player("Anna"))        # type: ignore[arg-type]
     move_on = "The table has moved on"
-    for text, words in (
+    for n, (text, words) in enumerate((
             ('{"type":"press","button":"claim","seen":99999999,"id":1}', move_on),
             ('{"type":"press","button":"claim","seen":-7,"id":1}', move_on),
             ('{"type":"press","button":"claim","seen":' + "9" * 4000 + ',"id":1}', move_on),
@@ -380,8 +383,9 @@ def test_odd_values_in_a_message_are_refused_naming_what():
             ('{"type":"press","button":' + "[" * 2000 + "]" * 2000 + ',"seen":7,"id":1}',
              "must be JSON"),
             ('{"type":"choose","choice":"brew:{\\"x\\":1}","seen":7,"id":1}', "choice: the table"),
-    ):
-        anna.allowance = BURST                    # each judged alone, never as a flood
+    ), start=1):
+        text = text.replace('"id":1}', f'"id":{n}}}')   # a press of its own: a resend is
+        anna.allowance = BURST                    # answered by its first fate; never a flood
         answer = json.loads(server.received(anna, text))
         assert answer["applied"] is False and words in answer["why"], (text[:60], answer)
     assert inbox == []

@@ -12,7 +12,6 @@ import math
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Mesh, Rectangle, Triangle
 
-from companion.games.quest.state import SPELL_TITLES
 from ui import theme
 from ui.widgets import icons
 
@@ -22,9 +21,21 @@ INGREDIENT_WORDS = {
 }
 #: A spell by the rulebook's name, as the log and the rules' prompts name it, short of its
 #: "Spell of" / "Charm of" where a button has the room of a word or two: one name per spell
-#: everywhere ("Big move" offered and "the Great Sorcery" logged was two names for one)
-SPELL_WORDS = {k: v.removeprefix("Spell of ").removeprefix("Charm of ")
-               for k, v in SPELL_TITLES.items()}
+#: everywhere ("Big move" offered and "the Great Sorcery" logged was two names for one).
+#: Read from the rules when first asked for (``__getattr__``): Home draws these emblems in its
+#: first frame, which imports no game's rules.
+SPELL_WORDS: dict[str, str]
+
+
+def __getattr__(name: str):
+    if name == "SPELL_WORDS":
+        from companion.games.quest.state import SPELL_TITLES
+
+        words = {k: v.removeprefix("Spell of ").removeprefix("Charm of ")
+                 for k, v in SPELL_TITLES.items()}
+        globals()["SPELL_WORDS"] = words
+        return words
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 SPELL_GOALS = {"omniscience": "all even", "exchange": "all odd", "great_sorcery": "12 or more"}
 #: The goal on a spell's button beside its name, where the longer name leaves less room
 BUTTON_GOALS = dict(SPELL_GOALS, great_sorcery="12+")
