@@ -25,6 +25,7 @@ from ui.games import GAMES
 from ui.screens import home  # noqa: F401 (kv screens)
 from ui.widgets import common, game_bar, still  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
+from ui.widgets.second_tap import SecondTap
 
 HERE = Path(__file__).parent
 
@@ -101,6 +102,9 @@ class Root(FloatLayout):
         # a screen drawn in regions of its own buffers itself (ui/widgets/still.py)
         self.ids.sm.bind(current_screen=lambda _sm, screen: setattr(
             self.ids.still, "buffered", not getattr(screen, "in_regions", False)))
+        # a double tap on a button that changes the view presses nothing on the next one
+        self.second_tap = SecondTap(Window, lambda: (self.ids.sm.current, len(Window.children)),
+                                    lambda: App.get_running_app().u)
 
     def first_shown(self, name: str) -> None:
         """A game's table screen lives as long as the app, like what start-up built
@@ -124,8 +128,28 @@ class DiceStrip(Box):
 
 
 class Messages(BoxLayout):
-    """The band at the top of the window for what the app says back: it takes its room from
-    the screens (ui/root.kv), so a message never covers what it is about (issue 33)."""
+    """A sheet over the whole window for what the app says back that must be answered (ui/root.kv):
+    while it shows it takes every touch. Its band's own controls (the waiting press's Cancel)
+    get theirs; any other tap closes a refusal and reaches nothing beneath."""
+
+    def on_touch_down(self, touch):
+        if self.opacity <= 0 or self.width <= 0:
+            return False
+        if super().on_touch_down(touch):
+            return True
+        app = App.get_running_app()
+        if app.refusal:
+            app.dismiss_refusal()
+        return True
+
+    def on_touch_move(self, touch):
+        return self.opacity > 0 and self.width > 0
+
+    def on_touch_up(self, touch):
+        if self.opacity <= 0 or self.width <= 0:
+            return False
+        super().on_touch_up(touch)
+        return True
 
 
 class Refusal(Box):
@@ -149,12 +173,3 @@ class WaitingBanner(Box):
         return False
 
 
-class Toast(Box):
-    """What undo or redo did, in the messages' band for a few seconds: a tap closes it."""
-
-    def on_touch_down(self, touch):
-        app = App.get_running_app()
-        if app.undo_words and self.collide_point(*touch.pos):
-            app.undo_words = ""
-            return True
-        return False

@@ -236,8 +236,13 @@ def controls() -> dict[str, Rect]:
     """Where each enabled control the window shows is (window coordinates), by what it is:
     its class, its id and its title (not its caption, which says a state), numbered when
     several are alike."""
+    return {key: _rect(w) for key, w in targets().items()}
+
+
+def targets() -> dict[str, Widget]:
+    """Each enabled control the window shows, by the key :func:`controls` gives it."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    placed: dict[str, Rect] = {}
+    placed: dict[str, Widget] = {}
     for w, _clip in _shown(window):
         if _is_target(w) and not w.disabled:
             what = next((getattr(w, a) for a in ("die", "seat", "role", "kind")
@@ -249,7 +254,7 @@ def controls() -> dict[str, Rect]:
             while named in placed:
                 n += 1
                 named = f"{key} #{n}"
-            placed[named] = _rect(w)
+            placed[named] = w
     return placed
 
 

@@ -3,6 +3,7 @@ none on good ones (a check that never finds anything would pass every screen).""
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 
 from kivy.core.window import Window
@@ -155,31 +156,45 @@ def test_an_overlay_on_an_enabled_control_is_found_unless_it_is_modal(app):
     assert _findings(field, sheet) == []
 
 
-def test_a_refusal_and_a_toast_take_their_own_room_and_cover_nothing(app):
-    """Issue 33: the red refusal lay over the bar, the prompt and the log rows, the undo toast
-    over the log strip and the clocks. Now the messages' band takes its room from the screens:
-    it meets neither the screens nor the bar, and the check finds nothing under it."""
+def test_a_message_moves_nothing_and_a_tap_never_lands_beneath_it(app):
+    """A refusal or a press waiting for the card lies on a sheet over the whole window: the
+    screens keep their places (the undo band once pushed every control down 40 units, and a
+    Redo tap landed on the band), the sheet takes every touch, and a tap anywhere closes a
+    refusal without pressing what is under it. What undo did is said in the game bar's place.
+    The check finds nothing covered or cut under any of them."""
     from companion.core.model import Command
+    from layout_reading import controls
     from ui_helpers import frames as pump
+    from ui_helpers import tap
 
     assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     app.session.execute(Command("play_role", "Anna", {"role": "warlock"}))
     pump()
-    root, screens = app.root, app.root.ids.sm
+    root = app.root
+    places = controls()
+    steps = len(app.session.steps)
     for say in (lambda: app.refuse("It is Barb's turn to answer, not Anna's"),
                 lambda: setattr(app, "undo_words", "Undone: Anna played the Warlock"),
                 lambda: setattr(app, "waiting", "Not saved: the SD card is full")):
         say()
         pump()
-        band = root.ids.messages
-        assert band.height > 0
-        assert band.y >= screens.top - 1 and band.y >= root.ids.game_bar.top - 1
+        sheet = root.ids.messages
         found = [f for f in check(app.u) if f.kind in ("covered", "cut")]
         assert found == [], found
+        under = {k: v for k, v in controls().items() if k in places}
+        assert under == {k: places[k] for k in under}          # nothing moved
+        if app.undo_words:
+            assert sheet.width == 0 and root.ids.game_bar.news
+        else:
+            assert tuple(sheet.size) == tuple(root.size)
+        if app.refusal:
+            tap(app.screens.current_screen.ids.undo)   # a tap on Undo beneath the sheet
+            pump()
+            assert app.refusal == "" and len(app.session.steps) == steps  # closed, not undone
         app.dismiss_refusal()
         app.undo_words = app.waiting = ""
         pump()
-        assert band.height == 0
+        assert sheet.width == 0
 
 
 def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
@@ -259,3 +274,78 @@ def test_the_floor_holds_every_text_on_a_table_screen_and_every_buttons_words(ap
     assert in_dialog == on_table
     assert sorted(f.where.split(" ")[0] for f in large) == ["FlatButton", "Label", "Label"]
     assert before == [] and off_table == []
+
+
+
+#: The buttons that go from one browsing screen to another.
+_NAVIGATION = ("Home", "Back", "History", "Statistics", "Settings", "Hardware")
+
+
+def _browse(app, screen: str) -> None:
+    """Open one of the browsing screens as a player reaches it."""
+    from ui_helpers import frames as pump
+
+    app.go_home()
+    if screen == "history":
+        app.show("history")
+    elif screen == "stats":
+        app.show("history")
+        pump()
+        app.screens.get_screen("history").open_stats()
+    pump()
+
+
+def test_a_double_tap_on_a_button_that_changes_the_screen_presses_nothing_on_the_next(app):
+    """A finger's second tap lands where its first did: when the first changes the screen, the
+    second is not taken, whatever the next screen has there (Statistics' Back sat where
+    History's Home is: a double tap on Back went Home; Home's Settings is where the settings'
+    Back is). Every navigation button of every browsing screen, at both sizes; a tap there a
+    moment later is taken as ever."""
+    from test_ui_bgstats import finish_witchs_brew
+    from kivy.tests.common import UnitTestTouch
+
+    from layout_reading import controls, targets
+    from ui_helpers import frames as pump
+    from ui_helpers import resize, tap
+
+    finish_witchs_brew(app, ["Anna", "Ben", "Cleo"])
+    guard = app.root.second_tap
+    beneath, tried = 0, 0
+    for size in ((800, 480), (1280, 720)):
+        resize(*size)
+        for start in ("home", "history", "stats"):
+            _browse(app, start)
+            keys = [k for k in controls() if any(k.endswith(f"'{t}'") for t in _NAVIGATION)]
+            for key in keys:
+                _browse(app, start)
+                button = targets()[key]
+                x, y = button.to_window(*button.center)
+                tap(button)
+                once = app.screens.current
+                if once == start:
+                    continue                      # a dialog, or the same screen
+                tried += 1
+                beneath += any(a <= x <= right and b <= y <= top
+                               for a, b, right, top in controls().values())
+                again = UnitTestTouch(x, y)       # the finger's second tap, at once
+                again.touch_down()
+                again.touch_up()
+                pump(2)
+                assert app.screens.current == once, (size, start, key, app.screens.current)
+    assert tried >= 8 and beneath >= 1          # some had a control beneath: the rule held
+    # later than the settling time, the same place is a tap like any other: Home's Settings,
+    # then the settings' Back that lies beneath it
+    _browse(app, "home")
+    button = targets()["FlatButton 'Settings'"]
+    x, y = button.to_window(*button.center)
+    tap(button)
+    assert app.screens.current == "table_settings"
+    guard.clock = lambda: time.monotonic() + 2 * guard.settle
+    try:
+        later = UnitTestTouch(x, y)
+        later.touch_down()
+        later.touch_up()
+        pump(2)
+    finally:
+        guard.clock = time.monotonic
+    assert app.screens.current == "home"

@@ -55,15 +55,17 @@ def test_undo_and_redo_say_what_they_did_in_large_type(app):
     app.undo()
     frames()
     assert app.undo_words == "Undone: Anna played the Warlock"
-    banner = app.root.ids.undo_banner
-    assert banner.opacity == 1 and app.root.ids.undo_text.font_size >= 24 * app.u
+    # said in the bar's own place, in amber, at the floor's size: nothing on the screen moves
+    bar, screen = app.root.ids.game_bar, app.screens.current_screen
+    assert bar.news and bar.shown.startswith("Undone:") and bar.ids.events.font_size >= 24 * app.u
+    assert app.screens.height == app.root.height - bar.height
     both_sizes("game_bar_undone", portrait=True)
     app.redo()
     frames()
     assert app.undo_words == "Redone: Anna played the Warlock"
     app.go_home()             # within its seconds: what redo did is no news at home or in
     frames()                  # the next game's setup (it said so over a new setup screen)
-    assert app.undo_words == "" and app.root.ids.undo_banner.opacity == 0
+    assert app.undo_words == "" and not app.root.ids.game_bar.news
 
 
 def test_the_log_of_a_long_game_scrolls_to_its_end_without_a_widget_per_step(app):

@@ -67,20 +67,25 @@ def test_home_with_a_game_of_each_kind_to_resume_and_finished_games(app):
     assert len(screen.ids.resume.children) == 3
     assert "Finished games" in texts(app.root)
     both_sizes("home_unfinished_and_finished")
-    # the first tap on Abandon asks once more, in the same place; the last card is scrolled
-    # into view first: a tap (and the shot) on a card out of sight would show nothing new.
-    # A new size rebuilds the cards (the unit changes), so each size asks again.
+    # the first tap on Abandon asks once more, never in the place it landed: there it says
+    # "Keep it" (a double tap keeps the game), and Resume's place says "Abandon it" in red.
+    # The last card is scrolled into view first: a tap (and the shot) on a card out of sight
+    # would show nothing new. A new size rebuilds the cards (the unit changes): each asks again.
     def ask_to_abandon():
-        abandon = [b for b in screen.ids.resume.children[0].walk()
-                   if getattr(b, "title", "") in ("Abandon", "Sure?")][0]
+        card = screen.ids.resume.children[0]
+        abandon = [b for b in card.walk() if getattr(b, "title", "") in ("Abandon", "Keep it")][0]
         shown_whole(abandon)
-        if abandon.title != "Sure?":
+        if abandon.title != "Keep it":
             tap(abandon)
-        assert abandon.title == "Sure?"
+        assert abandon.title == "Keep it" and card.resume_button.title == "Abandon it"
 
     ask_to_abandon()
     both_sizes("home_abandon_asks", before=ask_to_abandon, portrait=True)
     assert len(screen.ids.resume.children) == 3      # asked, not abandoned
+    ask_to_abandon()
+    card = screen.ids.resume.children[0]
+    tap([b for b in card.walk() if getattr(b, "title", "") == "Keep it"][0])   # the double tap
+    assert len(screen.ids.resume.children) == 3 and card.resume_button.title == "Resume"
 
 
 def shown_whole(widget) -> None:

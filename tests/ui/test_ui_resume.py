@@ -33,7 +33,7 @@ def test_abandon_asks_once_more(app):
     assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
     app.go_home()
     tap_title("Abandon")
-    tap_title("Sure?")
+    tap_title("Abandon it")          # asked where Resume was, never where the first tap landed
     assert app.store.unfinished() == []
     assert app.screens.get_screen("home").ids.resume_title.opacity == 0
     assert not find(lambda w: getattr(w, "title", "") == "Resume")

@@ -75,8 +75,9 @@ def test_a_game_whose_log_does_not_fold_is_shown_damaged_and_the_others_play(app
     assert [r.get("n") for r in rows] == [None, 1, 2] and rows[2]["events"][0]["data"] == "[]"
     assert saved.stat().st_mode & 0o777 == 0o600
     card.repair_button.dispatch("on_release")
-    assert app.store.damage(bad) is not None  # the first tap only asks "Sure?"
-    card.repair_button.dispatch("on_release")
+    assert app.store.damage(bad) is not None  # the first tap only asks, elsewhere:
+    assert (card.repair_button.title, card.save_button.title) == ("Keep it", "Repair it")
+    card.save_button.dispatch("on_release")
     frames()
     assert app.notice == (f"Game #{bad}: 1 step(s) from step 2 on kept but left out; "
                           "it resumes at its last good state")

@@ -115,8 +115,7 @@ class HomeScreen(Screen):
                 self.ids.resume.add_widget(self._resume_card(app, info, titles))
         else:
             for card in self.ids.resume.children:   # a first tap on Abandon is forgotten
-                for button, title, fill in card.resets:
-                    button.title, button.fill = title, fill
+                self._reset(card)
         self.ids.resume_title.opacity = 1 if unfinished else 0
         self.resuming = bool(unfinished)
         page = app.store.history(PAGE)
@@ -198,18 +197,49 @@ class HomeScreen(Screen):
         buttons = BoxLayout(orientation="vertical", size_hint=(None, None), width=u * 124,
                             height=u * 110, spacing=u * 6)
         go = FlatButton(title="Resume", fill=theme.ACCENT, ink=theme.DARK_INK, fs=24)
-        go.bind(on_release=lambda *_: self._resume(app, info.id))
         drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=18, size_hint_y=None,
                           height=u * 48)
-        drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
         buttons.add_widget(go)
         buttons.add_widget(drop)
         card.add_widget(words)
         card.add_widget(buttons)
         card.game_id = info.id
         card.resume_button = go
-        card.resets = [(drop, drop.title, drop.fill)]
+        card.resets = [(b, b.title, b.fill, b.ink, b.fs) for b in (go, drop)]
+        card.confirming = None
+        go.bind(on_release=lambda *_: self._confirmed(card) or self._resume(app, info.id))
+        drop.bind(on_release=lambda *_: self._ask(
+            card, drop, go, "Abandon it", lambda: app.abandon(info.id)))
         return card
+
+    @staticmethod
+    def _ask(card, asked, confirm, words: str, then) -> None:
+        """The first tap of a step that cannot be taken back asks once more, and never in the
+        place it landed: ``asked`` becomes "Keep it" (a second tap there keeps the game) and
+        ``confirm``, another button of the card, says ``words`` in red and does ``then``."""
+        if card.confirming is not None:
+            HomeScreen._reset(card)
+            return
+        card.confirming = then
+        asked.title, asked.fill, asked.ink = "Keep it", theme.NAVIGATION, theme.INK
+        confirm.title, confirm.fill, confirm.ink = words, theme.BAD, theme.INK
+        confirm.fs = min(confirm.fs, asked.fs)     # a longer word where a short one fitted
+
+    @staticmethod
+    def _confirmed(card) -> bool:
+        """A tap on the confirming button: the asked step is done (True), else nothing asked."""
+        then = card.confirming
+        if then is None:
+            return False
+        HomeScreen._reset(card)
+        then()
+        return True
+
+    @staticmethod
+    def _reset(card) -> None:
+        card.confirming = None
+        for button, title, fill, ink, fs in card.resets:
+            button.title, button.fill, button.ink, button.fs = title, fill, ink, fs
 
     def _resume(self, app, game_id: int) -> None:
         """Resume; a game that does not open stays here, its card now saying why."""
@@ -238,35 +268,23 @@ class HomeScreen(Screen):
         card.add_widget(wrapped(before, 18))
         row = BoxLayout(size_hint_y=None, height=u * 52, spacing=u * 8)
         save = FlatButton(title="Save its log", fill=theme.SURFACE_HI, fs=18)
-        save.bind(on_release=lambda *_: app.save_raw_log(info.id))
+        card.confirming = None
+        save.bind(on_release=lambda *_: self._confirmed(card) or app.save_raw_log(info.id))
         drop = FlatButton(title="Abandon", fill=theme.GREY_BTN, fs=18)
-        drop.bind(on_release=lambda b: self._abandon(app, b, info.id))
+        drop.bind(on_release=lambda *_: self._ask(
+            card, drop, save, "Abandon it", lambda: app.abandon(info.id)))
         row.add_widget(save)
         row.add_widget(drop)
         if found is not None and found.step is not None:
             fix = FlatButton(title="Repair", fill=theme.ACCENT, ink=theme.DARK_INK, fs=22)
-            fix.bind(on_release=lambda b: self._repair(app, b, info.id))
+            fix.bind(on_release=lambda *_: self._ask(
+                card, fix, save, "Repair it", lambda: app.repair(info.id)))
             row.add_widget(fix)
             card.repair_button = fix
         card.add_widget(row)
         card.game_id, card.save_button = info.id, save
-        card.resets = [(button, button.title, button.fill) for button in row.children]
+        card.resets = [(b, b.title, b.fill, b.ink, b.fs) for b in row.children]
         return card
-
-    @staticmethod
-    def _repair(app, button, game_id: int) -> None:
-        if button.title != "Sure?":
-            button.title = "Sure?"
-            return
-        app.repair(game_id)
-
-    @staticmethod
-    def _abandon(app, button, game_id: int) -> None:
-        """Two taps: abandoning hides a game from resume, so ask once more."""
-        if button.title != "Sure?":
-            button.title, button.fill = "Sure?", theme.BAD
-            return
-        app.abandon(game_id)
 
     @staticmethod
     def _history_row(info, titles, width: float) -> dict:

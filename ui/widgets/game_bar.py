@@ -80,6 +80,8 @@ class GameBar(Box):
     #: else the newest alone (the log dialog has every event whole), of those the window does
     #: not say already (the headline, a panel, the messages' band): said once, issue 33.
     shown = StringProperty("")
+    #: the events' place says what undo or redo just did (drawn in amber)
+    news = BooleanProperty(False)
 
     def on_kv_post(self, _base) -> None:
         Window.bind(on_key_down=self._on_key)
@@ -132,8 +134,12 @@ class GameBar(Box):
         # the last lines the window does not say already ("Carl rolled 2 for turn order" under
         # "Roll for turn order: Daniel" and the dice panel's "Rolled: Anna 5, Carl 2", a redo's
         # line under the band saying "Redone: ..."); none: the bar names what its tap opens
+        # What undo or redo just did takes the events' place for its seconds, in amber: a
+        # place kept for it, so nothing on the screen moves when it comes or goes.
+        self.news = bool(app.undo_words)
         said = self._said_around() if app.table_showing else set()
-        lines = [line for line in app.log_tail.splitlines() if said.isdisjoint(phrases(line))]
+        lines = ([app.undo_words] if app.undo_words else
+                 [line for line in app.log_tail.splitlines() if said.isdisjoint(phrases(line))])
         if not lines:
             self.shown = NOTHING_NEW if app.log_tail else ""
             return
