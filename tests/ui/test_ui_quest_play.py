@@ -116,6 +116,8 @@ def test_a_refused_tap_shows_why_and_changes_nothing(app):
                                   "path 2's entrance in exactly 2 spaces; it can reach")
     assert any(app.refusal in t for t in texts(app.root))
     assert len(s.steps) == steps and s.summary() == before
+    tap_space(app, "cauldron")                 # the first tap closes the refusal, no more
+    assert app.refusal == "" and len(s.steps) == steps and s.summary() == before
     tap_space(app, "cauldron")
     assert "ingredient has not yet been revealed" in app.refusal
     assert len(s.steps) == steps and s.summary() == before

@@ -42,6 +42,10 @@ class SecondTap:
         self.window.funbind("on_touch_move", self._other)
         self.window.funbind("on_touch_up", self._up)
 
+    def forget(self) -> None:
+        """The next touch is nobody's second tap (a deliberate tap, as the UI tests make)."""
+        self._last = None
+
     def __enter__(self) -> SecondTap:
         return self
 
