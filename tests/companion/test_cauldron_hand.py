@@ -13,7 +13,7 @@ from companion.core.narrator import Narrator
 from companion.games.cauldron import RULES
 from companion.games.cauldron import potions as pt
 from companion.games.cauldron.hand import card_now, missing, seat_cards
-from companion.view import audience_view, table_view
+from companion.view.snapshot import audience_view, table_view
 from tests.companion import cauldron_autoplay as ca
 
 

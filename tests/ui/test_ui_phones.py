@@ -491,7 +491,7 @@ def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(
 
 
 def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(sharing):
-    """The running app plays a seat's entry (companion/view_forms.py) from its phone: the form
+    """The running app plays a seat's entry (companion/view/forms.py) from its phone: the form
     offers the card brewed in the last game; a value out of the form's bounds is refused
     naming the field, on the Pi and to the phone, and changes nothing; a good one is the Pi's
     brew command, logged as that phone's."""

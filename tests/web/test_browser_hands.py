@@ -15,7 +15,7 @@ import pytest
 from companion.core import CompanionError, Session
 from companion.games import get_rules
 from companion.games.witchs_brew.roles import ROLES
-from companion.view_hands import HAND_KEYS, hand_command, refused_privately
+from companion.view.hands import HAND_KEYS, hand_command, refused_privately
 from tests.support.browser import chromium, shown_n, text, until
 from tests.web import tables
 from tests.web.test_browser import Table, shot

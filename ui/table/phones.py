@@ -103,7 +103,7 @@ class PhonesApp:
         (``ui.web.commands``): a table that moved on is told to that phone alone, and nothing
         is played for any other seat. Returns the step played, or None."""
         from companion.core.errors import CompanionError
-        from companion.view_hands import HAND_KEYS, refused_privately
+        from companion.view.hands import HAND_KEYS, refused_privately
         from ui.web.commands import MovedOn, phone_command
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
@@ -135,7 +135,7 @@ class PhonesApp:
                  if f["form"] == "brew"]
         if not forms or self.store is None:
             return
-        from companion.view_forms import brew_cards
+        from companion.view.forms import brew_cards
         from ui.games.witchs_brew.brew import earlier_cards
 
         seen = earlier_cards(self)

@@ -10,8 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.view_forms import MAX_FORM
-from companion.view_hands import HAND_KEYS, enters_hand
+from companion.view.forms import MAX_FORM
+from companion.view.hands import HAND_KEYS, enters_hand
 from ui.web import passes as kept
 from ui.web.commands import PhoneInput
 from ui.web.messages import Refused
