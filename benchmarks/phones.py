@@ -1,4 +1,4 @@
-"""Figure 9 (issue 22): the phones at the table.
+"""Figure 9: the phones at the table.
 
 - A publish to 20 phones: a PhoneServer in this process on 127.0.0.1 and 20 WebSocket clients
   in a child (benchmarks/phones_clients.py); each ``publish`` of a real Witch's Brew snapshot
@@ -14,7 +14,7 @@
 - A seat's press -> the Pi's frame showing it, a phone's and a GPIO button's in the same run of
   the app (benchmarks/phones_probe.py): a phone's ``press`` over a loopback WebSocket, a GPIO
   press by the demo table's mock pin, alternating; the phone's against the GPIO's in frames.
-- A crowd (issue 31, benchmarks/phones_crowd.py): a seat's join time and the Pi's frame rate
+- A crowd of hostile sockets (benchmarks/phones_crowd.py): a seat's join time and the Pi's frame rate
   with 1,200 hostile idle and half-sent connections open, from one address and from 75,
   against none.
 - The snapshot (``companion.view.snapshot.table_view``) of a game of 100 and of 10,000 steps: the time

@@ -109,7 +109,7 @@ def _cauldron_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any
 
 def _cauldron_lines(summary: dict[str, Any], seat: int) -> list[str]:
     """A seat's tile: its character's ability and how many potion cards it holds, never which
-    (issue 32: the cards in hand are on the seat's own phone, companion/view/hands.py)."""
+    (the cards in hand are on the seat's own phone, companion/view/hands.py)."""
     p = summary["players"][seat]
     out = [p["ability"]] if p.get("ability") else []
     held = len(p["potions"]) + len(p["owed"])

@@ -100,7 +100,7 @@ def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
     controls = snapshot.get("controls") or []
     view["you"] = (dict(controls[seat], name=snapshot["seats"][seat]["name"])
                    if seat is not None and 0 <= seat < len(controls) else None)
-    if view["you"] is not None:          # the seat's own hand (issue 32), nobody else's
+    if view["you"] is not None:          # the seat's own hand, nobody else's
         view["you"]["hand"] = (snapshot.get("hands") or [None] * (seat + 1))[seat]
     return view
 

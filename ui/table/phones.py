@@ -1,4 +1,4 @@
-"""The app's side of the phones at the table (issue 22): start and stop sharing, hand the phones'
+"""The app's side of the phones at the table: start and stop sharing, hand the phones'
 server a snapshot after every change, and keep the Pi's count of the phones connected.
 
 A mixin of ``CompanionApp`` (as ``GameBarApp`` and ``TableSettingsApp`` are). The server

@@ -8,7 +8,7 @@ one per step; each row's height comes from its words (ui/widgets/wrap.py), not a
 die's entry has a Fix button when the game's rules (``fixable`` in its dice module) would accept
 a correction of that roll now; it opens the game's own fix dialog. An older die's entry has no
 button: a line under it, in the muted words of a status, says "Too late to fix" and the rule's
-reason (issue 33: a grey "Too late" button looked like a control and answered with an error)."""
+reason (a grey "Too late" button would look like a control and answer with an error)."""
 
 from __future__ import annotations
 
