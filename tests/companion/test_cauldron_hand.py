@@ -1,4 +1,4 @@
-"""Cauldron: a seat's potion cards in hand with what each needs (issue 32), as its phone shows
+"""Cauldron: a seat's potion cards in hand with what each needs, as its phone shows
 them: brewable now, what the pool lacks, what the Cellars hold of it; only in its own view."""
 
 from __future__ import annotations

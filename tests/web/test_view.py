@@ -164,7 +164,7 @@ def test_a_new_step_is_told_once_not_the_whole_log_again():
         assert calls["describe"] == 1
 
 
-# -- issue 31: what the Pi shows, and each audience's view --------------------------------
+# -- what the Pi shows, and each audience's view -------------------------------------------
 
 def test_the_answer_buttons_say_what_they_mean_and_the_others_wait():
     snap = tables.snapshot(tables.brew_answering())

@@ -1,5 +1,5 @@
-"""Cauldron's purchase with a discount from a card, on the buyer's phone (companion/view/forms.py,
-issue 31 item 9: the Pi's Market has a "Magik off the price" stepper, and the rulebook says
+"""Cauldron's purchase with a discount from a card, on the buyer's phone (companion/view/forms.py:
+the Pi's Market has a "Magik off the price" stepper, and the rulebook says
 "Some characters may have discounts on certain purchases: check your Character card"). The
 form is offered on the buyer's Market turn only; it lists every purchase the rules sell the
 seat money aside, each with its full price; every item and discount it offers is the Pi's

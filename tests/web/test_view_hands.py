@@ -1,4 +1,4 @@
-"""Privacy is a rule of the data (issue 32): every audience's snapshot (the watching page, each
+"""Privacy is a rule of the data: every audience's snapshot (the watching page, each
 seat's phone), the Pi's table screen (the prompt and summary it draws from), the log and the
 club's live status are built at every step of generated Witch's Brew games with hands, and
 none changes when another seat's unplayed cards are swapped for others: nothing of a hand
