@@ -569,3 +569,18 @@ def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s
     finally:
         barb.close()
         carl.close()
+
+
+def test_cauldron_s_ui_lends_the_phones_the_earlier_potion_cards(monkeypatch):
+    """What a game's UI adds to the phones' snapshot is lent by the game (``app.games``), never
+    imported by the app's phones part: Cauldron's hands get the earlier games' cards, 30 at
+    most, and a seat without a hand stays without."""
+    from ui.games import GAMES
+    from ui.games.cauldron import potion
+
+    seen = [{"name": f"Card {n}", "ingredients": {}} for n in range(40)]
+    monkeypatch.setattr(potion, "earlier_catalogue", lambda app: seen)
+    snapshot = {"hands": [None, {"cards": []}]}
+    GAMES["cauldron"].phone_extras(None, snapshot)
+    assert snapshot["hands"] == [None, {"cards": [], "catalogue": seen[:30]}]
+    assert GAMES["quest"].phone_extras is None and GAMES["witchs_brew"].open_fix is None
