@@ -94,8 +94,7 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
     demo = BooleanProperty(False)
     key_labels = DictProperty({})
     turn_seconds = NumericProperty(0)
-    #: the games it plays (ui.games) and the screens where a seat's keys count, handed to the
-    #: table's parts and the widgets, which never import the games above them
+    #: the games and their table screens, handed to the parts and widgets that never import them
     games, table_screens = GAMES, frozenset(table_screens())
 
     def __init__(self, db_path: str | Path | None = None, demo: bool = False,
