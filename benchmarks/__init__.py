@@ -1,4 +1,4 @@
-"""Benchmarks for issue 11: every figure of its table, measured next to bare Kivy baselines in
+"""Benchmarks: every figure of the table's costs (docs/benchmarks.md), measured next to bare Kivy baselines in
 the same run (``python -m benchmarks``; ``--quick``, ``--only NAME``, ``--json FILE``).
 
 Figures print medians with their min-max and ratios taken pair by pair; nothing asserts on
@@ -8,7 +8,7 @@ time, since these machines are noisy. Each figure is one module with ``TITLE`` a
 those change. This package imports nothing heavy: the figure modules are imported when run.
 """
 
-#: (name for --only, module under benchmarks/), in the order of issue 11's table.
+#: (name for --only, module under benchmarks/), in the order of docs/benchmarks.md's table.
 FIGURES = (
     ("cold_start", "cold_start"),
     ("peak_rss", "peak_rss"),
@@ -18,6 +18,6 @@ FIGURES = (
     ("history", "history"),
     ("suite", "suite"),
     ("replay", "replay"),
-    ("phones", "phones"),      # issue 22
-    ("club", "club"),          # issue 24
+    ("phones", "phones"),      # the phones at the table
+    ("club", "club"),          # the club unreachable
 )

@@ -1,4 +1,4 @@
-"""``python -m benchmarks [--quick] [--only NAME] [--json FILE]``: issue 11's figures, each
+"""``python -m benchmarks [--quick] [--only NAME] [--json FILE]``: the table's figures, each
 next to its bare Kivy baseline measured in the same run. See benchmarks/__init__.py."""
 
 from __future__ import annotations

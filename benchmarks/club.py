@@ -1,4 +1,4 @@
-"""Figure 10 (issue 24): play with the club unreachable against play with no club.
+"""Figure 10 (the club): play with the club unreachable against play with no club.
 
 - The app (benchmarks/latency_probe.py's scenario, as figure 4 runs it): seat presses and die
   reads from a thread -> the frame showing them, once with no club and once joined to a club

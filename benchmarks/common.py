@@ -49,7 +49,7 @@ class Row:
 
 @dataclass
 class Figure:
-    """One figure of issue 11's table, as measured in this run."""
+    """One figure of the benchmarks' table, as measured in this run."""
 
     name: str
     title: str

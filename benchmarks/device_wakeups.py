@@ -1,4 +1,4 @@
-"""Thread wake-ups of the devices while nobody touches the table (issue 11).
+"""Thread wake-ups of the devices while nobody touches the table (an idle table should cost no CPU).
 
 A device thread that polls (a wait with a short timeout in a loop) wakes the CPU even when
 nothing happens; twenty gpiozero ``Button`` hold threads did so about 200 times a second. Each

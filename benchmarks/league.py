@@ -1,4 +1,4 @@
-"""``python -m benchmarks.league [--quick]``: the club on a PostgreSQL of its own (issue 24): how
+"""``python -m benchmarks.league [--quick]``: the club on a PostgreSQL of its own: how
 fast many tables send at once, how long a season's standings take at 100,000 and 1,000,000
 games, and how soon the wall screen shows a new game. Figures to read, never asserted on.
 

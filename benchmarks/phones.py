@@ -1,4 +1,4 @@
-"""Figure 9 (issue 22): the phones at the table.
+"""Figure 9: the phones at the table.
 
 - A publish to 20 phones: a PhoneServer in this process on 127.0.0.1 and 20 WebSocket clients
   in a child (benchmarks/phones_clients.py); each ``publish`` of a real Witch's Brew snapshot
@@ -14,10 +14,10 @@
 - A seat's press -> the Pi's frame showing it, a phone's and a GPIO button's in the same run of
   the app (benchmarks/phones_probe.py): a phone's ``press`` over a loopback WebSocket, a GPIO
   press by the demo table's mock pin, alternating; the phone's against the GPIO's in frames.
-- A crowd (issue 31, benchmarks/phones_crowd.py): a seat's join time and the Pi's frame rate
+- A crowd of hostile sockets (benchmarks/phones_crowd.py): a seat's join time and the Pi's frame rate
   with 1,200 hostile idle and half-sent connections open, from one address and from 75,
   against none.
-- The snapshot (``companion.view.table_view``) of a game of 100 and of 10,000 steps: the time
+- The snapshot (``companion.view.snapshot.table_view``) of a game of 100 and of 10,000 steps: the time
   one build takes once the table's narrator is in step (as after each press), and its size.
 """
 
@@ -74,7 +74,7 @@ def session_of(steps: int):
 
 def publish_latency(ctx: Context, fig: Figure) -> None:
     from companion.core.narrator import Narrator
-    from companion.view import table_view
+    from companion.view.snapshot import table_view
     from hardware.inbox import Inbox
     from ui.web.server import PhoneServer
 
@@ -167,7 +167,7 @@ def idle(ctx: Context, fig: Figure) -> None:
 
 def snapshot_cost(ctx: Context, fig: Figure) -> None:
     from companion.core.narrator import Narrator
-    from companion.view import table_view
+    from companion.view.snapshot import table_view
 
     reps = ctx.pick(50, 200, 5)
     for steps in ctx.pick((100, 10000), (100, 10000), (100, 1000)):

@@ -1,4 +1,4 @@
-"""Part of figure 9 (issue 31): a crowd of sockets against the table. The app (the probe's
+"""Part of figure 9 (the phones): a crowd of sockets against the table. The app (the probe's
 ``phones_crowd`` scenario: a Witch's Brew table shared on 127.0.0.1, drawing continuously) is
 measured with no hostile connection and with 1,200 open: half idle, half with a request half
 sent, from one address (127.0.0.2) and from 75 (127.0.0.2-76, 16 each: every one of them

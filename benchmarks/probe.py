@@ -82,7 +82,7 @@ def phones(_frames: Frames) -> None:
     def share(_dt: float) -> None:
         before = vm_rss_mib()
         from companion.core.narrator import Narrator
-        from companion.view import table_view
+        from companion.view.snapshot import table_view
         from ui.web.server import PhoneServer
 
         app = App.get_running_app()

@@ -1,4 +1,4 @@
-"""Issue 35's figure: a die landing -> the frame showing it, from a smart die (the BLE source
+"""The smart dice's figure: a die landing -> the frame showing it, from a smart die (the BLE source
 on the fake air) against the serial tray (the DiceReader on a pseudo-terminal), in one run.
 
 One child app (``python -m benchmarks.smart_dice --child``) runs without --demo on a

@@ -1,7 +1,7 @@
 """``python -m benchmarks.stats_history [--games 1000] [--keep FILE]``: how long ``companion
 stats`` takes over a history of 1,000 finished games of the three titles, next to a plain SQL
 query that reads the same rows (the list rows every game keeps, and the events the figures
-from the logs need), so the cost of what stats adds to reading is plain (issue 12).
+from the logs need), so the cost of what stats adds to reading is plain.
 
 The history: games played to their ends by the tests' rule-abiding autoplay tables
 (tests/companion/test_history_stats.py, with undos and corrections among their steps), then

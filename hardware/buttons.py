@@ -2,7 +2,7 @@
 
 One gpiozero ``DigitalInputDevice`` per configured input, not a ``Button``: a ``Button`` starts
 a hold thread of its own that wakes ten times a second even when no one presses, and a table
-has twenty of them (issue 11). Holds are timed from the edges instead, by one
+has twenty of them, waking an idle table 200 times a second. Holds are timed from the edges instead, by one
 :class:`hardware.holds.HoldTimer` for the whole board that sleeps while nothing is down.
 
 The board knows nothing of games: it reports "seat2.claim was pressed" and leaves the meaning to

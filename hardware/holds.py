@@ -2,7 +2,7 @@
 
 gpiozero's ``Button`` starts a ``HoldThread`` per button that wakes every 0.1 s to ask whether
 its button went down: twenty buttons, more than two hundred wake-ups a second while nobody
-touches the table (issue 11). Here the press edge arms a deadline and the release edge cancels
+touches the table. Here the press edge arms a deadline and the release edge cancels
 it; a single thread sleeps until the earliest deadline, and without any timeout while nothing is
 pressed, so an idle table costs no wake-up at all.
 """

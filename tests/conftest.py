@@ -113,7 +113,7 @@ def _layout_lines(layout: dict[str, list[str]]) -> list[str]:
 
 def _share_lines(sizes: dict[str, list]) -> list[str]:
     """Per table screen and window size: the share of the texts shown at 24 units or more
-    (the issue's goal: at least half at 800x480), pooled over every state captured there."""
+    (the aim: at least half at 800x480), pooled over every state captured there."""
     from statistics import median
 
     pooled: dict[tuple[str, str], list[float]] = {}

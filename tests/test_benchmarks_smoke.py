@@ -54,7 +54,7 @@ def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
         "heartbeat: pings per client (most of any)",
         "a phone's seat press -> frame showing it", "the same GPIO press -> frame showing it",
         "phone less GPIO, medians, in frames", "phone less GPIO, p99s, in frames",
-        # issue 31: a crowd of 1,200 hostile connections against none
+        # a crowd of 1,200 hostile connections against none
         "a seat's phone joins, no hostile connection",
         "a seat's phone joins, 1,200 hostile from one address",
         "a seat's phone joins, 1,200 hostile from 75 addresses",

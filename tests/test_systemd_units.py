@@ -15,10 +15,10 @@ import pytest
 
 UNITS = Path(__file__).resolve().parents[1] / "systemd"
 INSTALL_DIR = "/opt/table-companion"
-#: Issue 22's bar for ``systemd-analyze security`` with the phones' network allowed (the old unit
+#: The bar for ``systemd-analyze security`` with the phones' network allowed (the old unit
 #: scored 9.2, UNSAFE).
 MAX_EXPOSURE = 2.0
-#: The on-failure unit only prints a message: issue 20's bar (it ran as root, 9.6).
+#: The on-failure unit only prints a message: the same bar (it ran as root, 9.6).
 MAX_FAILED_EXPOSURE = 2.0
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(
@@ -106,7 +106,7 @@ def test_the_unit_owns_tty1_and_reaches_only_the_devices_a_table_needs():
 
 
 def test_the_network_is_the_table_s_own_and_the_phones_port_only():
-    """Issue 22: the phones' server reaches loopback, link-local, the private ranges and ULA
+    """The phones' server reaches loopback, link-local, the private ranges and ULA
     (the ranges ui/web/addresses.py listens on), nothing else; it binds its port only."""
     import ipaddress
 
@@ -169,7 +169,7 @@ def test_the_sandbox_exposure_is_at_most_4():
 
 
 def test_the_on_failure_unit_runs_as_a_user_of_its_own_never_root():
-    """It only prints a message (issue 20: it ran as root, exposure 9.6)."""
+    """It only prints a message (it once ran as root, exposure 9.6)."""
     service = _unit("table-companion-failed.service")["Service"]
     assert service.get("DynamicUser") == "yes" or service.get("User") == "companion"
     assert service.get("User") != "root"

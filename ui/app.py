@@ -37,7 +37,7 @@ from ui.kiosk import renderer, service
 from ui.kiosk.touch import use_touch_inputs
 from ui.table.devices import TableDevices
 from ui.kiosk.dimmer import Dimmer
-from ui.games import GAMES
+from ui.games import GAMES, table_screens
 from ui.table.sound import ScreenSound
 from ui.table.waiting import CardWait
 from ui.table.phones import PhonesApp
@@ -94,6 +94,8 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
     demo = BooleanProperty(False)
     key_labels = DictProperty({})
     turn_seconds = NumericProperty(0)
+    #: the games and their table screens, handed to the parts and widgets that never import them
+    games, table_screens = GAMES, frozenset(table_screens())
 
     def __init__(self, db_path: str | Path | None = None, demo: bool = False,
                  hardware_path: str | None = None, **kwargs: Any) -> None:

@@ -1,4 +1,4 @@
-"""What both exports say of a seat's cards in hand (issue 32): which commands name them, and the
+"""What both exports say of a seat's cards in hand (private to the seat): which commands name them, and the
 one warning for a game still in play. Apart from play.py and history.py, which both use it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from companion.cli.files import say
 
 
-#: The commands that carry a seat's unplayed cards (issue 32): a Witch's Brew hand, a Cauldron
+#: The commands that carry a seat's unplayed cards (private to the seat): a Witch's Brew hand, a Cauldron
 #: potion card entered (``buy`` carries one when a card is drawn with it).
 HAND_COMMANDS = ("choose_hand", "add_potion")
 

@@ -60,7 +60,7 @@ def _write_out(args: argparse.Namespace, text: str) -> None:
 
 def _in_play_with_hands(plays: list, stored: dict[int, Any]) -> list[str]:
     """The running games whose stored log (``--include-unfinished``, json or jsonl) names a
-    seat's cards in hand (issue 32: kept, since ``companion import`` rebuilds the game)."""
+    seat's cards in hand (kept, since ``companion import`` rebuilds the game)."""
     found = [play.id for play in plays if play.status == "running" and any(
         isinstance(row.get("command"), dict) and names_cards(
             str(row["command"].get("do", "")), row["command"])

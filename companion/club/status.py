@@ -1,7 +1,7 @@
 """A table's live status at the club: what the wall and ``companion club status`` show of each
 table now (the title, where the game stands, the seats and their scores, since when).
 
-``status_of`` is pure: it takes the phones' snapshot (companion/view.py ``table_view``) and keeps
+``status_of`` is pure: it takes the phones' snapshot (companion/view/snapshot.py ``table_view``) and keeps
 what a room needs to see. The sync thread (companion/club/sync.py) writes it with ``write`` on a
 change, at most once every MIN_GAP seconds, and again every HEARTBEAT seconds while nothing
 changes. Every time here is the server's (``now()``): a table whose clock is a day off still

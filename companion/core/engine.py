@@ -291,7 +291,7 @@ class Session:
         command = self.rules.map_input(self._state, event)
         if command is None:
             what = "That die" if event.kind == "die" else "That button"
-            # the screen shows the prompt already: there it is not said again (issue 33)
+            # the screen shows the prompt already: there it is not said again (each thing said once)
             raise RuleViolation(f"{what} means nothing now: {self.prompt()['text']}",
                                 screen=f"{what} means nothing now")
         return self.execute(command, source=event.source)

@@ -1,4 +1,4 @@
-"""The club's commands say what is so (issue 30's smaller items): the settings name the server
+"""The club's commands say what is so: the settings name the server
 by its name, not the address it resolved to; ``init`` takes $COMPANION_CLUB_URL; ``status``
 without a database; ``--min-games`` from 1; a wall's and a rater's settings called so; a
 refusal by the club told apart from the club away; ``join`` refusing a file others may read;

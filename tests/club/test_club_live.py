@@ -18,7 +18,7 @@ from companion.club.status import read_tables, status_of
 from companion.club.sync import Backoff, ClubSync, counts, side_connection, utc_clock
 from companion.games import get_rules
 from companion.store import Store
-from companion.view import table_view
+from companion.view.snapshot import table_view
 from companion.core.narrator import Narrator
 from tests.club.making import PATH
 from tests.club.cluster import free_port

@@ -1,4 +1,4 @@
-"""Cauldron: a seat's potion cards in hand with what each needs (issue 32), as its phone shows
+"""Cauldron: a seat's potion cards in hand with what each needs, as its phone shows
 them: brewable now, what the pool lacks, what the Cellars hold of it; only in its own view."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from companion.core.narrator import Narrator
 from companion.games.cauldron import RULES
 from companion.games.cauldron import potions as pt
 from companion.games.cauldron.hand import card_now, missing, seat_cards
-from companion.view import audience_view, table_view
+from companion.view.snapshot import audience_view, table_view
 from tests.companion import cauldron_autoplay as ca
 
 

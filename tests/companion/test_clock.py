@@ -1,4 +1,4 @@
-"""The table's clocks (issue 10 §4) as arithmetic on given times: a chess clock per seat, the
+"""The table's clocks as arithmetic on given times: a chess clock per seat, the
 game's length, the turn clock against a limit, pause, and what the store keeps across a
 restart. Pure: no Kivy, no sleeping."""
 

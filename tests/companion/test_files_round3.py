@@ -1,5 +1,5 @@
-"""Issue 29's probes, each as the class it is an example of (docs/security.md, "Files and
-sticks"): a planted lock, clean mark or swapped folder never turns a write against another file;
+"""The files' third round of probes, each as the class it is an example of (docs/security.md,
+"Files and sticks"): a planted lock, clean mark or swapped folder never turns a write against another file;
 a file that declares one schema and holds another, a uuid in another spelling or a number no
 float holds is refused naming the line and field; the configs' one reader; a killed restore's
 leftovers; a full card under ``replay --db``; ``-o /dev/stdout``. Each test fails on the code

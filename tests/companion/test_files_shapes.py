@@ -2,7 +2,7 @@
 limit costs what the companion keeps, not what the file dresses it in. Each run is a child
 process under a 1 GB address-space limit (a Raspberry Pi 3's memory, tests/support/
 bounded_child.py): refused or accepted, in one line, never a traceback, never a MemoryError.
-The peak memory and time of each shape at the limits are figures in the summary (the issue's
+The peak memory and time of each shape at the limits are figures in the summary (the
 bound: under 300 MB and 60 s); generated shapes (Hypothesis) add nesting, counts and sizes."""
 
 from __future__ import annotations

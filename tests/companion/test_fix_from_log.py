@@ -1,4 +1,4 @@
-"""A misread die is fixed from its log entry where the rules allow it (issue 10 §3): each game's
+"""A misread die is fixed from its log entry where the rules allow it: each game's
 ``fixable(state, step events, later events)`` must agree with ``correct_roll`` itself.
 
 Generated games (Hypothesis draws the seed; the tables also misread, fix, start roll-offs) are

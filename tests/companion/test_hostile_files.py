@@ -1,4 +1,4 @@
-"""Hostile and careless files (issue 20, sections 1 and 2): each probe is a file, a link, a pipe
+"""Hostile and careless files: each probe is a file, a link, a pipe
 or a stick a person could leave; each must be refused in one line or survived, with the game
 database and every bystander file unchanged, no traceback and no hang. The run's figures
 (probes, files changed outside their target, tracebacks, hangs, the largest import's peak
@@ -121,7 +121,7 @@ def test_a_stick_with_planted_links_and_a_pipe_writes_nothing_elsewhere(table, t
         short = device.replace("-", "")[:4]
         day = __import__("datetime").date(2026, 11, 30)
         stem = f"plays-{day.isoformat()}-{short}"
-        (stick / FOLDER / f".{stem}.jsonl.part").symlink_to(table)   # the issue's probe
+        (stick / FOLDER / f".{stem}.jsonl.part").symlink_to(table)   # the probe as found
         (stick / FOLDER / f"{stem}.csv").symlink_to(tmp_path / "nowhere" / "made.csv")
         os.mkfifo(stick / FOLDER / f"{stem}-2.jsonl")
         TALLY["probes"] += 1

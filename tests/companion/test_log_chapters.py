@@ -1,4 +1,4 @@
-"""The log's headings (``GameRules.chapter``, issue 23 item 8): each game's rounds or turns,
+"""The log's headings (``GameRules.chapter``): each game's rounds or turns,
 said in its own words, checked against the state the rules fold before each step: Witch's Brew
 by set and round, Cauldron by season, its Harvest or Market, and whose turn, Cauldron Quest by
 turn and whose it is. A heading opens where the round does, never in the middle of one."""

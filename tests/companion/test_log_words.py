@@ -1,4 +1,4 @@
-"""The log in words (issue 10 §3): every step of whole autoplayed games of all three games reads
+"""The log in words: every step of whole autoplayed games of all three games reads
 in the game's own words with who, one line per event, and never shows an id, a command's name,
 an argument's key or JSON (the patterns the prompts are held to in test_cauldron_words)."""
 
@@ -93,7 +93,7 @@ def test_a_toy_game_without_words_of_its_own_says_who_and_what() -> None:
 
 
 def test_quest_says_a_spell_fails_only_when_no_roll_is_left() -> None:
-    """Issue 33: "Spell fails" was said after roll 1 and roll 2 while the team rolled on. The
+    """"Spell fails" was once said after roll 1 and roll 2 while the team rolled on. The
     words follow the state: a miss with rolls left names the roll, "fails" is the last miss."""
     from companion.games.quest import RULES as QUEST
 

@@ -1,4 +1,4 @@
-"""A player's name is one line at every gate (issue 30: the club refuses a name with a tab or
+"""A player's name is one line at every gate (the club refuses a name with a tab or
 a line break, so a table that took one would keep a game the club refuses for ever): each
 game's setup, a profile's rename and a profile brought down from the club refuse it, naming
 the field, and take the same name on one line."""

@@ -131,7 +131,7 @@ def test_version_help_and_python_dash_m():
 
 
 def test_cli_export_of_a_game_in_play_with_hands_warns_and_keeps_them(tmp_path, capsys):
-    """Issue 32: the script keeps the hands (it must replay the same game); a game still in
+    """The script keeps the hands (it must replay the same game); a game still in
     play says on stderr that the hands are in it, a finished one or one without hands not."""
     script = tmp_path / "game.jsonl"
     hand = ["witch", "druid", "wizard", "warlock", "alchemist"]

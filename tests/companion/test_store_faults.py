@@ -1,4 +1,4 @@
-"""The store under real faults, in one place, with figures (issue 9, section 5).
+"""The store under real faults, in one place, with figures.
 
 The opening logic is tested elsewhere with monkeypatched errors; an injected error only proves
 that a code is classified, not that SQLite or the kernel ever raise it there. Here each fault is

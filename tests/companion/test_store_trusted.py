@@ -1,4 +1,4 @@
-"""A database is what the companion made, or it is refused (issue 20, section 3): a restored
+"""A database is what the companion made, or it is refused: a restored
 file carrying triggers once abandoned every game, stored 999 for every seat, renamed profiles
 and made each press take seconds, while ``companion check`` said "sound". Each probe here is
 refused at restore and at start with the object named and nothing changed; ``check`` says the

@@ -1,4 +1,4 @@
-"""The inputs issue 8 found crashing or silently misread, each refused at the gate naming its
+"""The inputs a probe found crashing or silently misread, each refused at the gate naming its
 field, and the clean command the log keeps (canonical role, the name as typed at setup)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hands on the phones (issue 32): choose_hand, the refused announcement and pass, the auto-pass
+"""Hands on the phones: choose_hand, the refused announcement and pass, the auto-pass
 in answer order, the variant, mixed tables, undo across a choice, replay and export, the record."""
 
 from __future__ import annotations

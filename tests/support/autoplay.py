@@ -60,7 +60,7 @@ def next_command(session: Session, rng: random.Random) -> Command:
         pool = [r for r in ROLES if r not in shown]
         return Command("reveal_excluded", args={"roles": rng.sample(pool, excluded_per_set(state))})
     hand = state.get("hands", {}).get(str(prompt["seat"])) if prompt["seat"] is not None else None
-    if phase == "choose":   # a seat that chose a hand before chooses this set's (issue 32)
+    if phase == "choose":   # a seat that chose a hand before chooses this set's
         pool = [r for r in ROLES if r not in state["excluded"]]
         return Command("choose_hand", who, {"roles": rng.sample(pool, 5)})
     if phase == "play" and hand is not None:   # a known hand: one of its own cards

@@ -1,4 +1,4 @@
-"""Debian's Chromium, headless, driven by Selenium, for the phones' page (issue 22): the
+"""Debian's Chromium, headless, driven by Selenium, for the phones' page: the
 browser and what the tests read off the page. Used by tests/web/test_browser.py (a PhoneServer
 fed by a bare session) and tests/ui/test_ui_phones.py (the running app); the fixture
 ``browser`` is in tests/conftest.py.

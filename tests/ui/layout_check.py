@@ -234,7 +234,7 @@ def _shown_from(root: Widget) -> Iterator[tuple[Widget, Rect | None]]:
 def _modal(w: Widget) -> bool:
     """A dialog, or a sheet over the whole window that takes every touch (the dimmed screen):
     what it lies over is not pressed unseen, since nothing else is in reach. A message, a
-    toast or a banner is never that, modal or not (issue 33): over a control it is found."""
+    toast or a banner is never that, modal or not: over a control it is found."""
     if isinstance(w, ModalView):     # its overlay darkens the whole window and takes touches
         return True
     if not getattr(w, "modal", False):

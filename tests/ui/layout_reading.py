@@ -103,7 +103,7 @@ def under_floor(u: float, large: bool) -> list[Finding]:
 
 #: layouts that only place their children: two of them side by side are not a list's items
 BARE = (BoxLayout, FloatLayout, GridLayout, StackLayout, Widget)
-#: a table screen's repeats fail the test that captured them (issue 33: every screen's wording
+#: a table screen's repeats fail the test that captured them (every screen's wording
 #: says each thing once); the figures count them too ("said twice")
 SAID_ONCE_HOLDS = True
 
@@ -112,7 +112,7 @@ def said_twice() -> list[Finding]:
     """The same phrase of three or more words twice among the texts the window shows (the
     topmost dialog's alone while one is open: what is under it is dimmed, not read): a screen
     says a thing once ("Fill the board" in the headline, its detail and the log was three
-    times, issue 33). Each repeat is one finding, naming the phrase and where it is."""
+    times). Each repeat is one finding, naming the phrase and where it is."""
     dialogs = [w for w in Window.children if isinstance(w, ModalView)]
     roots = dialogs[:1] if dialogs else list(Window.children)
     seen: dict[str, Widget] = {}
@@ -214,7 +214,7 @@ def _font_file(w: Label) -> str:
 
 def capital_px(w: Label) -> float:
     """The height of the capitals most of the label's characters are drawn at, in pixels of
-    the window: what a player at the table actually reads (issue 33)."""
+    the window: what a player at the table actually reads."""
     return _main_size(w) * cap_ratio(_font_file(w))
 
 
@@ -260,7 +260,7 @@ def targets() -> dict[str, Widget]:
 
 def moved(before: dict[str, Rect], now: dict[str, Rect], u: float) -> list[Finding]:
     """Controls of two consecutive states of one phase that are in both and not in the same
-    place (issue 33: Quest's rows jumped 21 px between turns, Cauldron's gather row grew
+    place (Quest's rows once jumped 21 px between turns, Cauldron's gather row grew
     under a finger): a player reaches for a control where it was."""
     found = []
     for key, rect in now.items():

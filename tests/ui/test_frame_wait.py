@@ -1,5 +1,5 @@
-"""A device's press is drawn at once, not at the next frame's slot (ui/table/frame_wait.py,
-issue 34): the Inbox's wake cuts Kivy's sleep between frames short, and nothing else does."""
+"""A device's press is drawn at once, not at the next frame's slot (ui/table/frame_wait.py):
+the Inbox's wake cuts Kivy's sleep between frames short, and nothing else does."""
 
 from __future__ import annotations
 

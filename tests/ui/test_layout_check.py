@@ -116,7 +116,7 @@ def test_lines_a_txt_puts_on_one_and_shortens_are_found(app):
 
 
 def test_text_under_a_later_sibling_and_text_out_of_an_ancestor_are_cut(app):
-    """Item 1 of issue 23: a banner's words under the game bar, drawn after it in the same
+    """A banner's words under the game bar, drawn after it in the same
     FloatLayout (their own boxes are whole: only a sibling's box cuts them); and words that
     reach out of the box of a layout two levels up."""
     banner = BoxLayout(size_hint=(None, None), size=(400, 80), pos=(10, 10))
@@ -220,7 +220,7 @@ def test_a_control_drawn_disabled_that_still_takes_a_tap_is_found(app):
 
 
 def test_a_phrase_said_twice_is_found_and_a_lists_column_is_not(app):
-    """Issue 33: "Draw an Omen card" in the headline and again in the panel; the same words
+    """"Draw an Omen card" in the headline and again in the panel; the same words
     on two items of one list (two offer cards' "Tap to buy") are its column, not a repeat."""
     from layout_reading import said_twice
     from ui.games.cauldron.market import OfferCard  # noqa: F401 (a class that is no layout)

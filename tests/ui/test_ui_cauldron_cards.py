@@ -1,4 +1,4 @@
-"""Cauldron's potion cards as printed cards (issue 23, item 6) and its seat cards read from a
+"""Cauldron's potion cards as printed cards and its seat cards read from a
 chair (item 4): the card dialog opens on the cards entered before, one tap enters one and the
 next seat with cards waiting follows; "A new card" is the whole entry preset from the kind the
 seat is owed, and a refused card says why. The seat cards' counters are big digits that Large
@@ -110,7 +110,7 @@ def test_large_text_enlarges_the_seat_cards_and_leaves_out_what_no_longer_fits(a
     assert anna.ids.name.font_size > 24 * app.u
     chips = find(lambda w: isinstance(w, PoolChip), anna)
     # six kinds held: fewer chips, "+N" for the rest, before a line is cut (the layout check);
-    # at 800x480 Large text's counters (a quarter larger, issue 33) leave no row for the pool
+    # at 800x480 Large text's counters (a quarter larger) leave no row for the pool
     # at all: the card shows fewer things, the seat's dialog a tap away has them
     assert not anna.show_cellars and (not chips or chips[-1].count.startswith("+"))
     assert anna.ids.pool_rows.height == 0 or chips

@@ -91,7 +91,7 @@ def test_setup_fill_dice_gather_end_turn_by_taps(app):
     assert app.prompt["phase"] == "omen"
     tap_title("Nothing to enter")
     assert app.prompt["text"] == "Fill the board: 4 Spider Web, 4 Frog Legs, 4 Poisonous Mushroom"
-    # the counts are on the panel's chips, said once: not again under the headline (issue 33)
+    # the counts are on the panel's chips, said once: not again under the headline
     shown = texts(table(app))
     assert all(c in shown for c in ("4 Spider Web", "4 Frog Legs", "4 Poisonous Mushroom"))
     assert "Spider Web" not in table(app).detail, table(app).detail

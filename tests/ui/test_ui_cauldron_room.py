@@ -1,4 +1,4 @@
-"""Cauldron's seat cards use the room of a larger window (issue 23, item 12): at 1280x720 a card
+"""Cauldron's seat cards use the room of a larger window: at 1280x720 a card
 lists the seat's potion cards (name and Magik) and Spells (kind and count) in readable sizes,
 and with height still to spare every card's counters have larger digits; at 800x480 the card
 is full already and lists nothing. Screenshots: cauldron_room_*."""
@@ -105,7 +105,7 @@ def test_a_seat_with_more_cards_than_room_says_how_many_more(app):
 
 
 def test_with_hands_on_phones_a_card_says_how_many_potions_never_which(app):
-    """Issue 32: the potion cards in hand are on the seat's phone; the Pi's card keeps the
+    """Hands on phones: the potion cards in hand are on the seat's phone; the Pi's card keeps the
     vial's count and lists the Spells only."""
     from dataclasses import replace
 

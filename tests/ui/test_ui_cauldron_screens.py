@@ -84,7 +84,7 @@ def test_setup_panels_render(app):
 
 
 def seats_show_their_counts(app, names) -> None:
-    """Issue 33: the seats' cards were empty under their names in the Omen's and the board's
+    """The seats' cards were once empty under their names in the Omen's and the board's
     phase (drawn compact: name and Magik alone). At 800x480 and 1280x720 each card shows its
     Potions and Spells, the counts the table reads from a chair."""
     from ui.games.cauldron.seats import CauldronSeatCard
@@ -192,7 +192,7 @@ def test_market_and_track_render(app):
     frames()
     assert app.prompt["phase"] == "market"
     assert screen(app).mode == "market"
-    # an offer open now is "available" in the action colour, as the action row's (issue 33)
+    # an offer open now is "available" in the action colour, as the action row's
     from ui import theme
     from ui.games.cauldron.market import OfferCard
     cards = find(lambda w: isinstance(w, OfferCard), app.root)

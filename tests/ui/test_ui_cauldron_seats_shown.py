@@ -1,4 +1,4 @@
-"""Cauldron's seats where issue 33 (item 6) found them hidden or empty. At the Market: a strip
+"""Cauldron's seats where a reading at the table found them hidden or empty. At the Market: a strip
 of compact cards under the offers, each with its name, Magik, Potions and Spells read from a
 chair, at 800x480, 1280x720 and portrait; the Market's own controls a finger's size and in
 their place from one purchase to the next; where the body has no room for the strip (a refusal
@@ -93,7 +93,7 @@ def test_a_refusal_takes_the_strips_room_and_the_offers_say_less(app):
     app.refuse("Advanced Potions can be bought only after Rituals of Power")
     frames()
     # rows a message leaves short: each offer says the most its line holds, never half a
-    # sentence ("Tap to buy:  then enter the card drawn" was cut after "the", issue 33)
+    # sentence ("Tap to buy:  then enter the card drawn" was cut after "the")
     shot("cauldron_market_refused")
     notes = {o.item: o.children[0].text for o in screen(app).market.walk(restrict=True)
              if isinstance(o, OfferCard)}

@@ -27,7 +27,7 @@ def test_who_acts_and_what_now_in_large_type(app):
     screen = table(app)
     assert screen.turn_name == "Anna" and screen.ask == "Gather, steal or brew"
     assert screen.ids.ask.font_size >= 24 * app.u and screen.ids.turn_name.font_size >= 24 * app.u
-    # the rules' sentence, smaller, without what the headline already says (issue 23, item 3)
+    # the rules' sentence, smaller, without what the headline already says
     assert "on the board: 5 Spider Web, 4 Frog Legs, 5 Poisonous Mushroom" in screen.detail
     assert "Gather, steal or brew" not in screen.detail
     actions = [button(t, screen.turn_panel) for t in ("Gather", "Steal", "Brew", "Spell",
@@ -112,7 +112,7 @@ def test_the_field_guess_fits_the_box():
 
 
 def test_a_seats_status_says_what_the_steal_did(app):
-    """Issue 33, item 3: "Has stole" after a failed steal. The status in the state's words."""
+    """Not "Has stole" after a failed steal. The status in the state's words."""
     app.screens.get_screen("cauldron")                 # its modules loaded
     from ui.games.cauldron.table import CauldronScreen
 

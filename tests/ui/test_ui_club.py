@@ -1,4 +1,4 @@
-"""The club at the table (issue 24 §2): with club settings the app runs its sync thread, and
+"""The club at the table: with club settings the app runs its sync thread, and
 the Settings screen says whether the club is connected, how many games wait and the last error
 in words, never a password. The club here is unreachable (a port nothing listens on): play goes
 on, the finished game waits, and the screen says so; the sync's report reaches the screen

@@ -1,4 +1,4 @@
-"""The colour language of ui/theme.py held on the controls (issue 33, item 5): a button that
+"""The colour language of ui/theme.py held on the controls: a button that
 picks a player is drawn in that seat's colour (not the option grey), the chosen one keeps
 its colour and gets the amber ring. Screenshots: colour_witchs_brew_whose_*,
 colour_cauldron_steal_whom_*."""

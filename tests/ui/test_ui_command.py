@@ -146,7 +146,7 @@ def test_demo_mode_keeps_its_own_database(monkeypatch, tmp_path, argv, expected)
 
 
 def test_a_first_start_says_nothing_of_kivy_s_configuration(tmp_path):
-    """Issue 33: a newcomer's first start printed "Older configuration version detected", that
+    """A newcomer's first start once printed "Older configuration version detected", that
     it was upgrading, and a DEBUG line; Kivy's config.ini is not used, so none of that."""
     said = _start_logs(tmp_path, "import kivy.core.window")
     assert "Older configuration" not in said and "Upgrading" not in said, said
@@ -167,7 +167,7 @@ def test_no_sound_device_is_one_line_not_a_critical():
 
 
 def test_the_keyboard_argument_and_where_auto_docks_kivy_s_keyboard(tmp_path, monkeypatch):
-    """Issue 33: demo mode on a touch-only screen had no on-screen keyboard (it docked only
+    """Demo mode on a touch-only screen once had no on-screen keyboard (it docked only
     full screen). ``--keyboard auto`` (the default) docks Kivy's VKeyboard full screen and
     wherever Linux lists no keyboard among its input devices; dock and system choose."""
     from companion.cli.main import build_parser

@@ -119,7 +119,7 @@ def test_a_die_in_witchs_brew_is_shown_refused_and_changes_nothing(tray):
 
     sim.die("d3", 4)
     assert wait_for(lambda: app.refusal, WAIT)
-    # the prompt shows on the table screen: the refusal does not say it again (issue 33)
+    # the prompt shows on the table screen: the refusal does not say it again
     assert app.refusal == "Die d3 showed 4: That die means nothing now", app.refusal
     assert app.dice_activity == "die d3: 4, not applied"
     assert app.beeps == ["refused"]

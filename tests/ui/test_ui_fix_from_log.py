@@ -1,7 +1,7 @@
-"""A misread die fixed from its entry in the log (issue 10 §3): dice come in as the tray sends
+"""A misread die fixed from its entry in the log: dice come in as the tray sends
 them, the log dialog shows a Fix button on the entry of a roll the rules would still let the
 table fix, which opens the game's own fix dialog on that roll; an older roll's entry has no
-button but a muted line under it: "Too late to fix" and the rule in words (issue 33: a grey Too
+button but a muted line under it: "Too late to fix" and the rule in words (a grey Too
 late button looked like a control and answered with an error). Cauldron Quest and Cauldron.
 Screenshots: fix_from_log_quest_*, fix_from_log_quest_refused_*, fix_from_log_cauldron_*."""
 

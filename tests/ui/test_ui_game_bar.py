@@ -1,4 +1,4 @@
-"""The game bar (issue 10 §3, §4): the last events in words under every game's table screen,
+"""The game bar: the last events in words under every game's table screen,
 the whole log in a dialog (a RecycleView: a long game builds a screenful of lines, not one
 widget per step), undo and redo saying what they did, the clocks, pause, and clocks that go on
 after leaving and resuming the game."""
@@ -186,7 +186,7 @@ def test_a_log_row_is_as_tall_as_its_words_wrap():
 
 
 def test_the_bar_leaves_out_an_older_line_that_says_the_newer_ones_words(app):
-    """Issue 33: "Anna rolled 5 for turn order" over "Barb rolled 2 for turn order" said
+    """"Anna rolled 5 for turn order" over "Barb rolled 2 for turn order" said
     "for turn order" twice in two rows: the newest alone (the log has both)."""
     start_brew(app)
     bar = _bar(app)

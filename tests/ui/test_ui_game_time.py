@@ -1,4 +1,4 @@
-"""A game's time is the same on every screen that names it (issue 33: Home said 14:50 and
+"""A game's time is the same on every screen that names it (Home once said 14:50 and
 History 14:43 for the same game: Home showed the last step's time, History the start). Both,
 and the game's detail, say when it began, through one helper (ui/text/played.py game_when)."""
 

@@ -1,4 +1,4 @@
-"""With the table setting Hands on phones, no Pi screen names a seat's unplayed cards (issue 32,
+"""With the table setting Hands on phones, no Pi screen names a seat's unplayed cards (the rule
 as a class): every Cauldron screen and dialog that shows a seat (its card, its dialog, the hand
 correction, the card entry, the brew) and the Witch's Brew table with hands chosen is walked,
 and no potion card or role held in a hand appears in any text of the window, except behind that

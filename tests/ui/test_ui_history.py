@@ -329,7 +329,7 @@ def test_a_game_that_is_not_there_is_refused_by_number(history):
 
 
 def test_a_milestone_on_the_season_axis_is_named_beside_its_dot(app, monkeypatch):
-    """Issue 33: the ringed dots on Cauldron's season axis had no labels (the legend said
+    """The ringed dots on Cauldron's season axis once had no labels (the legend said
     "milestone" once). Each flag's words are drawn beside its dot; one that would lie on a
     label already drawn is left out rather than drawn over it."""
     from kivy.uix.modalview import ModalView

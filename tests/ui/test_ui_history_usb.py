@@ -1,4 +1,4 @@
-"""The History screen's "To USB stick" (issue 12 §3) over a fake tree of mount points: without a
+"""The History screen's "To USB stick" over a fake tree of mount points: without a
 stick a tap says so; with one the export runs on a thread with the button disabled, then says
 what it wrote, and the file is one another table's import takes; a read-only stick is named.
 Shot at 800x480 and 1280x720 (and portrait) with zero layout findings."""
@@ -57,7 +57,7 @@ def test_no_stick_says_so_and_a_tap_looks_again(tree):
     app = App.get_running_app()
     open_history(app)
     assert screen.stick == "" and screen.usb_said.startswith("No USB stick mounted")
-    tap(button("Look for a stick"))                         # issue 33: it says what it does
+    tap(button("Look for a stick"))                         # it says what it does
     assert screen.usb_said.startswith("Not exported: no USB stick is mounted")
     assert "docs/" not in screen.usb_said                   # no developer's file to a player
     (tmp_path / "media" / "usb").mkdir(parents=True)      # plugged in while on the screen

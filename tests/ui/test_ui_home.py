@@ -190,7 +190,7 @@ def test_a_row_names_the_winner_first_even_on_equal_points():
 
 
 def test_a_quest_resume_card_says_one_path_not_one_paths():
-    """Issue 33, item 3: "1 paths blocked" on the resume card."""
+    """Not "1 paths blocked" on the resume card."""
     from ui.games import _quest_where
 
     summary = {"turn_no": 4, "in_cauldron": ["rotten_egg"], "obstacles": [{"path": 2}]}

@@ -1,4 +1,4 @@
-"""The phones at the table, on the Pi (issue 22): the game bar's Phones button starts sharing and
+"""The phones at the table, on the Pi: the game bar's Phones button starts sharing and
 shows the codes, each decoded from the drawn window to its link; the counts follow phones that
 connect and leave (real WebSockets on 127.0.0.1); a seat's phone presses through the same gate
 and the log says whose phone it was; Stop sharing ends every connection and link; the choice
@@ -446,7 +446,7 @@ def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
 
 
 def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(sharing):
-    """Issue 32, on the running app: with Hands on phones a seat's page may choose its hand;
+    """Hands on phones, on the running app: with Hands on phones a seat's page may choose its hand;
     the app plays it as choose_hand from that phone, the Pi's log says only that a hand was
     chosen, and a refused hand (its words quote the cards) is told to the phone, never shown on
     the Pi. Without the setting the phone is offered no hand."""
@@ -491,7 +491,7 @@ def test_a_hand_from_a_phone_is_played_and_its_refusal_goes_to_that_phone_alone(
 
 
 def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(sharing):
-    """The running app plays a seat's entry (companion/view_forms.py) from its phone: the form
+    """The running app plays a seat's entry (companion/view/forms.py) from its phone: the form
     offers the card brewed in the last game; a value out of the form's bounds is refused
     naming the field, on the Pi and to the phone, and changes nothing; a good one is the Pi's
     brew command, logged as that phone's."""
@@ -528,7 +528,7 @@ def test_a_brew_entered_on_a_phone_is_played_and_a_wrong_field_is_said_on_both(s
 
 
 def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s(sharing):
-    """Cauldron's Market (issue 31 item 9): the buyer's phone buys with a card's discount. A
+    """Cauldron's Market: the buyer's phone buys with a card's discount. A
     Cellar beyond Barb's 2 Magik is not among her plain purchases but is on the discount form
     at its full price; with no Magik off the rules refuse it in the Pi's words, on the Pi and
     to the phone, and nothing changes; with 1 off it is the Pi's buy, logged as her phone,
@@ -569,3 +569,18 @@ def test_a_purchase_with_a_discount_from_the_buyer_s_phone_is_played_as_the_pi_s
     finally:
         barb.close()
         carl.close()
+
+
+def test_cauldron_s_ui_lends_the_phones_the_earlier_potion_cards(monkeypatch):
+    """What a game's UI adds to the phones' snapshot is lent by the game (``app.games``), never
+    imported by the app's phones part: Cauldron's hands get the earlier games' cards, 30 at
+    most, and a seat without a hand stays without."""
+    from ui.games import GAMES
+    from ui.games.cauldron import potion
+
+    seen = [{"name": f"Card {n}", "ingredients": {}} for n in range(40)]
+    monkeypatch.setattr(potion, "earlier_catalogue", lambda app: seen)
+    snapshot = {"hands": [None, {"cards": []}]}
+    GAMES["cauldron"].phone_extras(None, snapshot)
+    assert snapshot["hands"] == [None, {"cards": [], "catalogue": seen[:30]}]
+    assert GAMES["quest"].phone_extras is None and GAMES["witchs_brew"].open_fix is None

@@ -1,4 +1,4 @@
-"""Known players at setup (issue 12 §1): each seat's "Who?" lists the profiles seen before,
+"""Known players at setup: each seat's "Who?" lists the profiles seen before,
 most recent first; picking one fills the seat's name and takes the profile's colour when no
 other seat has it (else says so); a profile at another seat cannot be picked twice; a profile
 is corrected from the list, a refusal naming the field and changing nothing. Shot at both

@@ -1,4 +1,4 @@
-"""Portrait and flipped (issue 10 §5): every screen at 720x1280, the newer official Pi display
+"""Portrait and flipped: every screen at 720x1280, the newer official Pi display
 (Touch Display 2) standing up, and the three tables turned by 180 degrees for the far side.
 
 At 720x1280 the app measures its unit against the panel turned (480x800: 1.5 pixels a unit, as

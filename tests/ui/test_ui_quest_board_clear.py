@@ -1,4 +1,4 @@
-"""Cauldron Quest's board keeps the wizard's ring clear of what lies in its corners (issue 33:
+"""Cauldron Quest's board keeps the wizard's ring clear of what lies in its corners (once
 the ring's spaces at the lower left and right lay half under Break obstacle and the paths
 blocked, where the wizard could stand hidden): at 800x480, 1280x720 and portrait, every
 circle space, with the band it is drawn on, is outside Home, the turn, Break obstacle and

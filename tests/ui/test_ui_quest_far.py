@@ -1,4 +1,4 @@
-"""The Cauldron Quest table read from a chair (issue 23): at 800x480 at least half of its texts
+"""The Cauldron Quest table read from a chair: at 800x480 at least half of its texts
 are 24 units or more in each phase, the ingredients needed are pictures that give up their
 names before they would be cut, and Home shows a new table its games first."""
 

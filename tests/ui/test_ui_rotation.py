@@ -1,4 +1,4 @@
-"""The panel's rotation (issue 13 §3): the official 7" display (800x480) stood on its side.
+"""The panel's rotation: the official 7" display (800x480) stood on its side.
 
 A quarter turn (90: the panel turned right, 270: turned left) makes the window 480x800: the
 app's unit is measured again (0.94 pixels: the portrait layouts are sized for the 720x1280 Touch

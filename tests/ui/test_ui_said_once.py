@@ -1,4 +1,4 @@
-"""Issue 33, "said once, in the state's own words": a table screen says each thing once.
+""""Said once, in the state's own words": a table screen says each thing once.
 
 The layout check fails a captured table state where two texts share a phrase of three words
 (tests/ui/layout_reading.py ``said_twice``); these tests hold the rule itself and the wording

@@ -71,7 +71,7 @@ def test_table_phases_render(app):
     s.execute(Command("claim", "Carl"))
     frames()
     assert table(app).mode == "answer"
-    # the call said once, by the claim button (issue 33), not by the card's box as well
+    # the call said once, by the claim button, not by the card's box as well
     assert sum("I am the Warlock!" in t for t in texts(app.root)) == 1
     both_sizes("witchs_brew_table")
     assert table(app).turn_text == "Answer the Warlock: claim it, agree or pass"

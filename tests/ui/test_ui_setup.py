@@ -68,7 +68,7 @@ def test_a_name_stays_above_the_docked_keyboard(app):
 
 
 def test_a_first_cauldron_setup_keeps_nothing_and_typing_a_name_is_the_name(app):
-    """Issue 33, item 7: a first Cauldron game said "Kept from the last Cauldron game"; a name
+    """A first Cauldron game once said "Kept from the last Cauldron game"; a name
     field held the text "Player 1", so a tap and typing gave "PlayerAnna 1"."""
     from kivy.core.window import Window
     from test_ui_cauldron_screens import start

@@ -1,4 +1,4 @@
-"""Start-up draws Home first (issue 34): what the home screen does not draw is imported later.
+"""Start-up draws Home first: what the home screen does not draw is imported later.
 A start is timed by benchmarks/cold_start.py; this holds the rule that makes it cheap: no game's
 rules, table screens, charts, QR codes, club or phones' server before Home's first frame, on a
 table that has games to resume. (Home's emblems are drawn by the games' own drawings: Quest's

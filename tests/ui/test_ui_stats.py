@@ -164,7 +164,7 @@ def test_an_empty_history_says_so(app):
 
 
 def test_it_opens_on_a_title_that_has_games(app, tmp_path):
-    """Issue 33, item 8: Statistics opened on Witch's Brew with no Witch's Brew game kept."""
+    """Statistics once opened on Witch's Brew with no Witch's Brew game kept."""
     path = tmp_path / "only-cauldron.sqlite3"
     with Store(path) as store:
         build_history(store, {"cauldron": 3}, seed=2, mess=0)
@@ -178,7 +178,7 @@ def test_it_opens_on_a_title_that_has_games(app, tmp_path):
 
 
 def test_a_player_has_one_colour_in_every_title_s_tab(app, screen):
-    """Issue 33: a player's colour changed between tabs (the palette was dealt over each
+    """A player's colour once changed between tabs (the palette was dealt over each
     title's players). Now one colour per player over the whole history, in every tab; and
     players of one tab still have colours of their own."""
     seen: dict[str, set] = {}

@@ -1,4 +1,4 @@
-"""A press redraws what changed (issue 34): the table screens are drawn in regions that keep
+"""A press redraws what changed: the table screens are drawn in regions that keep
 their own pictures (ui/widgets/still.py), and labels keep the pictures of their words
 (ui/widgets/kept_text.py). What a player sees must not change by a pixel, a region that did not
 change is not drawn again, and a kept picture is never drawn into."""

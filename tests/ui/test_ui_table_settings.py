@@ -65,7 +65,7 @@ def test_each_control_changes_the_setting_and_it_survives_a_restart(app, table):
     assert app.dimmer.minutes == 5
     tap(row_button(app, "dim", "Never"))
     assert app.dimmer.minutes == 0
-    tap(row_button(app, "hands", "On phones"))            # issue 32: hands on the phones
+    tap(row_button(app, "hands", "On phones"))            # hands on the phones
     assert app.table_settings.hands and json.loads(table.read_text())["hands"] is True
     restart(app)
     assert row_button(app, "hands", "On phones").chosen

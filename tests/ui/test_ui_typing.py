@@ -1,4 +1,4 @@
-"""Typing is text (issue 33): while a text field has the keyboard, no key reaches the table's
+"""Typing is text: while a text field has the keyboard, no key reaches the table's
 key map. The "P" of "Love Potion" typed into a Cauldron card's name paused the game, and the
 "c" of "Toad Tonic" sent a pass for Carl.
 
@@ -158,7 +158,7 @@ def test_the_table_keys_still_play_with_no_field_focused(app):
 
 
 def test_a_name_is_typed_on_the_docked_keyboard_where_there_is_none(app):
-    """Issue 33: demo mode on a touch-only screen had no way to type a name. With Kivy's
+    """Demo mode on a touch-only screen once had no way to type a name. With Kivy's
     keyboard docked (``companion run --keyboard dock``, or auto with no keyboard plugged in:
     ui/kiosk/command.py keyboard_mode), a field's focus docks the VKeyboard at the bottom,
     the setup lifts the field above it, and its keys type into the field (not into the table's

@@ -1,5 +1,5 @@
 """Witch's Brew tiles with Large text show fewer counts larger rather than cramming them
-(issue 33, item 6): every count shown keeps an icon of at least ICON_LEAST of its digits'
+(read from a chair): every count shown keeps an icon of at least ICON_LEAST of its digits'
 size beside it, at 800x480 and 1280x720, normal and Large text. Large text at 800x480 drew the
 second line's icons 2 pixels wide (the potions counter, hidden, kept the width it had before
 the tile turned compact), at 1280x720 20 pixels beside 58-pixel digits (four counts at

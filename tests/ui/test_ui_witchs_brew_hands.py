@@ -1,4 +1,4 @@
-"""Witch's Brew hands on the Pi (issue 32): the table screen shows only who has chosen; a seat
+"""Witch's Brew hands on the Pi: the table screen shows only who has chosen; a seat
 without a phone chooses behind the Hidden entry, which shows the hand only while it is open
 and keeps a refusal inside itself; the set waits for a seat that chose before; the seats that
 do not hold the announced role are passed at once. Screenshots at 800x480 and 1280x720."""
@@ -122,7 +122,7 @@ def test_the_set_waits_for_a_seat_that_chose_before(app):
 
 
 def test_a_whole_game_with_hands_on_phones_and_carl_on_the_hidden_entry(app):
-    """Done when (issue 32): a game plays through with Anna and Barb choosing on their phones
+    """Hands on phones, whole: a game plays through with Anna and Barb choosing on their phones
     (as the app plays a phone's hand) and Carl behind the Pi's Hidden entry every set; nobody
     with a hand forgets a card, and the record holds every set's hands."""
     import random

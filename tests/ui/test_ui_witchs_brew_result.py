@@ -1,4 +1,4 @@
-"""The end of a Witch's Brew game (issue 10, §7): every seat on its own row with its score
+"""The end of a Witch's Brew game: every seat on its own row with its score
 broken down, the tie-break said in words, the game's length, "Play again" with the same seats;
 and setup problems said at the seat they concern, gone as soon as they are fixed."""
 

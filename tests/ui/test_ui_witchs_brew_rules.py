@@ -1,4 +1,4 @@
-"""Witch's Brew at the table, issue 21: a seat declines what the companion applied for it (No
+"""Witch's Brew at the table: a seat declines what the companion applied for it (No
 thanks on its tile), a role announced again goes face down, and a gain the supply cut short is
 said on screen. Screenshots at 800x480 and 1280x720 (screenshots/)."""
 
@@ -126,7 +126,7 @@ def test_the_setup_turns_the_box_counts_on(app):
 
 
 def test_the_words_follow_the_round_and_the_favors_declined(app):
-    """Issue 33, words against the state: while the holder carries out round 1's full action
+    """Words against the state: while the holder carries out round 1's full action
     the header says Round 1 (the rules already count round 2), and a seat that declined its
     favor (Barb abstains from paying for it) is not tagged "Favor"; those who took it are."""
     s = start(app)

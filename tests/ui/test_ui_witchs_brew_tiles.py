@@ -1,4 +1,4 @@
-"""Witch's Brew read from a chair (issue 23): the seat tiles' counters as big digits beside
+"""Witch's Brew read from a chair: the seat tiles' counters as big digits beside
 drawn icons, larger with Large text; a correction that shows the counts the seat holds; and a
 brew entered in fewer taps: the cards brewed in earlier games offered as a picker, the only
 stack left picked by itself. Screenshots at 800x480 and 1280x720 (screenshots/)."""
@@ -34,7 +34,7 @@ def test_the_tiles_show_every_counter_as_digits_beside_its_icon(app):
     tile = panel(app, "Anna")
     drawn = [c for c in find(lambda w: isinstance(w, Counter), tile) if c.height]
     assert {c.kind for c in drawn} == {"drop", "nugget", "vial", "potion", "cards"}
-    for c in drawn:                # 30 units at 800x480: capitals of 21 px (issue 33)
+    for c in drawn:                # 30 units at 800x480: capitals of 21 px
         assert c.digits.font_size == pytest.approx(app.u * 30)
         assert c.icon.width > app.u * 14 and c.icon.canvas.children   # drawn, not empty
     both_sizes("witchs_brew_tiles")

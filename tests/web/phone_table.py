@@ -14,7 +14,7 @@ from typing import Any
 from companion.core import CompanionError, Session
 from companion.core.gate import seat_of
 from companion.core.narrator import Narrator
-from companion.view import table_view
+from companion.view.snapshot import table_view
 from hardware.inbox import Inbox
 from ui.web.clients import Client
 from ui.web.commands import phone_command

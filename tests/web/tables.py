@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from companion.core import Command, Session
 from companion.core.narrator import Narrator
-from companion.view import table_view
+from companion.view.snapshot import table_view
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
 

@@ -23,8 +23,8 @@ import pytest
 
 from companion.core import Command, CompanionError, InputEvent, Session
 from companion.core.narrator import Narrator
-from companion.view import seat_choices, table_view
-from companion.view_forms import form_command
+from companion.view.snapshot import seat_choices, table_view
+from companion.view.forms import form_command
 from hardware.inbox import Inbox
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay

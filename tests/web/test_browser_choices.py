@@ -1,5 +1,5 @@
 """The choices and entries a seat makes inside its turn, pressed on its phone's page in headless
-Chromium (companion/view_options.py, view_forms.py, ui/web/static/forms.js): Witch's Brew's
+Chromium (companion/view/options.py, forms.py, ui/web/static/forms.js): Witch's Brew's
 Alchemist drop and a brew entered on the form, Cauldron Quest's kept die and a spell cast,
 Cauldron's Market purchase, and one with a discount from a card entered on its form.
 Each is played through the gate as the app plays it and logged as "<name>'s phone".
@@ -72,7 +72,7 @@ def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
 
 
 def test_a_card_of_an_earlier_game_fills_the_brew_in_one_tap(browser, table_of):
-    from companion.view_forms import brew_cards
+    from companion.view.forms import brew_cards
 
     session, seat = _brew_until(_waiting("brew"))
     table = table_of(session)

@@ -1,4 +1,4 @@
-"""Hands on the phones in real browsers (issue 32): three seats' pages, each in its own headless
+"""Hands on the phones in real browsers: three seats' pages, each in its own headless
 Chromium, and the Pi (this test, playing what the phones send as ui/table/phones.py does). The
 seats choose their hands on their pages, a role is announced, the seats that do not hold it are
 passed at once, the holder's page asks; nothing of one seat's hand reaches another seat's page,
@@ -15,7 +15,7 @@ import pytest
 from companion.core import CompanionError, Session
 from companion.games import get_rules
 from companion.games.witchs_brew.roles import ROLES
-from companion.view_hands import HAND_KEYS, hand_command, refused_privately
+from companion.view.hands import HAND_KEYS, hand_command, refused_privately
 from tests.support.browser import chromium, shown_n, text, until
 from tests.web import tables
 from tests.web.test_browser import Table, shot

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from companion.core import InputEvent, Session
-from companion.view import seat_choices
+from companion.view.snapshot import seat_choices
 from tests.support.fuzz import garbage
 from tests.web import tables
 from tests.web.serving import serve, socket

@@ -1,4 +1,4 @@
-"""A crowd of sockets cannot lock the table out (issue 31): the server in a child process with a
+"""A crowd of sockets cannot lock the table out: the server in a child process with a
 lowered file limit, 1,200 idle and half-sent connections from one address, then a seat's phone
 joins within 2 s, and the log holds a handful of records, none a traceback. Also: what any
 client can send at the connection's level (a reset right after the upgrade, a 20 KB header,

@@ -1,4 +1,4 @@
-"""A seat's link belongs to a player (issue 31): carried to the same player's seat in the next
+"""A seat's link belongs to a player: carried to the same player's seat in the next
 game, ended (with the page's words) when they are not in it, never a press for anyone else;
 the tokens kept in a file of mode 600 survive the app killed outright, and only Stop sharing
 ends them."""

@@ -1,5 +1,5 @@
-"""Probes no issue named (issue 31's class rule), sent as a hostile device on the table's network
-would, byte for byte, to the real server on loopback. Each guards a rule of docs/security.md
+"""Probes nobody asked for (a probe that breaks a rule is a class to close), sent as a hostile
+device on the table's network would, byte for byte, to the real server on loopback. Each guards a rule of docs/security.md
 ("The phones' network"); the first ones found a fault each (fixed in ui/web/: outbox.py,
 routes.py, limits.py, server.py), the others found nothing wrong and keep it so. Every probe
 also holds the log's rule: no traceback, a handful of records (the ``quiet_log`` fixture)."""

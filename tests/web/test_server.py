@@ -12,7 +12,7 @@ import pytest
 from yarl import URL
 
 from companion.core import InputEvent
-from companion.view import audience_view
+from companion.view.snapshot import audience_view
 from hardware.inbox import Inbox
 from tests.web import tables
 from tests.web.serving import origin, serve, socket

@@ -1,4 +1,4 @@
-"""The table's snapshot (companion.view): built from real sessions of the three games, plain
+"""The table's snapshot (companion.view.snapshot): built from real sessions of the three games, plain
 JSON, each seat's buttons exactly what its physical buttons can do now, and a cost and size
 that do not grow with the game's length."""
 
@@ -13,7 +13,7 @@ from benchmarks import logs
 from companion.core import Command, InputEvent, RuleViolation, Session
 from companion.core.narrator import Narrator
 from companion.games import get_rules
-from companion.view import LOG_LINES, PRIVATE, SEAT_BUTTONS, audience_view, table_view
+from companion.view.snapshot import LOG_LINES, PRIVATE, SEAT_BUTTONS, audience_view, table_view
 from tests.web import tables
 
 
@@ -164,7 +164,7 @@ def test_a_new_step_is_told_once_not_the_whole_log_again():
         assert calls["describe"] == 1
 
 
-# -- issue 31: what the Pi shows, and each audience's view --------------------------------
+# -- what the Pi shows, and each audience's view -------------------------------------------
 
 def test_the_answer_buttons_say_what_they_mean_and_the_others_wait():
     snap = tables.snapshot(tables.brew_answering())
@@ -217,7 +217,7 @@ def test_each_audience_sees_the_public_table_and_only_its_own_part(session):
 
 
 def test_the_role_picker_and_no_thanks_are_the_seats_choices_and_each_is_accepted():
-    from companion.view import seat_choices
+    from companion.view.snapshot import seat_choices
 
     session = tables.brew(0)                              # the starter announces a role
     snap = tables.snapshot(session)
@@ -249,7 +249,7 @@ def test_a_gain_a_seat_may_decline_is_offered_as_no_thanks_to_that_seat_only():
     (tables.brew, (0, 4, 9, 40)), (tables.cauldron, (15, 20, 30, 45)), (tables.quest, (3, 5, 9, 20))],
     ids=["brew", "cauldron", "quest"])
 def test_every_choice_offered_is_the_seats_own_and_the_rules_take_it(make, steps):
-    from companion.view import seat_choices
+    from companion.view.snapshot import seat_choices
 
     offered = 0
     for n in steps:

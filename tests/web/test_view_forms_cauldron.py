@@ -1,5 +1,5 @@
-"""Cauldron's purchase with a discount from a card, on the buyer's phone (companion/view_forms.py,
-issue 31 item 9: the Pi's Market has a "Magik off the price" stepper, and the rulebook says
+"""Cauldron's purchase with a discount from a card, on the buyer's phone (companion/view/forms.py:
+the Pi's Market has a "Magik off the price" stepper, and the rulebook says
 "Some characters may have discounts on certain purchases: check your Character card"). The
 form is offered on the buyer's Market turn only; it lists every purchase the rules sell the
 seat money aside, each with its full price; every item and discount it offers is the Pi's
@@ -19,8 +19,8 @@ from hypothesis import strategies as hs
 from companion.core import Command, CompanionError, Session
 from companion.games.cauldron import RULES
 from companion.games.cauldron.market import cost, rule_against
-from companion.view import audience_view, seat_choices
-from companion.view_forms import form_command, seat_forms
+from companion.view.snapshot import audience_view, seat_choices
+from companion.view.forms import form_command, seat_forms
 from tests.companion import cauldron_autoplay
 from tests.web import tables
 from tests.web.test_view_options import _pass, _phone_plays, _same_after
@@ -247,7 +247,7 @@ def test_the_advanced_game_s_second_purchase_is_a_new_entry():
 
 def test_a_potion_bought_with_a_discount_is_then_entered_on_the_seat_s_hand():
     """As the plain ``buy:basic_potion`` choice: the card drawn is owed to the seat's hand,
-    which its phone then asks for (companion/view_hands.py); the same state as that choice's
+    which its phone then asks for (companion/view/hands.py); the same state as that choice's
     with the Pi's discount."""
     session, seat = _market()
     plain = next(c for k, _, c in seat_choices(session, seat) if k == "buy:basic_potion")

@@ -1,4 +1,4 @@
-"""Privacy is a rule of the data (issue 32): every audience's snapshot (the watching page, each
+"""Privacy is a rule of the data: every audience's snapshot (the watching page, each
 seat's phone), the Pi's table screen (the prompt and summary it draws from), the log and the
 club's live status are built at every step of generated Witch's Brew games with hands, and
 none changes when another seat's unplayed cards are swapped for others: nothing of a hand
@@ -19,7 +19,7 @@ from companion.core.narrator import Narrator
 from companion.games import get_rules
 from companion.games.witchs_brew import hands as hd
 from companion.games.witchs_brew.roles import ROLES
-from companion.view import PRIVATE, audience_view, table_view
+from companion.view.snapshot import PRIVATE, audience_view, table_view
 from tests.support.hands_autoplay import hand_command
 
 NAMES = ["Anna", "Barb", "Carl", "Dora"]
@@ -116,7 +116,7 @@ def _snap(game_rules, setup, offered=True):
 
 
 def test_a_phone_may_send_a_hand_only_when_its_own_part_says_so():
-    from companion.view_hands import MAX_KEY, enters_hand
+    from companion.view.hands import MAX_KEY, enters_hand
 
     session, snap = _snap("witchs_brew", {"players": NAMES[:3]})
     assert enters_hand(snap, 0, "hand:witch,druid,wizard,warlock,alchemist") is None
@@ -140,9 +140,9 @@ def test_whatever_a_phone_sends_as_a_hand_is_refused_in_words_or_played(game, bo
     """Generated hand keys (any text, any JSON): the command they stand for is refused with a
     RuleViolation that changes nothing, or taken; nothing else is ever raised."""
     from companion.core.errors import CompanionError
-    from companion.view_hands import HAND_KEYS
-    from companion.view_hands import hand_command as command_of
-    from companion.view_hands import refused_privately
+    from companion.view.hands import HAND_KEYS
+    from companion.view.hands import hand_command as command_of
+    from companion.view.hands import refused_privately
     from tests.companion import cauldron_autoplay as ca
 
     setup = ca.setup_for(3) if game == "cauldron" else {"players": NAMES[:3]}

@@ -1,5 +1,5 @@
-"""The choices and entries a seat makes inside its turn, on its phone (companion/view_options.py,
-companion/view_forms.py): Witch's Brew's effect options, Cauldron Quest's kept dice, reveals,
+"""The choices and entries a seat makes inside its turn, on its phone (companion/view/options.py,
+companion/view/forms.py): Witch's Brew's effect options, Cauldron Quest's kept dice, reveals,
 swaps and bottle moves. Each appears for the awaited seat only, is the very command the Pi's
 screen sends (played through the gate it leaves the same state), and the server lets a seat
 send it only while its own part offers it."""
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from companion.core import Command, Session
-from companion.view import audience_view, seat_choices
-from companion.view_forms import form_command, seat_forms
+from companion.view.snapshot import audience_view, seat_choices
+from companion.view.forms import form_command, seat_forms
 from tests.companion import quest_autoplay
 from tests.support import autoplay
 from tests.web import tables
@@ -358,7 +358,7 @@ def test_cauldron_s_spells_are_cast_from_the_phone_in_the_seat_s_turn():
 
 
 def test_a_brew_form_offers_the_earlier_cards_it_can_take_as_they_are():
-    from companion.view_forms import brew_cards
+    from companion.view.forms import brew_cards
 
     session, seat = _brew_until(_waiting("brew"))
     (form,) = seat_forms(session, seat)

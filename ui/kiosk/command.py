@@ -67,7 +67,7 @@ def keyboard_mode(choice: str, fullscreen: bool, plugged: bool | None) -> str:
     """Kivy's ``keyboard_mode`` for ``--keyboard``: "systemanddock" (Kivy's VKeyboard docked
     at the bottom while a field has the focus, keys still typed too) for dock; "system" for
     system. auto docks it in the kiosk (full screen) and wherever no keyboard is plugged in
-    (issue 33: demo mode on a touch-only screen had no way to type a name); a headless window
+    (else demo mode on a touch-only screen has no way to type a name); a headless window
     (the tests' offscreen driver) has nobody to type, so it is never docked by auto."""
     if choice == "dock":
         return "systemanddock"

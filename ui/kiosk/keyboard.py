@@ -17,7 +17,7 @@ def typing_into():
 
     While one has it, every key is text for that field and nothing else: the table's key map
     (demo keys standing in for seat buttons, P for Pause) stands aside, so the "P" of "Love
-    Potion" typed into a card's name never pauses the game (issue 33). The window's tree is
+    Potion" typed into a card's name never pauses the game. The window's tree is
     walked, not Kivy's private list of keyboards, so a field left focused on a screen that is
     no longer shown does not swallow the table's keys."""
     stack = list(Window.children)

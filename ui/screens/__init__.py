@@ -1,1 +1,3 @@
-"""One module + kv file per screen: home, setup, the Witch's Brew table, the result."""
+"""The app's screens outside a game, one module + kv file each: Home, History and a stored game's
+detail, Statistics, the table's Settings and the Hardware screen (its draft and smart dice).
+A game's own setup, table and result screens live beside it in ui/games/<game>/."""

@@ -99,7 +99,7 @@ class StatsScreen(Screen):
         self._everyone: dict | None = None   # the players' colours (_colours)
         played = [p.game for p in self._plays]
         if self.kind == "game" and played and self.chosen not in played:
-            self.chosen = played[-1]   # a title with games, the latest played (issue 33)
+            self.chosen = played[-1]   # a title with games, the latest played
         self.refresh()
 
     def show_title(self, game: str) -> None:
@@ -167,7 +167,7 @@ class StatsScreen(Screen):
 
     def _colours(self, store) -> dict:
         """Every player's colour, made once a visit over the whole history's players: the
-        same player is the same colour in every title's tab (issue 33)."""
+        same player is the same colour in every title's tab."""
         if self._everyone is None:
             chosen = {p.uuid: p.colour for p in store.profiles(limit=10_000) if p.colour}
             self._everyone = everyone_colours(self._names, chosen)

@@ -113,7 +113,7 @@ def everyone_colours(names: Mapping[str, str], chosen: dict[str, str] | None = N
     order): their profile's colour (``chosen``: uuid -> palette name), else one no other
     player has while the palette lasts, then the palette again; a black one drawn grey on the
     dark screen (the bar's label names the player, so colour is never the only cue). Made
-    over every player of the history, a player has one colour in every tab (issue 33: the
+    over every player of the history, a player has one colour in every tab (once the
     colours were dealt per title, so Anna was blue under one and green under another)."""
     chosen = chosen or {}
     picked = [palette.find(chosen.get(key) or "") for key in names]

@@ -1,4 +1,4 @@
-"""The app's side of the club (issue 24): the sync thread, the table's live status handed to it,
+"""The app's side of the club: the sync thread, the table's live status handed to it,
 and what the Settings screen says of the club.
 
 A mixin of ``CompanionApp`` (as ``PhonesApp`` is). When this companion has joined a club (the

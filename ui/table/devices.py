@@ -23,7 +23,6 @@ from kivy.core.window import Keyboard, Window
 from companion.core.errors import RuleViolation
 from companion.core.model import Command, InputEvent
 from hardware.inbox import Inbox
-from ui.games import table_screens
 from ui.table.frame_wait import FrameWait
 from ui.table.smart_dice import SmartDice
 
@@ -153,7 +152,7 @@ class TableDevices:
             return False
         testing = self.input_listener is not None
         if not app.demo or not (testing or app.session is not None
-                                and app.screens.current in table_screens()):
+                                and app.screens.current in app.table_screens):
             return False
         if set(modifiers) & {"ctrl", "alt", "meta"}:
             return False

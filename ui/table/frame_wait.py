@@ -2,7 +2,7 @@
 
 Kivy's clock sleeps between frames (maxfps 30: up to 33 ms) and nothing cuts that sleep short:
 a button, a die or a phone's press put on the Inbox waited, on average, half a frame before the
-main thread even saw it (issue 34). Kivy's own "interrupt" clocks would cut it short, but for
+main thread even saw it. Kivy's own "interrupt" clocks would cut it short, but for
 every event scheduled anywhere: an Animation or a ScrollView's kinetic effect then runs its
 frames back to back (2,000 a second measured here). This wait cuts it short for the Inbox
 alone: the sleep waits on an event the Inbox's wake sets, and every other frame keeps its slot.

@@ -1,4 +1,4 @@
-"""The app's side of the phones at the table (issue 22): start and stop sharing, hand the phones'
+"""The app's side of the phones at the table: start and stop sharing, hand the phones'
 server a snapshot after every change, and keep the Pi's count of the phones connected.
 
 A mixin of ``CompanionApp`` (as ``GameBarApp`` and ``TableSettingsApp`` are). The server
@@ -31,8 +31,9 @@ from ui.table.snapshot import snapshot_now
 
 class PhonesApp:
     """Needs from the app: ``devices`` (its inbox), ``session``, ``clock``, ``turn_limit``,
-    ``store``, ``table_settings``, ``change_table_settings``, ``demo`` and the game bar's
-    narrator (``_narrator_of``)."""
+    ``store``, ``table_settings``, ``change_table_settings``, ``demo``, the game bar's
+    narrator (``_narrator_of``) and ``games`` (ui.games' table: what each game's UI adds to a
+    snapshot, handed here rather than imported)."""
 
     phones_on = BooleanProperty(False)        # the server runs: the table is shared
     phones_watching = NumericProperty(0)      # phones open on the watch link
@@ -103,7 +104,7 @@ class PhonesApp:
         (``ui.web.commands``): a table that moved on is told to that phone alone, and nothing
         is played for any other seat. Returns the step played, or None."""
         from companion.core.errors import CompanionError
-        from companion.view_hands import HAND_KEYS, refused_privately
+        from companion.view.hands import HAND_KEYS, refused_privately
         from ui.web.commands import MovedOn, phone_command
 
         self.dimmer.stir()                    # as any other press: a dim screen wakes
@@ -127,32 +128,6 @@ class PhonesApp:
             return None
         after = session.done_steps_view()[-1:]
         return after[0] if after and after != before else None
-
-    def _brews_seen(self, session, snapshot) -> None:
-        """Witch's Brew: the cauldron cards brewed in earlier games of this database, on a
-        seat's brew form, those it can take as they are (one tap fills the form)."""
-        forms = [f for part in snapshot.get("controls") or [] for f in part.get("forms", [])
-                 if f["form"] == "brew"]
-        if not forms or self.store is None:
-            return
-        from companion.view_forms import brew_cards
-        from ui.games.witchs_brew.brew import earlier_cards
-
-        seen = earlier_cards(self)
-        for form in forms:
-            form["cards"] = brew_cards(form, seen)
-
-    def _cards_seen(self, session, snapshot) -> None:
-        """Cauldron: the potion cards of earlier games of this database, for a seat's phone to
-        enter one of them with a tap (the cards of this game in hand are nobody else's)."""
-        if session.rules.name != "cauldron" or self.store is None:
-            return
-        from ui.games.cauldron.potion import earlier_catalogue
-
-        seen = earlier_catalogue(self)[:30]
-        for hand in snapshot.get("hands") or []:
-            if hand is not None:
-                hand["catalogue"] = seen
 
     def open_phones(self) -> None:
         """The game bar's Phones button: share (if not yet), then the codes to scan."""
@@ -200,8 +175,9 @@ class PhonesApp:
                 self._phones_play = (session, session.game_id if session.game_id is not None
                                      else f"{self._phones_n}")
             snapshot["play"] = self._phones_play[1]
-            self._cards_seen(session, snapshot)
-            self._brews_seen(session, snapshot)
+            game = self.games.get(session.rules.name)       # what the game's UI adds
+            if game is not None and game.phone_extras is not None and self.store is not None:
+                game.phone_extras(self, snapshot)
             server.publish(snapshot)
 
     def _bgstats_link(self, session) -> str | None:

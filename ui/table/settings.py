@@ -45,7 +45,7 @@ ROTATIONS = {0: "Upright", 90: "Turned right", 180: "Upside down", 270: "Turned 
 DIM_MINUTES = (0, 2, 5, 10, 20)           # 0: never dim
 OFF_MINUTES = (0, 10, 20, 30, 60)         # 0: never off; else longer than dim_minutes
 #: text size -> how much larger than normal every font is drawn (layouts keep their sizes)
-TEXT_SIZES = {"normal": 1.0, "large": 1.25}   # Large adds a quarter (issue 33)
+TEXT_SIZES = {"normal": 1.0, "large": 1.25}   # Large adds a quarter
 #: the phones' server's port, and the ports it may use (none a system's, below 1024)
 PHONES_PORT = 8765
 PHONES_PORTS = range(1024, 65536)
@@ -70,7 +70,7 @@ class TableSettings:
     off_minutes: int = 0
     phones: bool = False
     phones_port: int = PHONES_PORT
-    #: hands on the phones (issue 32): each seat chooses its hand on its phone (Witch's Brew)
+    #: hands on the phones: each seat chooses its hand on its phone (Witch's Brew)
     #: or keeps its potion cards there (Cauldron); the Pi's table screen says only how many
     hands: bool = False
 

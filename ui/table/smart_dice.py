@@ -168,11 +168,9 @@ class SmartDice:
     def rolls(self) -> str:
         """'Cauldron rolls six-sided dice': what the game in play rolls, for a refusal."""
         session = getattr(self.devices.app, "session", None)
-        name = getattr(getattr(session, "rules", None), "name", None)
-        if name in ("cauldron", "quest"):
-            from ui.games import GAMES
-
-            return f"{GAMES[name].title} rolls six-sided dice"
+        rules = getattr(session, "rules", None)
+        if getattr(rules, "name", None) in ("cauldron", "quest"):
+            return f"{rules.title} rolls six-sided dice"     # the rules' own title
         return "the games roll six-sided dice"
 
     def _show(self) -> None:

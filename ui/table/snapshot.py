@@ -1,4 +1,4 @@
-"""The table as the phones and the club see it: ``companion.view.table_view`` of the session now,
+"""The table as the phones and the club see it: ``companion.view.snapshot.table_view`` of the session now,
 with its clocks brought up to this moment. Built on the main thread, when either asks."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ log = logging.getLogger(__name__)
 def snapshot_now(app: Any, session: Any, n: int, who: str, **extra: Any) -> dict[str, Any] | None:
     """The snapshot numbered ``n``; None (logged under ``who``) when it cannot be made: the
     phones or the club miss one picture, the table plays on."""
-    from companion.view import table_view
+    from companion.view.snapshot import table_view
 
     clock = None
     if app.clock is not None:

@@ -1,4 +1,4 @@
-"""Runs of three words: what "said twice" means on a screen (issue 33).
+"""Runs of three words: what "said twice" means on a screen (each thing said once).
 
 A screen that says a thing twice ("Fill the board" in the headline, its detail and the log)
 makes a player read it twice; the layout check finds any run of PHRASE words that two texts

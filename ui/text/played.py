@@ -48,7 +48,7 @@ def when(iso: str) -> str:
 
 def game_when(game) -> str:
     """When a game was played, the same on every screen that names it: when it began (a
-    History row's ``Play.started``, a store row's ``GameInfo.created_at``; issue 33: Home
+    History row's ``Play.started``, a store row's ``GameInfo.created_at``; once Home
     said 14:50, the last step, and History 14:43, the start, for the same game). A game in
     play says when it was last played beside it, in those words."""
     started = getattr(game, "started", None) or getattr(game, "created_at")

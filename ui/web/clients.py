@@ -10,8 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.view_forms import MAX_FORM
-from companion.view_hands import HAND_KEYS, enters_hand
+from companion.view.forms import MAX_FORM
+from companion.view.hands import HAND_KEYS, enters_hand
 from ui.web import passes as kept
 from ui.web.commands import PhoneInput
 from ui.web.messages import Refused
@@ -84,7 +84,7 @@ def seat_input(snapshot: dict[str, Any] | None, client: Client, seat: int | None
     if message["type"] == "choose":
         offered = [c["choice"] for c in controls.get("choices", [])]
         forms = [f["form"] for f in controls.get("forms", [])]
-        if message["choice"].startswith(HAND_KEYS_ALL):   # the seat's own hand (issue 32)
+        if message["choice"].startswith(HAND_KEYS_ALL):   # the seat's own hand
             why = enters_hand(snapshot, seat, message["choice"])
             if why:
                 raise Refused(why)

@@ -12,7 +12,7 @@ that turns it into a command:
 
 - only while the table is still at that snapshot (``version``: the newest the app published);
   otherwise it is refused in words ("the table moved on"), and nothing is played;
-- only what that seat's own controls offer now (``companion.view.seat_controls``, the same
+- only what that seat's own controls offer now (``companion.view.snapshot.seat_controls``, the same
   that drew its buttons), rebuilt from the table as it is, never a press for the seat the game
   happens to await;
 - and only a command the table counts as that seat's (:func:`seat_of_command`).
@@ -71,7 +71,7 @@ def phone_command(session: Session | None, event: PhoneInput, version: int) -> C
     (MovedOn when the table is no longer at ``event.seen``) names why nothing is played.
     Forms and hands are found by the callers' own helpers (``found``), then judged here too."""
     from companion.core.gate import seat_of
-    from companion.view import seat_controls
+    from companion.view.snapshot import seat_controls
 
     if session is None:
         raise RuleViolation("No game at the table now")
@@ -108,9 +108,9 @@ def phone_command(session: Session | None, event: PhoneInput, version: int) -> C
 
 def choice_command(session: Session, seat: int, key: str) -> Command:
     """A choice the Pi's screen offers ``seat`` now, an entry it filled in, or its own hand."""
-    from companion.view import seat_choices
-    from companion.view_forms import form_command, is_form
-    from companion.view_hands import HAND_KEYS, hand_command
+    from companion.view.snapshot import seat_choices
+    from companion.view.forms import form_command, is_form
+    from companion.view.hands import HAND_KEYS, hand_command
 
     found = next((c for k, _, c in seat_choices(session, seat) if k == key), None)
     if found is None and is_form(session.rules.name, key):   # an entry the phone filled in

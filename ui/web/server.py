@@ -1,10 +1,10 @@
 """The phones' server: the live table on the local network, and phones as seat buttons.
 
 aiohttp on its own thread with its own asyncio loop. It never touches Kivy, the store or the
-session: the main thread hands it snapshots (``companion.view.table_view``), and what a seat's
+session: the main thread hands it snapshots (``companion.view.snapshot.table_view``), and what a seat's
 phone presses becomes an :class:`InputEvent` on the one inbox, as a GPIO button's would, so it
 passes the same gate and is logged with its source ("Anna's phone"). The server owns the table
-as published; each phone gets its audience's view of it (``companion.view.audience_view``): a
+as published; each phone gets its audience's view of it (``companion.view.snapshot.audience_view``): a
 watcher the public table, a seat's phone that and its own seat's part, nothing of another's.
 
 The controller API (what the app calls, from its main thread)::
@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 from aiohttp import web
 
 from companion.core.model import InputEvent
-from companion.view import audience_view
+from companion.view.snapshot import audience_view
 from ui.web import passes as kept
 from ui.web.addresses import join_links, local_addresses
 from ui.web.clients import (  # noqa: F401 (the tests')

@@ -290,7 +290,7 @@ class LineChart(_Chart):
 
     def _flag_label(self, words: str, x: float, y: float, plot: tuple[float, ...],
                     named: list[tuple[float, float, float, float]]) -> None:
-        """A flag's words (the milestone taken, issue 33: the dots had no names) on a dark
+        """A flag's words (the milestone taken, so a dot has a name) on a dark
         plate above its dot (below it at the plot's top), inside the plot; one that would lie
         on a label already drawn is left out (the legend and the game's log name it)."""
         if not words:

@@ -222,8 +222,8 @@ def seat_looks(session) -> dict[str, tuple[tuple, tuple]]:
     from, whose counters, whose die): the seat's own colour, as its panel and its name in the
     log show it, so a choice of players reads by colour as well as by name; the chosen one
     keeps its colour and gets the amber ring (``theme.button_look``). None for a team game,
-    whose seats have no colours: its buttons keep their role's fill (issue 33: player
-    choices were grey)."""
+    whose seats have no colours: its buttons keep their role's fill (else player
+    choices would be grey)."""
     if session is None or session.rules.cooperative:
         return {}
     names = session.names

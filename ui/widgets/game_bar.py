@@ -1,4 +1,4 @@
-"""The game bar under every game's table screen (issue 10 §3, §4): on the left the last events
+"""The game bar under every game's table screen: on the left the last events
 in words with who and where from, tap it for the whole game's log; on the right the turn clock
 (amber near the table's limit, red at it), the awaited seat's time and the game's length, and
 a pause button. Undo and redo say here, in large type, what they took back or put back.
@@ -78,7 +78,7 @@ def _width(text: str, font_size: float, bold: bool) -> int:
 class GameBar(Box):
     #: What the left of the bar shows: the newest two events when both fit in its two rows,
     #: else the newest alone (the log dialog has every event whole), of those the window does
-    #: not say already (the headline, a panel, the messages' band): said once, issue 33.
+    #: not say already (the headline, a panel, the messages' band): each thing said once.
     shown = StringProperty("")
     #: the events' place says what undo or redo just did (drawn in amber)
     news = BooleanProperty(False)
@@ -103,7 +103,7 @@ class GameBar(Box):
 
     def _said_around(self) -> set[str]:
         """The phrases the window shows outside the bar (the headline, the panels, the
-        messages' band): the bar does not say them again (issue 33)."""
+        messages' band): the bar does not say them again."""
         said: set[str] = set()
         stack = list(Window.children)
         while stack:
@@ -269,7 +269,7 @@ class GameBarApp(EventDispatcher):
             self._clear_undo()
         elif step is not None and not self._announce and self.undo_words:
             # a new press after an undo: what undo took back is old news, and the band would
-            # name it beside the log line of what was played since (said twice, issue 33)
+            # name it beside the log line of what was played since (said twice)
             self._clear_undo.cancel()
             self.undo_words = ""
         self._announce = ""

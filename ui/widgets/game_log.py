@@ -8,7 +8,7 @@ one per step; each row's height comes from its words (ui/widgets/wrap.py), not a
 die's entry has a Fix button when the game's rules (``fixable`` in its dice module) would accept
 a correction of that roll now; it opens the game's own fix dialog. An older die's entry has no
 button: a line under it, in the muted words of a status, says "Too late to fix" and the rule's
-reason (issue 33: a grey "Too late" button looked like a control and answered with an error)."""
+reason (a grey "Too late" button would look like a control and answer with an error)."""
 
 from __future__ import annotations
 
@@ -34,10 +34,9 @@ from ui.widgets.common import load_rules_once
 from ui.widgets.wrap import lines_needed
 
 #: The games whose dice are fixed from the log: the rules' dice module (``die_step(events)``,
-#: ``fixable(state, events, later events)``) and the function of the game's UI that opens its own
-#: fix dialog for a step's roll (``open_fix(events)``).
-DICE_FIXES = {"quest": ("companion.games.quest.dice", "ui.games.quest.dialogs"),
-              "cauldron": ("companion.games.cauldron.dice", "ui.games.cauldron.dice")}
+#: ``fixable(state, events, later events)``); the game's UI lends the function that opens its
+#: own fix dialog for a step's roll (``open_fix(events)`` in the app's ``games``).
+DICE_RULES = {"quest": "companion.games.quest.dice", "cauldron": "companion.games.cauldron.dice"}
 #: What a die's entry says: its button while the rules allow a fix, else the status line's
 #: first words, before the rule's reason.
 FIX, TOO_LATE = "Fix", "Too late to fix"
@@ -49,12 +48,14 @@ FIX_WIDTH = 120
 LINE_FS, HEADING_FS = theme.DETAIL_FS, theme.DETAIL_FS + 4
 
 
-def dice_fix(game: str) -> tuple[Any, Callable[[Sequence[Any]], None]] | None:
-    """The game's rules dice module and its UI's ``open_fix``, or None (a game without dice)."""
-    if game not in DICE_FIXES:
+def dice_fix(game: str, games: dict[str, Any]
+             ) -> tuple[Any, Callable[[Sequence[Any]], None]] | None:
+    """The game's rules dice module and its UI's ``open_fix`` (from ``games``, the app's table
+    of the games' UIs, handed here), or None (a game without dice)."""
+    open_fix = getattr(games.get(game), "open_fix", None)
+    if game not in DICE_RULES or open_fix is None:
         return None
-    rules, ui = DICE_FIXES[game]
-    return importlib.import_module(rules), importlib.import_module(ui).open_fix
+    return importlib.import_module(DICE_RULES[game]), open_fix
 
 
 def later_events(steps: Sequence[Step], index: int) -> Iterator:
@@ -174,7 +175,7 @@ class GameLog(ModalView):
         if session is None:
             self.ids.rv.data = []
             return
-        fixes = dice_fix(session.rules.name)
+        fixes = dice_fix(session.rules.name, app.games)
 
         def fix_of(index: int, step: Step) -> str:
             if fixes is None or not fixes[0].die_step(step.events):
@@ -192,7 +193,7 @@ class GameLog(ModalView):
         """A die entry's button: the game's fix dialog for that roll when the rules allow it
         now (asked again at the tap), else the rule's words here; nothing changes."""
         app = App.get_running_app()
-        fixes = dice_fix(app.session.rules.name) if app.session is not None else None
+        fixes = dice_fix(app.session.rules.name, app.games) if app.session is not None else None
         steps = app.log_steps()
         index = next((i for i, step in enumerate(steps) if step.n == n), None)
         if fixes is None:

@@ -14,7 +14,7 @@ cleared to the window's background colour, opaque, so nothing is blended twice.
 A table screen changes a few parts at a time (a seat's word, the headline): it is made of
 regions (:class:`StillRegion`), each keeping its own picture, and drawn straight into the
 window (``StillLayer.buffered`` False while it shows), so a press redraws the parts it changed
-(issue 34).
+and no more.
 """
 
 from __future__ import annotations

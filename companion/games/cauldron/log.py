@@ -68,7 +68,7 @@ def _kind_card(kind: Any) -> str:
 
 def _bought(e: dict[str, Any], who: Callable[[Any], str]) -> str:
     item = d.ITEM_TEXT.get(e.get("item"), "an item")
-    # a potion card bought goes to the seat's hand: the log never names it (issue 32)
+    # a potion card bought goes to the seat's hand: the log never names it (the seat's own)
     if e.get("field"):
         item = f"{item} of {_thing(e['field'])}"
     return f"{who(e.get('seat'))} bought {item} for {e.get('cost')} Magik"
@@ -116,7 +116,7 @@ WORDS: dict[str, Words] = {
                                          if e.get("passed") else f"{who(e.get('seat'))} is done shopping"),
     "milestones_set": lambda e, who: "Milestone positions set",
     "character_set": lambda e, who: f"{who(e.get('seat'))} plays the {_thing(e.get('character'))}",
-    # a card in hand is the seat's own (issue 32): the log says its kind, never which card
+    # a card in hand is the seat's own: the log says its kind, never which card
     "potion_added": lambda e, who: (f"{who(e.get('seat'))} took "
                                     f"{_kind_card((e.get('potion') or {}).get('kind'))}"),
     "potion_discarded": lambda e, who: f"{who(e.get('seat'))} discarded {e.get('potion')}",

@@ -24,7 +24,7 @@ def _setup_text(state: State) -> str:
     fields = ", ".join(f"{state['fields'][k]} {d.label(k)}" for k in d.INGREDIENTS
                        if state["fields"][k])
     quick = d.QUICK in state["variants"]
-    deal = "2 Basic Potions (one of them Easy)"   # each thing said once (issue 33)
+    deal = "2 Basic Potions (one of them Easy)"   # each thing said once
     if d.SIMPLE not in state["variants"]:
         deal += ", 2 Basic Spells"
     if quick:

@@ -95,7 +95,7 @@ def counts_markup(counts: dict[str, int], size: int | None = None) -> str:
 
 
 def hands_on_phones(app=None) -> bool:
-    """The table setting Hands on phones (issue 32): then no Pi screen names a seat's potion
+    """The table setting Hands on phones: then no Pi screen names a seat's potion
     cards in hand (the seat cards, the seat's dialog, the brew and the entry show how many),
     except behind that seat's own Hidden entry while it is open."""
     app = app or App.get_running_app()
@@ -120,7 +120,7 @@ def pool_needs(player: dict, potion: dict) -> str:
     """What the pool lacks for ``potion`` after its recipe, in short: "Needs 1 more Spider
     Web, 1 more of any kind in the pool". The rules' sentence ("Anna lacks 2 Spider Web in the
     pool to brew ...") said the recipe's "2 Spider Web" again, and the seat's name on every
-    row of the list (issue 33); the counts are the rules' own (companion.games.cauldron.hand)."""
+    row of the list (said twice); the counts are the rules' own (companion.games.cauldron.hand)."""
     gap = missing(player, potion)
     parts = [f"{n} more " + ("of any kind" if kind == d.ANY else ingredient_name(kind))
              for kind, n in gap["pool"].items()]

@@ -92,7 +92,7 @@ class CauldronSeatCard(SeatBox):
     #: too short for the name, a line of words and the counters (ui/games/cauldron/seats.kv)
     tight = BooleanProperty(False)
     #: tall enough for the counters under the name (the Omen's and the board's phase leave a
-    #: card less: its line of words then, not an empty band; issue 33)
+    #: card less: its line of words then, not an empty band)
     counters_room = BooleanProperty(True)
     #: the game uses Spells (not the Simple Game): the star and its count
     spells_used = BooleanProperty(True)
@@ -138,7 +138,7 @@ class CauldronSeatCard(SeatBox):
         self.owed = len(player["owed"])
         self.potions = len(player["potions"]) + self.owed
         self.spells = player["spells"]
-        # Hands on phones (issue 32): the potion cards are on the seat's phone, the Pi says
+        # Hands on phones: the potion cards are on the seat's phone, the Pi says
         # only how many (the vial's digit)
         hidden = hands_on_phones()
         vials = [] if hidden else [("vial", p["name"], f"+{p['yield']}")
@@ -196,7 +196,7 @@ class CauldronSeatCard(SeatBox):
         listed.add_widget(Widget())   # the lines at the top, under the pool
         rest = left - sum(line.height for line in lines)
         # no chips and a line's room but not two (a larger window's Omen or board phase): the
-        # room goes to the counters, drawn larger in its middle, not an empty band (issue 33)
+        # room goes to the counters, drawn larger in its middle, not an empty band
         self.rest = rest
         self.empty = not lines and not rows and rest >= LINE_H * fu
         self.spare = len(lines) == len(self.cards) and rest >= (ROOMY_H - COUNTERS_H) * fu
@@ -341,7 +341,7 @@ class CauldronSeatRow(GridLayout):
         """Larger digits where every card has room to spare; where every card has nothing
         to list (and ``counts_take_room``), their counters' row takes the room the least of
         them has left (a larger window's Omen or board phase had an empty band under the
-        counts, issue 33)."""
+        counts)."""
         cards = self.children
         empty = self.counts_take_room and bool(cards) and all(card.empty for card in cards)
         roomy = empty or all(card.spare for card in cards)

@@ -40,14 +40,14 @@ PHASE_WORDS = {
 }
 #: the height of what the phase asks for, under the seats (dice and the market take the whole
 #: body: the faces and the offers are the large targets then)
-#: (the phase's 156 leave each seat's card its counts under its name, issue 33)
+#: (the phase's 156 leave each seat's card its counts under its name)
 LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 156, "track": 58}
 #: the same on a portrait screen (480 units wide): the turn's actions and the track's tools in
 #: two rows, the phase's panel taller for its narrower columns
 PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 124}
 #: how many of the phase panel's buttons share a row on a portrait screen
 PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
-#: units the Market keeps above the seats' strip under it (issue 33: the seats were hidden at
+#: units the Market keeps above the seats' strip under it (the seats were once hidden at
 #: the market): three rows of offers with a line of words each, and beside them the discount
 #: and Pass a finger tall; portrait: three rows of offers with two-line titles, and the
 #: discount and Pass below them (market.kv). Where the body has less (Large text, a message
@@ -88,7 +88,7 @@ class CauldronPhasePanel(BoxLayout):
         else:
             box.rows, box.cols = 1, None
         if phase == "setup":
-            # the panel's title says what the panel adds, never the headline again (issue 33)
+            # the panel's title says what the panel adds, never the headline again (said once)
             self.heading = "Tap a seat for its cards"
             for p in summary["players"]:
                 owed = len(p["owed"])

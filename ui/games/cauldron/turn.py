@@ -176,7 +176,7 @@ class CauldronTurnPanel(GridLayout):
     def _blocked(self, box, reason: str) -> None:
         """An action that is not possible: the rules' reason, in large type, without the parts
         the headline says already ("..., then end the turn" under "Quick Actions if any, then
-        end the turn": said once, issue 33)."""
+        end the turn": said once)."""
         self.heading = f"{self._building.capitalize()}: not possible now"
         app = App.get_running_app()
         said = ask_now(app.session.state, app.prompt) if app.session is not None else ""
@@ -197,7 +197,7 @@ class CauldronTurnPanel(GridLayout):
             self.heading = "Gather: tap the Ingredient taken from the board"
         grid = self._grid(box, row=INGREDIENT_ROW)
         # every kind the board holds this Harvest keeps its slot, one gathered to the last
-        # as "none left": a tap meant for one kind never lands on the next (issue 33)
+        # as "none left": a tap meant for one kind never lands on the next
         fields = self.summary.get("fields") or {}
         for k in d.INGREDIENTS:
             if left[k] or fields.get(k):

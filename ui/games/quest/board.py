@@ -79,7 +79,7 @@ class QuestBoard(FloatLayout):
         """The board's centre and radius: the largest circle (down to SHRINK of the box's)
         whose wizard's ring (RING_OUT of the radius: its band, the bottles and the hat on it)
         clears what lies in the box's corners, as near the box's middle as they let it be
-        (issue 33: a ring's spaces lay under Break obstacle and the paths blocked)."""
+        (a ring's spaces once lay under Break obstacle and the paths blocked)."""
         key = (tuple(self.pos), tuple(self.size), tuple(self.corners()))
         if key != getattr(self, "_placed_key", None):
             self._placed_key, self._placed = key, self._place(*key)

@@ -115,7 +115,7 @@ class ResolvePanel(BoxLayout):
             box.add_widget(go)
         elif effect.kind == TRADE_DROP:
             # the three drops side by side in the place of the one button the other effects
-            # have: Abstain stays where it always is, under them (issue 33)
+            # have: Abstain stays where it always is, under them
             box.cols = 1
             drops = BoxLayout(spacing=app.u * 6)
             for drop in DROPS:

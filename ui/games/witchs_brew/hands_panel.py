@@ -1,4 +1,4 @@
-"""Hands on the Pi (issue 32): at the start of a set the bottom of the table screen shows only
+"""Hands on the Pi (each seat's cards its own): at the start of a set the bottom of the table screen shows only
 who has chosen a hand ("Chosen: Anna, Carl. Waiting: Barb"), never which cards, and a Hidden
 entry button per seat that may still choose: for a seat without a phone, the Pi turns into
 that seat's own screen (the 12 role cards with their full action and favor; the variant's

@@ -20,7 +20,7 @@ from ui.widgets.icons import Counter  # noqa: F401 (the kv rules use it)
 
 #: a bold digit's width over its font size (Roboto's 0.57), and the least a counter's icon may
 #: be beside it, over the same: a line of counts too narrow for four so shows three, larger
-#: rather than cramped (issue 33: Large text drew 2-pixel icons between the digits)
+#: rather than cramped (Large text once drew 2-pixel icons between the digits)
 DIGIT_EM, ICON_LEAST = 0.57, 0.45
 
 #: Status kinds -> (fill, ink). The word is always shown as well.

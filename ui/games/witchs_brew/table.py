@@ -39,7 +39,7 @@ def declined_favors(steps) -> frozenset[int]:
     gave its free gain back. The state keeps only who agreed (``last_round``'s favors), so the
     steps say who then declined, read back from the newest: the events after the last
     ``round_resolved`` (its action, a gain given back; a new round's announcement ends what
-    belongs to it) and those of that round itself, back to its announcement (issue 33: a
+    belongs to it) and those of that round itself, back to its announcement (once a
     "Favor" tag stayed on a seat that had declined its favor)."""
     seats: set[int] = set()
     resolved = False
@@ -60,7 +60,7 @@ def declined_favors(steps) -> frozenset[int]:
 def round_words(summary: dict, prompt: dict) -> str:
     """Where the game is: the set and the round being played. A round's effects are carried
     out after the rules count it resolved (``round`` already names the next one), so while
-    they are, the round is the one they belong to (issue 33: "Round 2" during round 1's
+    they are, the round is the one they belong to (not "Round 2" during round 1's
     action)."""
     last = summary["last_round"]
     if prompt["phase"] == "resolve" and last and last["set"] == summary["set"] \
@@ -123,7 +123,7 @@ def what_now(summary: dict, prompt: dict) -> str:
     if phase == "play":
         return "Choose a role card and announce it"
     if phase == "answer":
-        # the three answers are the buttons' words: said there once (issue 33)
+        # the three answers are the buttons' words: said there once
         return f"Answer the {ROLES[summary['role']].title}: claim it, agree or pass"
     if phase == "resolve":
         front = summary["pending"][0]
@@ -164,7 +164,7 @@ class WitchsBrewScreen(Screen):
         self.play_panel = PlayPanel()
         self.resolve_panel = ResolvePanel()
         self.reveal_panel = RevealPanel()
-        self.hands_panel = HandsPanel()          # issue 32: who has chosen, Hidden entry
+        self.hands_panel = HandsPanel()          # who has chosen, never which cards
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()

@@ -1,4 +1,4 @@
-// Entries the seat fills in (companion/view_forms.py): Witch's Brew's brew (the potion card and
+// Entries the seat fills in (companion/view/forms.py): Witch's Brew's brew (the potion card and
 // the drops paid) and a card read aloud (what changed for each seat, a card won); Cauldron's
 // purchase with a discount from a card (what is bought, the Magik off). Each form comes
 // in the seat's part of the snapshot (t.you.forms) with its fields: a pick among options or a

@@ -1,4 +1,4 @@
-// The seat's own hand (issue 32), drawn from the seat's part of each snapshot (t.you.hand, which
+// The seat's own hand, drawn from the seat's part of each snapshot (t.you.hand, which
 // the server gives this seat alone): Witch's Brew's 5 role cards, chosen here at the start of a
 // set and shown all set long with what is left; Cauldron's potion cards in hand, each with
 // whether the pool can brew it now and what is missing, and the entry of a card. table.js

@@ -28,11 +28,11 @@ from companion.core.engine import Session
 from companion.core.errors import CompanionError
 from companion.core.model import InputEvent
 from companion.core.narrator import Narrator
-from companion.view_extra import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
-from companion.view_extra import label as _label
-from companion.view_hands import seat_hands
-from companion.view_forms import seat_forms
-from companion.view_options import group_of
+from companion.view.screen import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
+from companion.view.screen import label as _label
+from companion.view.hands import seat_hands
+from companion.view.forms import seat_forms
+from companion.view.options import group_of
 
 #: The snapshot's layout; a page that knows another refuses to guess.
 VERSION = 1
@@ -100,7 +100,7 @@ def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
     controls = snapshot.get("controls") or []
     view["you"] = (dict(controls[seat], name=snapshot["seats"][seat]["name"])
                    if seat is not None and 0 <= seat < len(controls) else None)
-    if view["you"] is not None:          # the seat's own hand (issue 32), nobody else's
+    if view["you"] is not None:          # the seat's own hand, nobody else's
         view["you"]["hand"] = (snapshot.get("hands") or [None] * (seat + 1))[seat]
     return view
 
@@ -163,7 +163,7 @@ def seat_choices(session: Session, seat: int, buttons_done: set | None = None
     the Command), only those the rules accept now and none a button already does. The phones'
     server offers them by key; the app plays the key's command, found again here. Entries
     with numbers to fill in (a brew, a card read aloud, a purchase with a discount) are
-    companion.view_forms'."""
+    companion.view.forms'."""
     if session.over:
         return []
     found = []

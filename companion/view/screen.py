@@ -1,8 +1,8 @@
-"""What the Pi shows beside the seats' figures, for the phones' snapshot (companion.view): each
+"""What the Pi shows beside the seats' figures, for the phones' snapshot (companion.view.snapshot): each
 game's board (Witch's Brew's role card in play and its text, Cauldron's Magik track, Quest's
 needed ingredients and wizard), the lines a seat's tile adds (Cauldron's character and
 potions), and the choices the Pi's screen offers a seat (``CHOICES``: each a key, its words
-and the Command; companion.view.seat_choices keeps those the rules accept now). Pure."""
+and the Command; companion.view.snapshot.seat_choices keeps those the rules accept now). Pure."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def no_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
 def _brew_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
     from companion.core import Command
     from companion.games.witchs_brew.roles import ROLES
-    from companion.view_options import brew_effect_options
+    from companion.view.options import brew_effect_options
 
     player = session.names[seat]
     return [(f"role:{key}", f"The {role.title}", Command("play_role", player, {"role": key}))
@@ -33,10 +33,10 @@ def _brew_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
 
 def _cauldron_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
     """The Pi's harvest turn: gather an Ingredient left on the board, brew a Potion, steal;
-    its Spells and Cellars and the Market Season's purchases (companion.view_options)."""
+    its Spells and Cellars and the Market Season's purchases (companion.view.options)."""
     from companion.core import Command
     from companion.games.cauldron.data import INGREDIENTS
-    from companion.view_options import cauldron_options, harvest_extras
+    from companion.view.options import cauldron_options, harvest_extras
 
     player, summary = session.names[seat], session.summary()
     if summary.get("phase") != "turns" or summary.get("turn") != player:
@@ -62,7 +62,7 @@ def _quest_choices(session: Session, seat: int) -> list[tuple[str, str, Any]]:
     from companion.core import Command
     from companion.games.quest.odds import SPELLS
     from companion.games.quest.state import SPELL_TITLES
-    from companion.view_options import quest_options
+    from companion.view.options import quest_options
 
     if session.prompt().get("seat") != seat:
         return []
@@ -109,7 +109,7 @@ def _cauldron_board(summary: dict[str, Any], colours: Any) -> list[dict[str, Any
 
 def _cauldron_lines(summary: dict[str, Any], seat: int) -> list[str]:
     """A seat's tile: its character's ability and how many potion cards it holds, never which
-    (issue 32: the cards in hand are on the seat's own phone, companion/view_hands.py)."""
+    (the cards in hand are on the seat's own phone, companion/view/hands.py)."""
     p = summary["players"][seat]
     out = [p["ability"]] if p.get("ability") else []
     held = len(p["potions"]) + len(p["owed"])

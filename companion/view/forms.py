@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.core.engine import Session
 from companion.core.model import Command
-from companion.view_options import Purchase
+from companion.view.options import Purchase
 
 #: The longest form a phone may send (``table:`` with every counter of 5 seats changed).
 MAX_FORM = 1500
@@ -124,7 +124,7 @@ def _for_sale(session: Session, seat: int) -> list[Purchase]:
     the flow: this runs for every snapshot of the buyer's turn, and a purchase's refusal is
     all in ``decide`` (about a third of the time of trying each whole)."""
     from companion.core.errors import CompanionError
-    from companion.view_options import market_buys
+    from companion.view.options import market_buys
 
     rules, state, player = session.rules, session.state, session.names[seat]
     out = []

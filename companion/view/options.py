@@ -1,4 +1,4 @@
-"""The choices a seat makes inside its turn, for its phone (companion.view.seat_choices keeps
+"""The choices a seat makes inside its turn, for its phone (companion.view.snapshot.seat_choices keeps
 those the rules accept now): Witch's Brew's effect options (the drop an Alchemist returns, the
 drops an Assistant takes), Cauldron Quest's kept dice, its spells' reveal and swap, the
 bottle moves (a roll, Great Sorcery, a bottle knocked away) and the spell-breaking token;
@@ -23,7 +23,7 @@ def brew_effect_options(session: Session, seat: int) -> list[Option]:
     """The effect waiting for ``seat`` (its turn in the resolve phase): an Alchemist's drop
     returned, each of them; an Assistant's drops taken, every way of taking exactly as many as
     the rules ask. A paid effect is the seat's claim button; abstaining is its pass button; a
-    brew and a card read aloud are entered on a form (companion.view_forms)."""
+    brew and a card read aloud are entered on a form (companion.view.forms)."""
     from companion.games.witchs_brew import state as st
     from companion.games.witchs_brew.flow import drops_to_take, effect_of
     from companion.games.witchs_brew.roles import CHOOSE_DROPS, DROPS, TRADE_DROP, amount

@@ -1,5 +1,5 @@
-"""Each seat's hand, for its own phone only (companion.view keeps it in the snapshot's private
-part and :func:`companion.view.audience_view` hands a seat its own, nobody else's): Witch's
+"""Each seat's hand, for its own phone only (companion.view.snapshot keeps it in the snapshot's private
+part and :func:`companion.view.snapshot.audience_view` hands a seat its own, nobody else's): Witch's
 Brew's chosen role cards (companion.games.witchs_brew.hands.seat_hand), Cauldron's potion
 cards in hand with what each needs (companion.games.cauldron.hand.seat_cards). A game with no
 hands gives None for every seat. Pure."""
