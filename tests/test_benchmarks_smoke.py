@@ -63,8 +63,10 @@ def test_the_phones_figure_runs_with_tiny_sizes(tmp_path, capsys):
         "frame rate, one address / none", "join time, 75 addresses / none",
         "frame rate, 75 addresses / none"}
     each = rows["publish -> each of 20 clients has it"]
-    assert each["n"] == 20 * 10 and "p99" in each            # every client got every publish
-    assert "0 deliveries missing" in rows["publish -> all 20 have it"]["note"]
+    # every phone has the last table; one behind may skip a table a newer one replaced (how
+    # many depends on the machine's load, so it is printed, not asserted)
+    assert 20 <= each["n"] <= 20 * 10 and "p99" in each
+    assert "0 phones without the last" in rows["publish -> all 20 have it"]["note"]
     assert 1000 < rows["snapshot at 1,000 steps: size"]["median"] < 16384
     assert rows["idle: ratio on/off"]["n"] == 1
     assert rows["a phone's seat press -> frame showing it"]["n"] == 3 == rows[
