@@ -7,7 +7,9 @@ user cache directory and played with Kivy's SoundLoader at the table's volume.
 
 Sound is a bonus: ``COMPANION_SOUND=0`` silences it (every game's cues play here, Quest's
 included), and without an audio device (headless tests, a Pi without speakers) the first
-cue finds that out, says so once at info level, and every later cue does nothing.
+cue finds that out, says so in one line at info level, and every later cue does nothing. A
+Linux machine without a sound card is known from the kernel's list before any audio library
+opens (which would print a screenful of ALSA errors for that one fact).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import math
 import os
 import struct
+import sys
 import tempfile
 import wave
 from pathlib import Path
@@ -78,11 +81,31 @@ def write_cue(folder: Path, kind: str, notes: tuple[tuple[float, float], ...]) -
     return path
 
 
+#: Where Linux lists its sound cards (ALSA's, HDMI audio included).
+CARDS = Path("/proc/asound/cards")
+
+
+def no_sound_card(cards: Path = CARDS, platform: str = sys.platform) -> str:
+    """Why this machine has no sound card to play on ("" when it may have one). Asked before
+    the audio provider opens: SDL's audio on a Linux machine without a card has ALSA print
+    eight lines of errors and Kivy a warning, for what is one fact."""
+    if not platform.startswith("linux"):
+        return ""
+    try:
+        listed = cards.read_text(errors="replace")
+    except OSError:
+        return "no sound card on this machine (the kernel lists none)"
+    if not listed.strip() or "no soundcards" in listed:
+        return "no sound card on this machine"
+    return ""
+
+
 class ScreenSound:
     """The app's cue player (``app.sound``). ``play(kind, volume)`` never raises."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, cards: Path = CARDS) -> None:
         self.folder = folder
+        self.cards = cards
         self.cues = dict(CUES)
         self._sounds: dict[str, Any] = {}
         self.broken = ""        # why sound does not work here ("" while it may)
@@ -100,6 +123,9 @@ class ScreenSound:
         try:
             sound = self._sounds.get(kind)
             if sound is None:
+                missing = no_sound_card(self.cards)
+                if missing:
+                    return self._give_up(missing)
                 from kivy.core.audio import SoundLoader
 
                 path = write_cue(self.folder or cache_folder(), kind, self.cues[kind])
