@@ -25,6 +25,7 @@ from ui.games import GAMES
 from ui.screens import home  # noqa: F401 (kv screens)
 from ui.widgets import common, game_bar, still  # noqa: F401 (registers the shared widgets)
 from ui.widgets.common import Box
+from ui.widgets.name_input import LatchingKeyboard  # also NameInput, for the kv rules
 from ui.widgets.second_tap import SecondTap
 
 HERE = Path(__file__).parent
@@ -102,6 +103,8 @@ class Root(FloatLayout):
         # a screen drawn in regions of its own buffers itself (ui/widgets/still.py)
         self.ids.sm.bind(current_screen=lambda _sm, screen: setattr(
             self.ids.still, "buffered", not getattr(screen, "in_regions", False)))
+        # the touch keyboard's Shift is for the next letter, tapped (Kivy's is held)
+        Window.set_vkeyboard_class(LatchingKeyboard)
         # a double tap on a button that changes the view presses nothing on the next one
         self.second_tap = SecondTap(Window, lambda: (self.ids.sm.current, len(Window.children)),
                                     lambda: App.get_running_app().u)

@@ -24,7 +24,7 @@ UI = Path(__file__).resolve().parents[2] / "ui"
 #: what a keyboard types: letters, digits, punctuation and the space (not tab or newline)
 PRINTABLE = [c for c in string.printable if c == " " or not c.isspace()]
 #: a text field as the kv files declare it: Kivy's own or one of ours built on it
-FIELD = re.compile(r"^\s*(TextInput|SetupField|ProfileField):\s*$", re.M)
+FIELD = re.compile(r"^\s*(TextInput|NameInput|SetupField|ProfileField):\s*$", re.M)
 
 
 def kv_files_with_fields() -> set[str]:
@@ -189,7 +189,7 @@ def test_a_name_is_typed_on_the_docked_keyboard_where_there_is_none(app):
         for key in ("a", "n", "n", "a"):   # as the VKeyboard sends a key under SDL2
             keyboard.dispatch("on_textinput", key)
         frames(2)
-        assert field.text == "anna"
+        assert field.text == "Anna"                              # a name, as written
         assert len(app.devices.inbox) == 0 and not app.paused
         # drawn to look at, not through the layout check: the keyboard is Kivy's own widget
         frames(3)
