@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics import Color, Line
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
@@ -31,6 +32,9 @@ PATH_INK = theme.rgba("#7A6248")
 #: which the board keeps clear of what lies in its corners, and the least share of its box's
 #: radius it takes to do so
 RING_OUT, SHRINK = 0.9, 0.8
+#: units from a live space's centre within which a finger picks it (a 48-unit target: 9 mm on
+#: the 7-inch panel)
+TOUCH_REACH = 24
 
 
 class QuestBoard(FloatLayout):
@@ -132,9 +136,26 @@ class QuestBoard(FloatLayout):
         out += [f"p{p}.{k}" for p in PATHS for k in range(1, s["path_spaces"] + 1)]
         return out
 
+    def live(self) -> list[str]:
+        """The spaces a tap means something on now: the gold targets and the spaces of the
+        bottles the team may pick (or has picked)."""
+        bottles = self.summary.get("bottles", {})
+        held = {str(b) for b in [*self.choosable, *self.selected]}
+        return [*self.targets, *(space for b, space in bottles.items() if b in held)]
+
     def space_at(self, x: float, y: float) -> str | None:
-        """The space (or "cauldron") under a finger at (x, y), or None."""
+        """The space (or "cauldron") under a finger at (x, y), or None. A finger within
+        TOUCH_REACH units of a live space (``live``) picks the nearest live one: a circle
+        space is about 40 px from the next at 800x480, less than a fingertip, and the bottles
+        drawn there are smaller still; the spaces nothing can happen on do not take the tap
+        from those that can."""
         g = self.geometry()
+        reach = TOUCH_REACH * App.get_running_app().u
+        near = [(d, space) for space in self.live()
+                if (d := math.hypot(x - self.xy(space)[0], y - self.xy(space)[1])) <= reach
+                or (space == CAULDRON and d <= g["pot"] * 0.95)]
+        if near:
+            return min(near)[1]
         cx, cy = g["cx"], g["cy"]
         if math.hypot(x - cx, y - cy) <= g["pot"] * 0.95:
             return CAULDRON
