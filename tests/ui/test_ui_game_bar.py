@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import time
 
+from test_ui_screens import announce
 from ui_helpers import both_sizes, dialogs, frames, shot, tap, tap_title, walk
 
 from tests.support.figures import report
@@ -33,7 +34,7 @@ def test_the_bar_shows_the_last_events_in_words_and_takes_its_own_room(app):
     bar = _bar(app)
     assert app.table_showing and bar.height == app.u * 52
     assert app.screens.y == bar.top and app.screens.height == app.root.height - bar.height
-    tap_title("Warlock")
+    announce("Warlock")
     frames()
     assert bar.shown == "Anna played the Warlock"      # from the screen: no "(screen)" said
     tap_title("So be it!")
@@ -51,7 +52,7 @@ def test_the_bar_shows_the_last_events_in_words_and_takes_its_own_room(app):
 
 def test_undo_and_redo_say_what_they_did_in_large_type(app):
     start_brew(app)
-    tap_title("Warlock")
+    announce("Warlock")
     app.undo()
     frames()
     assert app.undo_words == "Undone: Anna played the Warlock"
@@ -107,7 +108,7 @@ def test_the_log_of_a_long_game_scrolls_to_its_end_without_a_widget_per_step(app
 
 def test_pause_stops_every_clock_and_the_clocks_survive_leaving_the_game(app):
     start_brew(app)
-    tap_title("Warlock")
+    announce("Warlock")
     clock = app.clock
     clock.seats[1] += 100.0   # as if Barb had thought for 100 s
     clock.game += 100.0

@@ -9,7 +9,7 @@ import json
 
 import pytest
 from kivy.core.window import Window
-from ui_helpers import both_sizes, button, frames, shot, tap, texts
+from ui_helpers import both_sizes, button, dialogs, frames, shot, tap, tap_title, texts
 
 from ui.table.settings import DEFAULTS, PHONES_PORT, TableSettings
 
@@ -167,12 +167,13 @@ def test_a_dim_screen_wakes_on_a_touch_that_presses_nothing(app, table):
     frames()
     assert app.dimmer.dimmed and app.dimmer.sheet in Window.children
     assert not app.dimmer._asleep.is_triggered         # nothing runs for the dimmer while dim
-    warlock = button("Warlock", witchs_brew)
-    tap(warlock)                                       # the waking touch, on a role button
-    assert not app.dimmer.dimmed and app.dimmer.sheet is None
+    choose = button("Choose the role card", witchs_brew)
+    tap(choose)                                        # the waking touch, on a role button
+    assert not app.dimmer.dimmed and app.dimmer.sheet is None and not dialogs()
     assert app.revision == revision and app.session.summary() == state
     assert app.dimmer._asleep.is_triggered             # the wait starts again
-    tap(warlock)                                       # awake: now it plays
+    tap(choose)                                        # awake: now it opens the cards
+    tap_title("Warlock", dialogs()[0])
     assert app.revision == revision + 1
     app.dimmer.dim()
     from companion.core.model import InputEvent
