@@ -42,7 +42,7 @@ def test_a_round_by_touch(app):
     # The round is over: Carl carries out the full action (a card read at the table).
     assert table.mode == "resolve"
     assert table.turn_name == "Carl"
-    assert "Full action: Use the spell on the top spell book (read it aloud)" in texts(table)
+    assert "Use the spell on the top spell book (read it aloud)" in texts(table)
     tap_title("Enter what happened")
     (dialog,) = dialogs()
     tap(button("+", stepper("Gold", dialog)))

@@ -48,10 +48,6 @@ class AnswerBar(BoxLayout):
         self.call = role.call
         self.role_key = role_key
 
-    def show_card_text(self) -> None:
-        """What the full action and the favor do, on demand: too long for the buttons."""
-        CardTextDialog(self.role_key).open()
-
     def press(self, action: str) -> None:
         App.get_running_app().press(f"seat{self.seat + 1}.{action}")
 
@@ -101,7 +97,8 @@ class ResolvePanel(BoxLayout):
         full = pending["kind"] == "action"
         effect = role.full if full else role.favor
         self.seat, self.pending, self.kind = seat, dict(pending), effect.kind
-        self.effect_text = f"{'Full action' if full else 'Favor'}: {effect.text}"
+        # the headline says which part it is ("Carry out the full action"): here what it does
+        self.effect_text = effect.text
         box = self.ids.choices
         box.clear_widgets()
         buttons = []
@@ -144,13 +141,17 @@ class ResolvePanel(BoxLayout):
             b.width = max(app.u * 96, need + app.u * 28)
         self.ids.choices.width = sum(b.width for b in self.ids.choices.children) + \
             self.ids.choices.spacing * max(0, len(self.ids.choices.children) - 1)
-        width = self.width - self.ids.choices.width - self.spacing - app.u * 20
+        # portrait: the words above the buttons' row
+        width = self.width - app.u * 20 - (0 if app.portrait else
+                                           self.ids.choices.width + self.spacing)
+        height = self.height - app.u * 4 - (self.ids.choices.height + self.spacing
+                                            if app.portrait else 0)
         if width <= 0 or not self.effect_text:
             self.effect_fits = False
             return
         need = text_needs(False, self.effect_text, app.fu * theme.DETAIL_FS, "Roboto", True,
                           width, "left")[1]
-        self.effect_fits = need <= self.height - app.u * 4
+        self.effect_fits = need <= height
 
     def _send(self, args: dict) -> None:
         app = App.get_running_app()
