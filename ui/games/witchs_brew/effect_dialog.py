@@ -10,7 +10,7 @@ holds more than the window (a correction's potion card), never drawn smaller."""
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -30,7 +30,22 @@ ROW = 56
 
 
 class WbStepper(Stepper):
-    """The shared stepper at the type scale's sizes (effect_dialog.kv redraws it so)."""
+    """The shared stepper at the type scale's sizes (effect_dialog.kv redraws it so), its
+    label as wide as its word."""
+
+    label_w = NumericProperty(0)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        app = App.get_running_app()
+        self.fbind("label", self._measure)
+        app.bind(fu=self._measure)
+        self._measure()
+
+    def _measure(self, *_args) -> None:
+        fu = App.get_running_app().fu
+        self.label_w = text_needs(False, self.label, fu * theme.DETAIL_FS, "Roboto", True, None,
+                                  "center")[0] + fu * 14
 
 
 def _button(**kw) -> FlatButton:
