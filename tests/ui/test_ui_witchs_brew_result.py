@@ -131,3 +131,18 @@ def test_a_seat_problem_is_said_at_its_row_and_goes_when_fixed(app):
     frames()
     assert setup.count == 6 and setup.rows[5].error == '"DORA" is already at another seat'
     both_sizes("setup_six_seats_error")                   # the last row's words still on screen
+
+
+def test_the_result_is_read_from_a_chair(app):
+    """The result is the table's last screen: every text on it at the type scale's floor, the
+    places, names and points at a headline's (the layout check's rule for a table screen,
+    applied here by hand: the result is not counted as one), at both sizes."""
+    from layout_reading import under_floor
+    from ui_helpers import resize
+
+    names = ["Anna", "Barb", "Carl", "Daniel", "Emma", "Fiona"]
+    finish(app, start(app, names), names)
+    for size in ((800, 480), (1280, 720)):
+        resize(*size)
+        assert [str(f) for f in under_floor(app.u, large=False)] == [], size
+    resize(800, 480)

@@ -19,7 +19,7 @@ from ui.text.played import hours_minutes, minutes_played
 from ui.widgets.common import Box, Chip, Txt
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
-COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 150}
+COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 160}
 #: The same columns on a portrait screen (480 units wide): the name keeps what is left.
 PORTRAIT_COLUMNS = {"place": 30, "potions": 80, "vials": 56, "score": 70, "tiebreak": 64}
 
@@ -68,6 +68,11 @@ def game_length(started: str, finished: str | None) -> str:
     return "under 1 min" if minutes < 1 else hours_minutes(minutes)
 
 
+def _far(label):
+    label.far = True
+    return label
+
+
 class ResultScreen(Screen):
     headline = StringProperty("")
     verdict = StringProperty("")
@@ -110,15 +115,18 @@ class ResultScreen(Screen):
         ink = theme.ACCENT if winner else theme.INK
         potions = sum(p["points"] for p in player["potions"])
         count = len(player["potions"])
-        row.add_widget(Txt(text=str(place), fs=26, bold=True, ink=ink, halign="center",
-                           size_hint_x=None, width=u * widths["place"]))
-        row.add_widget(Chip(text=result["name"], fill=theme.rgba(player["colour"]),
-                            ink=theme.ink_on(player["colour"]), fs=24))
-        cells = (("potions", f"{potions} ({count})", 22), ("vials", f"+ {player['vials']}", 22),
-                 ("score", f"= {result['score']}", 26),
-                 ("tiebreak", str(result["tiebreak"]), 22))
+        # the place, the name and the points are read from every chair (``far``)
+        row.add_widget(_far(Txt(text=str(place), fs=theme.FIGURE_FS, bold=True, ink=ink,
+                                halign="center", size_hint_x=None, width=u * widths["place"])))
+        row.add_widget(_far(Chip(text=result["name"], fill=theme.rgba(player["colour"]),
+                                 ink=theme.ink_on(player["colour"]), fs=theme.NAME_FS)))
+        cells = (("potions", f"{potions} ({count})", theme.DETAIL_FS),
+                 ("vials", f"+ {player['vials']}", theme.DETAIL_FS),
+                 ("score", f"= {result['score']}", theme.FIGURE_FS),
+                 ("tiebreak", str(result["tiebreak"]), theme.DETAIL_FS))
         for key, text, fs in cells:
-            row.add_widget(Txt(text=text, fs=fs, bold=key == "score", ink=ink, halign="center",
-                               size_hint_x=None, width=u * widths[key]))
+            cell = Txt(text=text, fs=fs, bold=key == "score", ink=ink, halign="center",
+                       size_hint_x=None, width=u * widths[key])
+            row.add_widget(_far(cell) if key == "score" else cell)
         row.seat_name = result["name"]
         return row
