@@ -48,9 +48,9 @@ def test_demo_keys_press_seat_buttons_and_are_shown_on_screen(app):
     start(app)
     table = app.screens.get_screen("witchs_brew")
     captions = texts(table.answer_bar)
-    assert any("key W" in t for t in captions)   # Barb is seat 2: claim W, so be it S, pass X
-    assert any("key S" in t for t in captions)
-    assert any("key X" in t for t in captions)
+    assert any("(W)" in t for t in captions)     # Barb is seat 2: claim W, so be it S, pass X
+    assert any("(S)" in t for t in captions)
+    assert any("(X)" in t for t in captions)
     Window.dispatch("on_key_down", Keyboard.keycodes["w"], 0, "w", [])
     assert wait_for(lambda: table.role_note == "Held by Barb")
     assert "Claimed" in panel_texts(app, "Barb")

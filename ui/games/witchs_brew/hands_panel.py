@@ -1,10 +1,11 @@
-"""Hands on the Pi (issue 32): at the start of a set the bottom of the table screen shows only
-who has chosen a hand ("Chosen: Anna, Carl. Waiting: Barb"), never which cards, and a Hidden
-entry button per seat that may still choose: for a seat without a phone, the Pi turns into
-that seat's own screen (the 12 role cards with their full action and favor; the variant's
-turned-over cards cannot be picked) and shows the hand only while that entry is open. A
-refusal is said inside the entry (its words may quote the cards), never on the table screen.
-"Announce now" lets the set begin before every seat chose (those answer for themselves)."""
+"""Hands on the Pi: at the start of a set the bottom of the table screen shows only who has
+chosen a hand ("Hands chosen: Anna, Carl. Not yet: Barb"), never which cards, and after
+"Hidden entry:" a button per seat that may still choose, by its name: for a seat without a
+phone, the Pi turns into that seat's own screen (the 12 role cards by their titles, at a size
+read from a chair; the variant's turned-over cards cannot be picked) and shows the hand only
+while that entry is open. A refusal is said inside the entry (its words may quote the cards),
+never on the table screen. "Announce now" lets the set begin before every seat chose (those
+answer for themselves)."""
 
 from __future__ import annotations
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.text.played import hours_minutes, minutes_played
-from ui.widgets.common import Box, Chip, Txt
+from ui.widgets.common import Box, Chip, Txt, text_needs
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
 COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 160}
@@ -76,6 +76,8 @@ def _far(label):
 class ResultScreen(Screen):
     headline = StringProperty("")
     verdict = StringProperty("")
+    #: the verdict's chip beside the headline, where both fit on its line
+    verdict_fits = BooleanProperty(True)
     tie_break = StringProperty("")
     length = StringProperty("")
 
@@ -86,6 +88,12 @@ class ResultScreen(Screen):
     def on_pre_enter(self, *_args):
         self.refresh()
 
+    def _fit_verdict(self, app) -> None:
+        chip = app.fu * (120 if self.verdict == "WINNER" else 216)
+        need = text_needs(False, self.headline, app.fu * theme.HEADLINE_FS, "Roboto", True,
+                          None, "left")[0]
+        self.verdict_fits = need + chip + app.u * 10 < self.width - app.u * 20
+
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
         if app.session is None or not app.session.over or app.session.rules.name != "witchs_brew":
@@ -94,6 +102,7 @@ class ResultScreen(Screen):
         results = app.session.rules.results(app.session.state)
         self.tie_break = tie_break_words(results)
         self.verdict = "WINNER" if sum(r["winner"] for r in results) == 1 else "SHARED VICTORY"
+        self._fit_verdict(app)
         game_id = getattr(app.session, "game_id", None)
         self.length = ("Played in " + game_length(*app.store.played(game_id))
                        if game_id is not None and app.store is not None else "")
