@@ -80,6 +80,8 @@ class ResultScreen(Screen):
     verdict_fits = BooleanProperty(True)
     tie_break = StringProperty("")
     length = StringProperty("")
+    #: the length as drawn: a count and its unit never split between two lines ("42 min")
+    length_drawn = StringProperty("")
 
     def on_kv_post(self, _base):
         app = App.get_running_app()
@@ -106,6 +108,8 @@ class ResultScreen(Screen):
         game_id = getattr(app.session, "game_id", None)
         self.length = ("Played in " + game_length(*app.store.played(game_id))
                        if game_id is not None and app.store is not None else "")
+        self.length_drawn = self.length.replace(" min", "\u00a0min").replace(
+            " h ", "\u00a0h\u00a0")
         players = app.session.state["players"]
         box = self.ids.standings
         box.clear_widgets()
