@@ -40,24 +40,13 @@ class AnswerBar(BoxLayout):
     role_key = StringProperty("")
     call = StringProperty("")
     inputs = ListProperty([])
-    #: answer -> the demo keyboard's key for it (demo mode, normal text size; else none)
-    keys = DictProperty({})
 
     def show(self, seat: int, role_key: str, inputs: list[str]) -> None:
-        app = App.get_running_app()
         role = ROLES[role_key]
         self.seat = seat
         self.inputs = list(inputs)
         self.call = role.call
         self.role_key = role_key
-        labels = app.key_labels if app.font_factor <= 1 else {}
-        self.keys = {a: labels[f"seat{seat + 1}.{a}"] for a in ("claim", "so_be_it", "pass")
-                     if labels.get(f"seat{seat + 1}.{a}")}
-
-    @staticmethod
-    def key(answer: str, keys: dict) -> str:
-        """' (W)': the key that answers so in demo mode, said after the answer's words."""
-        return f" ({keys[answer]})" if answer in keys else ""
 
     def press(self, action: str) -> None:
         App.get_running_app().press(f"seat{self.seat + 1}.{action}")
