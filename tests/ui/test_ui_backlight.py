@@ -17,7 +17,7 @@ import logging
 
 import pytest
 from kivy.core.window import Window
-from ui_helpers import both_sizes, button, frames, shot, tap, texts
+from ui_helpers import both_sizes, button, dialogs, frames, shot, tap, tap_title, texts
 
 from companion.core.model import InputEvent
 from ui.kiosk import renderer
@@ -105,10 +105,13 @@ def test_the_touch_that_turns_the_screen_on_presses_nothing(app, tmp_path, monke
     revision = app.revision
     app.dimmer.switch_off()
     shot("screen_off")                                # black, nothing of the game shows
-    warlock = button("Warlock", app.screens.get_screen("witchs_brew"))
-    tap(warlock)
-    assert not app.dimmer.dimmed and app.revision == revision
-    tap(warlock)                                      # on: now it plays
+    choose = button("Choose the role card", app.screens.get_screen("witchs_brew"))
+    tap(choose)
+    assert not app.dimmer.dimmed and app.revision == revision and not dialogs()
+    # a later touch, not the same finger's second (those within 0.4 s are not taken)
+    monkeypatch.setattr(app.root.second_tap, "settle", 0)
+    tap(choose)                                       # on: now it opens the cards
+    tap_title("Warlock", dialogs()[0])
     assert app.revision == revision + 1
     app.dimmer.switch_off()
     app.handle(InputEvent("button", "seat2.pass", source="gpio"))   # a seat button: played

@@ -115,7 +115,7 @@ def test_without_the_setting_the_seat_dialog_and_the_brew_name_the_cards(app):
 
 
 def test_witchs_brew_screens_are_the_same_whatever_the_hands_hold(hands_on):
-    """The role picker shows all twelve roles whatever the hands: so the rule is checked by
+    """The role cards show all twelve roles whatever the hands: so the rule is checked by
     swapping the hands (each seat a different five) and finding the window's words unchanged,
     when the hands are chosen and after a role is announced and answered."""
     import re
@@ -142,7 +142,7 @@ def test_witchs_brew_screens_are_the_same_whatever_the_hands_hold(hands_on):
         frames()
         clock = re.compile(r"\d+:\d\d")
         seen.append([w for w in chosen + words_on_screen() if not clock.search(w)])
-    assert any("Barb:  Answer the Witch" in w for w in seen[0])   # the holder is asked
+    assert any("Barb:  Claim it, agree or pass" in w for w in seen[0])   # the holder is asked
     assert seen[0] == seen[1]
 
 

@@ -25,6 +25,7 @@ from hardware.config import DEMO_CONFIG
 from tests.support.browser import pressable, seat_names, shown_n, text, until
 from ui.table import settings as table
 from ui.widgets.phones import PhonesDialog, counts_words, link_words
+from test_ui_screens import announce
 from ui_helpers import both_sizes, dialogs, frames, tap, tap_title, texts, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,7 +184,7 @@ def test_the_phones_button_shares_and_shows_a_code_per_seat(sharing):
 def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing):
     app = sharing
     start_brew(app, ("Barb", "Anna", "Carl"))
-    tap_title("Warlock")                   # Barb's role: Anna's buttons answer it
+    announce("Warlock")                   # Barb's role: Anna's buttons answer it
     app.open_phones()
     frames()
     links = app.phone_server.links()          # the loopback ones, for this machine's phones
@@ -260,7 +261,7 @@ def test_a_press_the_table_moved_on_from_is_answered_in_words_and_plays_nothing(
 
     app = sharing
     start_brew(app, ("Barb", "Anna", "Carl"))
-    tap_title("Warlock")                                  # Barb's role: Anna answers it
+    announce("Warlock")                                  # Barb's role: Anna answers it
     app.open_phones()
     frames()
     links = app.phone_server.links()
@@ -411,7 +412,7 @@ def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
     current()
     assert text(browser, "asks") == app.prompt["text"]
     assert seat_names(browser) == ["Barb", "Carl", "Anna"]
-    tap_title("Warlock")                          # a touch on the Pi: Barb's role
+    announce("Warlock")                          # a touch on the Pi: Barb's role
     current()
     assert text(browser, "asks") == app.prompt["text"] and app.prompt["seat"] == 1
     pin = app.devices.pin_factory.pin(DEMO_CONFIG.buttons["seat2.pass"])

@@ -122,7 +122,7 @@ def test_witchs_brew_setup_table_dialogs_and_result(tall):
     do(s, "claim", "Carl")
     assert table.mode == "answer"
     tall_shot("portrait_witchs_brew_answer")
-    dialog("portrait_witchs_brew_card_text", table.answer_bar.show_card_text)
+    dialog("portrait_witchs_brew_card_text", table.show_card_text)
     do(s, "pass", "Daniel")
     do(s, "pass", "Emma")
     assert table.mode == "resolve"

@@ -48,7 +48,7 @@ def test_game_over_then_history_and_new_game(app):
     frames()
     assert app.screens.current == "result"
     assert "Anna wins with 6 points" in app.screens.get_screen("result").headline
-    tap_title("Undo last step")                  # reopens the game
+    tap_title("Undo")                            # reopens the game
     assert app.screens.current == "witchs_brew" and not app.session.over
     tap(app.screens.get_screen("witchs_brew").ids.redo)
     assert app.screens.current == "result"

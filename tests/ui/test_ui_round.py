@@ -6,6 +6,7 @@ from __future__ import annotations
 from ui_helpers import (
     button, dialogs, frames, panel, panel_texts, stepper, tap, tap_title, texts,
 )
+from test_ui_screens import announce, role_card
 from wb_counts import shows
 
 
@@ -24,7 +25,7 @@ def test_a_round_by_touch(app):
     table = app.screens.get_screen("witchs_brew")
     assert table.turn_name == "Anna"
     assert "Announces" in panel_texts(app, "Anna")
-    tap_title("Warlock")                         # Anna: "I am the Warlock!"
+    announce("Warlock")                         # Anna: "I am the Warlock!"
     assert table.role_title == "Warlock"
     assert table.role_call == ""                 # the claim button says the call, once
     assert table.turn_name == "Barb"
@@ -41,7 +42,7 @@ def test_a_round_by_touch(app):
     # The round is over: Carl carries out the full action (a card read at the table).
     assert table.mode == "resolve"
     assert table.turn_name == "Carl"
-    assert "Full action: Use the spell on the top spell book (read it aloud)" in texts(table)
+    assert "Use the spell on the top spell book (read it aloud)" in texts(table)
     tap_title("Enter what happened")
     (dialog,) = dialogs()
     tap(button("+", stepper("Gold", dialog)))
@@ -55,11 +56,11 @@ def test_a_round_by_touch(app):
     # Carl won the role, so Carl starts the next round; the Warlock is spent this set.
     assert table.mode == "play"
     assert table.turn_name == "Carl"
-    assert button("Fortune teller").disabled is False
-    warlock = [w for w in table.play_panel.ids.picker.children if w.title == "Warlock"][0]
+    assert "Warlock to Carl" in texts(table)   # "Last: " only where it fits at 24 units
+    assert role_card("Fortune teller").disabled is False
+    warlock = role_card("Warlock")
     assert warlock.disabled and warlock.caption == "you played it"
-    assert "Warlock to Carl" in texts(table)   # "Last: " only where it fits at 20 units
-    tap_title("Fortune teller")
+    announce("Fortune teller")
     for _ in range(3):
         tap_title("Pass")
     tap_title("Pay and take")                    # pay 1 gold, take 2 vials
@@ -78,7 +79,7 @@ def test_a_refused_key_press_is_explained_and_changes_nothing(app):
     from ui_helpers import wait_for
 
     setup_table(app)
-    tap_title("Alchemist")
+    announce("Alchemist")
     steps, before = len(app.session.steps), app.session.summary()
     # Anna announced; pressing her claim key now is out of turn (Barb answers next).
     Window.dispatch("on_key_down", Keyboard.keycodes["q"], 0, "q", [])
@@ -117,7 +118,7 @@ def test_a_brew_entry_follows_its_stack(app):
     for points in (1, 2, 3, 4, 5):
         app.session.execute(Command("adjust", "Barb",
                                     {"potion": {"stack": "copper", "points": points}}))
-    tap_title("Witch")
+    announce("Witch")
     for _ in range(3):
         tap_title("Pass")
     tap_title("Brew a potion")

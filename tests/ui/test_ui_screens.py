@@ -4,7 +4,7 @@ screenshots/ at the repo root to be looked at (README names that folder)."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from ui_helpers import both_sizes, dialogs, frames, play_out, tap_title, texts
+from ui_helpers import both_sizes, dialogs, frames, play_out, tap, tap_title, texts
 
 FIVE = ["Anna", "Barb", "Carl", "Daniel", "Emma"]
 RAVENS = [{"stack": stack, "points": 4, "raven": True}
@@ -19,6 +19,24 @@ def start(app, players=FIVE, **extra):
 
 def table(app):
     return app.screens.get_screen("witchs_brew")
+
+
+def role_card(title: str):
+    """The role card titled ``title`` on the sheet of cards, opened from the table (it lies
+    over the table: twelve cards at a size read from a chair do not fit under the seats)."""
+    from ui_helpers import button
+
+    if not dialogs():
+        tap_title("Choose the role card")
+    (sheet,) = dialogs()
+    return button(title, sheet)
+
+
+def announce(title: str) -> None:
+    """The starter announces ``title``: the sheet opened, the card tapped (the sheet closes)."""
+    from ui_helpers import tap
+
+    tap(role_card(title))
 
 
 def test_home_and_setup_render(app):
@@ -74,18 +92,18 @@ def test_table_phases_render(app):
     # the call said once, by the claim button, not by the card's box as well
     assert sum("I am the Warlock!" in t for t in texts(app.root)) == 1
     both_sizes("witchs_brew_table")
-    assert table(app).turn_text == "Answer the Warlock: claim it, agree or pass"
+    assert table(app).turn_text == "Claim it, agree or pass"    # the role box: Warlock
     assert not any("Use the spell" in t for t in texts(app.root))  # too long for a button
-    tap_title("Card text")
+    tap(table(app).ids.role_box)                                   # the role's card, read
     assert "Full action: Use the spell on the top spell book (read it aloud)" in texts()
     assert "Favor: Take 1 gold" in texts()
-    both_sizes("witchs_brew_card_text", before=table(app).answer_bar.show_card_text)
+    both_sizes("witchs_brew_card_text", before=table(app).show_card_text)
     s.execute(Command("pass", "Daniel"))
     s.execute(Command("pass", "Emma"))
     frames()
     assert table(app).mode == "resolve"
     assert not dialogs()
-    assert table(app).turn_text == "Carry out the Warlock full action, or abstain"
+    assert table(app).turn_text == "Carry out the full action"
     both_sizes("witchs_brew_resolve_table_effect")
     panel = table(app).resolve_panel
     both_sizes("witchs_brew_dialog_table_effect", before=panel.open_entry)

@@ -3,7 +3,7 @@ visible above a docked touch keyboard."""
 
 from __future__ import annotations
 
-from ui_helpers import button, frames, tap, tap_title, wait_for
+from ui_helpers import button, dialogs, frames, tap, tap_title, wait_for
 
 
 def test_seats_starter_and_variant(app):
@@ -36,9 +36,12 @@ def test_variant_game_starts_with_the_reveal(app):
     tap_title("Start the game")
     table = app.screens.get_screen("witchs_brew")
     assert table.mode == "reveal" and table.turn_name == "The whole table"
-    tap_title("Witch")
-    tap_title("Druid")
-    tap_title("Turn over")
+    tap_title("Choose the spare cards")         # the cards lie on a sheet over the table
+    (sheet,) = dialogs()
+    tap_title("Witch", sheet)
+    tap_title("Druid", sheet)
+    tap_title("Turn over", sheet)
+    assert not dialogs()
     assert app.summary["excluded"] == ["witch", "druid"] and table.mode == "play"
     app.undo()
     frames()

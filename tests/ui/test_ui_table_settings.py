@@ -9,7 +9,7 @@ import json
 
 import pytest
 from kivy.core.window import Window
-from ui_helpers import both_sizes, button, frames, shot, tap, texts
+from ui_helpers import both_sizes, button, dialogs, frames, shot, tap, tap_title, texts
 
 from ui.table.settings import DEFAULTS, PHONES_PORT, TableSettings
 
@@ -156,7 +156,7 @@ def test_the_settings_screen_at_both_sizes(app, table):
     assert "Table settings" in texts()
 
 
-def test_a_dim_screen_wakes_on_a_touch_that_presses_nothing(app, table):
+def test_a_dim_screen_wakes_on_a_touch_that_presses_nothing(app, table, monkeypatch):
     tap(row_button(app, "dim", "2 min"))
     assert app.dimmer._asleep.is_triggered and app.dimmer._asleep.timeout == 120
     assert app.start_game({"game": "witchs_brew", "players": ["Anna", "Barb", "Carl"]}) is None
@@ -167,12 +167,15 @@ def test_a_dim_screen_wakes_on_a_touch_that_presses_nothing(app, table):
     frames()
     assert app.dimmer.dimmed and app.dimmer.sheet in Window.children
     assert not app.dimmer._asleep.is_triggered         # nothing runs for the dimmer while dim
-    warlock = button("Warlock", witchs_brew)
-    tap(warlock)                                       # the waking touch, on a role button
-    assert not app.dimmer.dimmed and app.dimmer.sheet is None
+    choose = button("Choose the role card", witchs_brew)
+    tap(choose)                                        # the waking touch, on a role button
+    assert not app.dimmer.dimmed and app.dimmer.sheet is None and not dialogs()
     assert app.revision == revision and app.session.summary() == state
     assert app.dimmer._asleep.is_triggered             # the wait starts again
-    tap(warlock)                                       # awake: now it plays
+    # a later touch, not the same finger's second (those within 0.4 s are not taken)
+    monkeypatch.setattr(app.root.second_tap, "settle", 0)
+    tap(choose)                                        # awake: now it opens the cards
+    tap_title("Warlock", dialogs()[0])
     assert app.revision == revision + 1
     app.dimmer.dim()
     from companion.core.model import InputEvent

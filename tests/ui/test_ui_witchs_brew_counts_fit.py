@@ -1,9 +1,10 @@
-"""Witch's Brew tiles with Large text show fewer counts larger rather than cramming them
-(read from a chair): every count shown keeps an icon of at least ICON_LEAST of its digits'
-size beside it, at 800x480 and 1280x720, normal and Large text. Large text at 800x480 drew the
-second line's icons 2 pixels wide (the potions counter, hidden, kept the width it had before
-the tile turned compact), at 1280x720 20 pixels beside 58-pixel digits (four counts at
-once)."""
+"""Witch's Brew tiles with Large text show fewer counts larger rather than cramming them, and
+keep both lines of counts: every count shown keeps an icon of at least ICON_LEAST of its
+digits' size beside it, at 800x480 and 1280x720, normal and Large text, and the score stays
+beside a name that leaves it room. Large text at 800x480 drew the second line's icons 2 pixels
+wide (the potions counter, hidden, kept the width it had before the tile turned compact), at
+1280x720 20 pixels beside 58-pixel digits (four counts at once); later it hid every tile's line
+of drops (its counters still counted as shown) and put each score on a line of its own."""
 
 from __future__ import annotations
 
@@ -38,8 +39,13 @@ def test_every_count_keeps_its_icon_at_both_sizes_and_text_sizes(app, tmp_path, 
                             continue
                         assert c.icon.width >= ICON_LEAST * c.digits.font_size - 1, \
                             (where, c.icon.width, c.digits.font_size)
-                    shown = {c.name for c in counters(tile) if c.opacity > 0}
+                    # a count is shown where its line is too (Large text at 800x480 hid the
+                    # line of drops on every tile, its counters still "shown")
+                    shown = {c.name for c in counters(tile) if c.opacity > 0
+                             and c.parent.opacity > 0 and c.parent.height > 0}
                     assert {"red", "white", "green", "gold", "vials", "cards"} <= shown, where
+                    if name != "Barbara":   # a name that leaves room for the score beside it
+                        assert not tile.compact, where
             app.leave_session()
             resize(800, 480)
     finally:

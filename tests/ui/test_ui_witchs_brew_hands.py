@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.core.model import Command
-from test_ui_screens import start, table
+from test_ui_screens import announce, start, table
 from ui_helpers import both_sizes, button, frames, tap, tap_title, texts
 
 THREE = ["Anna", "Barb", "Carl"]
@@ -46,7 +46,7 @@ def test_the_pi_shows_who_has_chosen_and_carl_chooses_behind_the_hidden_entry(ap
         assert not any(title in said for title in SECRET)               # never which cards
         both_sizes("witchs_brew_hands_chosen")
         def open_entry():
-            tap_title("Hidden entry: Carl")
+            tap_title("Carl")                # its Hidden entry
             frames()
 
         both_sizes("witchs_brew_hidden_entry", before=open_entry)
@@ -54,7 +54,7 @@ def test_the_pi_shows_who_has_chosen_and_carl_chooses_behind_the_hidden_entry(ap
         close_dialogs()
         open_entry()
         entry = app.root_window.children[0]
-        assert "only Carl looks" in entry.heading.text
+        assert "Only Carl looks" in entry.heading.text
         for title in ["Assistant", "Cutpurse", "Begging monk", "Druid", "Witch", "Wizard"]:
             pick(entry, title)
         assert "(5 chosen)" in entry.heading.text          # a sixth is not taken
@@ -69,7 +69,7 @@ def test_the_pi_shows_who_has_chosen_and_carl_chooses_behind_the_hidden_entry(ap
         assert not entry.children and entry.picked == []          # nothing of it kept
         # every seat chose: the role picker is back; Anna announces the Warlock: nobody else
         # holds it, both are passed at once and the round is over
-        tap_title("Warlock")
+        announce("Warlock")
         frames()
         assert [a for a in s.summary()["answers"]] == []
         assert s.summary()["last_round"]["holder"] == "Anna"
@@ -86,7 +86,7 @@ def test_a_refused_hand_is_said_inside_the_entry_only(app):
         s.execute(Command("reveal_excluded", None, {"roles": ["witch", "cutpurse"]}))
         table(app).refresh()
         frames()
-        tap_title("Hidden entry: Barb")
+        tap_title("Barb")                              # its Hidden entry
         frames()
         entry = app.root_window.children[0]
         assert button("Witch", entry).disabled                   # face up in the middle
@@ -116,7 +116,7 @@ def test_the_set_waits_for_a_seat_that_chose_before(app):
     assert s.prompt()["phase"] == "choose"
     assert "Hands chosen: nobody yet. Not yet: Anna, Barb, Carl" in on_screen(app)
     assert "Announce now" not in on_screen(app)
-    assert table(app).turn_text == "Choose a hand: phone or Hidden entry"
+    assert table(app).turn_text == "Choose your hands"
     assert table(app).role_title == "Choose hands"
     both_sizes("witchs_brew_hands_wait")
 
@@ -146,7 +146,7 @@ def test_a_whole_game_with_hands_on_phones_and_carl_on_the_hidden_entry(app):
                 app.send(Command("choose_hand", THREE[phone], {"roles": rng.sample(pool, 5)}),
                          source=f"{THREE[phone]}'s phone")
             elif hd.cannot_choose(state, 2) is None:
-                tap_title("Hidden entry: Carl")
+                tap_title("Carl")                # its Hidden entry
                 frames()
                 entry = app.root_window.children[0]
                 for key in rng.sample(pool, 5):

@@ -49,7 +49,8 @@ def test_every_seat_has_its_row_with_the_breakdown_and_the_game_length(app):
     result.refresh()
     frames()
     assert result.length == "Played in 42 min"
-    assert result.length in texts(app.root)
+    # drawn with "42 min" kept on one line (a no-break space)
+    assert result.length in [t.replace("\u00a0", " ") for t in texts(app.root)]
     assert len(result.ids.standings.children) == 6          # the sixth seat as large as the first
     emma = texts(row_of(result, "Emma"))
     assert "9 (1)" in emma and "+ 3" in emma and "= 12" in emma   # potion points + vials
@@ -131,3 +132,18 @@ def test_a_seat_problem_is_said_at_its_row_and_goes_when_fixed(app):
     frames()
     assert setup.count == 6 and setup.rows[5].error == '"DORA" is already at another seat'
     both_sizes("setup_six_seats_error")                   # the last row's words still on screen
+
+
+def test_the_result_is_read_from_a_chair(app):
+    """The result is the table's last screen: every text on it at the type scale's floor, the
+    places, names and points at a headline's (the layout check's rule for a table screen,
+    applied here by hand: the result is not counted as one), at both sizes."""
+    from layout_reading import under_floor
+    from ui_helpers import resize
+
+    names = ["Anna", "Barb", "Carl", "Daniel", "Emma", "Fiona"]
+    finish(app, start(app, names), names)
+    for size in ((800, 480), (1280, 720)):
+        resize(*size)
+        assert [str(f) for f in under_floor(app.u, large=False)] == [], size
+    resize(800, 480)

@@ -5,19 +5,20 @@ said on screen. Screenshots at 800x480 and 1280x720 (screenshots/)."""
 from __future__ import annotations
 
 from companion.core.model import Command
-from test_ui_screens import FIVE, start, table
+from test_ui_screens import FIVE, announce, role_card, start, table
 from ui_helpers import both_sizes, button, frames, panel, panel_texts, tap, tap_title, texts
 from wb_counts import shows
 
 
 def said_on_the_bar(app, words: str) -> None:
     """The log's last line says ``words``, and the game bar shows that line: whole, or its
-    first words with an ellipsis where the bar is too narrow (a tap opens the whole log)."""
+    first words with an ellipsis where the bar is too narrow (a tap opens the whole log): at
+    the size of a button's words, three words or so at 800x480."""
     last = app.log_tail.splitlines()[-1]
     assert words in last
     shown = app.root.ids.game_bar.shown.splitlines()[-1]
     assert shown == last or (shown.endswith("\u2026") and last.startswith(shown[:-1])
-                             and len(shown) > 20)
+                             and len(shown) > 12)
 
 
 def no_thanks(app, name):
@@ -28,7 +29,7 @@ def test_no_thanks_on_a_seat_tile_declines_the_favor_applied_for_it(app):
     """"If he is unable or unwilling to execute this action, he merely says so and does not do
     it": Barb's drop is applied at once; her tile offers No thanks until the next role."""
     start(app)
-    tap_title("Wolf keeper")
+    announce("Wolf keeper")
     tap_title("So be it!")                        # Barb: +1 red, applied by itself
     assert shows(app, "Barb", red=2)
     assert no_thanks(app, "Barb").opacity == 1 and not no_thanks(app, "Barb").disabled
@@ -54,7 +55,7 @@ def test_the_holder_declines_the_full_action_and_still_begins(app):
     """"The player, who "won" the right to the full action ... must begin the new round, even
     if he chose not to execute the action"."""
     start(app)
-    tap_title("Herb collector")
+    announce("Herb collector")
     for _ in range(4):
         tap_title("Pass")
     assert shows(app, "Anna", green=4)
@@ -63,7 +64,7 @@ def test_the_holder_declines_the_full_action_and_still_begins(app):
     tap(no_thanks(app, "Anna"))
     assert shows(app, "Anna", green=1)
     assert table(app).turn_name == "Anna" and table(app).mode == "play"
-    tap_title("Witch")                           # the next role: nothing left to decline
+    announce("Witch")                           # the next role: nothing left to decline
     assert all(no_thanks(app, n).opacity == 0 for n in FIVE)
 
 
@@ -82,15 +83,15 @@ def test_a_role_played_earlier_this_set_is_laid_face_down_from_the_picker(app):
     s.execute(Command("abstain", "Carl"))
     frames()
     assert table(app).turn_name == "Carl"
-    warlock = button("Warlock")
-    assert not warlock.disabled and warlock.caption == "played: goes face down"
+    warlock = role_card("Warlock")
+    assert not warlock.disabled and warlock.caption == "forgotten"   # it goes face down
     tap(warlock)
     assert not app.refusal
     assert app.summary["players"][2]["cards_left"] == 3
     assert table(app).turn_name == "Carl" and table(app).mode == "play"
     said_on_the_bar(app, "Carl laid the Warlock face down: a forgotten card, played earlier this set")
-    assert button("Warlock").disabled            # Carl has it face down now
-    both_sizes("witchs_brew_forgotten_card")
+    assert role_card("Warlock").disabled         # Carl has it face down now
+    both_sizes("witchs_brew_forgotten_card")     # the sheet of cards, over the table
 
 
 def test_a_gain_the_supply_cuts_short_is_said_on_screen(app):

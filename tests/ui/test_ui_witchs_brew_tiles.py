@@ -80,10 +80,10 @@ def brew_picked(app):
     """The brew entry opened, the copper stack tapped and the card seen last game picked."""
     table(app).resolve_panel.open_entry()
     (dialog,) = dialogs()
-    assert not find(lambda w: getattr(w, "caption", "") == "1 red, 1 green", dialog)
+    assert not find(lambda w: getattr(w, "caption", "") == "1 red\n1 green", dialog)
     tap_title("Copper", dialog)
     card = button("3 pts", dialog)
-    assert card.caption == "1 red, 1 green" and not card.disabled
+    assert card.caption == "1 red\n1 green" and not card.disabled   # a drop a line
     tap(card)
     assert card.selected
     return dialog
@@ -102,7 +102,7 @@ def test_a_card_brewed_in_an_earlier_game_is_one_tap(app):
     both_sizes("witchs_brew_dialog_brew_picker", before=lambda: brew_picked(app))
     dialog = brew_picked(app)
     assert stepper("Points", dialog).value == 3
-    assert {c: int(stepper(f"Pay {c}", dialog).value) for c in ("red", "white", "green")} == {
+    assert {c: int(stepper(c.capitalize(), dialog).value) for c in ("red", "white", "green")} == {
         "red": 1, "white": 0, "green": 1}
     tap_title("Apply", dialog)
     assert not dialogs()

@@ -147,7 +147,9 @@ class GameBar(Box):
         room = events.height - app.u * 2
 
         def fits(text: str) -> bool:
-            core = CoreLabel(text=text, font_size=events.font_size, bold=True,
+            # measured at the table's text size (Large included), so the words chosen are
+            # drawn at it and never fall back to the smaller size
+            core = CoreLabel(text=text, font_size=app.fu * events.fs, bold=True,
                              text_size=(width, None), line_height=events.line_height)
             core.refresh()
             return core.texture is not None and core.texture.size[1] <= room

@@ -1,11 +1,12 @@
 """The bottom of the table screen: what the awaited seat can do now.
 
-One panel per phase: the answer bar (claim / so be it / pass), the resolve panel (carry out or
-abstain from a full action or favor) and the reveal panel (variant: spare roles turned over).
-The answer buttons say only the part ("full action", "favor"); the card's text is a tap away
-(``CardTextDialog``): too long for a button read from across the table. Each is filled from
-the summary and the prompt; the inputs go through the app, so the rules judge them exactly as
-they judge the physical buttons.
+One panel per phase, each one row of buttons a finger's height: the play panel (the role
+cards, on a sheet over the table), the answer bar (claim / so be it / pass), the resolve panel
+(carry out or abstain from a full action or favor) and the reveal panel (variant: spare roles
+turned over). The buttons say only their words at a size read from across the table; the
+card's text and what each answer means are a tap on the role away (``CardTextDialog``). Each
+is filled from the summary and the prompt; the inputs go through the app, so the rules judge
+them exactly as they judge the physical buttons.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 
 from kivy.app import App
 from kivy.properties import (
-    ColorProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
+    BooleanProperty, ColorProperty, DictProperty, ListProperty, NumericProperty, StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
@@ -24,17 +25,12 @@ from companion.games.witchs_brew.roles import (
     BREW, CHOOSE_DROPS, DROPS, PAY, ROLES, TABLE, TRADE_DROP,
 )
 from ui import theme
-from ui.widgets.common import FlatButton, counter_chip_colours
+from ui.games.witchs_brew.role_picker import RoleSheet
+from ui.widgets.common import FlatButton, counter_chip_colours, text_needs
 
-
-def key_caption(app, input_id: str) -> str:
-    """'key Q' in demo mode (the keyboard stands in for the button), else ''."""
-    label = app.key_labels.get(input_id)
-    return f"key {label}" if label else ""
-
-
-def _join(*parts: str) -> str:
-    return "\n".join(p for p in parts if p)
+#: What each answer means, said with the card's text (the buttons say only their words).
+ANSWERS_MEANT = ("Claim it (\"{call}\") for the full action, \"So be it!\" for the favor, "
+                 "or pass with no card of it in hand.")
 
 
 class AnswerBar(BoxLayout):
@@ -43,98 +39,119 @@ class AnswerBar(BoxLayout):
     seat = NumericProperty(0)
     role_key = StringProperty("")
     call = StringProperty("")
-    claim_caption = StringProperty("")
-    favor_caption = StringProperty("")
-    pass_caption = StringProperty("")
     inputs = ListProperty([])
 
     def show(self, seat: int, role_key: str, inputs: list[str]) -> None:
-        app = App.get_running_app()
         role = ROLES[role_key]
-        n = seat + 1
         self.seat = seat
         self.inputs = list(inputs)
         self.call = role.call
         self.role_key = role_key
-        self.claim_caption = _join("full action", key_caption(app, f"seat{n}.claim"))
-        self.favor_caption = _join("favor", key_caption(app, f"seat{n}.so_be_it"))
-        self.pass_caption = _join("no card in hand", key_caption(app, f"seat{n}.pass"))
-
-    def show_card_text(self) -> None:
-        """What the full action and the favor do, on demand: too long for the buttons."""
-        CardTextDialog(self.role_key).open()
 
     def press(self, action: str) -> None:
         App.get_running_app().press(f"seat{self.seat + 1}.{action}")
 
 
 class CardTextDialog(ModalView):
-    """The announced role card's two effects, read from the roles table, in large type."""
+    """The announced role card's two effects, read from the roles table, in large type, and
+    what each answer means."""
 
     call = StringProperty("")
     full = StringProperty("")
     favor = StringProperty("")
+    answers = StringProperty("")
     stripe = ColorProperty(theme.ACCENT)
 
     def __init__(self, role_key: str, **kwargs):
         role = ROLES[role_key]
-        super().__init__(call=role.call, full=f"Full action: {role.full.text}",
-                         favor=f"Favor: {role.favor.text}",
+        super().__init__(call=role.call, full=f"Full action: {_reported(role.full)}",
+                         favor=f"Favor: {_reported(role.favor)}",
+                         answers=ANSWERS_MEANT.format(call=role.call),
                          stripe=theme.rgba(theme.CARD_COLOURS[role.colour]), **kwargs)
 
 
+def _reported(effect) -> str:
+    """An effect's words, and what the companion records of one the table reads out."""
+    if effect.kind == TABLE and effect.reported:
+        return f"{effect.text} (reported: {effect.reported}; your card decides)"
+    return effect.text
+
+
 class ResolvePanel(BoxLayout):
-    """The awaited seat carries out its full action or favor, or abstains."""
+    """The awaited seat carries out its full action or favor, or abstains: its buttons on
+    one line, the effect's words beside them where they fit whole."""
 
     seat = NumericProperty(0)
     effect_text = StringProperty("")
-    hint = StringProperty("")
+    effect_fits = BooleanProperty(True)
     kind = StringProperty("")
     pending = DictProperty({})
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.fbind("size", self._fit)
+        self.fbind("effect_text", self._fit)
+
     def show(self, seat: int, pending: dict, player: dict) -> None:
-        app = App.get_running_app()
         role = ROLES[pending["role"]]
         full = pending["kind"] == "action"
         effect = role.full if full else role.favor
         self.seat, self.pending, self.kind = seat, dict(pending), effect.kind
-        self.effect_text = f"{'Full action' if full else 'Favor'}: {effect.text}"
-        self.hint = (f"Reported: {effect.reported}. Your card decides."
-                     if effect.kind == TABLE and effect.reported else "")
+        # the headline says which part it is ("Carry out the full action"): here what it does
+        self.effect_text = effect.text
         box = self.ids.choices
         box.clear_widgets()
-        n = seat + 1
-        abstain = FlatButton(title="Abstain", caption=key_caption(app, f"seat{n}.pass"),
-                             caption_fs=20, fill=theme.GREY_BTN)
-        abstain.bind(on_release=lambda *_: self.abstain())
+        buttons = []
         if effect.kind == PAY:
-            go = FlatButton(title="Pay and take", caption=key_caption(app, f"seat{n}.claim"),
-                            caption_fs=20, fill=theme.ACCENT, ink=theme.DARK_INK)
+            go = self._button("Pay and take", theme.ACCENT, theme.DARK_INK)
             go.bind(on_release=lambda *_: self._send({}))
-            box.cols = 1
-            box.add_widget(go)
+            buttons.append(go)
         elif effect.kind == TRADE_DROP:
-            # the three drops side by side in the place of the one button the other effects
-            # have: Abstain stays where it always is, under them
-            box.cols = 1
-            drops = BoxLayout(spacing=app.u * 6)
+            # the three drops in the place of the one button the other effects have, each
+            # greyed where the seat has none (its tile says how many): Abstain stays last
             for drop in DROPS:
                 fill, ink = counter_chip_colours(drop)
-                b = FlatButton(title=drop.capitalize(), caption=f"has {player[drop]}",
-                               caption_fs=20, fill=fill, ink=ink, disabled=player[drop] < 1)
+                b = self._button(drop.capitalize(), fill, ink)
+                b.disabled = player[drop] < 1
                 b.bind(on_release=lambda _b, d=drop: self._send({"drop": d}))
-                drops.add_widget(b)
-            box.add_widget(drops)
+                buttons.append(b)
         else:
             label = {BREW: "Brew a potion", CHOOSE_DROPS: f"Choose {effect.count} drops",
                      TABLE: "Enter what happened"}[effect.kind]
-            go = FlatButton(title=label, caption="opens the entry", caption_fs=20,
-                            fill=theme.ACCENT,
-                            ink=theme.DARK_INK)
+            go = self._button(label, theme.ACCENT, theme.DARK_INK)
             go.bind(on_release=lambda *_: self.open_entry())
-            box.cols = 1
-            box.add_widget(go)
-        box.add_widget(abstain)
+            buttons.append(go)
+        abstain = self._button("Abstain", theme.GREY_BTN, theme.INK)
+        abstain.bind(on_release=lambda *_: self.abstain())
+        for b in buttons + [abstain]:
+            box.add_widget(b)
+        self._fit()
+
+    def _button(self, title: str, fill, ink) -> FlatButton:
+        return FlatButton(title=title, fs=theme.ACTION_FS, fill=fill, ink=ink, size_hint_x=None)
+
+    def _fit(self, *_args) -> None:
+        """Each button as wide as its words at the table's text size (a finger's width at
+        least); the effect's words only where they fit whole beside them: else the role's
+        card, a tap away, says them."""
+        app = App.get_running_app()
+        for b in self.ids.choices.children:
+            need = text_needs(False, b.title, app.fu * theme.ACTION_FS, "Roboto", True, None,
+                              "center")[0]
+            b.width = max(app.u * 96, need + app.u * 28)
+        self.ids.choices.width = sum(b.width for b in self.ids.choices.children) + \
+            self.ids.choices.spacing * max(0, len(self.ids.choices.children) - 1)
+        # portrait: the words above the buttons' row
+        width = self.width - app.u * 20 - (0 if app.portrait else
+                                           self.ids.choices.width + self.spacing)
+        height = self.height - app.u * 4 - (self.ids.choices.height + self.spacing
+                                            if app.portrait else 0)
+        if width <= 0 or not self.effect_text:
+            self.effect_fits = False
+            return
+        need = text_needs(False, self.effect_text, app.fu * theme.DETAIL_FS, "Roboto", True,
+                          width, "left")[1]
+        self.effect_fits = need <= height
 
     def _send(self, args: dict) -> None:
         app = App.get_running_app()
@@ -157,14 +174,31 @@ class PlayPanel(BoxLayout):
 
     player = StringProperty("")
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.blocked: dict[str, str] = {}
+        self.captions: dict[str, str] = {}
+        self.sheet: RoleSheet | None = None
+
     def show(self, player: str, own: list[str], others: list[str], excluded: list[str]) -> None:
         self.player = player
-        captions = {k: "played: goes face down" for k in others}
-        blocked = {k: "you played it" for k in own}
-        blocked.update({k: "face up" for k in excluded})
-        self.ids.picker.show(blocked, picked=self.pick, captions=captions)
+        self.captions = {k: "forgotten" for k in others}
+        self.blocked = {k: "you played it" for k in own}
+        self.blocked.update({k: "face up" for k in excluded})
+        if self.sheet is not None:
+            self.sheet.picker.show(self.blocked, picked=self.pick, captions=self.captions)
+
+    def open_sheet(self) -> None:
+        """The twelve cards over the table: the one announced is tapped."""
+        self.sheet = RoleSheet(f"{self.player} announces: tap the card")
+        self.sheet.picker.show(self.blocked, picked=self.pick, captions=self.captions)
+        self.sheet.bind(on_dismiss=lambda *_a: setattr(self, "sheet", None))
+        self.sheet.open()
 
     def pick(self, key: str) -> None:
+        """The sheet closes first, so a refusal is seen over the table."""
+        if self.sheet is not None:
+            self.sheet.dismiss(animation=False)
         App.get_running_app().send(Command("play_role", self.player, {"role": key}))
 
 
@@ -174,15 +208,31 @@ class RevealPanel(BoxLayout):
     count = NumericProperty(1)
     chosen = ListProperty([])
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.shown: list[str] = []
+        self.sheet: RoleSheet | None = None
+
     def show(self, count: int, shown: list[str]) -> None:
         self.count = count
         self.shown = list(shown)
         self.chosen = [k for k in self.chosen if k not in self.shown][:count]
         self._refresh()
 
+    def open_sheet(self) -> None:
+        """The twelve cards over the table: the spare ones are tapped, then turned over."""
+        self.sheet = RoleSheet(f"Tap the {self.count} spare card{'s' if self.count > 1 else ''}",
+                               done="Turn over", on_done=self.turn_over)
+        self.sheet.bind(on_dismiss=lambda *_a: setattr(self, "sheet", None))
+        self._refresh()
+        self.sheet.open()
+
     def _refresh(self) -> None:
+        if self.sheet is None:
+            return
         blocked = {k: "turned over" for k in self.shown}
-        self.ids.picker.show(blocked, self.chosen, self.toggle)
+        self.sheet.picker.show(blocked, self.chosen, self.toggle)
+        self.sheet.done_ready = len(self.chosen) == self.count
 
     def toggle(self, key: str) -> None:
         if key in self.chosen:
@@ -200,5 +250,7 @@ class RevealPanel(BoxLayout):
         self.turn_over()
 
     def turn_over(self) -> None:
+        if self.sheet is not None:
+            self.sheet.dismiss(animation=False)
         if App.get_running_app().send(Command("reveal_excluded", args={"roles": list(self.chosen)})):
             self.chosen = []

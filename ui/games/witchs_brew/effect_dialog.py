@@ -1,17 +1,20 @@
 """Entering what a card did, when the table has to say it: the drops an assistant takes, the
 potion a brewer brews, the changes a card read aloud causes (TABLE effects, for the holder and
 the others), or a manual correction of one seat. The dialog only collects numbers; the rules
-judge the command it sends, and a refusal is shown inside the dialog, which stays open."""
+judge the command it sends, and a refusal is shown inside the dialog, which stays open.
+
+A form over the table is read as the table is: every text at the type scale's floor, every
+button's words at its size, every control a finger's height; the columns scroll where a form
+holds more than the window (a correction's potion card), never drawn smaller."""
 
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.widget import Widget
 
 from companion.core.model import Command
 from companion.games.witchs_brew.roles import (
@@ -20,7 +23,35 @@ from companion.games.witchs_brew.roles import (
 )
 from ui import theme
 from ui.games.witchs_brew.brew import SHOWN, cards_for, cost_words, earlier_cards
-from ui.widgets.common import FlatButton, Stepper, counter_chip_colours, seat_button
+from ui.widgets.common import FlatButton, Stepper, counter_chip_colours, seat_button, text_needs
+
+#: a control's height in the form: a finger's (56 units)
+ROW = 56
+
+
+class WbStepper(Stepper):
+    """The shared stepper at the type scale's sizes (effect_dialog.kv redraws it so), its
+    label as wide as its word."""
+
+    label_w = NumericProperty(0)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        app = App.get_running_app()
+        self.fbind("label", self._measure)
+        app.bind(fu=self._measure)
+        self._measure()
+
+    def _measure(self, *_args) -> None:
+        fu = App.get_running_app().fu
+        self.label_w = text_needs(False, self.label, fu * theme.DETAIL_FS, "Roboto", True, None,
+                                  "center")[0] + fu * 14
+
+
+def _button(**kw) -> FlatButton:
+    kw.setdefault("fs", theme.ACTION_FS)
+    kw.setdefault("caption_fs", theme.DETAIL_FS)
+    return FlatButton(**kw)
 
 
 def most(supply: dict, counter: str) -> int:
@@ -43,25 +74,28 @@ class PotionEditor(BoxLayout):
         self.stack: str | None = None
         self.raven = False
         if optional:
-            self.toggle = FlatButton(title="Adds a potion card: no", size_hint_y=None,
-                                     height=app.u * 48)
+            self.toggle = _button(title="Adds a potion card: no", size_hint_y=None,
+                                  height=app.u * ROW)
             self.toggle.bind(on_release=self._toggle)
             self.add_widget(self.toggle)
+        # a stack by its name (two lines for a shelf's), greyed when none is left; two rows of
+        # them for the shelves as well
+        rows = 1 if len(stacks) <= 3 else 2
         grid = GridLayout(cols=3, spacing=app.u * 4, size_hint_y=None,
-                          height=app.u * (48 if len(stacks) <= 3 else 100))
+                          height=app.fu * 72 * rows + app.u * 4 * (rows - 1))
         self.stack_buttons = {}
         for stack in stacks:
-            b = FlatButton(title=theme.STACK_LABELS[stack], caption=f"{stacks_left[stack]} left",
-                           fs=18, disabled=stacks_left[stack] < 1 or not self.enabled)
+            b = _button(title=theme.STACK_LABELS[stack],
+                        disabled=stacks_left[stack] < 1 or not self.enabled)
             b.bind(on_release=lambda _b, s=stack: self._pick(s))
             self.stack_buttons[stack] = b
             grid.add_widget(b)
         self.add_widget(grid)
-        self.points = Stepper(label="Points", value=0, minimum=0, maximum=99, signed=False,
-                              height=app.u * 48, disabled=not self.enabled)
+        self.points = WbStepper(label="Points", value=0, minimum=0, maximum=99, signed=False,
+                                disabled=not self.enabled)
         self.add_widget(self.points)
-        self.raven_button = FlatButton(title="Raven on the card: no", size_hint_y=None,
-                                       height=app.u * 48, disabled=not self.enabled)
+        self.raven_button = _button(title="Raven on the card: no", size_hint_y=None,
+                                    height=app.u * ROW, disabled=not self.enabled)
         self.raven_button.bind(on_release=self._raven)
         self.add_widget(self.raven_button)
         self.stacks_left = stacks_left
@@ -69,9 +103,8 @@ class PotionEditor(BoxLayout):
         # the printed cards seen in earlier games: one tap fills the card (and, through
         # ``on_card``, the drops paid); only where there is a catalogue
         self.catalogue, self.on_card, self.can_pay = list(catalogue), on_card, can_pay
+        # (the brew form lays them under the drops they fill)
         self.cards = GridLayout(cols=SHOWN, spacing=app.u * 4, size_hint_y=None, height=0)
-        if self.catalogue:
-            self.add_widget(self.cards)
         open_stacks = [s for s in stacks if stacks_left[s] > 0]
         if self.enabled and len(open_stacks) == 1:
             self._pick(open_stacks[0])              # the only stack a card can come from
@@ -104,11 +137,14 @@ class PotionEditor(BoxLayout):
         """The catalogue's cards for the stack picked, as buttons (none: the row is gone)."""
         app = App.get_running_app()
         self.cards.clear_widgets()
-        self.cards.height = app.u * 56 if cards else 0
+        # the points, and the drops printed on the card a line each under them, all at the
+        # size of a button's words (what the card shows is what is tapped)
+        lines = max((len(card["pay"]) or 1 for card in cards), default=0)
+        self.cards.height = app.fu * 36 * (1 + lines) + app.u * 8 if cards else 0
         for card in cards:
-            b = FlatButton(title=f"{card['points']} pts" + (" raven" if card["raven"] else ""),
-                           caption=cost_words(card["pay"]), fs=20,
-                           disabled=not self.can_pay(card))
+            b = _button(title=f"{card['points']} pts" + (" raven" if card["raven"] else ""),
+                        caption=cost_words(card["pay"]).replace(", ", "\n"),
+                        caption_fs=theme.ACTION_FS, disabled=not self.can_pay(card))
             b.card = card
             b.bind(on_release=lambda _b, c=card: self._card(c))
             self.cards.add_widget(b)
@@ -138,6 +174,9 @@ class PotionEditor(BoxLayout):
 class EffectDialog(ModalView):
     title = StringProperty("")
     subtitle = StringProperty("")
+    #: the card's words are said where they fit on their line (else the role, a tap away on
+    #: the table, reads them)
+    subtitle_fits = BooleanProperty(True)
     error = StringProperty("")
     ready = BooleanProperty(True)
 
@@ -172,6 +211,14 @@ class EffectDialog(ModalView):
         self.remove_index: int | None = None
         self.app.bind(revision=self._moved_on)
         self._build()
+        self.ids.subtitle.bind(width=self._fit_subtitle)
+        self._fit_subtitle()
+
+    def _fit_subtitle(self, *_args) -> None:
+        """The card's words on two lines at most, else left out (the role box has them)."""
+        width, size = self.ids.subtitle.width, self.app.fu * theme.DETAIL_FS
+        need = text_needs(False, self.subtitle, size, "Roboto", False, width, "left")[1]
+        self.subtitle_fits = width > 100 and need <= size * 2.5
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
@@ -180,21 +227,23 @@ class EffectDialog(ModalView):
         taken = [q for p in self.players for q in p["potions"]]
         supply = self.app.summary["supply"]
         if self.mode == "choose_drops":
-            self._steppers(DROPS, "Take", signed=False, low=lambda c: 0,
+            self._steppers(DROPS, "", signed=False, low=lambda c: 0,
                            high=lambda c: min(self.count, most(supply, c)),
                            note=lambda c: "" if supply[c] is None else f"{supply[c]} left")
-            self.tally = Label(font_size=self.app.u * 30, bold=True, color=theme.INK)
+            self.tally = Label(font_size=self.app.fu * theme.FIGURE_FS, bold=True,
+                               color=theme.INK, size_hint_y=None, height=self.app.fu * 40)
             ids.right.add_widget(self.tally)
             self._recount()
         elif self.mode == "brew":
             player = self.players[self.seat]
-            self._steppers(DROPS, "Pay", signed=False, low=lambda c: 0,
+            self._steppers(DROPS, "", signed=False, low=lambda c: 0,
                            high=lambda c: player[c], note=lambda c: f"has {player[c]}")
             self.potion = PotionEditor(
                 CAULDRONS, left_stack, optional=False, taken=taken,
                 catalogue=earlier_cards(self.app), on_card=self._pay_for,
                 can_pay=lambda card: all(player[d] >= n for d, n in card["pay"].items()))
             ids.right.add_widget(self.potion)
+            ids.left.add_widget(self.potion.cards)
         elif self.mode == "table":
             self._tabs()
             self._counters()
@@ -205,22 +254,20 @@ class EffectDialog(ModalView):
             self.potion = PotionEditor(STACKS, left_stack, optional=True, taken=taken)
             ids.right.add_widget(self.potion)
             self._removals()
-        if self.mode != "choose_drops":
-            ids.right.add_widget(Widget())  # content at the top, the slack below it
         buttons = ids.buttons
-        cancel = FlatButton(title="Cancel", fill=theme.GREY_BTN)
+        cancel = _button(title="Cancel", fill=theme.GREY_BTN)
         cancel.bind(on_release=lambda *_: self.dismiss())
         buttons.add_widget(cancel)
         if self.mode != "adjust":
-            abstain = FlatButton(title="Abstain", fill=theme.GREY_BTN)
+            abstain = _button(title="Abstain", fill=theme.GREY_BTN)
             abstain.bind(on_release=lambda *_: self._send(Command("abstain", self.name)))
             buttons.add_widget(abstain)
-        self.apply_button = FlatButton(title="Apply", fill=theme.ACCENT, ink=theme.DARK_INK)
+        self.apply_button = _button(title="Apply", fill=theme.ACCENT, ink=theme.DARK_INK)
         self.apply_button.bind(on_release=lambda *_: self.apply())
         self.bind(ready=lambda *_: setattr(self.apply_button, "disabled", not self.ready))
         self.apply_button.disabled = not self.ready
         buttons.add_widget(self.apply_button)
-        ids.tabs.height = u * 48 if self.mode == "table" else 0
+        ids.tabs.height = u * ROW if self.mode == "table" else 0
         ids.tabs.opacity = 1 if self.mode == "table" else 0
 
     def _pay_for(self, card: dict) -> None:
@@ -234,15 +281,14 @@ class EffectDialog(ModalView):
         self.steppers = {}
         for counter in counters:
             fill, ink = counter_chip_colours(counter)
-            s = Stepper(label=f"{verb} {theme.COUNTER_LABELS[counter].lower()}" if verb
-                        else theme.COUNTER_LABELS[counter],
-                        value=0, minimum=low(counter), maximum=high(counter), signed=signed,
-                        note=note(counter), fill=fill, ink=ink, height=self.app.u * 48)
+            s = WbStepper(label=f"{verb} {theme.COUNTER_LABELS[counter].lower()}" if verb
+                          else theme.COUNTER_LABELS[counter],
+                          value=0, minimum=low(counter), maximum=high(counter), signed=signed,
+                          note=note(counter), fill=fill, ink=ink)
             s.counter = counter
             s.changed = self._changed
             self.steppers[counter] = s
             box.add_widget(s)
-        box.add_widget(Widget())
 
     def _counters(self) -> None:
         """The selected seat's counts as it holds them, as the table sets them (never below
@@ -261,8 +307,8 @@ class EffectDialog(ModalView):
         box.clear_widgets()
         self.tab_buttons = {}
         for p in self.players:
-            label = p["name"] if p["name"] != self.name else f"{p['name']} (self)"
-            b = seat_button(self.app.session, p["name"], title=label, fs=18,
+            # the seats by their names (the title names whose card it is)
+            b = seat_button(self.app.session, p["name"], title=p["name"], fs=theme.NAME_FS,
                             selected=p["name"] == self.target)
             b.bind(on_release=lambda _b, n=p["name"]: self._select(n))
             self.tab_buttons[p["name"]] = b
@@ -279,12 +325,14 @@ class EffectDialog(ModalView):
         if not potions:
             return
         u = self.app.u
-        grid = GridLayout(cols=3, spacing=u * 4, size_hint_y=None, height=u * 48)
+        shown = potions[-3:]
+        grid = GridLayout(cols=1, spacing=u * 4, size_hint_y=None,
+                          height=u * (ROW * len(shown) + 4 * (len(shown) - 1)))
         self.remove_buttons = []
-        for i, p in enumerate(potions[-3:]):
+        for i, p in enumerate(shown):
             index = len(potions) - min(3, len(potions)) + i
-            b = FlatButton(title=f"Remove {theme.STACK_LABELS[p['stack']]} {p['points']} pts",
-                           fs=18, fill=theme.SURFACE_HI)
+            b = _button(title=f"Remove {theme.STACK_LABELS[p['stack']]} {p['points']} pts",
+                        fill=theme.SURFACE_HI)
             b.bind(on_release=lambda _b, k=index: self._remove(k))
             self.remove_buttons.append((index, b))
             grid.add_widget(b)

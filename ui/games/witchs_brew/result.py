@@ -10,16 +10,16 @@ from __future__ import annotations
 
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.text.played import hours_minutes, minutes_played
-from ui.widgets.common import Box, Chip, Txt
+from ui.widgets.common import Box, Chip, Txt, text_needs
 
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
-COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 150}
+COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 160}
 #: The same columns on a portrait screen (480 units wide): the name keeps what is left.
 PORTRAIT_COLUMNS = {"place": 30, "potions": 80, "vials": 56, "score": 70, "tiebreak": 64}
 
@@ -68,11 +68,20 @@ def game_length(started: str, finished: str | None) -> str:
     return "under 1 min" if minutes < 1 else hours_minutes(minutes)
 
 
+def _far(label):
+    label.far = True
+    return label
+
+
 class ResultScreen(Screen):
     headline = StringProperty("")
     verdict = StringProperty("")
+    #: the verdict's chip beside the headline, where both fit on its line
+    verdict_fits = BooleanProperty(True)
     tie_break = StringProperty("")
     length = StringProperty("")
+    #: the length as drawn: a count and its unit never split between two lines ("42 min")
+    length_drawn = StringProperty("")
 
     def on_kv_post(self, _base):
         app = App.get_running_app()
@@ -80,6 +89,12 @@ class ResultScreen(Screen):
 
     def on_pre_enter(self, *_args):
         self.refresh()
+
+    def _fit_verdict(self, app) -> None:
+        chip = app.fu * (120 if self.verdict == "WINNER" else 216)
+        need = text_needs(False, self.headline, app.fu * theme.HEADLINE_FS, "Roboto", True,
+                          None, "left")[0]
+        self.verdict_fits = need + chip + app.u * 10 < self.width - app.u * 20
 
     def refresh(self, *_args) -> None:
         app = App.get_running_app()
@@ -89,9 +104,12 @@ class ResultScreen(Screen):
         results = app.session.rules.results(app.session.state)
         self.tie_break = tie_break_words(results)
         self.verdict = "WINNER" if sum(r["winner"] for r in results) == 1 else "SHARED VICTORY"
+        self._fit_verdict(app)
         game_id = getattr(app.session, "game_id", None)
         self.length = ("Played in " + game_length(*app.store.played(game_id))
                        if game_id is not None and app.store is not None else "")
+        self.length_drawn = self.length.replace(" min", "\u00a0min").replace(
+            " h ", "\u00a0h\u00a0")
         players = app.session.state["players"]
         box = self.ids.standings
         box.clear_widgets()
@@ -110,15 +128,18 @@ class ResultScreen(Screen):
         ink = theme.ACCENT if winner else theme.INK
         potions = sum(p["points"] for p in player["potions"])
         count = len(player["potions"])
-        row.add_widget(Txt(text=str(place), fs=26, bold=True, ink=ink, halign="center",
-                           size_hint_x=None, width=u * widths["place"]))
-        row.add_widget(Chip(text=result["name"], fill=theme.rgba(player["colour"]),
-                            ink=theme.ink_on(player["colour"]), fs=24))
-        cells = (("potions", f"{potions} ({count})", 22), ("vials", f"+ {player['vials']}", 22),
-                 ("score", f"= {result['score']}", 26),
-                 ("tiebreak", str(result["tiebreak"]), 22))
+        # the place, the name and the points are read from every chair (``far``)
+        row.add_widget(_far(Txt(text=str(place), fs=theme.FIGURE_FS, bold=True, ink=ink,
+                                halign="center", size_hint_x=None, width=u * widths["place"])))
+        row.add_widget(_far(Chip(text=result["name"], fill=theme.rgba(player["colour"]),
+                                 ink=theme.ink_on(player["colour"]), fs=theme.NAME_FS)))
+        cells = (("potions", f"{potions} ({count})", theme.DETAIL_FS),
+                 ("vials", f"+ {player['vials']}", theme.DETAIL_FS),
+                 ("score", f"= {result['score']}", theme.FIGURE_FS),
+                 ("tiebreak", str(result["tiebreak"]), theme.DETAIL_FS))
         for key, text, fs in cells:
-            row.add_widget(Txt(text=text, fs=fs, bold=key == "score", ink=ink, halign="center",
-                               size_hint_x=None, width=u * widths[key]))
+            cell = Txt(text=text, fs=fs, bold=key == "score", ink=ink, halign="center",
+                       size_hint_x=None, width=u * widths[key])
+            row.add_widget(_far(cell) if key == "score" else cell)
         row.seat_name = result["name"]
         return row

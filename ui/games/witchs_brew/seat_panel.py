@@ -65,6 +65,8 @@ class SeatPanel(SeatBox):
     small = BooleanProperty(False)   # the counters' lines at their smaller height
     roomy = BooleanProperty(False)   # a tall tile: the counters' lines larger still
     row_h = NumericProperty(0)       # a line of counters' height
+    name_h = NumericProperty(0)      # the name's line
+    status_h = NumericProperty(0)    # the status line (with the score, when compact)
     digit_fs = NumericProperty(28)   # the counters' digits, in units
     #: what the seat would give back by declining the gain applied for it ("" : nothing)
     declinable = StringProperty("")
@@ -78,7 +80,8 @@ class SeatPanel(SeatBox):
         self.seat = seat
         self.player = player["name"]
         fu = App.get_running_app().fu
-        self.name_w = text_needs(False, self.player, fu * 30, "Roboto", True, None, "left")[0]
+        self.name_w = text_needs(False, self.player, fu * theme.NAME_FS, "Roboto", True, None,
+                                 "left")[0]
         self.colour = theme.rgba(colour_hex)
         self.colour_ink = theme.ink_on(colour_hex)
         self.edge = theme.edge(colour_hex)

@@ -10,20 +10,24 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.screenmanager import Screen
 
 from companion.games.witchs_brew import state as wb_state
 from companion.games.witchs_brew.roles import ROLES, amount
 from companion.games.witchs_brew.state import COLOUR_NAMES, SEAT_COLOURS
 from ui import theme
-from ui.games.witchs_brew.action_panels import AnswerBar, PlayPanel, ResolvePanel, RevealPanel
+from ui.games.witchs_brew.action_panels import (
+    AnswerBar, CardTextDialog, PlayPanel, ResolvePanel, RevealPanel,
+)
 from ui.games.witchs_brew.hands_panel import HandsPanel, shows_hands
 from ui.games.witchs_brew.seat_panel import SeatPanel
+from ui.widgets.common import Box
 
 ANSWER_WORDS = {"so_be_it": "So be it", "pass": "Passed"}
-#: The letters the role box's lines hold at 800x480 (and 1280x720: it scales), at 20 units
-#: (capitals of 14 px, the least on a table screen): a line that would hold more is left out
-#: (the log, a tap away, says it) rather than shortened or drawn smaller.
+#: The letters the role box's note holds at 800x480 at the type scale's floor (24 units): a
+#: "Last: " that would not leave room for the round itself is left out. The box hides a line
+#: that still does not fit (the log, a tap away, says it) rather than shortening it.
 NOTE_ROOM = 19
 
 
@@ -118,23 +122,28 @@ def supply_note(summary: dict) -> str:
 
 def what_now(summary: dict, prompt: dict) -> str:
     """What the awaited seat does now, in two lines of large type: the rules' prompt without
-    what the banner and the bottom panel already say (the name, the role, the effect's text)."""
+    what the banner and the bottom panel already say (the name, the role, the effect's text),
+    short enough for two lines at the headline's size with Large text (the role's title is the
+    role box's, the answers are the buttons' words: each said once)."""
     phase = prompt["phase"]
     if phase == "play":
-        return "Choose a role card and announce it"
+        return "Announce a role card"
     if phase == "answer":
-        # the three answers are the buttons' words: said there once
-        return f"Answer the {ROLES[summary['role']].title}: claim it, agree or pass"
+        return "Claim it, agree or pass"
     if phase == "resolve":
         front = summary["pending"][0]
-        part = "full action" if front["kind"] == "action" else "favor"
-        return f"Carry out the {ROLES[front['role']].title} {part}, or abstain"
+        return "Carry out the " + ("full action" if front["kind"] == "action" else "favor")
     if phase == "reveal":
         return prompt["text"].split(": ", 1)[-1].split(";")[0].capitalize()
     if phase == "choose":
-        return "Choose a hand: phone or Hidden entry"
+        return "Choose your hands"
     text, who = prompt["text"], prompt["turn"]
     return text[len(who) + 2:] if who and text.startswith(f"{who}: ") else text
+
+
+class RoleBox(ButtonBehavior, Box):
+    """The role announced, in its card's colour: a tap reads the card (its full action and
+    favor, what each answer means), the words too long for the buttons below it."""
 
 
 class WitchsBrewScreen(Screen):
@@ -153,6 +162,10 @@ class WitchsBrewScreen(Screen):
     turn_fill = ColorProperty(theme.CALM)
     turn_ink = ColorProperty(theme.INK)
     mode = StringProperty("")
+    #: the role whose card the role box reads out when tapped ("": none announced)
+    card_key = StringProperty("")
+    #: the bottom shows who has chosen a hand (a line of words above its buttons)
+    hands_shown = BooleanProperty(False)
     #: a gain the supply cut short, said until the next role is announced ("" : none)
     supply_note = StringProperty("")
     #: Choosing role cards (play, reveal): the cards take more room, the one-line banner less.
@@ -197,6 +210,10 @@ class WitchsBrewScreen(Screen):
                        holder=player["name"] == summary["holder"],
                        free_gain=gains.get(player["name"]))
 
+    def show_card_text(self) -> None:
+        if self.card_key:
+            CardTextDialog(self.card_key).open()
+
     def open_adjust(self, seat: int) -> None:
         from ui.games.witchs_brew.effect_dialog import EffectDialog
 
@@ -214,12 +231,12 @@ class WitchsBrewScreen(Screen):
             note = f"{part} for {front['player']}"
         elif role_key:
             note = f"Held by {summary['holder']}"
+        self.card_key = role_key or ""
         if role_key:
             role = ROLES[role_key]
             self.role_title = role.title
-            # while the seats answer, the claim button says the call: not the card too
-            self.role_call = "" if phase == "answer" or len(role.call) > NOTE_ROOM \
-                else role.call
+            # the claim button says the call, once
+            self.role_call = ""
             hex_colour = theme.CARD_COLOURS[role.colour]
             self.role_fill, self.role_ink = theme.rgba(hex_colour), theme.ink_on(hex_colour)
         else:
@@ -251,7 +268,8 @@ class WitchsBrewScreen(Screen):
     # -- the bottom panel ----------------------------------------------------------------
     def _action(self, app, summary, prompt) -> None:
         phase, seat = prompt["phase"], prompt["seat"]
-        if shows_hands(app, app.session.state, self.hands_panel.skipped):
+        self.hands_shown = shows_hands(app, app.session.state, self.hands_panel.skipped)
+        if self.hands_shown:
             widget = self.hands_panel
             widget.show(app, app.session.state)
         elif phase == "answer":
