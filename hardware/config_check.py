@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from companion.core.gate import shown
+from companion.core.values import shown
 
 from .dice.urls import check_tray_url
 from .errors import ConfigError

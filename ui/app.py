@@ -11,8 +11,6 @@ from __future__ import annotations
 import gc
 import os
 import re
-import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +24,9 @@ from kivy.properties import (
 )
 
 from companion.core.errors import CompanionError, NotSaved, SetupError, StoreError
-from companion.core.gate import shown
+from companion.core.values import shown
 from companion.core.model import Command, InputEvent
 from companion.games import get_rules
-from companion.files.write import family, write_whole
 from companion.store import Store, default_path
 from ui import theme
 from ui.table import settings as table
@@ -43,6 +40,7 @@ from ui.table.waiting import CardWait
 from ui.table.phones import PhonesApp
 from ui.table.club import ClubApp
 from ui.table.settings_app import TableSettingsApp
+from ui.table.stored import StoredGamesApp
 from ui.widgets.game_bar import GameBarApp
 
 HERE = Path(__file__).parent
@@ -71,7 +69,7 @@ def die_words(die: Any) -> str:
     return "The die"
 
 
-class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
+class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, StoredGamesApp, App):
     """One table: one store, at most one session in play, the buttons and lights."""
 
     title = "Table companion"
@@ -189,28 +187,6 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
         self.u = unit
 
     # -- store and sessions --------------------------------------------------------------
-    def open_store(self, path: str | Path) -> None:
-        """Use the game database at ``path`` (the tests give each test its own)."""
-        club = self.stop_club()     # the club's thread follows the store (ui/table/club.py)
-        self.leave_session()
-        if self.store is not None:
-            self.store.close()
-        self.db_path = str(path)
-        try:
-            self.store = Store(path)
-            self.notice = self.store.notice or ""
-        except StoreError as problem:  # full card, read-only, already running: still play
-            self.store = Store(":memory:")
-            self.notice = f"{problem}. Games played now are NOT saved."
-        except (OSError, sqlite3.Error) as problem:
-            self.store = Store(":memory:")
-            self.notice = (f"The game database {path} cannot be used ({problem}). "
-                           "Games played now are NOT saved.")
-        self.show("home")
-        self.screens.get_screen("home").refresh()
-        if club:
-            self.start_club()
-
     def start_game(self, setup: dict[str, Any], *,
                    picked: list[str | None] | None = None) -> str | None:
         """Start the game the setup names; returns the SetupError's message (seats named as the
@@ -232,39 +208,6 @@ class CompanionApp(GameBarApp, TableSettingsApp, PhonesApp, ClubApp, App):
             self.notice = str(problem)
             return
         self._play(session)
-
-    def repair(self, game_id: int) -> None:
-        """A damaged game from the home screen (a kiosk has no shell for ``companion check
-        --repair``): its bad steps kept in the file but left out, so it resumes as it stood."""
-        try:
-            done = self.store.repair(game_id)
-        except CompanionError as problem:
-            self.notice = f"Game #{game_id} was not repaired: {problem}"
-        else:
-            said = "; ".join(done) or f"game #{game_id} needed no repair"
-            self.notice = said[0].upper() + said[1:]
-        self.screens.get_screen("home").refresh()
-
-    def save_raw_log(self, game_id: int) -> None:
-        """A damaged game's rows exactly as stored, to a file beside the database, so whatever
-        happens to the game next, what the table entered can still be read."""
-        folder = Path(self.db_path if self.db_path != ":memory:" else default_path()).parent
-        path = folder / "exports" / f"game-{game_id}-log-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
-        try:
-            text = "\n".join(self.store.raw_log(game_id)) + "\n"
-            write_whole(path, text, mode=0o600, folder_mode=0o700,
-                        protect=family(self.db_path))
-        except (CompanionError, OSError, sqlite3.Error) as problem:
-            self.notice = f"The log of game #{game_id} was not saved: {problem}"
-            return
-        self.notice = f"The log of game #{game_id}, as stored, is saved in {path}"
-
-    def abandon(self, game_id: int) -> None:
-        try:
-            self.store.abandon(game_id)
-        except StoreError as problem:
-            self.notice = str(problem)
-        self.screens.get_screen("home").refresh()
 
     def leave_session(self) -> None:
         self.card_wait.cancel()

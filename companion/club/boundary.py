@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.errors import CompanionError
-from companion.core.gate import shown
+from companion.core.values import shown
 from companion.core.palette import NAMES
 from companion.store.profiles import SHORT_NAME
 

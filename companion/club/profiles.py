@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 from companion.core.errors import RuleViolation
-from companion.core.gate import clean_text, shown
+from companion.core.values import clean_text, shown
 from companion.store.journal import Tx
 from companion.store.profiles import NAME, SHORT_NAME, colour_name, key
 

@@ -42,7 +42,7 @@ def club_name(conn: Any) -> str | None:
 
 def name_club(admin: Any, name: str) -> str:
     """Give the club its name (as the wall shows it); ClubRefused naming the rule."""
-    from companion.core.gate import clean_text
+    from companion.core.values import clean_text
     from companion.core.errors import RuleViolation
 
     try:

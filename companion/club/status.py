@@ -15,7 +15,7 @@ import json
 from typing import Any, Mapping
 
 from companion.core.errors import RuleViolation
-from companion.core.gate import clean_text, shown
+from companion.core.values import clean_text, shown
 
 #: Seconds between two writes of an unchanged status (the table is alive).
 HEARTBEAT = 30.0

@@ -11,57 +11,28 @@ after Unicode NFC and without regard to case, choices come back in their canonic
 lists are lists, and a key nobody declared is refused, naming the known ones.
 
 Every refusal names the field (``potion.stack``, ``players[2]``) and says what belongs there.
+How a name is compared, a typed text cleaned and a bad value quoted is
+:mod:`companion.core.values`, shared with the store, the club and the settings.
 """
 
 from __future__ import annotations
 
-import math
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from companion.core import palette
 from companion.core.errors import RuleViolation, SetupError
 from companion.core.model import Command
+# Re-exported: callers that check commands quote, compare and clean with the same words.
+from companion.core.values import (  # noqa: F401
+    INT64_MAX, INT64_MIN, MAX_TEXT, clean_text, name_key, seat_of, shown,
+)
 
 State = dict[str, Any]
 #: A bound that may depend on the state: the box's supply, a die's faces from the settings.
 Bound = Any  # int | Callable[[State], int]
-
-#: SQLite stores 64-bit integers; nothing larger may reach a step or a result.
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 #: No list or mapping in a command is longer than this (a whole game's worth of anything).
 MAX_ITEMS = 200
-#: Longest free text a player may type (a potion's name, an omen's text).
-MAX_TEXT = 500
-
-
-def name_key(name: str) -> str:
-    """How names are compared everywhere: Unicode NFC, then without regard to case. "Zoë"
-    typed with a combining diaeresis and "ZOË" are the same player."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-
-
-def shown(value: Any, limit: int = 40) -> str:
-    """A value as a refusal may quote it: short, and safe for a 5,000-digit number or a lone
-    surrogate (``repr`` of such an int raises; a surrogate cannot be printed)."""
-    if isinstance(value, bool) or value is None:
-        return repr(value)
-    if isinstance(value, int):
-        if abs(value) > 10**18:
-            return f"a {value.bit_length()}-bit number"
-        return repr(value)
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else "a number that is not finite"
-    if isinstance(value, str):
-        text = value.encode("utf-8", "backslashreplace").decode("utf-8")
-        text = text if len(text) <= limit else text[: limit - 1] + "…"
-        return repr(text)
-    if isinstance(value, (list, tuple)):
-        return f"a list of {len(value)}"
-    if isinstance(value, dict):
-        return f"a mapping of {len(value)}"
-    return f"a {type(value).__name__}"
 
 
 def _fail(at: str, wants: str, value: Any) -> RuleViolation:
@@ -118,31 +89,6 @@ class Flag(Spec):
         if not isinstance(value, bool):
             raise _fail(at, self.wants(state), value)
         return value
-
-
-def clean_text(value: Any, at: str, *, limit: int = MAX_TEXT, blank: bool = True,
-               line: bool = False) -> str:
-    """Text a person typed: a string that can be stored and shown (no lone surrogates, no
-    control characters), at most ``limit`` characters, stripped, in Unicode NFC. A ``line``
-    (a name) holds no tab or line break either: it is shown on one line everywhere, and the
-    club refuses one that does not."""
-    if not isinstance(value, str):
-        raise _fail(at, f"text of at most {limit} characters", value)
-    if len(value) > limit:
-        raise RuleViolation(f"{at}: text of at most {limit} characters, not {len(value)}")
-    for ch in value:
-        if 0xD800 <= ord(ch) <= 0xDFFF:
-            raise RuleViolation(f"{at}: the text holds a broken character (a lone surrogate "
-                                f"U+{ord(ch):04X}); type it again")
-        if unicodedata.category(ch) == "Cc" and ch not in "\t\n":
-            raise RuleViolation(f"{at}: the text holds a control character "
-                                f"(U+{ord(ch):04X}); type it again")
-        if line and ch in "\t\n":
-            raise RuleViolation(f"{at}: a name is one line, without a tab or a line break")
-    text = unicodedata.normalize("NFC", value.strip())
-    if not blank and not text:
-        raise RuleViolation(f"{at}: give a name, not an empty text")
-    return text
 
 
 @dataclass(frozen=True)
@@ -221,12 +167,6 @@ class Player(Spec):
             raise RuleViolation(f"{at}: there is no player named {shown(value)} at this table "
                                 f"({', '.join(names)})")
         return names[seat]
-
-
-def seat_of(names: Sequence[str], who: str) -> int | None:
-    """The seat of a named player among ``names`` (NFC and case do not matter), or None."""
-    key = name_key(who)
-    return next((i for i, name in enumerate(names) if name_key(name) == key), None)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import math
 import re
 from typing import Any
 
-from companion.core.gate import INT64_MAX, INT64_MIN, shown
+from companion.core.values import INT64_MAX, INT64_MIN, shown
 
 #: values one game of an import may hold (a long real game holds a few thousand)
 GAME_VALUES = 500_000

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from companion.store.check import STATUSES, summarize
 from companion.core.engine import DROPPED
-from companion.core.gate import shown
+from companion.core.values import shown
 from companion.games import all_games
 from companion.history.export_all import STORED, stored_record
 from companion.history.reading import ImportRefused, read_records  # noqa: F401 (the API)

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from companion.core.errors import CompanionError
-from companion.core.gate import shown
+from companion.core.values import shown
 from companion.files.budget import (  # noqa: F401 (import_stream reads them here)
     GAME_VALUES, TooMany, _finite, _int64, _no_constant, _TooBig, field_of, refuse_crowd,
 )

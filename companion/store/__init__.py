@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from companion.core.engine import CHECKPOINT_EVERY, GameRules, Session, Step
 from companion.core.errors import CompanionError, SetupError, StoreError
-from companion.core.gate import INT64_MAX, INT64_MIN
+from companion.core.values import INT64_MAX, INT64_MIN
 from companion.store import profiles
 from companion.files.walk import Place
 from companion.store.aside import mark_clean, remove_leftovers

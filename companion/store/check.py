@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.engine import DONE, DROPPED, UNDONE
-from companion.core.gate import shown
+from companion.core.values import shown
 from companion.core.model import Command, Event
 from companion.games import get_rules
 from companion.store.schema import dumps

@@ -6,7 +6,7 @@ A profile has a uuid (made here, or the one it came with from another table by `
 import``), a name, an optional short name (up to SHORT_NAME letters, for small seat labels), a
 palette colour (companion/core/palette.py) and when it last played. Each seat of a stored game
 links to one (``players.profile_id``). A new game links each seat name to the profile with that
-name (compared as :func:`companion.core.gate.name_key` compares names; of two such, the one that
+name (compared as :func:`companion.core.values.name_key` compares names; of two such, the one that
 played last), made on the spot when there is none; the game's seat colour becomes the profile's.
 Names are never merged silently beyond that: a profile imported with another uuid stays apart.
 
@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 from companion.core import palette
 from companion.core.errors import SetupError, StoreError
-from companion.core.gate import name_key, shown
+from companion.core.values import name_key, shown
 from companion.store.schema import has_column, new_device, unstorable
 
 #: The longest short name (letters), and the longest name (as a setup allows, core/gate.py).

@@ -15,7 +15,7 @@ palette colour, when last played) with every seat linked to one (``players.profi
 game a uuid and the device that played it (``games.uuid``, ``games.device``), and the database
 its own ``device_id`` (``meta``), made once: so games from two tables merge (``companion
 import``) without colliding. A file from before keeps every row: one profile per seat name
-(trimmed, compared as gate.name_key does; the latest spelling wins), every game a new uuid
+(trimmed, compared as values.name_key does; the latest spelling wins), every game a new uuid
 (profiles.py). Version 5: the club's outbox (``outbox``: each game this table finished, waiting
 to be sent to the club's PostgreSQL store, sent, or in conflict there, with its tries and last
 error in words; companion/club/sync.py), filled in the transaction that finishes a game
@@ -33,7 +33,7 @@ import sqlite3
 import uuid
 from typing import Any
 
-from companion.core.gate import INT64_MAX, INT64_MIN, shown
+from companion.core.values import INT64_MAX, INT64_MIN, shown
 
 #: PRAGMA application_id marks the file as ours ("TCMP").
 APPLICATION_ID = 0x54434D50

@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from companion.core.errors import StoreError
-from companion.core.gate import shown
+from companion.core.values import shown
 from companion.store.schema import MIGRATIONS, SCHEMA
 
 #: SQLite's own bookkeeping a companion file may hold: AUTOINCREMENT's counter (data only).

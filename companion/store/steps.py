@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from typing import Any, Callable, Iterator
 
 from companion.core.engine import DROPPED, DeferredStep, Step
-from companion.core.gate import INT64_MAX
+from companion.core.values import INT64_MAX
 from companion.core.model import Command, Event
 from companion.store.schema import has_column
 

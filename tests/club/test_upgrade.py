@@ -62,11 +62,9 @@ def test_a_club_at_version_2_with_forged_rows_is_refused_naming_them(cluster):
         assert conn.execute("SELECT count(*) FROM public.games").fetchone() == (12,)
 
 
-def test_an_admin_that_is_no_superuser_makes_the_club_and_is_not_its_owner(cluster):
-    """A CREATEROLE role that owns the database (the docs' admin) runs init: it holds the
-    owner for init's transaction only, and keeps the admin's rows (club_manager)."""
-    from companion.club import access
-    from companion.club.reading import add_season
+def _admin_database(cluster) -> tuple[str, str]:
+    """A new database owned by a CREATEROLE role that is no superuser (the docs' admin), and
+    the admin's url to it."""
     from tests.club.cluster import unique
 
     keeper = unique("keeper")
@@ -74,7 +72,17 @@ def test_an_admin_that_is_no_superuser_makes_the_club_and_is_not_its_owner(clust
         su.execute(f"CREATE ROLE {keeper} LOGIN CREATEROLE PASSWORD 'kept-secret'")
         name = cluster.new_database()
         su.execute(f"ALTER DATABASE {name} OWNER TO {keeper}")
-    url = cluster.url(name, keeper).replace(cluster.password, "kept-secret")
+    return name, cluster.url(name, keeper).replace(cluster.password, "kept-secret")
+
+
+def test_an_admin_that_is_no_superuser_makes_the_club_and_is_not_its_owner(cluster):
+    """A CREATEROLE role that owns the database (the docs' admin) runs init: it holds the
+    owner for init's transaction only, and keeps the admin's rows (club_manager)."""
+    from companion.club import access
+    from companion.club.reading import add_season
+    from tests.club.cluster import unique
+
+    _name, url = _admin_database(cluster)
     with psycopg.connect(url, autocommit=True) as admin:
         assert init(admin) == (0, CLUB_VERSION)
         access.add_table(admin, unique("kt"))
@@ -108,15 +116,9 @@ def test_an_admin_that_is_no_superuser_is_told_the_statements_left(cluster):
     """What init cannot do as a CREATEROLE admin (large objects, advisory locks) it prints as
     statements for a superuser; once run, init has nothing left to say."""
     from companion.club.limits import left_undone
-    from tests.club.cluster import unique
     from tests.club.test_club import cli
 
-    keeper = unique("keeper")
-    with psycopg.connect(cluster.url(), autocommit=True) as su:
-        su.execute(f"CREATE ROLE {keeper} LOGIN CREATEROLE PASSWORD 'kept-secret'")
-        name = cluster.new_database()
-        su.execute(f"ALTER DATABASE {name} OWNER TO {keeper}")
-    url = cluster.url(name, keeper).replace(cluster.password, "kept-secret")
+    name, url = _admin_database(cluster)
     code, said, err = cli("club", "init", url)
     assert code == 0, err
     assert "Left for a superuser to run in the club's database" in said

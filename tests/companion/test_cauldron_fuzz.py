@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event
 from hypothesis import strategies as hs
 from hypothesis.stateful import initialize, rule
 
@@ -25,8 +25,8 @@ from companion.games.cauldron import data as d
 from companion.games.cauldron import state as st
 from tests.companion.cauldron_autoplay import MILESTONES, next_command
 from tests.support.fuzz import (
-    ODD_SCALARS, assert_setup_plays_or_is_refused, garbage, malformed_command, odd_input,
-    TableMachine, try_step,
+    ODD_SCALARS, before_any_command, garbage, malformed_command, TableMachine,
+    try_step,
 )
 
 #: A head start that plays the whole game: autoplay's games end well within it.
@@ -110,13 +110,8 @@ class CauldronTable(TableMachine):
                 rng=hs.randoms(use_true_random=False))
     def sit_down(self, setup: dict[str, Any], head_start: int, rng: random.Random) -> None:
         """A table from its first command, one some seasons in, or one whose game is over."""
-        self.session = Session(RULES, setup)
+        self.sit(RULES, setup, head_start, rng)
         self.names = [p["name"] for p in self.session.state["players"]]
-        self.steps = 0
-        for _ in range(head_start):
-            if self.session.over:
-                break
-            self.session.execute(next_command(self.session, rng))
         event(f"head start: {head_start}")
 
     def play(self, item: Command | InputEvent) -> bool:
@@ -203,21 +198,10 @@ class CauldronTable(TableMachine):
 TestCauldronTable = CauldronTable.TestCase
 
 
-@settings(max_examples=settings().max_examples * 3)
-@given(config=hs.dictionaries(
-    hs.sampled_from(["players", "variants", "milestones", "characters", "settings", "game",
-                     "variant", "character"]),
-    garbage(4), max_size=4),
-    base=setups())
-def test_a_garbled_setup_is_a_setup_error_or_a_game(config: dict[str, Any],
-                                                    base: dict[str, Any]) -> None:
-    assert_setup_plays_or_is_refused(RULES, {**copy.deepcopy(base), **config}, check_the_box)
-
-
-@given(item=odd_input(), setup=setups())
-def test_a_device_input_before_anything_is_a_refusal_or_a_step(item: InputEvent,
-                                                               setup: dict[str, Any]) -> None:
-    try_step(Session(RULES, setup), item)
+(test_a_garbled_setup_is_a_setup_error_or_a_game,
+ test_a_device_input_before_anything_is_a_refusal_or_a_step) = before_any_command(
+    RULES, setups, ["players", "variants", "milestones", "characters", "settings", "game",
+                     "variant", "character"], check_the_box)
 
 
 # -- the malformed inputs the review found, each refused naming its field ----------------------

@@ -8,12 +8,11 @@ the review found ends each in a refusal that names the field. ``COMPANION_FUZZ=l
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event
 from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -25,7 +24,7 @@ from companion.games.quest.state import BOTTLES, INGREDIENTS
 from tests.companion.quest_autoplay import keepable, legal_commands, new, random_command
 from tests.support.commands import refused
 from tests.support.fuzz import (
-    ODD_SCALARS, assert_export_replays, assert_setup_plays_or_is_refused, assert_step_holds,
+    ODD_SCALARS, assert_export_replays, assert_step_holds, before_any_command,
     garbage, malformed_command, odd_input, try_step,
 )
 
@@ -301,16 +300,7 @@ def test_a_phantom_obstacle_cannot_count_toward_the_six():
     assert s.state["obstacles"] == [1] and type(s.state["obstacles"][0]) is int
 
 
-@settings(max_examples=settings().max_examples * 3)
-@given(config=hs.dictionaries(
-    hs.sampled_from(["players", "needed", *st.DEFAULTS, "game", "variant", "colour"]),
-    garbage(4), max_size=5),
-    base=setups())
-def test_a_garbled_setup_is_a_setup_error_or_a_game(config, base):
-    assert_setup_plays_or_is_refused(RULES, {**copy.deepcopy(base), **config}, check_the_box)
-
-
-@given(event=odd_input(), setup=setups())
-def test_a_device_input_before_anything_is_a_refusal_or_a_step(event, setup):
-    s = Session(RULES, setup)
-    try_step(s, event)
+(test_a_garbled_setup_is_a_setup_error_or_a_game,
+ test_a_device_input_before_anything_is_a_refusal_or_a_step) = before_any_command(
+    RULES, setups, ["players", "needed", *st.DEFAULTS, "game", "variant", "colour"],
+    check_the_box, most=5)

@@ -13,11 +13,11 @@ import copy
 import random
 from typing import Any
 
-from hypothesis import event, given, settings
+from hypothesis import event
 from hypothesis import strategies as hs
 from hypothesis.stateful import initialize, rule
 
-from companion.core import Command, InputEvent, Session
+from companion.core import Command, InputEvent
 from companion.games.witchs_brew import RULES
 from companion.games.witchs_brew import state as st
 from companion.games.witchs_brew.flow import effect_of
@@ -27,8 +27,8 @@ from companion.games.witchs_brew.roles import (
 )
 from tests.support.autoplay import next_command
 from tests.support.fuzz import (
-    ODD_SCALARS, assert_setup_plays_or_is_refused, garbage, malformed_command, odd_input,
-    TableMachine, try_step,
+    ODD_SCALARS, before_any_command, garbage, malformed_command, TableMachine,
+    try_step,
 )
 
 #: A head start that plays the whole game: autoplay's games end well within it.
@@ -125,13 +125,8 @@ class WitchsBrewTable(TableMachine):
         """A table from its first command, one some sets in, or one whose game is over (so that
         ravens, empty stacks, a short supply and the end come within the machine's few dozen
         rules)."""
-        self.session = Session(RULES, setup)
+        self.sit(RULES, setup, head_start, rng)
         self.names = list(setup["players"])
-        self.steps = 0
-        for _ in range(head_start):
-            if self.session.over:
-                break
-            self.session.execute(next_command(self.session, rng))
 
     def play(self, item: Command | InputEvent) -> bool:
         """One step through the shared check; a new step is checked against the stacks' order."""
@@ -234,17 +229,7 @@ def potion_cards() -> hs.SearchStrategy[dict[str, Any]]:
 TestWitchsBrewTable = WitchsBrewTable.TestCase
 
 
-@settings(max_examples=settings().max_examples * 3)
-@given(config=hs.dictionaries(
-    hs.sampled_from(["players", "starter", "variants", "colours", "supply", "game", "variant"]),
-    garbage(4), max_size=4),
-    base=setups())
-def test_a_garbled_setup_is_a_setup_error_or_a_game(config: dict[str, Any],
-                                                    base: dict[str, Any]) -> None:
-    assert_setup_plays_or_is_refused(RULES, {**copy.deepcopy(base), **config}, check_the_box)
-
-
-@given(item=odd_input(), setup=setups())
-def test_a_device_input_before_anything_is_a_refusal_or_a_step(item: InputEvent,
-                                                               setup: dict[str, Any]) -> None:
-    try_step(Session(RULES, setup), item)
+(test_a_garbled_setup_is_a_setup_error_or_a_game,
+ test_a_device_input_before_anything_is_a_refusal_or_a_step) = before_any_command(
+    RULES, setups, ["players", "starter", "variants", "colours", "supply", "game", "variant"],
+    check_the_box)

@@ -45,22 +45,23 @@ def test_a_malformed_setup_is_refused_naming_the_key(config, field):
     assert str(info.value).startswith(field), str(info.value)
 
 
-def at_brew(wb):
-    """Anna's Witch full action waits (3 players, the others passed)."""
+def _full_action(wb, role: str):
+    """Anna's full action of ``role`` waits (3 players, the others passed)."""
     s = wb.new(THREE)
-    wb.do(s, "play_role", "Anna", role="witch")
+    wb.do(s, "play_role", "Anna", role=role)
     wb.do(s, "pass", "Barb")
     wb.do(s, "pass", "Carl")
     return s
+
+
+def at_brew(wb):
+    """Anna's Witch full action waits."""
+    return _full_action(wb, "witch")
 
 
 def at_card(wb):
     """Anna's Warlock full action waits: the table enters what the spell did."""
-    s = wb.new(THREE)
-    wb.do(s, "play_role", "Anna", role="warlock")
-    wb.do(s, "pass", "Barb")
-    wb.do(s, "pass", "Carl")
-    return s
+    return _full_action(wb, "warlock")
 
 
 def at_play(wb):

@@ -13,6 +13,7 @@ import json
 from collections import Counter
 from typing import Any, Callable
 
+from hypothesis import given, settings
 from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -135,6 +136,29 @@ def assert_setup_plays_or_is_refused(rules: GameRules, setup: Any,
     check_box(session.state)
 
 
+def before_any_command(rules: GameRules, setups: Callable[[], hs.SearchStrategy[dict[str, Any]]],
+                       setup_keys: list[str], check_box: Callable[[Any], None], *,
+                       most: int = 4) -> tuple[Callable[..., None], Callable[..., None]]:
+    """A game's two tests of a table before its first command: a setup with up to ``most`` of
+    ``setup_keys`` garbled is a SetupError or a game within the box; an odd device input on a
+    new table is a refusal or a step. Each game's fuzz module binds them to its own names."""
+
+    @settings(max_examples=settings().max_examples * 3)
+    @given(config=hs.dictionaries(hs.sampled_from(setup_keys), garbage(4), max_size=most),
+           base=setups())
+    def test_a_garbled_setup_is_a_setup_error_or_a_game(config: dict[str, Any],
+                                                        base: dict[str, Any]) -> None:
+        assert_setup_plays_or_is_refused(rules, {**copy.deepcopy(base), **config}, check_box)
+
+    @given(item=odd_input(), setup=setups())
+    def test_a_device_input_before_anything_is_a_refusal_or_a_step(
+            item: InputEvent, setup: dict[str, Any]) -> None:
+        try_step(Session(rules, setup), item)
+
+    return (test_a_garbled_setup_is_a_setup_error_or_a_game,
+            test_a_device_input_before_anything_is_a_refusal_or_a_step)
+
+
 class TableMachine(RuleBasedStateMachine):
     """The rules every game's machine shares: seat buttons (real and made-up ones), odd device
     inputs, undo and redo by anyone, and the checks after every step. A game's machine sets
@@ -153,6 +177,16 @@ class TableMachine(RuleBasedStateMachine):
 
     def play(self, item: Command | InputEvent) -> bool:
         return try_step(self.session, item)
+
+    def sit(self, rules: GameRules, setup: dict[str, Any], head_start: int, rng: Any) -> None:
+        """A new table of ``setup``, then up to ``head_start`` of the game's legal moves (fewer
+        when the game ends first): a machine's ``initialize`` starts here."""
+        self.session = Session(rules, setup)
+        self.steps = 0
+        for _ in range(head_start):
+            if self.session.over:
+                break
+            self.session.execute(self.legal_command(self.session, rng))
 
     @rule(seat=hs.integers(0, 7),
           action=hs.sampled_from(["claim", "so_be_it", "pass", "end", "next"]))

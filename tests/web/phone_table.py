@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import CompanionError, Session
-from companion.core.gate import seat_of
+from companion.core.values import seat_of
 from companion.core.narrator import Narrator
 from companion.view.snapshot import table_view
 from hardware.inbox import Inbox

@@ -393,21 +393,16 @@ def test_the_role_picker_on_the_holder_s_phone_announces_the_role(browser, table
 def test_an_open_page_is_current_again_after_the_table_is_killed_and_starts(browser, tmp_path):
     """SIGKILL, no goodbye, then the next start with the kept tokens on the same port: the page
     says Not connected meanwhile, then is live again by itself, nobody touching it."""
-    import json
     import signal
-    import subprocess
-    import sys
 
+    from tests.web.test_limits import Child
     from tests.web.test_passes import _free_port
 
     path, port = tmp_path / "phones.json", _free_port()
-    root = Path(__file__).resolve().parents[2]
 
     def start():
-        proc = subprocess.Popen([sys.executable, "-m", "tests.web.limits_child", "256",
-                                 str(path), str(port)], cwd=root, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True)
-        return proc, json.loads(proc.stdout.readline())
+        child = Child(256, str(path), str(port))
+        return child.proc, child.info
 
     first, info = start()
     again = None

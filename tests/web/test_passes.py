@@ -11,8 +11,6 @@ import os
 import signal
 import socket as sockets
 import stat
-import subprocess
-import sys
 import time
 
 import aiohttp
@@ -22,7 +20,7 @@ from hypothesis import strategies as hs
 from tests.support.fuzz import garbage
 from tests.web import tables
 from tests.web.serving import serve, socket
-from tests.web.test_limits import ROOT, _join
+from tests.web.test_limits import Child, _join
 from ui.web import passes as kept
 from ui.web.passes import Ended, Passes, SeatPass
 
@@ -144,10 +142,8 @@ def test_an_open_phone_is_current_again_after_the_app_is_killed(tmp_path):
     path, port = tmp_path / "phones.json", _free_port()
 
     def start():
-        proc = subprocess.Popen([sys.executable, "-m", "tests.web.limits_child", "256",
-                                 str(path), str(port)], cwd=ROOT, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True)
-        return proc, json.loads(proc.stdout.readline())
+        child = Child(256, str(path), str(port))
+        return child.proc, child.info
 
     first, info = start()
     try:

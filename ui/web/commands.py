@@ -57,7 +57,7 @@ def seat_of_command(session: Session, command: Command) -> int | None:
     (Cauldron Quest's team) the seat whose turn it is now; None for the table's own."""
     names = session.names
     if command.player is not None:
-        from companion.core.gate import seat_of
+        from companion.core.values import seat_of
 
         return seat_of(names, command.player)
     if session.rules.cooperative:
@@ -70,7 +70,7 @@ def phone_command(session: Session | None, event: PhoneInput, version: int) -> C
     """The command ``event`` stands for, for its own seat, on the table now; RuleViolation
     (MovedOn when the table is no longer at ``event.seen``) names why nothing is played.
     Forms and hands are found by the callers' own helpers (``found``), then judged here too."""
-    from companion.core.gate import seat_of
+    from companion.core.values import seat_of
     from companion.view.snapshot import seat_controls
 
     if session is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.core.errors import RuleViolation, SetupError
 from companion.core import gate
-from companion.core.gate import name_key
+from companion.core.values import name_key
 from companion.games.cauldron import contest
 from companion.games.cauldron import data as d
 
