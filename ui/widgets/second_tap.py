@@ -5,14 +5,16 @@ first tap changes the screen or opens a dialog, the second lands on whatever the
 there: Statistics' Back went Home, a game's Begin pressed the table's first control. No layout
 can keep every screen's corners free of every other screen's buttons, so the rule is the
 window's, for every screen and dialog alike: a touch that begins within :data:`SETTLE_S` of
-the tap that changed the view, and within :data:`NEAR` units of it, is dropped (down, moves
-and up). Anywhere else, or later, a touch is taken as ever.
+the new view being there (the first frame after the tap that changed it), and within
+:data:`NEAR` units of that tap, is dropped (down, moves and up). Anywhere else, or later, a touch is taken as ever.
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any, Callable, Hashable
+
+from kivy.clock import Clock
 
 #: How long after a tap that changed the view a touch in the same place is dropped (Kivy's own
 #: double-tap window is 0.25 s; a bounce on a resistive panel can come later).
@@ -71,4 +73,11 @@ class SecondTap:
             return True
         if self._last is not None:                # the view is judged from the tap's end
             self._last = (touch.x, touch.y, self.clock(), self._last[3])
+            # ...and the time from when the next view is there: building a screen the first
+            # time can take longer than SETTLE_S, and a second tap made meanwhile waits for it
+            Clock.schedule_once(self._shown, 0)
         return False
+
+    def _shown(self, _dt) -> None:
+        if self._last is not None:
+            self._last = (*self._last[:2], self.clock(), self._last[3])
