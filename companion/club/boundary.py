@@ -53,7 +53,7 @@ _TITLES = ", ".join(f"'{n}'" for n, _, _ in TITLES)
 
 
 def name_rule(x: str, most: int = 40) -> str:
-    """A name as a table's gate takes one (companion/core/gate.py ``clean_text``, and stricter:
+    """A name as a table's gate takes one (companion/core/values.py ``clean_text``, and stricter:
     no tab or newline either): 1 to ``most`` characters, not blank, nothing hidden."""
     return (f"({x} IS NULL OR (length({x}) BETWEEN 1 AND {most} AND {x} ~ '{_SEEN}' "
             f"AND {x} !~ '{_HIDDEN}'))")
