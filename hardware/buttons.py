@@ -22,6 +22,7 @@ from gpiozero.exc import GPIOZeroError
 
 from companion.core.model import InputEvent
 
+from .closing import ClosedOnExit
 from .config import HardwareConfig
 from .debounce import Debouncer
 from .errors import HardwareError
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 Emit = Callable[[InputEvent], object]
 
 
-class SeatButtons:
+class SeatButtons(ClosedOnExit):
     """Every button of the table (seat buttons and table buttons like undo), by input id.
 
     A press emits ``InputEvent("button", id, source="gpio")``; keeping a button down for
@@ -130,12 +131,6 @@ class SeatButtons:
         buttons, self._buttons = self._buttons, {}
         for button in buttons.values():
             button.close()
-
-    def __enter__(self) -> "SeatButtons":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"{len(self._buttons)} buttons"

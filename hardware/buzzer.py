@@ -14,6 +14,7 @@ from __future__ import annotations
 from gpiozero import Buzzer
 from gpiozero.exc import GPIOZeroError
 
+from .closing import ClosedOnExit
 from .config import HardwareConfig
 from .errors import HardwareError
 
@@ -25,7 +26,7 @@ CUES: dict[str, tuple[float, float, int]] = {
 }
 
 
-class TableBuzzer:
+class TableBuzzer(ClosedOnExit):
     """One buzzer on BCM ``pin``. Call :meth:`beep` and :meth:`close` from one thread (the
     app's main thread); the sound itself runs in the background."""
 
@@ -72,12 +73,6 @@ class TableBuzzer:
                 buzzer.off()     # stops a cue mid-beep with the pin low, not left sounding
             finally:
                 buzzer.close()
-
-    def __enter__(self) -> "TableBuzzer":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<TableBuzzer GPIO{self.pin}{' closed' if self.closed else ''}>"

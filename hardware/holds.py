@@ -14,12 +14,14 @@ import threading
 import time
 from typing import Callable
 
+from .closing import ClosedOnExit
+
 log = logging.getLogger(__name__)
 
 JOIN_S = 2.0
 
 
-class HoldTimer:
+class HoldTimer(ClosedOnExit):
     """Calls ``on_held(key)`` once for a key that stayed armed for ``hold_s`` seconds.
 
     ``arm(key)`` on the press edge, ``cancel(key)`` on the release edge; arming a key that is
@@ -110,12 +112,6 @@ class HoldTimer:
             self._cond.notify()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
-
-    def __enter__(self) -> "HoldTimer":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"{len(self._deadlines)} pending"

@@ -11,11 +11,12 @@ from typing import Mapping
 from gpiozero import LED, PWMLED
 from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
 
+from .closing import ClosedOnExit
 from .config import HardwareConfig
 from .errors import HardwareError
 
 
-class SeatLights:
+class SeatLights(ClosedOnExit):
     """Seat number -> LED. :meth:`show` pulses the awaited seat and turns the others off.
 
     Uses ``PWMLED`` so the awaited seat breathes; on a pin factory without PWM it falls back
@@ -88,8 +89,3 @@ class SeatLights:
             led.close()
         self._shown = (None, False)
 
-    def __enter__(self) -> "SeatLights":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()

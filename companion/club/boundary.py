@@ -53,7 +53,7 @@ _TITLES = ", ".join(f"'{n}'" for n, _, _ in TITLES)
 
 
 def name_rule(x: str, most: int = 40) -> str:
-    """A name as a table's gate takes one (companion/core/gate.py ``clean_text``, and stricter:
+    """A name as a table's gate takes one (companion/core/values.py ``clean_text``, and stricter:
     no tab or newline either): 1 to ``most`` characters, not blank, nothing hidden."""
     return (f"({x} IS NULL OR (length({x}) BETWEEN 1 AND {most} AND {x} ~ '{_SEEN}' "
             f"AND {x} !~ '{_HIDDEN}'))")
@@ -76,6 +76,24 @@ def _fn(name: str, args: str, returns: str, body: str, *, language: str = "sql",
 
 _TRIGGER = {"returns": "trigger", "language": "plpgsql", "volatility": "VOLATILE",
             "definer": True}
+
+#: The end of ``club_seats_counted`` (each version's checks come before it): a finished game's
+#: seats with a profile counted into the standings of every season its day falls in, each
+#: player's row in the same order so that two games' commits cannot deadlock.
+COUNTED = """
+      IF NEW.status = 'finished' AND NEW.finished_at IS NOT NULL THEN
+        INSERT INTO club.standings AS p (season, game, profile, name, games, wins)
+          SELECT s.name, NEW.game, x.profile, min(x.name), count(*),
+                 count(*) FILTER (WHERE x.winner)
+            FROM club.seats x JOIN club.seasons s
+              ON club.club_day(NEW.finished_at) BETWEEN s.starts AND s.ends
+           WHERE x.game = NEW.uuid AND x.profile IS NOT NULL
+           GROUP BY s.name, x.profile ORDER BY s.name, x.profile
+        ON CONFLICT (season, game, profile) DO UPDATE SET games = p.games + EXCLUDED.games,
+          wins = p.wins + EXCLUDED.wins;
+      END IF;
+      RETURN NULL;
+    END"""
 
 FUNCTIONS: tuple[str, ...] = (
     _fn("club_device", "", "uuid",
@@ -146,20 +164,7 @@ FUNCTIONS: tuple[str, ...] = (
           IF bad > 0 THEN
             RAISE EXCEPTION 'game %: a place is past its % seats', NEW.uuid, n
               USING ERRCODE = 'check_violation';
-          END IF;
-          IF NEW.status = 'finished' AND NEW.finished_at IS NOT NULL THEN
-            INSERT INTO club.standings AS p (season, game, profile, name, games, wins)
-              SELECT s.name, NEW.game, x.profile, min(x.name), count(*),
-                     count(*) FILTER (WHERE x.winner)
-                FROM club.seats x JOIN club.seasons s
-                  ON club.club_day(NEW.finished_at) BETWEEN s.starts AND s.ends
-               WHERE x.game = NEW.uuid AND x.profile IS NOT NULL
-               GROUP BY s.name, x.profile ORDER BY s.name, x.profile
-            ON CONFLICT (season, game, profile) DO UPDATE SET games = p.games + EXCLUDED.games,
-              wins = p.wins + EXCLUDED.wins;
-          END IF;
-          RETURN NULL;
-        END""", **_TRIGGER),
+          END IF;""" + COUNTED, **_TRIGGER),
     # a seat comes with its game, in the game's own transaction (the counts are made at that
     # game's commit: a seat added later would be rated and never counted)
     _fn("club_seat_added", "", body="""

@@ -24,7 +24,9 @@ And the facts agree, at the game's commit (``club_seats_counted``) or row by row
 
 from __future__ import annotations
 
-from companion.club.boundary import _fn, _TRIGGER, SCORE, _SEEN, _HIDDEN, _PLAYER, _SEAT
+from companion.club.boundary import (
+    _fn, _TRIGGER, COUNTED, SCORE, _SEEN, _HIDDEN, _PLAYER, _SEAT,
+)
 
 #: The widest rating figures the club stores (openskill's start at mu 25, sigma 25/3).
 MU_MOST, SIGMA_MOST = 10_000, 1_000
@@ -100,20 +102,7 @@ _SEATS = _fn("club_seats_counted", "", body="""
       IF unnamed > 0 THEN
         RAISE EXCEPTION 'game %: % seat(s) not named as its record names that seat',
           NEW.uuid, unnamed USING ERRCODE = 'check_violation';
-      END IF;
-      IF NEW.status = 'finished' AND NEW.finished_at IS NOT NULL THEN
-        INSERT INTO club.standings AS p (season, game, profile, name, games, wins)
-          SELECT s.name, NEW.game, x.profile, min(x.name), count(*),
-                 count(*) FILTER (WHERE x.winner)
-            FROM club.seats x JOIN club.seasons s
-              ON club.club_day(NEW.finished_at) BETWEEN s.starts AND s.ends
-           WHERE x.game = NEW.uuid AND x.profile IS NOT NULL
-           GROUP BY s.name, x.profile ORDER BY s.name, x.profile
-        ON CONFLICT (season, game, profile) DO UPDATE SET games = p.games + EXCLUDED.games,
-          wins = p.wins + EXCLUDED.wins;
-      END IF;
-      RETURN NULL;
-    END""", **_TRIGGER)
+      END IF;""" + COUNTED, **_TRIGGER)
 
 STATEMENTS: tuple[str, ...] = (
     _RECORD, _STATUS, _SEATS,

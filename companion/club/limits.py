@@ -73,22 +73,17 @@ def login_made(conn: Any, role: str, kind: str) -> None:
         conn.execute(sql.SQL("GRANT {} TO club_owner").format(sql.Identifier(role)))
 
 
-_END_STALLED = f"""
-CREATE FUNCTION club.club_end_stalled() RETURNS integer LANGUAGE plpgsql VOLATILE
+def _ending(signature: str, sessions: str) -> str:
+    """A function of the club's that ends every session ``sessions`` (a query of their pids)
+    finds, and says how many it ended."""
+    return f"""
+CREATE FUNCTION club.{signature} RETURNS integer LANGUAGE plpgsql VOLATILE
 SECURITY DEFINER {PATH} AS $fn$
 DECLARE found integer; ended integer := 0;
 BEGIN
   -- the sessions first, ended after: a condition and pg_terminate_backend in one WHERE may be
   -- evaluated in any order
-  FOR found IN SELECT a.pid FROM pg_catalog.pg_stat_activity a
-   WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
-     AND a.backend_type = 'client backend'
-     AND pg_has_role(a.usesysid, 'club_table', 'MEMBER')
-     AND NOT pg_has_role(a.usesysid, 'club_manager', 'MEMBER')
-     AND (a.xact_start < now() - interval '{STALL} seconds'
-          OR (a.xact_start IS NULL AND a.state_change < now() - interval '{STALL} seconds'
-              AND EXISTS (SELECT FROM pg_catalog.pg_locks l WHERE l.pid = a.pid
-                          AND l.locktype = 'advisory' AND l.granted)))
+  FOR found IN {sessions}
   LOOP
     IF pg_terminate_backend(found) THEN
       ended := ended + 1;
@@ -96,6 +91,19 @@ BEGIN
   END LOOP;
   RETURN ended;
 END $fn$"""
+
+
+#: The rater's and each sync's when a lock waits too long: every stalled table session ended.
+_END_STALLED = _ending("club_end_stalled()", f"""SELECT a.pid
+     FROM pg_catalog.pg_stat_activity a
+   WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
+     AND a.backend_type = 'client backend'
+     AND pg_has_role(a.usesysid, 'club_table', 'MEMBER')
+     AND NOT pg_has_role(a.usesysid, 'club_manager', 'MEMBER')
+     AND (a.xact_start < now() - interval '{STALL} seconds'
+          OR (a.xact_start IS NULL AND a.state_change < now() - interval '{STALL} seconds'
+              AND EXISTS (SELECT FROM pg_catalog.pg_locks l WHERE l.pid = a.pid
+                          AND l.locktype = 'advisory' AND l.granted)))""")
 
 
 def _each_login(body: str) -> str:
@@ -138,22 +146,10 @@ END $$""".format(makers=", ".join(f"'{f}'" for f in LO_MAKERS),
 
 #: The admin's: every session of one table's login ended (its credentials stolen: the login
 #: is made NOLOGIN first, companion/club/access.py ``end_table``).
-_END_SESSIONS = f"""
-CREATE FUNCTION club.club_end_sessions(who name) RETURNS integer LANGUAGE plpgsql VOLATILE
-SECURITY DEFINER {PATH} AS $fn$
-DECLARE found integer; ended integer := 0;
-BEGIN
-  FOR found IN SELECT a.pid FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_roles r
-                 ON r.oid = a.usesysid
+_END_SESSIONS = _ending("club_end_sessions(who name)", """SELECT a.pid
+     FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_roles r ON r.oid = a.usesysid
    WHERE r.rolname = who AND pg_has_role(r.oid, 'club_table', 'MEMBER')
-     AND NOT pg_has_role(r.oid, 'club_manager', 'MEMBER') AND a.pid <> pg_backend_pid()
-  LOOP
-    IF pg_terminate_backend(found) THEN
-      ended := ended + 1;
-    END IF;
-  END LOOP;
-  RETURN ended;
-END $fn$"""
+     AND NOT pg_has_role(r.oid, 'club_manager', 'MEMBER') AND a.pid <> pg_backend_pid()""")
 
 STATEMENTS: tuple[str, ...] = (
     _limits(),

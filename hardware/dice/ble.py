@@ -37,6 +37,7 @@ from typing import Any, Callable, Sequence
 
 from companion.core.model import InputEvent
 
+from ..closing import ClosedOnExit
 from .ble_die import SOURCE, DieState
 from .ble_godice import DEFAULT_SHELL
 from .ble_link import Advert, BluetoothAbsent, Link, absent_line, absent_reason
@@ -94,7 +95,7 @@ class BleStatus:
         return self.text
 
 
-class BleDiceSource:
+class BleDiceSource(ClosedOnExit):
     """Reads the paired dice until :meth:`close`; starts at once. See the module's doc."""
 
     def __init__(self, dice: Sequence[BleDie], emit: Emit, *, transport: Any = None,
@@ -154,12 +155,6 @@ class BleDiceSource:
         if threading.current_thread() is not self._thread:
             self._thread.join(JOIN_S)
         self._report(BleStatus(BleStatus.CLOSED, "smart dice closed"))
-
-    def __enter__(self) -> "BleDiceSource":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def _run(self) -> None:
         try:

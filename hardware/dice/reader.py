@@ -30,6 +30,7 @@ import serial
 
 from companion.core.model import InputEvent
 
+from ..closing import ClosedOnExit
 from .port import DiceProtocol, DiceReaderThread, open_port, port_error_reason
 from .protocol import (
     ButtonPress, Comment, DeviceError, DieSettled, Faces, Hello, HelloQuery, Malformed, Moving,
@@ -70,7 +71,7 @@ class DiceStatus:
 
 
 # -- the reader -----------------------------------------------------------------------------
-class DiceReader:
+class DiceReader(ClosedOnExit):
     """Reads the dice tray at ``url`` and emits what it reports; while the port is missing or
     gone it keeps trying to open it again, until :meth:`close`. Starts at once.
 
@@ -198,12 +199,6 @@ class DiceReader:
         if here is not self._supervisor and here is not thread:
             self._supervisor.join(JOIN_S)
         self._report(DiceStatus.CLOSED, "dice reader closed")
-
-    def __enter__(self) -> "DiceReader":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = self._status.state if self._status else "starting"

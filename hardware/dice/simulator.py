@@ -34,6 +34,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from ..closing import ClosedOnExit
 from .protocol import (
     ButtonPress,
     DieSettled,
@@ -67,7 +68,7 @@ GARBAGE = (
 )
 
 
-class DiceSimulator:
+class DiceSimulator(ClosedOnExit):
     """A pseudo-terminal that behaves like a dice tray (greeting, rolls, buttons, PING).
 
     ``rng`` drives random faces and fault injection (seed it for repeatable runs). ``sleep``
@@ -339,12 +340,6 @@ class DiceSimulator:
         self._service.join(2)
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
-
-    def __enter__(self) -> "DiceSimulator":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
 
 
 def _point_link(link: Path, target: str) -> None:

@@ -21,6 +21,7 @@ from companion.history import browse
 from companion.history.series import story
 from ui import theme
 from ui.text.markup import plain
+from ui.screens.back import BackTo
 from ui.screens.history import length_words, variant_words
 from ui.screens.home import ACCENT_HEX
 from ui.text.played import game_when
@@ -104,13 +105,11 @@ def chart_lines(game: str, found, colours) -> list[ChartLine]:
     return out
 
 
-class GameDetailScreen(Screen):
+class GameDetailScreen(BackTo, Screen):
     heading = StringProperty("")
     result = StringProperty("")
     about = StringProperty("")
     chart_title = StringProperty("")
-    #: the screen the Back button returns to ("history" or "home")
-    back_to = StringProperty("home")
     #: whether the BG Stats dialog is there to open (ui/widgets/qr.py)
     can_share = BooleanProperty(False)
 
@@ -176,10 +175,3 @@ class GameDetailScreen(Screen):
         from ui.widgets.qr import show_play_qr
 
         show_play_qr(self.play)
-
-    def go_back(self) -> None:
-        app = App.get_running_app()
-        if self.back_to == "home":
-            app.go_home()
-        else:
-            app.show(self.back_to)

@@ -34,6 +34,7 @@ from companion.history.browse import Filter
 from companion.store import Store
 from ui import theme
 from ui.screens.home import KEEP, scores_markup
+from ui.screens.paging import add_in_place, at_the_end
 from ui.text.played import game_when
 from ui.widgets.common import FlatButton, text_needs
 
@@ -208,16 +209,11 @@ class HistoryScreen(Screen):
         if not page:
             return
         rv = self.ids.games
-        above = (1 - rv.scroll_y) * max(0, rv.children[0].height - rv.height) if rv.children else 0
         self._plays += page
-        self._fill(rv.width)
-        content = sum(row["height"] for row in rv.data)
-        if content > rv.height:
-            rv.scroll_y = 1 - above / (content - rv.height)
+        add_in_place(rv, lambda: self._fill(rv.width))
 
     def games_scrolled(self, rv) -> None:
-        if self._more and rv.scroll_y <= 0.02 and rv.data and rv.children \
-                and rv.children[0].height > rv.height:
+        if self._more and at_the_end(rv):
             self.load_more()
 
     def games_resized(self, rv) -> None:

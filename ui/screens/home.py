@@ -21,6 +21,7 @@ from kivy.uix.screenmanager import Screen
 from ui import theme
 from ui.games import GAMES
 from ui.screens.emblems import GameTile
+from ui.screens.paging import add_in_place, at_the_end
 from ui.text.markup import plain
 from ui.text.played import game_when, when
 from ui.widgets.common import Box, FlatButton, Txt, text_needs
@@ -144,17 +145,12 @@ class HomeScreen(Screen):
         if not page:
             return
         rv = self.ids.history
-        above = (1 - rv.scroll_y) * max(0, rv.children[0].height - rv.height) if rv.children else 0
         self._finished += page
-        self._fill(rv.width)
-        content = sum(row["height"] for row in rv.data) + app.u * 4 * (len(rv.data) - 1)
-        if content > rv.height:
-            rv.scroll_y = 1 - above / (content - rv.height)
+        add_in_place(rv, lambda: self._fill(rv.width), gap=app.u * 4)
 
     def history_scrolled(self, rv) -> None:
         """The list scrolled to its end: the next page, if there is one."""
-        if self._more and rv.scroll_y <= 0.02 and rv.data and rv.children \
-                and rv.children[0].height > rv.height:
+        if self._more and at_the_end(rv):
             self.load_more()
 
     def history_resized(self, rv) -> None:

@@ -21,6 +21,7 @@ from companion.games import all_games
 from companion.history.plays import read_plays
 from companion.history.stats import gather, player_key, players, profile_names
 from ui import theme
+from ui.screens.back import BackTo
 from ui.screens.home import wrapped
 from ui.screens.stats_view import View, everyone_colours, games_words, player_view, title_view
 from ui.widgets.chart import BarChart
@@ -56,14 +57,13 @@ class StatsPlayerPicker(ModalView):
         self.screen.show_player(key)
 
 
-class StatsScreen(Screen):
+class StatsScreen(BackTo, Screen):
     """``show_title(game)`` or ``show_player(key)``; Back goes to ``back_to``."""
 
     heading = StringProperty("")
     #: "game" or "player", and which one
     kind = StringProperty("game")
     chosen = StringProperty("witchs_brew")
-    back_to = StringProperty("home")
     player_label = StringProperty("Player")
 
     def __init__(self, **kwargs) -> None:
@@ -123,13 +123,6 @@ class StatsScreen(Screen):
         if app.screens.current == "stats":
             self.reload()
         app.show("stats")
-
-    def go_back(self) -> None:
-        app = App.get_running_app()
-        if self.back_to == "home":
-            app.go_home()
-        else:
-            app.show(self.back_to)
 
     def open_picker(self) -> None:
         picker = StatsPlayerPicker(self)
