@@ -86,6 +86,8 @@ class ResultScreen(Screen):
     def on_kv_post(self, _base):
         app = App.get_running_app()
         app.bind(u=self.refresh, portrait=self.refresh)   # the app refreshes it on a change
+        self.bind(width=lambda *_a: self._fit_verdict(app), headline=lambda *_a:
+                  self._fit_verdict(app))
 
     def on_pre_enter(self, *_args):
         self.refresh()
