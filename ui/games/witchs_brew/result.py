@@ -21,7 +21,7 @@ from ui.widgets.common import Box, Chip, Txt, text_needs
 #: Column widths in units: place, potions, vials, points, drops + gold (the name takes the rest).
 COLUMNS = {"place": 44, "potions": 104, "vials": 84, "score": 96, "tiebreak": 160}
 #: The same columns on a portrait screen (480 units wide): the name keeps what is left.
-PORTRAIT_COLUMNS = {"place": 30, "potions": 80, "vials": 56, "score": 70, "tiebreak": 64}
+PORTRAIT_COLUMNS = {"place": 30, "potions": 92, "vials": 60, "score": 70, "tiebreak": 76}
 
 
 def columns(portrait: bool) -> dict[str, int]:
@@ -86,6 +86,8 @@ class ResultScreen(Screen):
     def on_kv_post(self, _base):
         app = App.get_running_app()
         app.bind(u=self.refresh, portrait=self.refresh)   # the app refreshes it on a change
+        self.bind(width=lambda *_a: self._fit_verdict(app), headline=lambda *_a:
+                  self._fit_verdict(app))
 
     def on_pre_enter(self, *_args):
         self.refresh()
