@@ -110,8 +110,13 @@ def test_quest_takes_its_action_and_magic_dice_from_the_smart_dice(table):
 
     dice[A].roll(2)                                    # face 2 of A: bottle
     assert wait_for(lambda: app.dice_activity == "die action_a: bottle", WAIT)
-    dice[A].roll(5)                                    # rolled again before B: replaces (hat)
-    dice[A].roll(1)                                    # and again: bottle
+    # A rolled again, twice, and landed each time before B did: each landing replaces the last
+    # (each waited for: two dice's landings sent in one breath reach the table in whichever
+    # order their links deliver them, as two real dice landing at once would)
+    dice[A].roll(5)
+    assert wait_for(lambda: app.dice_activity == "die action_a: hat", WAIT)
+    dice[A].roll(1)
+    assert wait_for(lambda: app.dice_activity == "die action_a: bottle", WAIT)
     dice[B].roll(5)                                    # face 5 of B: spell
     assert wait_for(lambda: app.prompt.get("phase") == "announce", WAIT), app.prompt
     roll = [s.command for s in session.steps if s.command.do == "action_roll"]
