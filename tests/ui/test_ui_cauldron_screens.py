@@ -206,9 +206,15 @@ def test_market_and_track_render(app):
     screen(app).show_track = True
     frames()
     both_sizes("cauldron_track_six_seats")
-    # the milestones by name on the track, where they are, and who used one
+    # the milestones by name on the track, where they are, and who used one; at 800x480 the
+    # tags at the detail size hold each name's last word
+    assert screen(app).track.legend_text == [
+        "12 Overflow (Carl)", "30 Rituals", "33 Breaking", "35 wins"]
+    resize(1280, 720)
+    frames()
     assert screen(app).track.legend_text == [
         "12 Magik Overflow (Carl)", "30 Rituals of Power", "33 The Breaking", "35 wins"]
+    resize(800, 480)
     screen(app).show_track = False
 
 

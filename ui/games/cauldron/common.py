@@ -151,6 +151,11 @@ def current_seat(app) -> int | None:
     return app.prompt.get("seat") if app.prompt else None
 
 
+#: an Ingredient's word on a button too narrow for its whole name: longer than its caption
+BUTTON_SHORT = {"poisonous_mushroom": "Mushroom", "blood_crystal": "Crystal",
+                "mandrake_root": "Mandrake"}
+
+
 def name_to_fit(button, kind: str) -> None:
     """An Ingredient's button says its whole name where it fits on one line at the button's
     size, else the short word of the seat cards ("Mushroom"): a name broken over two lines
@@ -163,6 +168,6 @@ def name_to_fit(button, kind: str) -> None:
         app = App.get_running_app()
         whole = ingredient_name(kind)
         need = text_needs(False, whole, app.fu * b.fs, b.font_name, True, None, "center")[0]
-        b.title = whole if need <= width - app.u * 12 else short(kind)
+        b.title = whole if need <= width - app.u * 12 else BUTTON_SHORT.get(kind, short(kind))
 
     button.bind(width=fit)

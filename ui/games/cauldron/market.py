@@ -16,15 +16,12 @@ from kivy.uix.label import Label
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, ingredient_name, send
-from ui.widgets.common import Box, FlatButton, Txt, text_needs
+from ui.games.cauldron.common import (
+    ITEM_TITLES, ingredient_colours, ingredient_name, name_to_fit, send,
+)
+from ui.widgets.common import Box, FlatButton, Txt
 
 REASON_INK = theme.rgba("#F4A093")
-
-
-#: captions the first words to go where rows are short: what a tap does, and "none left",
-#: which the rule's line above the buttons says already
-HINTS = ("buy", "mark it", "mark a type", "none left")
 
 
 def card_reason(reason: str) -> str:
@@ -103,8 +100,7 @@ class CauldronMarketPanel(BoxLayout):
         if self.pending is not None:
             return self._discard(box, u)
         self.heading = ""
-        # portrait: one to a row (half its width cut "Advanced Potion" and its price)
-        grid = GridLayout(cols=1 if App.get_running_app().portrait else 2, spacing=u * 4)
+        grid = GridLayout(cols=2, spacing=u * 4)
         for offer in self.offers:
             grid.add_widget(self._card(offer, u))
         box.add_widget(grid)
@@ -113,7 +109,11 @@ class CauldronMarketPanel(BoxLayout):
         """The whole card is the button: a big target, its name and price at the action size."""
         ok = offer["reason"] is None
         card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="horizontal")
-        name = Txt(text=card.title, fs=theme.ACTION_FS, bold=True, ink=theme.INK)
+        tall = App.get_running_app().portrait     # half a portrait screen: the name wraps
+        name = Txt(text=card.title, fs=theme.ACTION_FS, bold=True, ink=theme.INK,
+                   shorten=not tall)
+        if tall:
+            name.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
         price = Txt(text=str(offer["cost"]), fs=theme.FIGURE_FS, bold=True, halign="right",
                     ink=theme.INK, size_hint_x=None, width=u * 30)
         name.far = price.far = True
@@ -150,9 +150,9 @@ class CauldronMarketPanel(BoxLayout):
         if self.marking:
             self.heading = "Which types have run out? (tap one again to unmark it)"
         else:
-            self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
+            self.heading = ("Which Field? " + ("Its Ingredient comes too"
                                                 if offer.get("bonus_ingredient") else
-                                                "(no bonus Ingredient at 25 or more)"))
+                                                "(no Ingredient at 25 or more)"))
         out = [k for k in d.INGREDIENTS if offer["fields"][k]]
         if out and not self.marking:
             # one line, the types by name (the rule's whole sentence, two lines here, left the
@@ -166,50 +166,35 @@ class CauldronMarketPanel(BoxLayout):
             box.add_widget(rule)
         # 7 types, the mark, Cancel: three rows of three, each name whole at the action size
         cols = 3
-        grid = GridLayout(cols=cols, spacing=u * 6)
+        grid = GridLayout(cols=cols, spacing=u * 4)
         for kind in d.INGREDIENTS:
             grid.add_widget(self._field_button(kind, offer["fields"][kind],
                                                kind in summary["fields_exhausted"]))
         mark = FlatButton(title="Done marking" if self.marking else "Run out?",
-                          fs=theme.ACTION_FS, caption="" if self.marking else "mark a type",
-                          caption_fs=theme.DETAIL_FS, selected=self.marking, fill=theme.GREY_BTN)
+                          fs=theme.ACTION_FS, selected=self.marking, fill=theme.GREY_BTN)
         mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))
         grid.add_widget(mark)
         grid.add_widget(self._cancel())
-        grid.bind(height=lambda g, h: self._hints_fit(g, h, u, -(-9 // cols)))
-        grid.bind(width=lambda g, _w: self._hints_fit(g, g.height, u, -(-9 // cols)))
         box.add_widget(grid)
-
-    @staticmethod
-    def _hints_fit(grid, height: float, u: float, rows: int = 2) -> None:
-        """Rows too short for a name and its caption (a message in the band above the screens
-        takes their room, a name on two lines) drop the captions in HINTS; "run out" (what
-        marking changed) stays."""
-        app = App.get_running_app()
-        cols = grid.cols or 1
-        width = (grid.width - grid.spacing[0] * (cols - 1)) / cols - u * 10
-        row = height / rows - grid.spacing[1]
-        for b in grid.children:
-            hint = getattr(b, "hint", None)
-            if hint is None:
-                b.hint = hint = b.caption if b.caption in HINTS else ""
-            if hint:
-                lines = text_needs(False, b.title, app.fu * b.fs, b.font_name, True, width,
-                                   "center")[1]
-                b.caption = "" if row < lines + app.fu * 30 else hint
 
     def _field_button(self, kind: str, problem: str | None, marked: bool) -> FlatButton:
         if self.marking:
             fill, ink = (theme.BAD, theme.INK) if marked else ingredient_colours(kind)
+            # the heading says a tap marks it; "run out" under a marked one's short name
             b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=theme.ACTION_FS,
-                           caption_fs=theme.DETAIL_FS, caption="run out" if marked else "mark it",
+                           caption_fs=theme.DETAIL_FS, caption="run out" if marked else "",
                            selected=marked)
+            # "run out" stays under its name: the short word where the whole takes two lines
+            name_to_fit(b, kind)
             b.run_out = kind
             b.bind(on_release=lambda _b: self.run_out(kind))
             return b
         fill, ink = ingredient_colours(kind) if not problem else (theme.OPTION, theme.INK)
-        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=theme.ACTION_FS,
-                       caption_fs=theme.DETAIL_FS, caption="none left" if problem else "buy")
+        # its whole name alone (on two lines where it must): one the rules refuse is grey,
+        # the line above says why, and so does a tap
+        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=theme.ACTION_FS)
+        if App.get_running_app().portrait:   # a third of 480 units: the short word
+            name_to_fit(b, kind)
         b.kind = kind
         b.bind(on_release=lambda _b: self._buy({"item": "field", "field": kind}))
         return b
@@ -239,9 +224,7 @@ class CauldronMarketPanel(BoxLayout):
         grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None,
                           height=max(u * 56, App.get_running_app().fu * 70))
         for kind in d.SPELL_KINDS:
-            b = FlatButton(title=kind.title(), caption=f"holds {hand[kind]}",
-                           fs=theme.ACTION_FS, disabled=not hand[kind],
-                           caption_fs=theme.DETAIL_FS)
+            b = FlatButton(title=kind.title(), fs=theme.ACTION_FS, disabled=not hand[kind])
             b.bind(on_release=lambda _b, k=kind: self._buy({"item": offer["item"], "discard": k}))
             grid.add_widget(b)
         grid.add_widget(self._cancel())

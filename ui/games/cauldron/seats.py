@@ -74,6 +74,9 @@ class CauldronSeatCard(SeatBox):
     status = StringProperty("")
     zone = StringProperty("")
     character = StringProperty("")
+    #: the line under the name: the character and the zone where one line holds both, else
+    #: the character alone (the track says the zone; a second line took the counts' room)
+    line_words = StringProperty("")
     cellars = StringProperty("")
     potions = NumericProperty(0)
     owed = NumericProperty(0)
@@ -163,6 +166,10 @@ class CauldronSeatCard(SeatBox):
             self.spare = self.empty = False
             return
         width = self.width - 2 * self.padding[0]
+        both = "  -  ".join(t for t in (self.character, self.zone) if t)
+        fits = text_needs(False, both, fu * theme.DETAIL_FS, "Roboto", False, None,
+                          "left")[0] <= width + 1
+        self.line_words = both if fits or not self.character else self.character
         self.counters_room = self.height >= 2 * self.padding[1] + 3 * self.spacing \
             + fu * (40 + COUNTERS_H)
         self.tight = self.height < self._whole_height(width, fu)
@@ -204,7 +211,7 @@ class CauldronSeatCard(SeatBox):
     def _whole_height(self, width: float, fu: float) -> float:
         """The height the name, the line of words (the status, else the character and zone,
         as many lines as they wrap to) and the counters need: under it the card is tight."""
-        words = self.status or "  -  ".join(t for t in (self.character, self.zone) if t)
+        words = self.status or self.line_words
         size = fu * theme.DETAIL_FS
         line = text_needs(False, words, size, "Roboto", bool(self.status), width, "left")[1] \
             if words else 0

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -24,7 +25,7 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
 from ui.games.cauldron.ask import ask_now, new_parts
-from ui.games.cauldron.common import ingredient_colours, send, short
+from ui.games.cauldron.common import ingredient_colours, ingredient_name, send, short
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
 from ui.games.cauldron.potion import earlier_catalogue
@@ -49,11 +50,11 @@ PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 15
 PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
 #: units the Market keeps above the seats' strip under it (the seats were once hidden at the
 #: market): three rows of offers a finger tall, each its name and price on one line, and
-#: beside them the discount and Pass; portrait: the offers one to a row, and the discount and
+#: beside them the discount and Pass; portrait: the names on two lines, and the discount and
 #: Pass below them (market.kv). Where the body has less (Large text, a headline on two lines,
 #: four or more seats in portrait), the strip goes for that time
 MARKET_ROOM = 3 * 56 + 2 * 4
-PORTRAIT_MARKET_ROOM = 6 * 56 + 5 * 4 + 8 + 30 + 56 + 56 + 6 * 2
+PORTRAIT_MARKET_ROOM = 3 * 76 + 2 * 4 + 8 + 30 + 56 + 56 + 6 * 2
 #: units: the Field choice's heading, its line of types run out and three rows of buttons
 #: with two-line names (beside the strip they were cut to their last line)
 FIELD_ROOM = 30 + 6 + 30 + 6 + 3 * 72 + 2 * 6
@@ -93,23 +94,24 @@ class CauldronPhasePanel(BoxLayout):
             self.heading = "Tap a seat for its cards"
             for p in summary["players"]:
                 owed = len(p["owed"])
-                # the name and how many cards: the panel's title says what to tap it for
-                b = FlatButton(title=p["name"], fs=theme.ACTION_FS, caption_fs=theme.DETAIL_FS,
-                               caption=f"{owed} card{'s' if owed != 1 else ''}" if owed
-                               else "entered", fill=theme.CALM if owed else theme.GREY_BTN)
+                # the name alone (the seat's card above says its new cards): blue while it
+                # has cards to enter, grey once they are in; the panel's title says why to tap
+                b = FlatButton(title=p["name"], fs=theme.ACTION_FS,
+                               fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
                 box.add_widget(b)
             # Begin may come before every dealt card is entered: its words say so before the
             # tap (and the log after it), never a silent start without the cards
             missing = sum(len(p["owed"]) for p in summary["players"])
-            box.add_widget(self._go("Begin", f"{missing} not entered" if missing else
-                                    "the first season",
+            # (a caption shorter than the title: the button's words are read at their size)
+            box.add_widget(self._go("Begin anyway" if missing else "Begin",
+                                    f"{missing} missing" if missing else "",
                                     lambda: send(Command("begin"))))
         elif phase == "omen":
             self.heading = "What it changes"
-            box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
+            box.add_widget(self._go("Enter the Omen", "",
                                     self.open_omen, width=None))
-            b = FlatButton(title="Nothing to enter", caption="the Omen changes no number",
+            b = FlatButton(title="Nothing to enter", caption="no change",
                            fs=theme.ACTION_FS, caption_fs=theme.DETAIL_FS)
             b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
             box.add_widget(b)
@@ -118,13 +120,14 @@ class CauldronPhasePanel(BoxLayout):
             from companion.games.cauldron.decide_harvest import expected_board
 
             board = expected_board(App.get_running_app().session.state)
-            for kind in d.INGREDIENTS:
-                if board[kind]:
-                    fill, ink = ingredient_colours(kind)
-                    # the short word (the seat cards'): eight to a row at the detail size
-                    box.add_widget(Chip(text=f"{board[kind]} {short(kind)}", fill=fill,
-                                        ink=ink, fs=theme.DETAIL_FS, shorten=False))
-            box.add_widget(self._go("Board filled", "turn order next",
+            kinds = [k for k in d.INGREDIENTS if board[k]]
+            for kind in kinds:
+                fill, ink = ingredient_colours(kind)
+                # whole names while a few types share the row; more, the seat cards' words
+                name = ingredient_name(kind) if len(kinds) <= 4 else short(kind)
+                box.add_widget(Chip(text=f"{board[kind]} {name}", fill=fill, ink=ink,
+                                    fs=theme.DETAIL_FS, shorten=False))
+            box.add_widget(self._go("Board filled", "",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
             self.heading = "As printed on the board"
@@ -139,9 +142,9 @@ class CauldronPhasePanel(BoxLayout):
                 self.steppers[key] = s
                 column.add_widget(s)
                 box.add_widget(column)
-            box.add_widget(self._go("Set", "for later games", self.set_milestones, width=200))
+            box.add_widget(self._go("Set", "", self.set_milestones))
 
-    def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
+    def _go(self, title: str, caption: str, action, width: float | None = 210) -> FlatButton:
         app = App.get_running_app()
         u = app.u
         b = FlatButton(title=title, caption=caption, fs=theme.ACTION_FS,
@@ -293,12 +296,16 @@ class CauldronScreen(Screen):
             self.turn_panel.show(summary, prompt)
         # portrait: the market's offers need the room its strip below does not say again
         # the Market: the buyer's Magik is on its card in the strip, else beside the offers
+        # Large text: the turn's two rows of actions leave the seats no room for a detail line
         self.headline_only = mode in ("track", "market") or (
-            mode == "turn" and bool(self.turn_panel.choice))
+            mode == "turn" and (bool(self.turn_panel.choice) or app.font_factor > 1))
         strip = self.market_strip(app) if mode == "market" else 0   # before the body changes
         # Large text: the turn's actions and the track's tools in two rows, as in portrait
         two_rows = app.portrait or (app.font_factor > 1 and mode in ("turn", "track"))
         self.lower_height = app.u * (PORTRAIT_LOWER if two_rows else LOWER)[mode]
+        if mode == "phase" and not app.portrait and Window.height >= app.u * 560:
+            # a larger window: the panel as tall as before, the seats' cards no empty band
+            self.lower_height = app.u * 156
         lower = {"turn": self.turn_panel, "dice": self.nothing, "market": self.nothing,
                  "phase": self.phase_panel, "track": self.tools}[mode]
         if mode == "market":   # the seats in a strip under the offers, where it leaves them room
@@ -345,6 +352,8 @@ class CauldronScreen(Screen):
         body = self.ids.upper.height + self.ids.lower.height
         room = app.u * max(PORTRAIT_MARKET_ROOM if app.portrait else MARKET_ROOM,
                            FIELD_ROOM if self.market.choosing_field else 0)
+        if app.portrait and self.market.choosing_field:   # names on two lines: all the room
+            return 0
         return strip if body - strip >= room - 1 else 0
 
     def _market_fits(self, *_args) -> None:

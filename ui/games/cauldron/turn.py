@@ -203,14 +203,15 @@ class CauldronTurnPanel(GridLayout):
         for k in d.INGREDIENTS:
             if left[k] or fields.get(k):
                 taken = self.picked.count(k)
-                b = self._ingredient_button(k, f"{left[k] - taken} left" if left[k] else
-                                            "none left", self._gather, selected=bool(taken))
+                b = self._ingredient_button(k, f"{left[k] - taken} left", self._gather,
+                                            selected=bool(taken))
                 b.disabled = not left[k]
                 grid.add_widget(b)
         if self._witch():
+            # the heading says Little Helpers while two are taken
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
-                                caption="Little Helpers" if not self.two else "back to one",
-                                fill=theme.ACTION if not self.two else theme.OPTION, fs=theme.ACTION_FS, caption_fs=theme.DETAIL_FS)
+                                fill=theme.ACTION if not self.two else theme.OPTION,
+                                fs=theme.ACTION_FS)
             toggle.bind(on_release=lambda *_: self._toggle_two())
             grid.add_widget(toggle)
 
@@ -250,8 +251,7 @@ class CauldronTurnPanel(GridLayout):
         grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
-                grid.add_widget(self._ingredient_button(kind, f"{self.target} has {pool[kind]}",
-                                                        self._steal))
+                grid.add_widget(self._ingredient_button(kind, f"has {pool[kind]}", self._steal))
         other = FlatButton(title="Another player", fs=theme.ACTION_FS)
         other.bind(on_release=lambda *_: self._target(None))
         grid.add_widget(other)
@@ -299,8 +299,10 @@ class CauldronTurnPanel(GridLayout):
         row = PotionRow(size_hint_y=None, height=least, spacing=u * 8)
         flags = "".join(f" - {t}" for t, on in (("Quick", potion["quick"]),
                                                  ("Spell", potion["spell"])) if on)
-        b = FlatButton(title=potion["name"], fs=theme.ACTION_FS, size_hint_x=0.42, caption_fs=theme.DETAIL_FS,
-                       caption=f"+{potion['yield']} Magik{flags}",
+        # its Magik as the caption (shorter than the name); Quick and Spell beside, with the
+        # recipe
+        b = FlatButton(title=potion["name"], fs=theme.ACTION_FS, size_hint_x=0.42,
+                       caption_fs=theme.DETAIL_FS, caption=f"+{potion['yield']}",
                        fill=theme.ACTION if ready else theme.OPTION, ink=theme.INK)
         b.bind(on_release=lambda *_: self._brew(potion))
         row.add_widget(b)
@@ -309,7 +311,7 @@ class CauldronTurnPanel(GridLayout):
             reason = why_not(Command("brew", self.who, {"potion": potion["name"]}))
         why = pool_needs(self.player, potion) if reason and reason == pt.lacks(
             self.player, potion) else (reason or "").split(" (a Potion takes")[0]
-        words = (f"[b]{plain(recipe(potion))}[/b]"
+        words = (f"[b]{plain(recipe(potion))}[/b]{flags}"
                  + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
         lab = _text(words, theme.DETAIL_FS, theme.INK, grow=True, valign="top")
         # the row grows with the reason: nothing of it is cut
@@ -339,7 +341,7 @@ class CauldronTurnPanel(GridLayout):
         grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
-                grid.add_widget(self._ingredient_button(kind, f"spare {pool[kind]}", self._pay_any))
+                grid.add_widget(self._ingredient_button(kind, f"has {pool[kind]}", self._pay_any))
         back = FlatButton(title="Cancel", fs=theme.ACTION_FS)
         back.bind(on_release=lambda *_: self.choose("brew"))
         grid.add_widget(back)
@@ -380,7 +382,7 @@ class CauldronTurnPanel(GridLayout):
 
     def _build_cellar(self, box) -> None:
         cellars = self.player["cellars"]
-        self.heading = "Move Ingredients into or out of a Cellar"
+        self.heading = "Cellar: move an Ingredient in, or out to the pool"
         if not cellars:
             return self._blocked(box, f"{self.who} has no Cellar: buy one in the Market Season")
         free = cellars.count(None)
@@ -389,11 +391,11 @@ class CauldronTurnPanel(GridLayout):
         for kind in d.INGREDIENTS:
             if pool.get(kind) and free:
                 grid.add_widget(self._ingredient_button(
-                    kind, "into a Cellar", lambda k: send(Command(
+                    kind, "in", lambda k: send(Command(
                         "move_ingredient", self.who, {"ingredient": k, "to": "cellar"}))))
         for kind in sorted({c for c in cellars if c}):
             grid.add_widget(self._ingredient_button(
-                kind, "out to the pool", lambda k: send(Command(
+                kind, "out", lambda k: send(Command(
                     "move_ingredient", self.who, {"ingredient": k, "to": "pool"}))))
         if not grid.children:
             box.add_widget(_text("Nothing to move: the pool is empty and the Cellars too",
