@@ -137,7 +137,7 @@ class CauldronSeatDialog(CauldronEntry):
     def _sources(self) -> None:
         # one button says the reason, a tap the next one: five at the action size did not
         # fit beside the count
-        self.ids.source.title = "Why: " + self.source.title()
+        self.ids.source.title = ("" if self.app.portrait else "Why: ") + self.source.title()
 
     def pick_source(self, source: str) -> None:
         self.source = source

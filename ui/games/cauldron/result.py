@@ -76,16 +76,18 @@ class CauldronResultScreen(Screen):
         box = self.ids.standings
         box.clear_widgets()
         rows = [r for place in places(summary["podium"]) for r in place]
-        tallest = 132 if app.portrait else 76    # portrait: the breakdown under the name
+        tallest = 142 if app.portrait else 76    # portrait: the breakdown under the name
         room = box.height - app.u * 6 * len(rows)
         row_h = max(app.u * 48, min(app.u * tallest, room / max(1, len(rows))))
         # the winner's row as tall as its breakdown needs at the detail size where the others
         # keep a finger's height; theirs then says what fits (their Magik and place always)
         first = self._row(app, rows[0], summary, colours[rows[0]["seat"]], row_h) if rows \
             else None
-        if first is not None and not app.portrait:
-            width = box.width - app.u * (20 + 30) - app.fu * (64 + 160 + 150)
-            need = first.said_needs(app.fu, width)
+        if first is not None:
+            # portrait: the breakdown under the place, name and Magik (their line of 44)
+            width = box.width - app.u * 20 if app.portrait else \
+                box.width - app.u * (20 + 30) - app.fu * (64 + 160 + 150)
+            need = first.said_needs(app.fu, width) + (app.u * 46 if app.portrait else 0)
             rest = (room - need) / max(1, len(rows) - 1)
             if need > row_h and rest >= app.u * 40:
                 first.height, row_h = need, min(app.u * tallest, rest)
@@ -130,9 +132,10 @@ class CauldronResultScreen(Screen):
         roomy = row_h >= u * (110 if app.portrait else 70)
         words = f"[b][color={ink}]{title}[/color][/b]\n" if title and (roomy or first) else ""
         said = _label(words + breakdown(summary, r["seat"]), theme.DETAIL_FS, u)
-        if not first and not app.portrait:
+        if not first:
             # a short row: its breakdown's first line alone where the whole does not fit
-            said.bind(texture_size=lambda w, ts, h=row_h: _first_line(w, h))
+            room = row_h - u * (54 if app.portrait else 8)   # under the portrait's name line
+            said.bind(texture_size=lambda w, ts, h=room: _first_line(w, h))
         card.said_needs = lambda fu, width, s=said: _needs(s, fu, width)
         if app.portrait:
             row.add_widget(Widget())

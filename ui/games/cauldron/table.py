@@ -104,8 +104,9 @@ class CauldronPhasePanel(BoxLayout):
             # tap (and the log after it), never a silent start without the cards
             missing = sum(len(p["owed"]) for p in summary["players"])
             # (a caption shorter than the title: the button's words are read at their size)
+            # (portrait: a third of the row, the title alone on its two lines)
             box.add_widget(self._go("Begin anyway" if missing else "Begin",
-                                    f"{missing} missing" if missing else "",
+                                    f"{missing} missing" if missing and not app.portrait else "",
                                     lambda: send(Command("begin"))))
         elif phase == "omen":
             self.heading = "What it changes"
@@ -235,7 +236,7 @@ class CauldronScreen(Screen):
         n = summary["season_number"]
         texts = [f"{season} Season {n}\n{phase}", f"{season} {n}\n{phase}"]
         tries = [(t, s) for s in (app.fu * theme.DETAIL_FS, app.u * theme.DETAIL_FS)
-                 for t in texts]
+                 for t in texts] + [(f"{season} {n}", app.u * theme.DETAIL_FS)]   # the season
         for text, size in tries:
             need = text_needs(False, text, size, label.font_name, True, None, "left")
             if need[0] <= label.width + 1 and need[1] <= label.height + 1:
