@@ -297,9 +297,11 @@ class CauldronScreen(Screen):
             self.turn_panel.show(summary, prompt)
         # portrait: the market's offers need the room its strip below does not say again
         # the Market: the buyer's Magik is on its card in the strip, else beside the offers
-        # Large text: the turn's two rows of actions leave the seats no room for a detail line
+        # Large text: the turn's two rows of actions, the phase's panel, leave the seats no
+        # room for a detail line
         self.headline_only = mode in ("track", "market") or (
-            mode == "turn" and (bool(self.turn_panel.choice) or app.font_factor > 1))
+            mode == "turn" and bool(self.turn_panel.choice)) or (
+            mode in ("turn", "phase") and app.font_factor > 1)
         strip = self.market_strip(app) if mode == "market" else 0   # before the body changes
         # Large text: the turn's actions and the track's tools in two rows, as in portrait
         two_rows = app.portrait or (app.font_factor > 1 and mode in ("turn", "track"))
