@@ -67,7 +67,7 @@ def test_the_digits_grow_only_where_every_card_has_the_room(app):
 
 def test_a_seat_with_more_cards_than_room_says_how_many_more(app):
     s = start(app)
-    long = "Tincture of the Long and Moonless Winter Night"
+    long = "Tincture of the Long Winter Night"
     # Barb's long card first (her Easy one): listed first, it has the room for its two lines
     s.execute(Command("add_potion", "Barb", {"potion": card(long, ["frog_legs", "any"],
                                                             kind="easy", gain=3)}))

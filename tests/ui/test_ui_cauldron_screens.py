@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.core.model import Command
 from ui.games.cauldron.seats import PoolChip
-from ui_helpers import both_sizes, dialogs, find, frames, resize, tap_title, texts
+from ui_helpers import both_sizes, dialogs, find, frames, resize, tap, tap_title, texts
 
 MILESTONES = {"magik_overflow": 12, "rituals_of_power": 18, "the_breaking": 27}
 FOUR = [{"name": "Anna", "character": "witch"}, {"name": "Barb", "character": "druid"},
@@ -206,9 +206,15 @@ def test_market_and_track_render(app):
     screen(app).show_track = True
     frames()
     both_sizes("cauldron_track_six_seats")
-    # the milestones by name on the track, where they are, and who used one
+    # the milestones by name on the track, where they are, and who used one; at 800x480 the
+    # tags at the detail size hold each name's last word
+    assert screen(app).track.legend_text == [
+        "12 Overflow (Carl)", "30 Rituals", "33 Breaking", "35 wins"]
+    resize(1280, 720)
+    frames()
     assert screen(app).track.legend_text == [
         "12 Magik Overflow (Carl)", "30 Rituals of Power", "33 The Breaking", "35 wins"]
+    resize(800, 480)
     screen(app).show_track = False
 
 
@@ -346,8 +352,15 @@ def test_an_omens_turn_order_and_the_simple_games_market_render_in_their_own_wor
     frames()
     assert app.prompt["phase"] == "market"
     assert "(Field, Cellar, Potion) or pass" in app.prompt["text"]
-    # the tiles say why they are off, short (the tap says the rule whole)
+    # the offers say their names and prices, read from a chair; why one is off is a tap away
     spells = [t for t in texts(app.root) if "Spell" in t or "Simple Game" in t]
-    assert spells == ["Basic Spell", "Not in the Simple Game", "Advanced Spell",
-                      "Not in the Simple Game"]
+    assert spells == ["Basic Spell", "Advanced Spell"]
+    from ui.games.cauldron.market import OfferCard
+    (basic,) = [c for c in find(lambda w: isinstance(w, OfferCard), app.root)
+                if c.item == "basic_spell"]
+    assert not basic.ok
+    tap(basic)
+    assert app.refusal.startswith("Simple Game:")
+    app.dismiss_refusal()
+    frames()
     both_sizes("cauldron_market_simple")

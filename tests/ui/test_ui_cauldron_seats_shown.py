@@ -1,9 +1,9 @@
 """Cauldron's seats where a reading at the table found them hidden or empty. At the Market: a strip
 of compact cards under the offers, each with its name, Magik, Potions and Spells read from a
 chair, at 800x480, 1280x720 and portrait; the Market's own controls a finger's size and in
-their place from one purchase to the next; where the body has no room for the strip (a refusal
-in the band above, Large text) it goes, and the offers say less rather than a line cut in
-half; a Field choice left open is not the next game's. In the Omen's phase at 1280x720: no
+their place from one purchase to the next; a refusal lies over them and moves nothing; where
+the body has no room for the strip (Large text) it goes; a Field choice left open is not the
+next game's. In the Omen's phase at 1280x720: no
 empty band under the counts."""
 
 from __future__ import annotations
@@ -88,17 +88,20 @@ def test_portrait_three_seats_in_one_row_under_the_offers(app):
         resize(800, 480)
 
 
-def test_a_refusal_takes_the_strips_room_and_the_offers_say_less(app):
+def test_a_refusal_lies_over_the_market_and_the_offers_keep_their_place(app):
+    """A refusal is a sheet over the whole window now: the Market under it keeps its strip,
+    and each offer says its name and price alone, never half a sentence."""
     to_market(app)
+    before = {o.item: tuple(o.to_window(*o.pos)) for o in screen(app).market.walk(restrict=True)
+              if isinstance(o, OfferCard)}
     app.refuse("Advanced Potions can be bought only after Rituals of Power")
     frames()
-    # rows a message leaves short: each offer says the most its line holds, never half a
-    # sentence ("Tap to buy:  then enter the card drawn" was cut after "the")
     shot("cauldron_market_refused")
-    notes = {o.item: o.children[0].text for o in screen(app).market.walk(restrict=True)
-             if isinstance(o, OfferCard)}
-    assert notes["basic_potion"] == "then enter the card drawn"
-    assert not strip_cards(app) and not screen(app).market.with_seats
+    offers = [o for o in screen(app).market.walk(restrict=True) if isinstance(o, OfferCard)]
+    assert {o.item: tuple(o.to_window(*o.pos)) for o in offers} == before
+    for o in offers:
+        assert [w.text for w in o.children[::-1]] == [o.title, str(
+            next(x["cost"] for x in app.summary["market"]["offers"] if x["item"] == o.item))]
     app.dismiss_refusal()
     frames()
     says_each_seat(app, strip_cards(app))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from test_ui_cauldron_screens import FOUR, deal, start, to_turns
-from ui_helpers import both_sizes, button, dialogs, frames, tap, tap_title, texts, walk
+from ui_helpers import both_sizes, button, dialogs, frames, resize, tap, tap_title, texts, walk
 
 from ui.games.cauldron.setup import suggested_supply
 
@@ -27,8 +27,13 @@ def test_who_acts_and_what_now_in_large_type(app):
     screen = table(app)
     assert screen.turn_name == "Anna" and screen.ask == "Gather, steal or brew"
     assert screen.ids.ask.font_size >= 24 * app.u and screen.ids.turn_name.font_size >= 24 * app.u
-    # the rules' sentence, smaller, without what the headline already says
+    # the rules' sentence, smaller, without what the headline already says,
+    # where its line holds it at the detail size (at 800x480 the Omen's note alone)
+    resize(1280, 720)
+    frames()
     assert "on the board: 5 Spider Web, 4 Frog Legs, 5 Poisonous Mushroom" in screen.detail
+    resize(800, 480)
+    frames()
     assert "Gather, steal or brew" not in screen.detail
     actions = [button(t, screen.turn_panel) for t in ("Gather", "Steal", "Brew", "Spell",
                                                       "Cellar", "End turn")]

@@ -99,7 +99,7 @@ def test_a_line_said_only_by_a_panel_a_tap_opened_leaves_the_bar(app):
     frames()
     assert screen(app).mode == "track"
     assert said_twice() == [], said_twice()
-    tap_title("Close track")
+    tap_title("Track")                           # open, the chosen one: a tap closes it
 
 
 def test_the_undo_band_goes_with_the_next_press(app):

@@ -10,7 +10,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.core.model import Command
 from companion.games.cauldron import data as d
-from ui.games.cauldron.common import ingredient_colours, ingredient_name
+from ui import theme
+from ui.games.cauldron.common import ingredient_colours, ingredient_name, short
 from ui.games.cauldron.entry import CauldronCount, CauldronEntry
 from ui.widgets.common import Chip
 
@@ -30,8 +31,7 @@ class CauldronAdjustDialog(CauldronEntry):
     def build(self) -> None:
         summary, p, u = self.app.summary, self.player, self.app.u
         self.title = f"Correct by hand: {p['name']} and the board"
-        self.subtitle = ("Set each count to what the table really holds: one correction, "
-                         "undo takes it back")
+        self.subtitle = "Set each count to what the table holds; undo takes it back"
         self.ids.pool_head.text = f"{p['name']}'s pool"
         rows = self.ids.rows
         rows.clear_widgets()
@@ -40,14 +40,16 @@ class CauldronAdjustDialog(CauldronEntry):
                 "fields": summary["fields"]}
         tall = self.app.portrait   # too narrow for a name column: the name above its counts
         for kind in d.INGREDIENTS:
-            line = BoxLayout(size_hint_y=None, height=u * 48, spacing=u * 14)
+            line = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 10)
             fill, ink = ingredient_colours(kind)
-            name = Chip(text=ingredient_name(kind), fill=fill, ink=ink, shorten=False)
+            # the whole name above its counts in portrait; beside them, the short word
+            name = Chip(text=ingredient_name(kind) if tall else short(kind), fill=fill, ink=ink,
+                        fs=theme.DETAIL_FS, shorten=False)
             if tall:
-                name.size_hint_y, name.height = None, u * 34
+                name.size_hint_y, name.height = None, self.app.fu * 34
                 rows.add_widget(name)
             else:
-                name.size_hint_x, name.width = None, u * 112   # whole, on two lines
+                name.size_hint_x, name.width = None, self.app.fu * 124
                 line.add_widget(name)
             for part in PARTS:
                 n = have[part].get(kind, 0)
@@ -60,9 +62,8 @@ class CauldronAdjustDialog(CauldronEntry):
             count = self.ids[f"spell_{kind}"]
             count.value = count.was = p["spell_hand"][kind]
         cells = [ingredient_name(c) if c else "empty" for c in p["cellars"]]
-        self.ids.cellars.text = ((f"{len(cells)} of at most {self.max_cellars()}: "
-                                  + ", ".join(cells)) if cells else "No Cellar") + (
-            ".\nCellar Ingredients move on the seat's own turn; Cellars come from the Market")
+        self.ids.cellars.text = (f"Cellars, {len(cells)} of at most {self.max_cellars()}: "
+                                 + ", ".join(cells)) if cells else "No Cellar"
 
     def max_cellars(self) -> int:
         return self.app.session.state["players"][self.seat]["max_cellars"]

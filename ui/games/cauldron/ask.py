@@ -49,10 +49,11 @@ def ask_now(state: dict, prompt: dict) -> str:
         if harvest["action"] is None:
             return "Gather, steal or brew"
         if steal is not None and not steal["success"]:   # the state's result, not the action's
-            return "Steal failed: Quick Actions, then end the turn"
-        return f"{DONE[harvest['action']].capitalize()}: Quick Actions, then end the turn"
+            return "Steal failed: Quick Actions or End turn"
+        # one line at the headline's size beside the turn's tile: the button's own words
+        return f"{DONE[harvest['action']].capitalize()}: Quick Actions or End turn"
     left = st.purchase_limit(state) - state["market"]["purchases"]
-    return f"Buy something or pass ({left} purchase{'s' if left != 1 else ''} left)"
+    return f"Buy or pass: {left} purchase{'s' if left != 1 else ''} left"
 
 
 def new_parts(text: str, said: str) -> list[str]:

@@ -149,3 +149,25 @@ def send(command: Command) -> bool:
 
 def current_seat(app) -> int | None:
     return app.prompt.get("seat") if app.prompt else None
+
+
+#: an Ingredient's word on a button too narrow for its whole name: longer than its caption
+BUTTON_SHORT = {"poisonous_mushroom": "Mushroom", "blood_crystal": "Crystal",
+                "mandrake_root": "Mandrake"}
+
+
+def name_to_fit(button, kind: str) -> None:
+    """An Ingredient's button says its whole name where it fits on one line at the button's
+    size, else the short word of the seat cards ("Mushroom"): a name broken over two lines
+    left no room for the count under it, and a smaller size is not read from a chair."""
+    from kivy.app import App
+
+    from ui.widgets.common import text_needs
+
+    def fit(b, width):
+        app = App.get_running_app()
+        whole = ingredient_name(kind)
+        need = text_needs(False, whole, app.fu * b.fs, b.font_name, True, None, "center")[0]
+        b.title = whole if need <= width - app.u * 12 else BUTTON_SHORT.get(kind, short(kind))
+
+    button.bind(width=fit)

@@ -122,22 +122,26 @@ class CauldronFixDieDialog(CauldronEntry):
         kinds.clear_widgets()
         seats.clear_widgets()
         if not self.kind:
-            kinds.add_widget(Txt(text="No die has been entered yet this season", fs=18,
+            kinds.add_widget(Txt(text="No die has been entered yet this season", fs=theme.DETAIL_FS,
                                  ink=theme.MUTED))
             self.answer, self.answer_ok, self.fix_title = "", False, "Nothing to fix"
             return
         for kind, faces in self.dice.items():
             name, face = list(faces.items())[-1]
             late = fix_refusal(kind, name, face) is not None
-            b = FlatButton(title=KIND_WORDS[kind], caption="too late" if late else "can be fixed",
-                           fs=19, selected=kind == self.kind,
+            # blue while it can be fixed, grey and "late" once too late (the answer line says
+            # why): a caption shorter than the title, so the title is read at its size
+            b = FlatButton(title=KIND_WORDS[kind], caption="late" if late else "",
+                           fs=theme.ACTION_FS, caption_fs=theme.DETAIL_FS,
+                           selected=kind == self.kind,
                            fill=theme.GREY_BTN if late else theme.CALM)
             b.bind(on_release=lambda _b, k=kind: self.pick_kind(k))
             kinds.add_widget(b)
         faces = self.dice[self.kind]
         for name in sorted(faces, key=self.order.get):
-            b = seat_button(self.app.session, name, caption=f"rolled {faces[name]}", fs=19,
-                            selected=name == self.seat)
+            # the face it rolled: shorter than the name, so the name is read at its size
+            b = seat_button(self.app.session, name, caption=str(faces[name]), fs=theme.ACTION_FS,
+                            caption_fs=theme.DETAIL_FS, selected=name == self.seat)
             b.bind(on_release=lambda _b, n=name: self.pick_seat(n))
             seats.add_widget(b)
         old = faces[self.seat]
@@ -146,7 +150,7 @@ class CauldronFixDieDialog(CauldronEntry):
         self.answer = reason or (f"The rules allow it: tap the face {self.seat}'s die really "
                                  "shows" if not self.face else
                                  f"{self.seat}: {old} becomes {self.face}; later dice that no "
-                                 "longer count are dropped")
+                                 "longer count are dropped; dice cannot be undone")
         self.fix_title = (f"Fix: {self.seat} {old} -> {self.face}" if self.face else
                           "Tap the true face")
         for button in self.ids.faces.children:
@@ -216,8 +220,9 @@ class CauldronDicePanel(BoxLayout):
         box.clear_widgets()
         for name in self.waiting:
             chosen = name == self.chosen
-            b = seat_button(App.get_running_app().session, name, fs=20, selected=chosen,
-                            caption="rolls now" if chosen else "", caption_fs=20)
+            # the chosen one amber: the face tapped next is its die
+            b = seat_button(App.get_running_app().session, name, fs=theme.ACTION_FS,
+                            selected=chosen)
             b.bind(on_release=lambda _b, n=name: self.choose(n))
             box.add_widget(b)
         self.ids.all.disabled = self.kind == "steal" or len(self.waiting) < 2

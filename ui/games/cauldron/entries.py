@@ -6,7 +6,7 @@ The dialogs only collect; the rules judge each command they send."""
 
 from __future__ import annotations
 
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
@@ -16,11 +16,11 @@ from ui import theme
 from ui.text.markup import plain
 from ui.games.cauldron.adjust import CauldronAdjustDialog
 from ui.games.cauldron.common import (
-    CHARACTER_NAMES, hands_on_phones, holds_words, in_hand_words, ingredient_colours,
-    ingredient_name, recipe,
+    CHARACTER_NAMES, hands_on_phones, holds_words, in_hand_words, ingredient_colours, recipe,
+    short,
 )
 from ui.games.cauldron.entry import CauldronEntry
-from ui.widgets.common import Chip, FlatButton, Stepper, Txt
+from ui.widgets.common import FlatButton, Txt
 
 SOURCES = ("spell", "omen", "milestone", "ability", "correction")
 
@@ -34,27 +34,24 @@ class CauldronOmenDialog(CauldronEntry):
         from ui.games.cauldron.omens import omen_catalogue
 
         summary = self.app.summary
-        u = self.app.u
         self.omens = omen_catalogue(self.app)
         self.earlier = len(self.omens)
         self.title = f"Harvest Season {summary['season_number']}: the Omen"
-        self.subtitle = "Draw it, read it aloud, enter what it changes (or nothing)"
+        self.subtitle = "Read it aloud, then enter what it changes"
         self.magik = {}
         for p in summary["players"]:
-            s = Stepper(label=p["name"], value=0, minimum=-d.WIN, maximum=d.WIN,
-                        note=f"now {p['magik']}", height=u * 48)
+            s = CauldronStepRow(label=p["name"], value=0, minimum=-d.WIN, maximum=d.WIN,
+                                note=f"now {p['magik']}")
             self.magik[p["name"]] = s
             self.ids.magik.add_widget(s)
         self.produce = {}
         for kind in d.INGREDIENTS:
             if summary["fields"][kind]:
                 fill, ink = ingredient_colours(kind)
-                s = Stepper(label=ingredient_name(kind), value=0, minimum=-summary["fields"][kind],
-                            maximum=20, note=f"{summary['fields'][kind]} Fields", fill=fill,
-                            ink=ink, height=u * 48)
-                for chip in s.walk(restrict=True):
-                    if isinstance(chip, Chip):   # the whole name, on two lines if need be
-                        chip.shorten = False
+                # the seat cards' word: the whole name left the count no room at the floor
+                s = CauldronStepRow(label=short(kind), value=0,
+                                    minimum=-summary["fields"][kind], maximum=20,
+                                    note=f"of {summary['fields'][kind]}", fill=fill, ink=ink)
                 self.produce[kind] = s
                 self.ids.produce.add_widget(s)
         names = [p["name"] for p in summary["players"]]
@@ -97,6 +94,19 @@ class CauldronOmenDialog(CauldronEntry):
         self._send(Command("omen", args=args))
 
 
+class CauldronStepRow(BoxLayout):
+    """A count of the Omen's form: its name on a chip, [-] count [+], and a note (what the
+    game holds now), at the type scale's floor."""
+
+    label = StringProperty("")
+    note = StringProperty("")
+    value = NumericProperty(0)
+    minimum = NumericProperty(0)
+    maximum = NumericProperty(60)
+    fill = ColorProperty(theme.SURFACE_HI)
+    ink = ColorProperty(theme.INK)
+
+
 class CauldronSeatDialog(CauldronEntry):
     source = StringProperty("correction")
 
@@ -125,17 +135,16 @@ class CauldronSeatDialog(CauldronEntry):
         self._potions()
 
     def _sources(self) -> None:
-        box = self.ids.sources
-        box.clear_widgets()
-        for source in SOURCES:
-            b = FlatButton(title=source.title(), fs=20, selected=source == self.source,
-                           fill=theme.CALM if source == self.source else theme.GREY_BTN)
-            b.bind(on_release=lambda _b, s=source: self.pick_source(s))
-            box.add_widget(b)
+        # one button says the reason, a tap the next one: five at the action size did not
+        # fit beside the count
+        self.ids.source.title = ("" if self.app.portrait else "Why: ") + self.source.title()
 
     def pick_source(self, source: str) -> None:
         self.source = source
         self._sources()
+
+    def next_source(self) -> None:
+        self.pick_source(SOURCES[(SOURCES.index(self.source) + 1) % len(SOURCES)])
 
     def reveal(self, shown: bool) -> None:
         """The seat's own Hidden entry inside its dialog: its cards by name while open."""
@@ -145,10 +154,10 @@ class CauldronSeatDialog(CauldronEntry):
     def _hidden_entry(self, box, shown: bool) -> None:
         u = self.app.u
         if not shown:
-            box.add_widget(Txt(text=in_hand_words(self.player), fs=18, ink=theme.MUTED,
-                               size_hint_y=None, height=u * 56))
+            box.add_widget(Txt(text=in_hand_words(self.player), fs=theme.DETAIL_FS,
+                               ink=theme.MUTED, size_hint_y=None, height=u * 56))
         b = FlatButton(title="Hide the cards" if shown else
-                       f"Hidden entry: {self.player['name']}'s cards", fs=18,
+                       f"Hidden entry: {self.player['name']}'s cards", fs=theme.ACTION_FS,
                        fill=theme.GREY_BTN if shown else theme.ACTION,
                        size_hint_y=None, height=u * 56)
         b.bind(on_release=lambda *_a: self.reveal(not shown))
@@ -165,19 +174,21 @@ class CauldronSeatDialog(CauldronEntry):
         for potion in self.player["potions"]:
             row = BoxLayout(size_hint_y=None, height=u * 56, spacing=u * 6)
             words = Label(text=f"[b]{plain(potion['name'])}[/b]  +{potion['yield']}\n"
-                               f"{plain(recipe(potion))}", markup=True, font_size=u * 18,
+                               f"{plain(recipe(potion))}", markup=True,
+                          font_size=self.app.fu * theme.DETAIL_FS,
                           color=theme.INK, halign="left", valign="middle")
             words.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                        texture_size=lambda w, ts, r=row: setattr(r, "height",
                                                                  max(u * 56, ts[1] + u * 4)))
             row.add_widget(words)
-            b = FlatButton(title="Discard", fs=18, size_hint_x=None, width=u * 96)
+            b = FlatButton(title="Discard", fs=theme.ACTION_FS, size_hint_x=None,
+                           width=self.app.fu * 130)
             b.bind(on_release=lambda _b, n=potion["name"]: self.discard(n))
             row.add_widget(b)
             box.add_widget(row)
         if not self.player["potions"]:
-            box.add_widget(Txt(text="No potion card entered", fs=18, ink=theme.MUTED,
-                               size_hint_y=None, height=u * 40))
+            box.add_widget(Txt(text="No potion card entered", fs=theme.DETAIL_FS,
+                               ink=theme.MUTED, size_hint_y=None, height=u * 40))
 
     def apply_magik(self) -> None:
         delta = int(self.ids.delta.value)

@@ -22,6 +22,8 @@ class CauldronCount(StepWithin, BoxLayout):
     minimum = NumericProperty(0)
     maximum = NumericProperty(60)
     changed = ObjectProperty(None, allownone=True)
+    #: the buttons' width (0: a finger's, 56 units)
+    button_w = NumericProperty(0)
 
 
 class CauldronEntry(ModalView):

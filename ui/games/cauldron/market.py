@@ -16,35 +16,17 @@ from kivy.uix.label import Label
 from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
-from ui.games.cauldron.common import ITEM_TITLES, ingredient_colours, ingredient_name, send
-from ui.widgets.common import Box, FlatButton, Txt, text_needs
+from ui.games.cauldron.common import (
+    ITEM_TITLES, ingredient_colours, ingredient_name, name_to_fit, send,
+)
+from ui.widgets.common import Box, FlatButton, Txt
 
 REASON_INK = theme.rgba("#F4A093")
 
 
-#: captions the first words to go where rows are short: what a tap does, and "none left",
-#: which the rule's line above the buttons says already
-HINTS = ("buy", "mark it", "mark a type", "none left")
-
-
-def fit_note(label: Label, notes: list[str]) -> None:
-    """The first of ``notes`` whose lines the label's height holds (else the last, the
-    shortest) on a card's note."""
-    for text in notes:
-        need = text_needs(False, text, label.font_size, label.font_name, label.bold,
-                          label.width, "left")[1]
-        if need <= label.height + 1:
-            break
-    label.text, label.text_size = text, label.size
-
-
 def card_reason(reason: str) -> str:
-    """Why an offer cannot be bought, as its card says it: two lines at 20 units on a card half
-    the panel wide. The card's title and cost are above it and the buyer's Magik beside it, so
-    it says only what they do not ("Advanced Spells can be bought only after Rituals of Power"
-    under "Advanced Spell" said the card's name twice); a tap on it gives the rule's whole
-    sentence in the messages' band, which says "only after Rituals of Power": the card does
-    not say those words with it."""
+    """Why an offer cannot be bought, in short (the phones' Market and the prices' list): the
+    rule's whole sentence is what a tap on the offer says."""
     if reason.endswith("can be bought only after Rituals of Power"):
         return "After Rituals of Power"
     if reason.startswith("Simple Game:"):
@@ -55,7 +37,10 @@ def card_reason(reason: str) -> str:
 
 
 class OfferCard(ButtonBehavior, Box):
-    """One purchase; pressing it buys (or is refused with the rule, which it already shows)."""
+    """One purchase, its name and its price for the buyer, read from a chair; pressing it buys,
+    or is refused with the rule in words. What a purchase brings or asks for next (its Field's
+    Ingredient, the card to enter, a Spell to discard first) is said where that next step is,
+    one tap away: the card says no more than its name and price."""
 
     title = StringProperty("")
     ok = BooleanProperty(True)
@@ -121,46 +106,22 @@ class CauldronMarketPanel(BoxLayout):
         box.add_widget(grid)
 
     def _card(self, offer: dict, u: float) -> "OfferCard":
-        """The whole card is the button: a big target; what cannot be bought says why."""
+        """The whole card is the button: a big target, its name and price at the action size."""
         ok = offer["reason"] is None
-        card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="vertical",
-                         padding=(u * 8, u * 1), spacing=0)
-        tall = App.get_running_app().portrait     # half a portrait screen: the title wraps
-        top = BoxLayout(size_hint_y=None, height=u * (54 if tall else 26))
-        top.add_widget(Txt(text=card.title, fs=22, bold=True, ink=theme.INK if ok else theme.MUTED,
-                           shorten=not tall))
-        top.add_widget(Txt(text=f"{offer['cost']} Magik", fs=22, bold=True, halign="right",
-                           ink=theme.ACCENT if ok else theme.MUTED, size_hint_x=None,
-                           width=u * 104))
-        card.add_widget(top)
-        lab = Label(font_size=u * 20, color=theme.ACTION if ok else REASON_INK,
-                    halign="left", valign="top", bold=ok)
-        notes = self._notes(offer)
-        lab.bind(size=lambda w, _s: fit_note(w, notes))
-        card.add_widget(lab)
+        card = OfferCard(title=ITEM_TITLES[offer["item"]], ok=ok, orientation="horizontal")
+        tall = App.get_running_app().portrait     # half a portrait screen: the name wraps
+        name = Txt(text=card.title, fs=theme.ACTION_FS, bold=True, ink=theme.INK,
+                   shorten=not tall)
+        if tall:
+            name.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+        price = Txt(text=str(offer["cost"]), fs=theme.FIGURE_FS, bold=True, halign="right",
+                    ink=theme.INK, size_hint_x=None, width=u * 30)
+        name.far = price.far = True
+        card.add_widget(name)
+        card.add_widget(price)
         card.item, card.reason = offer["item"], offer["reason"]
         card.bind(on_release=lambda *_: self.buy(offer))
         return card
-
-    def _notes(self, offer: dict) -> list[str]:
-        """What the card can say under its title, the most first: where its rows are short (the
-        seats' strip below, a message above) it says less rather than a line cut in half;
-        the tap says the whole rule, or opens the choice the note told of."""
-        if offer["reason"]:
-            return [card_reason(offer["reason"]), "Tap to see why"]
-        note = self._note(offer)
-        return ([f"Tap to buy:  {note}", note] if note else []) + ["Tap to buy"]
-
-    @staticmethod
-    def _note(offer: dict) -> str:
-        if offer["item"] == "field":
-            return ("its Ingredient comes too" if offer.get("bonus_ingredient") else
-                    "no bonus Ingredient (25+)")
-        if offer.get("discard_first"):
-            return "3 Spells held: discard one first"
-        if offer["item"].endswith("_potion"):
-            return "then enter the card drawn"
-        return ""
 
     def buy(self, offer: dict) -> None:
         """An unavailable offer is still sent: the rules refuse it, saying why."""
@@ -189,59 +150,51 @@ class CauldronMarketPanel(BoxLayout):
         if self.marking:
             self.heading = "Which types have run out? (tap one again to unmark it)"
         else:
-            self.heading = ("Which Field? " + ("The buyer takes its Ingredient too"
+            self.heading = ("Which Field? " + ("Its Ingredient comes too"
                                                 if offer.get("bonus_ingredient") else
-                                                "(no bonus Ingredient at 25 or more)"))
+                                                "(no Ingredient at 25 or more)"))
         out = [k for k in d.INGREDIENTS if offer["fields"][k]]
         if out and not self.marking:
             # one line, the types by name (the rule's whole sentence, two lines here, left the
             # rows under a finger's height beside the seats' strip; a tap on one says it)
             rule = Label(text="Run out of the box: " + ", ".join(ingredient_name(k) for k in out),
-                         font_size=u * 20, color=REASON_INK, halign="left", valign="middle",
+                         font_size=App.get_running_app().fu * theme.DETAIL_FS, color=REASON_INK,
+                         halign="left", valign="middle",
                          size_hint_y=None)
             rule.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                       texture_size=lambda w, ts: setattr(w, "height", ts[1]))
             box.add_widget(rule)
-        # 7 types, the mark, Cancel: two rows; portrait, three rows of three (five columns
-        # of 90 units broke "Mushroom" in two at 20 units)
-        cols = 3 if App.get_running_app().portrait else 5
-        grid = GridLayout(cols=cols, spacing=u * 6)
+        # 7 types, the mark, Cancel: three rows of three, each name whole at the action size
+        cols = 3
+        grid = GridLayout(cols=cols, spacing=u * 4)
         for kind in d.INGREDIENTS:
             grid.add_widget(self._field_button(kind, offer["fields"][kind],
                                                kind in summary["fields_exhausted"]))
-        mark = FlatButton(title="Done marking" if self.marking else "Run out?", fs=20,
-                          caption="" if self.marking else "mark a type",
-                          caption_fs=20, selected=self.marking, fill=theme.GREY_BTN)
+        mark = FlatButton(title="Done marking" if self.marking else "Run out?",
+                          fs=theme.ACTION_FS, selected=self.marking, fill=theme.GREY_BTN)
         mark.bind(on_release=lambda *_: self.mark_mode(not self.marking))
         grid.add_widget(mark)
         grid.add_widget(self._cancel())
-        grid.bind(height=lambda g, h: self._hints_fit(g, h, u, -(-9 // cols)))
         box.add_widget(grid)
-
-    @staticmethod
-    def _hints_fit(grid, height: float, u: float, rows: int = 2) -> None:
-        """Rows too short for a two-line name and its caption (a message in the band above
-        the screens takes their room) drop the captions in HINTS; "run out" (what marking
-        changed) stays."""
-        short = height / rows - grid.spacing[1] < u * 76
-        for b in grid.children:
-            hint = getattr(b, "hint", None)
-            if hint is None:
-                b.hint = hint = b.caption if b.caption in HINTS else ""
-            if hint:
-                b.caption = "" if short else hint
 
     def _field_button(self, kind: str, problem: str | None, marked: bool) -> FlatButton:
         if self.marking:
             fill, ink = (theme.BAD, theme.INK) if marked else ingredient_colours(kind)
-            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=20,
-                           caption="run out" if marked else "mark it", selected=marked)
+            # the heading says a tap marks it; "run out" under a marked one's short name
+            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=theme.ACTION_FS,
+                           caption_fs=theme.DETAIL_FS, caption="run out" if marked else "",
+                           selected=marked)
+            # "run out" stays under its name: the short word where the whole takes two lines
+            name_to_fit(b, kind)
             b.run_out = kind
             b.bind(on_release=lambda _b: self.run_out(kind))
             return b
         fill, ink = ingredient_colours(kind) if not problem else (theme.OPTION, theme.INK)
-        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20, caption_fs=20,
-                       caption="none left" if problem else "buy")
+        # its whole name alone (on two lines where it must): one the rules refuse is grey,
+        # the line above says why, and so does a tap
+        b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=theme.ACTION_FS)
+        if App.get_running_app().portrait:   # a third of 480 units: the short word
+            name_to_fit(b, kind)
         b.kind = kind
         b.bind(on_release=lambda _b: self._buy({"item": "field", "field": kind}))
         return b
@@ -265,14 +218,13 @@ class CauldronMarketPanel(BoxLayout):
 
     def _discard(self, box, u: float) -> None:
         offer = self.pending
-        self.heading = (f"{self.buyer} holds 3 Spells (the most): discard one before buying "
-                        f"{ITEM_TITLES[offer['item']]}")
+        self.heading = f"3 Spells held, the most: discard one to buy {ITEM_TITLES[offer['item']]}"
         hand = App.get_running_app().summary["players"][App.get_running_app().prompt["seat"]][
             "spell_hand"]
-        grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None, height=u * 72)
+        grid = GridLayout(cols=3, spacing=u * 6, size_hint_y=None,
+                          height=max(u * 56, App.get_running_app().fu * 70))
         for kind in d.SPELL_KINDS:
-            b = FlatButton(title=f"Discard {kind.title()}", caption=f"holds {hand[kind]}", fs=20,
-                           disabled=not hand[kind], caption_fs=20)
+            b = FlatButton(title=kind.title(), fs=theme.ACTION_FS, disabled=not hand[kind])
             b.bind(on_release=lambda _b, k=kind: self._buy({"item": offer["item"], "discard": k}))
             grid.add_widget(b)
         grid.add_widget(self._cancel())
@@ -280,7 +232,7 @@ class CauldronMarketPanel(BoxLayout):
         box.add_widget(BoxLayout())
 
     def _cancel(self) -> FlatButton:
-        b = FlatButton(title="Cancel", fs=20)
+        b = FlatButton(title="Cancel", fs=theme.ACTION_FS)
         b.bind(on_release=lambda *_: self.cancel())
         return b
 

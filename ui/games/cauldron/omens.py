@@ -9,7 +9,9 @@ Read when the dialog opens; a tap fills the form, the table checks it and enters
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
@@ -71,18 +73,27 @@ class CauldronOmenPicker(ModalView):
                                            subtitle="A tap fills in its text and what it changes")
         frame.add_widget(head)
         scroll = ScrollView(do_scroll_x=False, bar_width=u * 6)
-        grid = GridLayout(cols=2, spacing=u * 6, size_hint_y=None, row_force_default=True,
-                          row_default_height=u * 72, padding=(0, 0, u * 8, 0))
+        grid = GridLayout(cols=1, spacing=u * 6, size_hint_y=None, row_force_default=True,
+                          row_default_height=u * 64, padding=(0, 0, u * 8, 0))
         grid.bind(minimum_height=grid.setter("height"))
+        fu = App.get_running_app().fu
         for omen in omens:
-            b = FlatButton(title=omen["text"], caption=omen_words(omen), fs=20,
-                           fill=theme.SURFACE_HI)
+            # the Omen's name on its button, what it changes beside it at the detail size
+            # (under the name, a caption longer than the name was the size it was read at)
+            row = BoxLayout(spacing=u * 10)
+            b = FlatButton(title=omen["text"], fs=theme.ACTION_FS, fill=theme.SURFACE_HI,
+                           size_hint_x=0.4)
             b.omen = omen
             b.bind(on_release=lambda _b, o=omen: self.pick(dialog, o))
-            grid.add_widget(b)
+            row.add_widget(b)
+            words = Label(text=omen_words(omen), font_size=fu * theme.DETAIL_FS,
+                          color=theme.INK, halign="left", valign="middle")
+            words.bind(size=lambda w, size: setattr(w, "text_size", size))
+            row.add_widget(words)
+            grid.add_widget(row)
         scroll.add_widget(grid)
         frame.add_widget(scroll)
-        cancel = FlatButton(title="Cancel", size_hint_y=None, height=u * 56)
+        cancel = FlatButton(title="Cancel", fs=theme.ACTION_FS, size_hint_y=None, height=u * 56)
         cancel.bind(on_release=lambda *_: self.dismiss())
         frame.add_widget(cancel)
         self.add_widget(frame)

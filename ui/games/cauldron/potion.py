@@ -19,7 +19,7 @@ from companion.games.cauldron import potions as pt
 from companion.history.entered import entered, newest_once
 from ui import theme
 from ui.games.cauldron.common import (
-    KIND_SHORT, hands_on_phones, ingredient_colours, ingredient_name, recipe,
+    KIND_SHORT, hands_on_phones, ingredient_colours, ingredient_name, name_to_fit, recipe,
 )
 from ui.widgets.common import FlatButton
 
@@ -125,8 +125,9 @@ class CauldronPotionDialog(ModalView):
         self.tab_buttons = {}
         for p in self.app.summary["players"]:
             owed = len(p["owed"])
-            b = FlatButton(title=p["name"], caption=f"{owed} to enter" if owed else "none waiting",
-                           fs=20, fill=theme.CALM if owed else theme.GREY_BTN)
+            # blue while it has cards waiting (the heading says which): the name alone
+            b = FlatButton(title=p["name"], fs=theme.ACTION_FS,
+                           fill=theme.CALM if owed else theme.GREY_BTN)
             b.bind(on_release=lambda _b, n=p["name"]: self.select(n))
             self.tab_buttons[p["name"]] = b
             box.add_widget(b)
@@ -161,7 +162,8 @@ class CauldronPotionDialog(ModalView):
         grid.clear_widgets()
         for kind in (*d.INGREDIENTS, d.ANY):
             fill, ink = ingredient_colours(kind)
-            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=20)
+            b = FlatButton(title=ingredient_name(kind), fill=fill, ink=ink, fs=theme.ACTION_FS)
+            name_to_fit(b, kind)
             b.bind(on_release=lambda _b, k=kind: self.add_part(k))
             grid.add_widget(b)
 
@@ -198,11 +200,12 @@ class CauldronPotionDialog(ModalView):
         owed = self.player["owed"]
         cards = sorted(seen.values(), key=lambda c: (c["kind"] not in owed, c["name"].casefold()))
         for card in cards:
-            flags = "".join(f" - {t}" for t, on in (("Quick", card["quick"]),
-                                                     ("Spell", card["spell"])) if on)
-            b = FlatButton(title=card["name"], fs=22, size_hint_y=None, height=u * 80,
-                           caption=f"{KIND_SHORT[card['kind']]} +{card['yield']}: "
-                                   f"{recipe(card)}{flags}",
+            # its kind and Magik under the name (the name is what the held card shows; its
+            # recipe is on the card): shorter than the name, so the name is read at its size
+            said = f"{KIND_SHORT[card['kind']]} +{card['yield']}"
+            b = FlatButton(title=card["name"], fs=theme.ACTION_FS, size_hint_y=None,
+                           height=u * 86, caption_fs=theme.DETAIL_FS,
+                           caption=said if len(said) < len(card["name"]) else f"+{card['yield']}",
                            fill=theme.SURFACE_HI if card["kind"] in owed else theme.SURFACE)
             b.bind(on_release=lambda _b, c=card: self.enter(c))
             box.add_widget(b)

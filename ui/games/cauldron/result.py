@@ -76,11 +76,24 @@ class CauldronResultScreen(Screen):
         box = self.ids.standings
         box.clear_widgets()
         rows = [r for place in places(summary["podium"]) for r in place]
-        tallest = 132 if app.portrait else 76    # portrait: the breakdown under the name
-        row_h = max(app.u * 48, min(app.u * tallest, (box.height - app.u * 6 * len(rows))
-                                    / max(1, len(rows))))
-        for r in rows:
-            box.add_widget(self._row(app, r, summary, colours[r["seat"]], row_h))
+        tallest = 142 if app.portrait else 76    # portrait: the breakdown under the name
+        room = box.height - app.u * 6 * len(rows)
+        row_h = max(app.u * 48, min(app.u * tallest, room / max(1, len(rows))))
+        # the winner's row as tall as its breakdown needs at the detail size where the others
+        # keep a finger's height; theirs then says what fits (their Magik and place always)
+        first = self._row(app, rows[0], summary, colours[rows[0]["seat"]], row_h) if rows \
+            else None
+        if first is not None:
+            # portrait: the breakdown under the place, name and Magik (their line of 44)
+            width = box.width - app.u * 20 if app.portrait else \
+                box.width - app.u * (20 + 30) - app.fu * (64 + 160 + 150)
+            need = first.said_needs(app.fu, width) + (app.u * 46 if app.portrait else 0)
+            rest = (room - need) / max(1, len(rows) - 1)
+            if need > row_h and rest >= app.u * 40:
+                first.height, row_h = need, min(app.u * tallest, rest)
+        for i, r in enumerate(rows):
+            row = first if i == 0 else self._row(app, r, summary, colours[r["seat"]], row_h)
+            box.add_widget(row)
 
     @staticmethod
     def _length(app) -> str:
@@ -103,11 +116,13 @@ class CauldronResultScreen(Screen):
             line = BoxLayout(size_hint_y=None, height=u * 44, spacing=u * 10)
             row.add_widget(line)
             row = line
-        row.add_widget(_label(ORDINAL.get(r["place"], f"{r['place']}th"), 28, u, width=u * 64,
-                              ink=theme.ACCENT if first else theme.INK))
+        row.add_widget(_label(ORDINAL.get(r["place"], f"{r['place']}th"), theme.FIGURE_FS, u,
+                              width=app.fu * 64, ink=theme.ACCENT if first else theme.INK,
+                              far=True))
         character = CHARACTER_NAMES.get(summary["players"][r["seat"]]["character"] or "", "")
         name = Chip(text=r["name"], fill=theme.rgba(hex_colour), ink=theme.ink_on(hex_colour),
-                    fs=24, size_hint_x=None, width=u * 160)
+                    fs=theme.NAME_FS, size_hint_x=None, width=app.fu * 160)
+        name.far = True
         row.add_widget(name)
         title = "Grand Infuser" if first else character
         if first and character:
@@ -115,24 +130,46 @@ class CauldronResultScreen(Screen):
         ink = "#FFC24B" if first else "#A9B3BF"
         # six seats at 800x480: the breakdown alone
         roomy = row_h >= u * (110 if app.portrait else 70)
-        words = f"[b][color={ink}]{title}[/color][/b]\n" if title and roomy else ""
-        said = _label(words + breakdown(summary, r["seat"]), 18, u)
+        words = f"[b][color={ink}]{title}[/color][/b]\n" if title and (roomy or first) else ""
+        said = _label(words + breakdown(summary, r["seat"]), theme.DETAIL_FS, u)
+        if not first:
+            # a short row: its breakdown's first line alone where the whole does not fit
+            room = row_h - u * (54 if app.portrait else 8)   # under the portrait's name line
+            said.bind(texture_size=lambda w, ts, h=room: _first_line(w, h))
+        card.said_needs = lambda fu, width, s=said: _needs(s, fu, width)
         if app.portrait:
             row.add_widget(Widget())
         else:
             row.add_widget(said)
-        row.add_widget(_label(f"{r['magik']} Magik", 28, u, width=u * 136, halign="right"))
+        row.add_widget(_label(f"{r['magik']} Magik", theme.FIGURE_FS, u, width=app.fu * 150,
+                              halign="right", far=True))
         if app.portrait:
             card.add_widget(said)
         card.place, card.name = r["place"], r["name"]
         return card
 
 
+def _needs(label: Label, fu: float, width: float) -> float:
+    """The height a row needs for its breakdown, wrapped at ``width``."""
+    from ui.widgets.common import text_needs
+
+    return text_needs(True, label.text, label.font_size, label.font_name, False,
+                      max(1.0, width), "left")[1] + fu * 12
+
+
+def _first_line(label: Label, height: float) -> None:
+    """Say less, never cut: the breakdown's first part alone in a row too short for it."""
+    if label.texture_size[1] > height and "  -  " in label.text:
+        label.text = label.text.split("  -  ")[0]
+
+
 def _label(text: str, fs: float, u: float, width: float | None = None, ink=theme.INK,
-           halign: str = "left") -> Label:
-    """Wraps at its width; never shortened."""
-    lab = Label(text=text, font_size=u * fs, bold=fs >= 24, color=ink, halign=halign,
-                valign="middle", markup=True)
+           halign: str = "left", far: bool = False) -> Label:
+    """Wraps at its width; never shortened. ``far``: a figure read from every chair."""
+    fu = App.get_running_app().fu
+    lab = Label(text=text, font_size=fu * fs, bold=fs > theme.DETAIL_FS, color=ink,
+                halign=halign, valign="middle", markup=True)
+    lab.far = far
     lab.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
     if width is not None:
         lab.size_hint_x, lab.width = None, width

@@ -34,9 +34,9 @@ from ui.widgets.icons import Icon  # noqa: F401 (kv class)
 
 NARROW = 5   # seats from which a card is too narrow for the character beside the zone
 #: font units: the counters' digits, the chips' words, the card's rows
-DIGIT_FS, WORD_FS, ROW_H, GAP = 28, 20, 35, 3
+DIGIT_FS, WORD_FS, ROW_H, GAP = 28, theme.DETAIL_FS, 35, 3
 #: font units: the listed cards' names and their lines; the counters' row, and larger
-COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, 20, 34, 6
+COUNTERS_H, ROOMY_H, NAME_FS, LINE_H, LINE_GAP = 36, 46, theme.DETAIL_FS, 34, 6
 #: the counters' digits (Potions, Spells): counts read from a chair, capitals of 21 px
 COUNT_FS = 30
 #: units: a compact card's padding above and below (its rows have no gaps between them)
@@ -74,6 +74,9 @@ class CauldronSeatCard(SeatBox):
     status = StringProperty("")
     zone = StringProperty("")
     character = StringProperty("")
+    #: the line under the name: the character and the zone where one line holds both, else
+    #: the character alone (the track says the zone; a second line took the counts' room)
+    line_words = StringProperty("")
     cellars = StringProperty("")
     potions = NumericProperty(0)
     owed = NumericProperty(0)
@@ -163,6 +166,10 @@ class CauldronSeatCard(SeatBox):
             self.spare = self.empty = False
             return
         width = self.width - 2 * self.padding[0]
+        both = "  -  ".join(t for t in (self.character, self.zone) if t)
+        fits = text_needs(False, both, fu * theme.DETAIL_FS, "Roboto", False, None,
+                          "left")[0] <= width + 1
+        self.line_words = both if fits or not self.character else self.character
         self.counters_room = self.height >= 2 * self.padding[1] + 3 * self.spacing \
             + fu * (40 + COUNTERS_H)
         self.tight = self.height < self._whole_height(width, fu)
@@ -204,8 +211,8 @@ class CauldronSeatCard(SeatBox):
     def _whole_height(self, width: float, fu: float) -> float:
         """The height the name, the line of words (the status, else the character and zone,
         as many lines as they wrap to) and the counters need: under it the card is tight."""
-        words = self.status or "  -  ".join(t for t in (self.character, self.zone) if t)
-        size = fu * (24 if self.status else 20)
+        words = self.status or self.line_words
+        size = fu * theme.DETAIL_FS
         line = text_needs(False, words, size, "Roboto", bool(self.status), width, "left")[1] \
             if words else 0
         counters = fu * COUNTERS_H if self.counters_room else 0

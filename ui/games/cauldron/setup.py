@@ -297,7 +297,7 @@ class CauldronSetupScreen(ColouredSeats, Screen):
             once.bind(on_release=lambda _b, r=row: self.toggle_once(r))
             line.add_widget(once)
             count = CauldronCount(value=row.max_cellars, was=d.MAX_CELLARS, maximum=6,
-                                  size_hint_x=None, width=u * 128)
+                                  size_hint_x=None, width=u * 128, button_w=u * 48)
             count.bind(value=lambda c, v, r=row: setattr(r, "max_cellars", int(v)))
             line.add_widget(count)
             box.add_widget(line)

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -24,7 +25,7 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
 from ui.games.cauldron.ask import ask_now, new_parts
-from ui.games.cauldron.common import ingredient_colours, ingredient_name, send
+from ui.games.cauldron.common import ingredient_colours, ingredient_name, send, short
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
 from ui.games.cauldron.potion import earlier_catalogue
@@ -40,22 +41,23 @@ PHASE_WORDS = {
 }
 #: the height of what the phase asks for, under the seats (dice and the market take the whole
 #: body: the faces and the offers are the large targets then)
-#: (the phase's 156 leave each seat's card its counts under its name)
-LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 156, "track": 58}
+#: (the phase's 120: its title and a row of buttons with a caption each)
+LOWER = {"turn": 72, "dice": 0, "market": 0, "phase": 120, "track": 72}
 #: the same on a portrait screen (480 units wide): the turn's actions and the track's tools in
 #: two rows, the phase's panel taller for its narrower columns
-PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 124}
+PORTRAIT_LOWER = {"turn": 136, "dice": 0, "market": 0, "phase": 248, "track": 150}
 #: how many of the phase panel's buttons share a row on a portrait screen
 PORTRAIT_COLUMNS = {"setup": 3, "omen": 2, "fill": 2, "milestones": 2}
-#: units the Market keeps above the seats' strip under it (the seats were once hidden at
-#: the market): three rows of offers with a line of words each, and beside them the discount
-#: and Pass a finger tall; portrait: three rows of offers with two-line titles, and the
-#: discount and Pass below them (market.kv). Where the body has less (Large text, a message
-#: in the band above, four or more seats in portrait), the strip goes for that time
-MARKET_ROOM, PORTRAIT_MARKET_ROOM = 166, 3 * (54 + 24 + 2) + 2 * 4 + 8 + 24 + 56 + 6 * 2
-#: units: the Field choice's heading, its line of types run out and two rows of buttons with
-#: two-line names and their captions (beside the strip they were cut to their last line)
-FIELD_ROOM = 24 + 6 + 24 + 6 + 2 * 76 + 6
+#: units the Market keeps above the seats' strip under it (the seats were once hidden at the
+#: market): three rows of offers a finger tall, each its name and price on one line, and
+#: beside them the discount and Pass; portrait: the names on two lines, and the discount and
+#: Pass below them (market.kv). Where the body has less (Large text, a headline on two lines,
+#: four or more seats in portrait), the strip goes for that time
+MARKET_ROOM = 3 * 56 + 2 * 4
+PORTRAIT_MARKET_ROOM = 3 * 76 + 2 * 4 + 8 + 30 + 56 + 56 + 6 * 2
+#: units: the Field choice's heading, its line of types run out and three rows of buttons
+#: with two-line names (beside the strip they were cut to their last line)
+FIELD_ROOM = 30 + 6 + 30 + 6 + 3 * 72 + 2 * 6
 DEFAULT_MILESTONES = {"magik_overflow": 12, "rituals_of_power": 20, "the_breaking": 28}
 
 
@@ -92,23 +94,26 @@ class CauldronPhasePanel(BoxLayout):
             self.heading = "Tap a seat for its cards"
             for p in summary["players"]:
                 owed = len(p["owed"])
-                b = FlatButton(title=p["name"], fs=22, caption_fs=20,
-                               caption=f"{owed} card{'s' if owed != 1 else ''} to enter" if owed
-                               else "cards entered", fill=theme.CALM if owed else theme.GREY_BTN)
+                # the name alone (the seat's card above says its new cards): blue while it
+                # has cards to enter, grey once they are in; the panel's title says why to tap
+                b = FlatButton(title=p["name"], fs=theme.ACTION_FS,
+                               fill=theme.CALM if owed else theme.GREY_BTN)
                 b.bind(on_release=lambda _b, n=p["name"]: self.enter_cards(n))
                 box.add_widget(b)
             # Begin may come before every dealt card is entered: its words say so before the
             # tap (and the log after it), never a silent start without the cards
             missing = sum(len(p["owed"]) for p in summary["players"])
-            box.add_widget(self._go("Begin", f"{missing} card{'s' if missing != 1 else ''} not "
-                                    "entered" if missing else "the first season",
+            # (a caption shorter than the title: the button's words are read at their size)
+            # (portrait: a third of the row, the title alone on its two lines)
+            box.add_widget(self._go("Begin anyway" if missing else "Begin",
+                                    f"{missing} missing" if missing and not app.portrait else "",
                                     lambda: send(Command("begin"))))
         elif phase == "omen":
             self.heading = "What it changes"
-            box.add_widget(self._go("Enter the Omen", "text, Magik, Fields, who starts",
+            box.add_widget(self._go("Enter the Omen", "",
                                     self.open_omen, width=None))
-            b = FlatButton(title="Nothing to enter", caption="the Omen changes no number", fs=22,
-                           caption_fs=20)
+            b = FlatButton(title="Nothing to enter", caption="no change",
+                           fs=theme.ACTION_FS, caption_fs=theme.DETAIL_FS)
             b.bind(on_release=lambda *_: send(Command("omen", args={"text": ""})))
             box.add_widget(b)
         elif phase == "fill":
@@ -116,20 +121,21 @@ class CauldronPhasePanel(BoxLayout):
             from companion.games.cauldron.decide_harvest import expected_board
 
             board = expected_board(App.get_running_app().session.state)
-            for kind in d.INGREDIENTS:
-                if board[kind]:
-                    fill, ink = ingredient_colours(kind)
-                    box.add_widget(Chip(text=f"{board[kind]} {ingredient_name(kind)}",
-                                        fill=fill, ink=ink, fs=24,
-                                        shorten=False))   # wraps: the name stays whole
-            box.add_widget(self._go("Board filled", "turn order next",
+            kinds = [k for k in d.INGREDIENTS if board[k]]
+            for kind in kinds:
+                fill, ink = ingredient_colours(kind)
+                # whole names while a few types share the row; more, the seat cards' words
+                name = ingredient_name(kind) if len(kinds) <= 4 else short(kind)
+                box.add_widget(Chip(text=f"{board[kind]} {name}", fill=fill, ink=ink,
+                                    fs=theme.DETAIL_FS, shorten=False))
+            box.add_widget(self._go("Board filled", "",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
             self.heading = "As printed on the board"
             self.steppers = {}
             for key, text in d.MILESTONE_TEXT.items():
                 column = BoxLayout(orientation="vertical", spacing=u * 2)
-                column.add_widget(Txt(text=text, fs=20, bold=True, halign="center",
+                column.add_widget(Txt(text=text, fs=theme.DETAIL_FS, bold=True, halign="center",
                                       size_hint_y=None, height=u * 28))
                 s = Stepper(label="", value=DEFAULT_MILESTONES[key], minimum=d.MILESTONE_MIN,
                             maximum=d.MILESTONE_MAX, signed=False, height=u * 56)
@@ -137,13 +143,13 @@ class CauldronPhasePanel(BoxLayout):
                 self.steppers[key] = s
                 column.add_widget(s)
                 box.add_widget(column)
-            box.add_widget(self._go("Set", "kept for later games", self.set_milestones))
+            box.add_widget(self._go("Set", "", self.set_milestones))
 
-    def _go(self, title: str, caption: str, action, width: float | None = 190) -> FlatButton:
+    def _go(self, title: str, caption: str, action, width: float | None = 210) -> FlatButton:
         app = App.get_running_app()
         u = app.u
-        b = FlatButton(title=title, caption=caption, fs=24, caption_fs=20, fill=theme.GOOD,
-                       ink=theme.DARK_INK)
+        b = FlatButton(title=title, caption=caption, fs=theme.ACTION_FS,
+                       caption_fs=theme.DETAIL_FS, fill=theme.GOOD, ink=theme.DARK_INK)
         if width and not app.portrait:   # portrait: a cell of the panel's rows
             b.size_hint_x, b.width = None, u * width
         b.bind(on_release=lambda *_: action())
@@ -182,7 +188,7 @@ class CauldronScreen(Screen):
     headline_only = BooleanProperty(False)   # the banner's headline only: the body needs the room
     owed = NumericProperty(0)
     lower_height = NumericProperty(120)
-    where_px = NumericProperty(24)
+    where_px = NumericProperty(theme.DETAIL_FS)
 
     def on_kv_post(self, _base):
         self.track = CauldronTrack()
@@ -211,7 +217,6 @@ class CauldronScreen(Screen):
         summary, prompt = app.summary, app.prompt
         if not summary or app.session is None or summary.get("game") != "cauldron":
             return
-        self.where = where_text(summary)
         self.fit_where()
         self.owed = sum(len(p["owed"]) for p in summary["players"])
         self._banner(app, summary, prompt)
@@ -219,16 +224,24 @@ class CauldronScreen(Screen):
         self.fit_detail()
 
     def fit_where(self, *_args) -> None:
-        """The season and phase as large as they fit the top row: 24 units on one line, else
-        20 on two (the table's text size where it fits, else normal)."""
-        label, app = self.ids.where, App.get_running_app()
-        for size in (app.fu * 24, app.u * 24, app.fu * 20, app.u * 20):
-            need = text_needs(False, self.where, size, label.font_name, True, label.width,
-                              "left")
-            lines = 1 if size >= app.u * 24 else 2
-            if need[1] <= label.height and need[1] <= size * 1.4 * lines:
+        """The season over the phase in the top row, at the detail size (the table's text size
+        where it fits, else normal): "Harvest Season 2" over "Turns", or "Harvest 2" where the
+        row is narrower (the cards owed, Large text). Never smaller: a chair reads it too."""
+        app = App.get_running_app()
+        if not app.summary or app.summary.get("game") != "cauldron":
+            return
+        label, summary = self.ids.where, app.summary
+        season = "Market" if summary["season"] == "market" else "Harvest"
+        phase = PHASE_WORDS.get(summary["phase"], "")
+        n = summary["season_number"]
+        texts = [f"{season} Season {n}\n{phase}", f"{season} {n}\n{phase}"]
+        tries = [(t, s) for s in (app.fu * theme.DETAIL_FS, app.u * theme.DETAIL_FS)
+                 for t in texts] + [(f"{season} {n}", app.u * theme.DETAIL_FS)]   # the season
+        for text, size in tries:
+            need = text_needs(False, text, size, label.font_name, True, None, "left")
+            if need[0] <= label.width + 1 and need[1] <= label.height + 1:
                 break
-        self.where_px = size
+        self.where, self.where_px = text, size
 
     def fit_detail(self, *_args) -> None:
         """The new parts of the rules' sentence, then the notes (an Omen), as many whole as
@@ -283,10 +296,19 @@ class CauldronScreen(Screen):
         if mode == "turn":   # first: a new turn or the closing closes the last one's choices
             self.turn_panel.show(summary, prompt)
         # portrait: the market's offers need the room its strip below does not say again
-        self.headline_only = mode == "track" or (mode == "turn" and bool(self.turn_panel.choice)) \
-            or (mode == "market" and app.portrait)
+        # the Market: the buyer's Magik is on its card in the strip, else beside the offers
+        # Large text: the turn's two rows of actions, the phase's panel, leave the seats no
+        # room for a detail line
+        self.headline_only = mode in ("track", "market") or (
+            mode == "turn" and bool(self.turn_panel.choice)) or (
+            mode in ("turn", "phase") and app.font_factor > 1)
         strip = self.market_strip(app) if mode == "market" else 0   # before the body changes
-        self.lower_height = app.u * (PORTRAIT_LOWER if app.portrait else LOWER)[mode]
+        # Large text: the turn's actions and the track's tools in two rows, as in portrait
+        two_rows = app.portrait or (app.font_factor > 1 and mode in ("turn", "track"))
+        self.lower_height = app.u * (PORTRAIT_LOWER if two_rows else LOWER)[mode]
+        if mode == "phase" and not app.portrait and Window.height >= app.u * 560:
+            # a larger window: the panel as tall as before, the seats' cards no empty band
+            self.lower_height = app.u * 156
         lower = {"turn": self.turn_panel, "dice": self.nothing, "market": self.nothing,
                  "phase": self.phase_panel, "track": self.tools}[mode]
         if mode == "market":   # the seats in a strip under the offers, where it leaves them room
@@ -333,6 +355,8 @@ class CauldronScreen(Screen):
         body = self.ids.upper.height + self.ids.lower.height
         room = app.u * max(PORTRAIT_MARKET_ROOM if app.portrait else MARKET_ROOM,
                            FIELD_ROOM if self.market.choosing_field else 0)
+        if app.portrait and self.market.choosing_field:   # names on two lines: all the room
+            return 0
         return strip if body - strip >= room - 1 else 0
 
     def _market_fits(self, *_args) -> None:

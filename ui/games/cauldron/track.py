@@ -23,7 +23,13 @@ from ui import theme
 from ui.widgets.icons import disc
 
 CELLS = d.WIN + 1  # 0..35
-TAG_FS, TAG_H = 18, 26  # the milestone tags under the lanes, in units: read from a metre
+# the milestone tags under the lanes, in units: the detail size, read from a chair
+TAG_FS, TAG_H = theme.DETAIL_FS, 32
+#: a milestone's tag in one word, where the row holds no more at the detail size
+TAG_WORD = {"magik_overflow": "Overflow", "rituals_of_power": "Rituals",
+            "the_breaking": "Breaking"}
+#: units: the words of the zones and the track's numbers, at the type scale's floor
+WORDS_FS = theme.DETAIL_FS
 ENTHUSIASM_BG = theme.rgba("#1F4D3A")
 ALCHEMY_BG = theme.rgba("#3E2F5C")
 WIN_BG = theme.rgba("#7A5A12")
@@ -102,7 +108,7 @@ class CauldronTrack(Widget):
         players = summary["players"]
         x0, y0 = self.pos
         w, h = self.size
-        zone_h, num_h = 22 * u, 20 * u     # 18-unit words, 16-unit numbers: the lanes get the rest
+        zone_h, num_h = 30 * u, 30 * u     # the zones' words, the numbers: the lanes get the rest
         self._tag_rows = 2 if tall else 1
         tags_h = (TAG_H * u + 4 * u) * self._tag_rows if self.legend else 0
         lanes_top = y0 + h - zone_h - num_h
@@ -110,12 +116,12 @@ class CauldronTrack(Widget):
         lane_h = (lanes_top - bottom) / max(1, len(players))
         # portrait: the name on a line above the lane's token, the track the whole width
         self._name_h = 26 * u if tall else 0
-        name_fs = max(18 * u, min(22 * u, (self._name_h or lane_h) * 0.74))
+        name_fs = max(WORDS_FS * u, min(theme.NAME_FS * u, (self._name_h or lane_h) * 0.74))
         name_w, longest = _name_column(players, name_fs, u)
         if tall:
             name_w = 0
-        elif longest > name_w - 64 * u:    # a long name: smaller type (18 at least), not "Chris..."
-            name_fs = max(18 * u, name_fs * (name_w - 64 * u) / longest)
+        elif longest > name_w - 64 * u:    # a long name: smaller type (the floor), not "Chris..."
+            name_fs = max(WORDS_FS * u, name_fs * (name_w - 64 * u) / longest)
         cell = (w - name_w) / CELLS
         cx = x0 + name_w
         marks = {m["position"]: m["reached"] for m in summary["milestones"].values()
@@ -138,27 +144,32 @@ class CauldronTrack(Widget):
         for k in range(0, CELLS, 5):
             Line(points=[cx + k * cell, bottom, cx + k * cell, lanes_top], width=1)
         for position, used in marks.items():
+            # as wide as its two digits at the detail size (a cell is narrower), centred
+            wide = max(cell, texture(str(position), WORDS_FS * u).width + 4 * u)
             Color(*(theme.GREY_BTN if used else theme.ACCENT))
-            Rectangle(pos=(cx + position * cell, lanes_top), size=(cell, num_h))
+            Rectangle(pos=(cx + (position + 0.5) * cell - wide / 2, lanes_top), size=(wide, num_h))
             Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.45)
             Line(points=[cx + (position + 0.5) * cell, bottom,
                          cx + (position + 0.5) * cell, lanes_top], width=1.2 * u)
         top = lanes_top + num_h
         if not tall:
-            text_at("Magik", 18 * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h, "left")
-        text_at("Enthusiasm", 18 * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
+            text_at("Magik", WORDS_FS * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h,
+                    "left")
+        text_at("Enthusiasm", WORDS_FS * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell,
+                zone_h)
         # portrait: narrow cells, so the name runs from two cells before its zone to the end
         early = 2 if tall else 0
-        text_at("Advanced Alchemy", 18 * u, theme.INK, cx + (d.ADVANCED_ALCHEMY - early) * cell,
-                top, (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1 + 2 * early) * cell, zone_h)
-        every = cell >= 21 * u      # room for each number at 16 units; else the fives and marks
-        for k in range(CELLS):
-            if not (every or k % 5 == 0 or k in marks or k == d.WIN):
-                continue
+        room = (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1 + 2 * early) * cell
+        # the zone's whole name where its cells hold it, else its last word (never cut)
+        zone = "Advanced Alchemy" if texture("Advanced Alchemy", WORDS_FS * u).width <= room \
+            else "Alchemy"
+        text_at(zone, WORDS_FS * u, theme.INK, cx + (d.ADVANCED_ALCHEMY - early) * cell, top,
+                room, zone_h)
+        for k in numbers(cell / u, marks):
             ink = (theme.INK if marks[k] else theme.DARK_INK) if k in marks else (
                 theme.INK if k % 5 == 0 else theme.MUTED)
-            text_at(str(k), 16 * u, ink, cx + k * cell - 3 * u, lanes_top, cell + 6 * u, num_h,
-                    bold=k % 5 == 0 or k in marks)
+            text_at(str(k), WORDS_FS * u, ink, cx + (k - 0.5) * cell, lanes_top, 2 * cell,
+                    num_h, bold=k % 5 == 0 or k in marks)
         for i, p in enumerate(players):
             self._lane(i, p, summary, current, colours, x0, cx, cell,
                        lanes_top - (i + 1) * lane_h, name_w, lane_h, name_fs, u)
@@ -176,7 +187,8 @@ class CauldronTrack(Widget):
             line_h, y_token = lane_h, y
         text_at(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
                 name_w - 58 * u, line_h, "left")
-        text_at(str(p["magik"]), min(26 * u, line_h * 0.74), theme.INK, x0 + name_w - 52 * u, y,
+        text_at(str(p["magik"]), max(WORDS_FS * u, min(theme.FIGURE_FS * u, line_h * 0.74)),
+                theme.INK, x0 + name_w - 52 * u, y,
                 42 * u, line_h, "right")
         y = y_token
         size = max(14 * u, min(lane_h - 2 * u, 44 * u))    # as large as the lane allows
@@ -196,10 +208,10 @@ class CauldronTrack(Widget):
         marks = sorted((m["position"], key, m) for key, m in summary["milestones"].items()
                        if m["position"] is not None)
         forms = []
-        for full in (True, False):
+        for full in (True, False, None):   # None: each name in a word, the fewest words
             said = []
             for position, key, m in marks:
-                name = d.MILESTONE_TEXT[key]
+                name = d.MILESTONE_TEXT[key] if full is not None else TAG_WORD[key]
                 by = f"used: {m['by']}" if full and m["by"] else (m["by"] or "used")
                 said.append((position, f"{position} {name}" + (f" ({by})" if m["reached"] else ""),
                              "used" if m["reached"] else "open"))
@@ -245,8 +257,19 @@ def spread(anchors: list[float], widths: list[float], row: tuple[float, float],
     return [max(left, row[0]) for left in lefts]
 
 
+def numbers(cell: float, marks: dict) -> list[int]:
+    """The positions whose numbers the axis says, at the detail size: each where a cell (in
+    units) holds two digits, else the fives, the milestones and the 35 that wins, a five left
+    out beside a milestone (their digits would touch)."""
+    if cell >= 30:
+        return list(range(CELLS))
+    said = set(marks) | {d.WIN}
+    return sorted(said | {k for k in range(0, CELLS, 5)
+                          if not any(abs(k - m) == 1 for m in said)})
+
+
 def _name_column(players, fs: float, u: float) -> tuple[float, float]:
-    """Wide enough for the longest name at the lane's type (within 118 to 170 units), and that
+    """Wide enough for the longest name at the lane's type (within 118 to 210 units), and that
     name's width."""
     longest = max((texture(p["name"], fs).width for p in players), default=0)
-    return max(118 * u, min(longest + 64 * u, 170 * u)), longest
+    return max(118 * u, min(longest + 64 * u, 210 * u)), longest

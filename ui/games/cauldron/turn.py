@@ -26,8 +26,8 @@ from ui import theme
 from ui.games.cauldron.ask import ask_now, new_parts
 from ui.text.markup import plain
 from ui.games.cauldron.common import (
-    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, pool_needs, recipe, send,
-    why_not,
+    hands_on_phones, in_hand_words, ingredient_colours, ingredient_name, name_to_fit, pool_needs,
+    recipe, send, why_not,
 )
 from ui.games.cauldron.dice import CauldronFixDieDialog, fixable
 from ui.widgets.common import Box, FlatButton, seat_button
@@ -36,12 +36,12 @@ ACTIONS = ("gather", "steal", "brew", "spell", "cellar")
 INGREDIENT_ROW = 74   # units: a whole name on two lines ("Poisonous Mushroom") and its count
 
 
-def _text(text: str, fs: float = 20, ink=theme.INK, grow: bool = False, **kw) -> Label:
+def _text(text: str, fs: float = theme.DETAIL_FS, ink=theme.INK, grow: bool = False, **kw) -> Label:
     """A label that wraps at its width; ``grow``: only the width binds (the text is never cut,
     whoever holds it follows its texture's height)."""
-    u = App.get_running_app().u
+    fu = App.get_running_app().fu
     kw.setdefault("valign", "middle")
-    lab = Label(text=text, font_size=u * fs, color=ink, halign="left", markup=True, **kw)
+    lab = Label(text=text, font_size=fu * fs, color=ink, halign="left", markup=True, **kw)
     if grow:
         lab.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
     else:
@@ -167,8 +167,9 @@ class CauldronTurnPanel(GridLayout):
 
     def _ingredient_button(self, kind: str, caption: str, on_tap, selected=False) -> FlatButton:
         fill, ink = ingredient_colours(kind)
-        b = FlatButton(title=ingredient_name(kind), caption=caption, fill=fill, ink=ink, fs=20,
-                       selected=selected, caption_fs=20)
+        b = FlatButton(title=ingredient_name(kind), caption=caption, fill=fill, ink=ink,
+                       fs=theme.ACTION_FS, selected=selected, caption_fs=theme.DETAIL_FS)
+        name_to_fit(b, kind)
         b.kind = kind
         b.bind(on_release=lambda *_: on_tap(kind))
         return b
@@ -181,7 +182,7 @@ class CauldronTurnPanel(GridLayout):
         app = App.get_running_app()
         said = ask_now(app.session.state, app.prompt) if app.session is not None else ""
         words = "; ".join(new_parts(reason, said)) or reason
-        box.add_widget(_text(plain(words), 24, theme.INK, valign="top"))
+        box.add_widget(_text(plain(words), theme.DETAIL_FS, theme.INK, valign="top"))
 
     def _build_gather(self, box) -> None:
         left = self.summary["ingredients_left"]
@@ -202,14 +203,15 @@ class CauldronTurnPanel(GridLayout):
         for k in d.INGREDIENTS:
             if left[k] or fields.get(k):
                 taken = self.picked.count(k)
-                b = self._ingredient_button(k, f"{left[k] - taken} left" if left[k] else
-                                            "none left", self._gather, selected=bool(taken))
+                b = self._ingredient_button(k, f"{left[k] - taken} left", self._gather,
+                                            selected=bool(taken))
                 b.disabled = not left[k]
                 grid.add_widget(b)
         if self._witch():
+            # the heading says Little Helpers while two are taken
             toggle = FlatButton(title="Take two" if not self.two else "Take one",
-                                caption="Little Helpers" if not self.two else "back to one",
-                                fill=theme.ACTION if not self.two else theme.OPTION, fs=20, caption_fs=20)
+                                fill=theme.ACTION if not self.two else theme.OPTION,
+                                fs=theme.ACTION_FS)
             toggle.bind(on_release=lambda *_: self._toggle_two())
             grid.add_widget(toggle)
 
@@ -240,7 +242,7 @@ class CauldronTurnPanel(GridLayout):
             self.heading = "Steal: tap the player stolen from (4 or more on a die succeeds)"
             grid = self._grid(box, cols=max(3, len(victims)))
             for name in victims:
-                b = seat_button(App.get_running_app().session, name, fs=22)
+                b = seat_button(App.get_running_app().session, name, fs=theme.ACTION_FS)
                 b.bind(on_release=lambda _b, n=name: self._target(n))
                 grid.add_widget(b)
             return
@@ -249,9 +251,8 @@ class CauldronTurnPanel(GridLayout):
         grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
-                grid.add_widget(self._ingredient_button(kind, f"{self.target} has {pool[kind]}",
-                                                        self._steal))
-        other = FlatButton(title="Another player", fs=20)
+                grid.add_widget(self._ingredient_button(kind, f"has {pool[kind]}", self._steal))
+        other = FlatButton(title="Another player", fs=theme.ACTION_FS)
         other.bind(on_release=lambda *_: self._target(None))
         grid.add_widget(other)
 
@@ -273,9 +274,9 @@ class CauldronTurnPanel(GridLayout):
         u = App.get_running_app().u
         if hands_on_phones() and not self.revealed:
             # the seat's cards are on its phone: here only how many, until its own entry opens
-            box.add_widget(_text(plain(in_hand_words(self.player)), 22, theme.INK,
+            box.add_widget(_text(plain(in_hand_words(self.player)), theme.DETAIL_FS, theme.INK,
                                  valign="top"))
-            b = FlatButton(title=f"Hidden entry: {self.who}'s cards", fs=20,
+            b = FlatButton(title=f"Hidden entry: {self.who}'s cards", fs=theme.ACTION_FS,
                            fill=theme.ACTION, size_hint_y=None, height=u * 64)
             b.bind(on_release=lambda *_a: self._reveal())
             box.add_widget(b)
@@ -294,12 +295,14 @@ class CauldronTurnPanel(GridLayout):
         self.build()
 
     def _potion_row(self, potion: dict, ready: bool, u: float) -> BoxLayout:
-        least = u * (76 if App.get_running_app().portrait else 64)  # portrait: a 3-line button
+        least = u * (108 if App.get_running_app().portrait else 72)  # portrait: a 3-line button
         row = PotionRow(size_hint_y=None, height=least, spacing=u * 8)
         flags = "".join(f" - {t}" for t, on in (("Quick", potion["quick"]),
                                                  ("Spell", potion["spell"])) if on)
-        b = FlatButton(title=potion["name"], fs=20, size_hint_x=0.42, caption_fs=20,
-                       caption=f"+{potion['yield']} Magik{flags}",
+        # its Magik as the caption (shorter than the name); Quick and Spell beside, with the
+        # recipe
+        b = FlatButton(title=potion["name"], fs=theme.ACTION_FS, size_hint_x=0.42,
+                       caption_fs=theme.DETAIL_FS, caption=f"+{potion['yield']}",
                        fill=theme.ACTION if ready else theme.OPTION, ink=theme.INK)
         b.bind(on_release=lambda *_: self._brew(potion))
         row.add_widget(b)
@@ -308,9 +311,9 @@ class CauldronTurnPanel(GridLayout):
             reason = why_not(Command("brew", self.who, {"potion": potion["name"]}))
         why = pool_needs(self.player, potion) if reason and reason == pt.lacks(
             self.player, potion) else (reason or "").split(" (a Potion takes")[0]
-        words = (f"[b]{plain(recipe(potion))}[/b]"
+        words = (f"[b]{plain(recipe(potion))}[/b]{flags}"
                  + ("" if ready else f"\n[color=#F4A093]{plain(why)}[/color]"))
-        lab = _text(words, 20, theme.INK, grow=True, valign="top")
+        lab = _text(words, theme.DETAIL_FS, theme.INK, grow=True, valign="top")
         # the row grows with the reason: nothing of it is cut
         lab.bind(texture_size=lambda _l, ts: setattr(row, "height", max(least, ts[1] + u * 4)))
         row.add_widget(lab)
@@ -338,8 +341,8 @@ class CauldronTurnPanel(GridLayout):
         grid = self._grid(box, row=INGREDIENT_ROW)
         for kind in d.INGREDIENTS:
             if pool.get(kind):
-                grid.add_widget(self._ingredient_button(kind, f"spare {pool[kind]}", self._pay_any))
-        back = FlatButton(title="Cancel", fs=20)
+                grid.add_widget(self._ingredient_button(kind, f"has {pool[kind]}", self._pay_any))
+        back = FlatButton(title="Cancel", fs=theme.ACTION_FS)
         back.bind(on_release=lambda *_: self.choose("brew"))
         grid.add_widget(back)
 
@@ -352,34 +355,34 @@ class CauldronTurnPanel(GridLayout):
         self.build()
 
     def _build_spell(self, box) -> None:
-        self.heading = "Cast a Spell: read it aloud and do what it says"
+        # the Magik a Spell moves is a seat's correction, on its card once the seats are back
+        self.heading = "Cast a Spell and read it aloud (its Magik: tap that seat's card)"
         if d.SIMPLE in self.summary["variants"]:
             return self._blocked(box, "Simple Game: no Spells are used")
         hand = self.player["spell_hand"]
-        grid = self._grid(box, cols=5)   # one row: cast, the Dome, discard
-        grid.row_default_height = App.get_running_app().u * 70
+        # cast, the Dome; then discard: a row each, a finger tall, their words alone (how many
+        # of a kind the seat holds is its card's star; a kind it holds none of is off)
+        grid = self._grid(box, cols=3, row=60)
         for kind in d.SPELL_KINDS:
-            b = FlatButton(title=f"Cast {kind.title()}", caption=f"holds {hand[kind]}",
-                           fill=theme.CALM, disabled=not hand[kind], fs=20, caption_fs=20)
+            b = FlatButton(title=f"Cast {kind.title()}", fill=theme.CALM, disabled=not hand[kind],
+                           fs=theme.ACTION_FS)
             b.bind(on_release=lambda _b, k=kind: send(Command("cast_spell", self.who, {"kind": k})))
             grid.add_widget(b)
-        dome = FlatButton(title="Magik Dome", caption="no more Spells", fs=20,
-                          disabled=not any(hand.values()), caption_fs=20)
+        dome = FlatButton(title="Magik Dome", fs=theme.ACTION_FS, disabled=not any(hand.values()))
         dome.bind(on_release=lambda *_: send(Command("cast_spell", self.who, {
             "kind": "advanced" if hand["advanced"] and not hand["basic"] else "basic",
             "dome": True, "name": "Magik Dome"})))
         grid.add_widget(dome)
         for kind in d.SPELL_KINDS:
-            b = FlatButton(title=f"Discard {kind.title()}", fs=20, disabled=not hand[kind])
+            b = FlatButton(title=f"Discard {kind.title()}", fs=theme.ACTION_FS,
+                           disabled=not hand[kind])
             b.bind(on_release=lambda _b, k=kind: send(Command("discard_spell", self.who,
                                                                {"kind": k})))
             grid.add_widget(b)
-        box.add_widget(_text("Magik it gives or takes: tap that seat's card", 20, theme.MUTED,
-                             size_hint_y=None, height=App.get_running_app().u * 24))
 
     def _build_cellar(self, box) -> None:
         cellars = self.player["cellars"]
-        self.heading = "Move Ingredients into or out of a Cellar"
+        self.heading = "Cellar: move an Ingredient in, or out to the pool"
         if not cellars:
             return self._blocked(box, f"{self.who} has no Cellar: buy one in the Market Season")
         free = cellars.count(None)
@@ -388,15 +391,15 @@ class CauldronTurnPanel(GridLayout):
         for kind in d.INGREDIENTS:
             if pool.get(kind) and free:
                 grid.add_widget(self._ingredient_button(
-                    kind, "into a Cellar", lambda k: send(Command(
+                    kind, "in", lambda k: send(Command(
                         "move_ingredient", self.who, {"ingredient": k, "to": "cellar"}))))
         for kind in sorted({c for c in cellars if c}):
             grid.add_widget(self._ingredient_button(
-                kind, "out to the pool", lambda k: send(Command(
+                kind, "out", lambda k: send(Command(
                     "move_ingredient", self.who, {"ingredient": k, "to": "pool"}))))
         if not grid.children:
-            box.add_widget(_text("Nothing to move: the pool is empty and the Cellars too", 20,
-                                 theme.MUTED))
+            box.add_widget(_text("Nothing to move: the pool is empty and the Cellars too",
+                                 theme.DETAIL_FS, theme.MUTED))
 
     def end_turn(self) -> None:
         send(Command("end_turn", self.who))
