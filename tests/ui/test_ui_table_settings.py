@@ -223,8 +223,19 @@ def heard(app, table, tmp_path, monkeypatch):
     monkeypatch.setattr(SoundLoader, "load", lambda path: loaded.append(path) or sound)
     app.sound._sounds.clear()
     app.sound.folder = tmp_path / "sounds"
+    with_a_card(app, tmp_path, monkeypatch)
     tap(row_button(app, "sound", "Off"))
     return loaded, sound
+
+
+def with_a_card(app, tmp_path, monkeypatch) -> None:
+    """The kernel's list of sound cards as a Pi with its own two writes it (this machine has
+    none, and the app asks the list before any audio library opens)."""
+    from test_sound import PI
+
+    cards = tmp_path / "asound-cards"
+    cards.write_text(PI)
+    monkeypatch.setattr(app.sound, "cards", cards)
 
 
 def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, heard):
@@ -248,12 +259,13 @@ def test_a_cue_sounds_only_with_sound_on_at_the_chosen_volume(app, heard):
     app.sound._sounds.clear()
 
 
-def test_no_sound_device_is_quiet(app, table, monkeypatch, caplog):
+def test_no_sound_device_is_quiet(app, table, monkeypatch, caplog, tmp_path):
     from kivy.core.audio import SoundLoader
 
     loads: list[str] = []
     monkeypatch.setattr(SoundLoader, "load", lambda path: loads.append(path))
     app.sound._sounds.clear()
+    with_a_card(app, tmp_path, monkeypatch)
     with caplog.at_level("WARNING"):
         for kind in ("turn", "refused", "time", "over", "turn"):
             app.cue(kind)
