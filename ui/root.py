@@ -127,7 +127,18 @@ class Root(FloatLayout):
 class DiceStrip(Box):
     """A thin line under every screen while a dice tray is configured: whether the reader is
     connected (or reconnecting) and what the dice did last. It takes its own room below the
-    screens, so it never covers them; without a tray it has no height at all."""
+    screens, so it never covers them; without a tray it has no height at all. Where the line
+    holds the state but not both texts whole, what the dice did last is left out (it is also
+    in the log): shown less, never cut or smaller."""
+
+    def both_fit(self, status: str, activity: str, font_size: float, room: float) -> bool:
+        from kivy.core.text import Label as CoreLabel
+
+        if not activity:
+            return True
+        wide = sum(CoreLabel(text=t, font_size=font_size).get_extents(t)[0]
+                   for t in (status, activity))
+        return wide + self.spacing * 3 + 10 * App.get_running_app().u <= room
 
 
 class Messages(BoxLayout):
