@@ -31,10 +31,6 @@ from companion.club import wire
 
 #: The settings file's fields (and ``ca``, the club's CA, when it has its own).
 FIELDS = ("club", "name", "role", "conninfo")
-#: What each login kind may hold at once (CREATE ROLE ... CONNECTION LIMIT; a role cannot
-#: raise its own): a table's sync thread and a command or two, a wall's board (its listening
-#: and its reading connection) and another, the rater's loop and a command.
-CONNECTIONS = {"table": 3, "wall": 4, "rater": 2}
 _SCRAM_ROUNDS = 4096
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,59}")
 
@@ -90,7 +86,7 @@ def role_for(name: str, kind: str = "table") -> str:
 def _login(conn: Any, role: str, group: str) -> str:
     """A new login role in ``group`` with a fresh password, sent as its verifier only, with its
     kind's connection limit and the club's timeouts (companion/club/limits.py)."""
-    from companion.club.limits import login_made
+    from companion.club.limits import CONNECTIONS, login_made
     from psycopg import sql
 
     password = secrets.token_urlsafe(24)

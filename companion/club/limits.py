@@ -2,8 +2,8 @@
 table whose password is stolen (or whose companion misbehaves) cannot shut the other tables,
 the wall or the rater out.
 
-- **Connections**: each login role has its kind's ``CONNECTION LIMIT`` (companion/club/access.py
-  ``CONNECTIONS``); a role cannot raise its own. The cluster's ``max_connections`` must exceed
+- **Connections**: each login role has its kind's ``CONNECTION LIMIT`` (:data:`CONNECTIONS`
+  here); a role cannot raise its own. The cluster's ``max_connections`` must exceed
   their sum (docs/club.md says how to size it).
 - **Time**: each login role's defaults (``ALTER ROLE ... SET``): ``idle_in_transaction_session_
   timeout``, ``statement_timeout`` and ``lock_timeout``. PostgreSQL lets a role reset those for
@@ -33,6 +33,10 @@ from typing import Any
 
 from companion.club.boundary import PATH
 
+#: What each login kind may hold at once (CREATE ROLE ... CONNECTION LIMIT; a role cannot
+#: raise its own): a table's sync thread and a command or two, a wall's board (its listening
+#: and its reading connection) and another, the rater's loop and a command.
+CONNECTIONS = {"table": 3, "wall": 4, "rater": 2}
 #: Seconds a table's session may stay in one transaction before any waiter may end it (a
 #: table's honest transaction is one game: milliseconds, a second on a slow network).
 STALL = 10
@@ -116,8 +120,6 @@ def _each_login(body: str) -> str:
 
 
 def _limits() -> str:
-    from companion.club.access import CONNECTIONS
-
     cases = " ".join(f"WHEN '{k}' THEN {n}" for k, n in CONNECTIONS.items())
     settings = " ".join(
         f"IF r.kind = '{kind}' THEN " + " ".join(

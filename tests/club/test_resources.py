@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from companion.club import access
-from companion.club.access import CONNECTIONS
+from companion.club.limits import CONNECTIONS
 from companion.club.limits import STALL, end_stalled
 from companion.club.rater import rate_due
 from companion.club.reading import add_season
