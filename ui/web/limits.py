@@ -3,11 +3,13 @@ and in all, enforced where a connection is accepted, before a byte of it is read
 
 The rules (docs/security.md, "The phones' network"):
 
-- A connection from an address (an IPv6 one's /64) that already holds :data:`PER_ADDRESS` is
-  closed at once; so is one beyond the total (:func:`total_for`, kept below the process's
-  file limit), unless a connection that is not serving a request (idle, or still sending its
-  headers) can be closed to make room: the oldest such one goes. A phone that connects always gets in while anything
-  it could displace is only waiting.
+- Three limits, each with the same give-way: a device (one address) holds at most
+  :data:`PER_ADDRESS` connections, a network (an IPv6 address's /64, which every phone of one
+  home shares) :data:`PER_NETWORK`, and the server :func:`total_for` (kept below the process's
+  file limit). A connection past a limit closes the oldest connection inside that limit that is
+  not serving a request (idle, or still sending its headers); only when every one there is
+  serving is the new one closed at once. A browser's keep-alive connections and other tabs
+  never shut a page out of its own script: idle ones give way to the page.
 - A connection must finish its request's headers within :data:`UNFINISHED_S` of connecting or
   of its last answer (aiohttp's keep-alive timer, which a half-sent request does not reset).
 - Headers are at most :data:`MAX_HEADER_BYTES` a line; a longer one is answered 400.
@@ -39,6 +41,9 @@ log = logging.getLogger("ui.web.server")
 #: TCP connections (HTTP and WebSocket alike) one address may hold: a phone's browser opens up
 #: to six for a page and keeps one for its WebSocket; a second tab or a reload fits too.
 PER_ADDRESS = 16
+#: ...and one IPv6 /64 in all: a home network's phones share their /64 (SLAAC), each with
+#: addresses of its own, so the prefix is a household, not a device: eight phones' worth.
+PER_NETWORK = 8 * PER_ADDRESS
 #: At most this many connections in all, whatever the file limit allows.
 MAX_OPEN = 256
 #: File descriptors never given to phones: the app's own (SQLite, Kivy, input devices, sound,
@@ -70,16 +75,26 @@ def total_for(soft_limit: int | None = None) -> int:
 
 
 def address_key(address: str) -> str:
-    """What the per-address limit counts: an IPv4 address, or an IPv6 address's /64 (a device
-    picks any number of addresses inside its own /64, so the prefix is the device)."""
+    """The device a connection comes from: its IPv4 address (an IPv4-mapped IPv6 one's too), or
+    its IPv6 address without the zone."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
         return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:
+    if ip.version == 6 and ip.ipv4_mapped is not None:
         return str(ip.ipv4_mapped)
+    return str(ip)
+
+
+def network_key(device: str) -> str | None:
+    """The network a device's limit shares with its neighbours: an IPv6 address's /64; none
+    for IPv4 (a home's phones have addresses of their own, a NAT's are one address)."""
+    try:
+        ip = ipaddress.ip_address(device)
+    except ValueError:
+        return None
+    if ip.version == 4:
+        return None
     return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
@@ -124,32 +139,44 @@ class Tally:
 
 
 class Gate:
-    """The connections open now: per address, in all, and which are serving a request."""
+    """The connections open now: per device, per network, in all, and which are serving a
+    request."""
 
     def __init__(self, tally: Tally, total: int | None = None,
-                 per_address: int = PER_ADDRESS) -> None:
+                 per_address: int = PER_ADDRESS, per_network: int = PER_NETWORK) -> None:
         self.tally = tally
         self.total = total_for() if total is None else total
-        self.per_address = per_address
+        self.per_address, self.per_network = per_address, per_network
         self.open: OrderedDict[RequestHandler, str] = OrderedDict()   # oldest first
         self.by_address: dict[str, int] = {}
+        self.by_network: dict[str, int] = {}
         self.busy: set[RequestHandler] = set()
 
     def admit(self, handler: RequestHandler, address: str) -> bool:
-        """Whether ``handler``'s new connection from ``address`` may stay (counted if so)."""
-        if self.by_address.get(address, 0) >= self.per_address:
-            self.tally.note("connection refused", f"{address} holds {self.per_address} already")
-            return False
-        if len(self.open) >= self.total and not self._make_room():
-            self.tally.note("connection refused", f"all {self.total} in use")
-            return False
+        """Whether ``handler``'s new connection from the device ``address`` may stay (counted
+        if so): at each full limit, the oldest waiting connection inside it makes room."""
+        network = network_key(address)
+        limits = [(self.by_address.get(address, 0) >= self.per_address,
+                   lambda a: a == address, f"{address} holds {self.per_address} already")]
+        if network is not None:
+            limits.append((self.by_network.get(network, 0) >= self.per_network,
+                           lambda a: network_key(a) == network,
+                           f"{network} holds {self.per_network} already"))
+        limits.append((len(self.open) >= self.total, lambda a: True,
+                       f"all {self.total} in use"))
+        for full, inside, words in limits:
+            if full and not self._make_room(inside):
+                self.tally.note("connection refused", f"{words}, every one serving")
+                return False
         self.open[handler] = address
         self.by_address[address] = self.by_address.get(address, 0) + 1
+        if network is not None:
+            self.by_network[network] = self.by_network.get(network, 0) + 1
         return True
 
-    def _make_room(self) -> bool:
-        for handler in self.open:              # the oldest waiting connection goes
-            if handler not in self.busy:
+    def _make_room(self, inside: Callable[[str], bool]) -> bool:
+        for handler, address in self.open.items():     # the oldest waiting one goes
+            if handler not in self.busy and inside(address):
                 self.tally.note("waiting connection closed", "to make room for a new one")
                 self.left(handler)
                 handler.force_close()
@@ -159,12 +186,20 @@ class Gate:
     def left(self, handler: RequestHandler) -> None:
         address = self.open.pop(handler, None)
         self.busy.discard(handler)
-        if address is not None:
-            left = self.by_address.get(address, 1) - 1
-            if left:
-                self.by_address[address] = left
-            else:
-                self.by_address.pop(address, None)
+        if address is None:
+            return
+        _count_off(self.by_address, address)
+        network = network_key(address)
+        if network is not None:
+            _count_off(self.by_network, network)
+
+
+def _count_off(counts: dict[str, int], key: str) -> None:
+    left = counts.get(key, 1) - 1
+    if left:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 class Bare(web.Response):
