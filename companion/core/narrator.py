@@ -22,6 +22,13 @@ MEMO_EVERY = 32
 Entry = tuple[Step, list[str]]
 
 
+def line_sources(step: Step, lines: list[str]) -> list[str | None]:
+    """Where each of a step's lines came from: the step's source on its first line, the
+    press's own, and on none after it: those are what the rules did next (another seat's
+    automatic pass is the table's, not the phone's that caused it)."""
+    return [step.source if i == 0 else None for i in range(len(lines))]
+
+
 def _copy(memo: dict[str, Any]) -> dict[str, Any]:
     return {k: (v if k == "setup" else copy.deepcopy(v)) for k, v in memo.items()}
 

@@ -27,7 +27,7 @@ from companion.core import palette
 from companion.core.engine import Session
 from companion.core.errors import CompanionError
 from companion.core.model import InputEvent
-from companion.core.narrator import Narrator
+from companion.core.narrator import Narrator, line_sources
 from companion.view.screen import BOARD, CHOICES, LINES, no_board, no_choices, no_lines
 from companion.view.screen import label as _label
 from companion.view.hands import seat_hands
@@ -106,13 +106,14 @@ def audience_view(snapshot: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def log_tail(narrator: Narrator, lines: int = LOG_LINES) -> list[dict[str, Any]]:
-    """The newest ``lines`` lines of the log, oldest first, each with its step and source."""
+    """The newest ``lines`` lines of the log, oldest first, each with its step and where it
+    came from (``line_sources``: the press's own line only)."""
     narrator.sync()
     out: list[dict[str, Any]] = []
     for step, told in reversed(narrator.entries):
-        came = SOURCE_WORDS.get(step.source or "", step.source or "")
-        for line in reversed(told):
-            out.append({"n": step.n, "text": line, "source": came})
+        for line, came in reversed(list(zip(told, line_sources(step, told)))):
+            out.append({"n": step.n, "text": line,
+                        "source": SOURCE_WORDS.get(came or "", came or "")})
             if len(out) == lines:
                 return out[::-1]
     return out[::-1]

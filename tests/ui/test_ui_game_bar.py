@@ -205,3 +205,16 @@ def test_the_bar_leaves_out_an_older_line_that_says_the_newer_ones_words(app):
     bar._fit()
     # at the type scale's floor the 7-inch panel's bar holds one line: the newest
     assert bar.shown == "Barb passed"
+
+
+def test_the_bar_names_a_phone_on_its_press_s_line_only_not_on_the_pass_that_followed(app):
+    from companion.core import Command, Session
+    from companion.games import get_rules
+    from tests.companion.test_witchs_brew_hands import ANNA, BARB, CARL, DANIEL
+
+    s = Session(get_rules("witchs_brew"), {"players": ["Anna", "Barb", "Carl", "Daniel"]})
+    for who, roles in zip(s.names, (ANNA, BARB, CARL, DANIEL)):
+        s.execute(Command("choose_hand", who, {"roles": roles}), source=f"{who}'s phone")
+    step = s.execute(Command("play_role", "Anna", {"role": "druid"}), source="Anna's phone")
+    app.bar_changed(s, step, None, None)             # the app's side of the bar tells it
+    assert app.log_all()[-2:] == ["Anna played the Druid (Anna's phone)", "Barb: pass"]

@@ -24,7 +24,7 @@ from kivy.uix.modalview import ModalView
 
 from companion.core.engine import DONE, Step
 from companion.core.errors import CompanionError
-from companion.core.narrator import Narrator
+from companion.core.narrator import Narrator, line_sources
 from ui.table.clock import TableClock, clock_words
 from ui.kiosk.keyboard import typing_into
 from ui.text.phrases import phrases, share_a_phrase
@@ -292,7 +292,8 @@ class GameBarApp(EventDispatcher):
             del self._log[self._log_ends[kept - 1] if kept else 0:]
             del self._log_ends[kept:]
         for told, lines in added:
-            self._log += [log_line(told.n, line, told.source) for line in lines]
+            self._log += [log_line(told.n, line, came)
+                          for line, came in zip(lines, line_sources(told, lines))]
             self._log_ends.append(len(self._log))
         self.log_tail = "\n".join(self._log[-TAIL:]) or "Nothing played yet"
 
