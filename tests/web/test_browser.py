@@ -23,13 +23,13 @@ import pytest
 
 from companion.core import Command, CompanionError, InputEvent, Session
 from companion.core.narrator import Narrator
-from companion.view.snapshot import seat_choices, table_view
-from companion.view.forms import form_command
+from companion.view.snapshot import table_view
 from hardware.inbox import Inbox
 from tests.companion import cauldron_autoplay, quest_autoplay
 from tests.support import autoplay
 from tests.support.browser import SIZES, WAIT_S, pressable, seat_names, shown_n, size, text, until
 from tests.web import tables
+from ui.web.commands import phone_command
 from ui.web.server import PhoneServer
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -84,32 +84,25 @@ class Table:
         self.publish()
 
     def pressed(self) -> list[Any]:
-        """Wait for what the phones pressed, then play it as the app's main thread does:
-        through the input map and the gate; a refusal changes nothing."""
+        """Wait for what the phones pressed, then play it as the app's main thread does
+        (ui/table/phones.py): each as its own seat's command on the table its page showed
+        (``phone_command``), then the gate; a refusal (the table moved on, too) changes
+        nothing and is that phone's answer."""
         deadline = time.monotonic() + WAIT_S
         while not len(self.inbox) and time.monotonic() < deadline:
             time.sleep(0.02)
         played = []
         for event in self.inbox.drain():
             try:
-                if event.kind == "choice":          # as the app plays it (ui/table/phones.py)
-                    seat, _, key = event.id.partition(".")
-                    command = self.command_for(int(seat[4:]) - 1, key)
-                    played.append(self.session.execute(command, source=event.source))
-                else:
-                    played.append(self.session.handle_input(event))
-                self.server.answered(event)
+                step = self.session.execute(phone_command(self.session, event, self.n),
+                                            source=event.source)
+                played.append(step)
+                self.server.answered(event, "", step=step.n)
             except CompanionError as refusal:
                 played.append(refusal)
                 self.server.answered(event, str(refusal))
         self.publish()
         return played
-
-    def command_for(self, index: int, key: str) -> Command:
-        """The command a seat's choice ``key`` stands for: one of its buttons, or a form."""
-        found = [c for k, _, c in seat_choices(self.session, index) if k == key]
-        (command,) = found or [form_command(self.session, index, key)[0]]
-        return command
 
     def link(self, seat: int | None = None) -> str:
         links = self.server.links()
@@ -343,7 +336,7 @@ class Relay(threading.Thread):
         self.listener.close()
 
 
-def test_a_silent_network_shows_not_connected_and_a_press_is_not_received(browser, table_of):
+def test_a_silent_network_shows_not_connected_and_a_press_is_not_answered(browser, table_of):
     table = table_of(GAMES["witchs_brew"][0]())
     relay = Relay(table.server.port)
     served = table.server.hosts()
@@ -355,9 +348,10 @@ def test_a_silent_network_shows_not_connected_and_a_press_is_not_received(browse
         relay.drop.set()                                 # sockets open, no traffic
         began = time.monotonic()
         pressable(browser)[0].click()
-        until(browser, lambda: text(browser, "answer").startswith("Not received"),
-              "the press not received")
+        until(browser, lambda: text(browser, "answer").startswith("No answer yet"),
+              "the press not answered")
         assert time.monotonic() - began < 2.0 + 0.5      # said within 2 s
+        assert all(not b.is_enabled() for b in pressable(browser))   # and nothing live
         from selenium.webdriver.support.ui import WebDriverWait
 
         WebDriverWait(browser, 25, poll_frequency=0.2).until(

@@ -3,7 +3,10 @@
 // It never shows a stale table as live: the server sends something at least every 5 s; after
 // SILENT_S without a word the page says "Not connected", stops its clocks and disables its
 // buttons. Every press is answered within ANSWER_S: received, then applied or refused with the
-// table's words, or "Not received" when nothing came back.
+// table's words. A press not answered by then greys the page out at once (nothing on it is
+// known to be current) and is asked after when the table is heard again: the page says what
+// became of it (played, refused, never arrived) and offers to press again only when it is
+// known not to have been played.
 "use strict";
 (function () {
   const SILENT_S = 20, ANSWER_S = 2, PLAYED_S = 10, SHOWN_S = 4, FULL_RETRY_MS = 60000;
@@ -11,8 +14,12 @@
   const $ = (id) => document.getElementById(id);
   let socket = null, table = null, you = null, got = 0, waited = false, heard = 0;
   let live = false, ended = null, backoff = 500, retryTimer = null, presses = 0;
-  let wasEnded = null, saidAt = 0;                     // what Retry knew: kept unless the table says otherwise
-  const pending = new Map();               // press id -> {label, timer}
+  let wasEnded = null, saidAt = -Infinity;             // what Retry knew: kept unless the table says otherwise
+  let boot = null, doubting = false;       // the server's run (its hello's); a press unanswered
+  const pending = new Map();               // press id -> {label, timer, boot}
+  const unsure = new Map();                // press id -> {label, boot}: unanswered, to be asked after
+  const PAGE = Array.from(crypto.getRandomValues(new Uint32Array(2)), (n) => n.toString(36)).join("");
+  const UNSURE_KEPT = 16;
   const FOLD_OVER = 16, opened = new Set();  // the choices' questions folded, those opened
 
   function el(tag, text, cls) {
@@ -201,7 +208,7 @@
   }
 
   function tick() {                        // the clocks, from the snapshot's times (live only)
-    if (live && now() - heard > SILENT_S) lost();
+    if ((live || doubting) && now() - heard > SILENT_S) lost();
     const c = table && table.clock;
     const turn = $("turn-clock");
     if (!c || table.over) { turn.textContent = ""; $("game-clock").textContent = ""; return; }
@@ -233,23 +240,58 @@
       say(`Not received: ${label} was not sent (not connected). Press again once connected.`);
       return;
     }
-    message.id = ++presses;
+    if (pending.size) {                    // one press in flight: a double tap sends one
+      const [first] = pending.values();
+      say(`Wait: ${first.label} is on its way to the table.`);
+      return;
+    }
+    message.id = `${PAGE}.${++presses}`;   // this page's own name for it: asked after by it
     const timer = setTimeout(() => {
       pending.delete(message.id);
-      say(`Not received: the table did not answer ${label}. Look at the table, then press again.`);
+      remember(message.id, label);
+      say(`No answer yet for ${label}: the page asks the table what became of it when it hears it again.`);
+      doubt();
     }, ANSWER_S * 1000);
-    pending.set(message.id, { label, timer });
+    pending.set(message.id, { label, timer, boot });
     say(`Sent: ${label}…`);
     socket.send(JSON.stringify(message));
   }
+  function remember(id, label) {           // unanswered: its fate is asked for when heard again
+    const item = pending.get(id);
+    unsure.set(id, { label, boot: item ? item.boot : boot });
+    while (unsure.size > UNSURE_KEPT) unsure.delete(unsure.keys().next().value);
+  }
+  function askAfter() {                    // each press not answered: what became of it
+    for (const [id, item] of unsure) {
+      if (item.boot) socket.send(JSON.stringify({ type: "ask", id, boot: item.boot }));
+    }
+  }
+  function doubt() {                       // no answer in time: nothing here is known current
+    if (!live) return;
+    live = false; doubting = true;
+    document.body.classList.add("stale");
+    enable();
+    showLink("No answer from the table: checking the connection…", false);
+  }
+  function heardAgain() {                  // a word from the table after a doubt: live again
+    doubting = false; live = true;
+    document.body.classList.remove("stale");
+    $("link").hidden = true;
+    enable();
+    askAfter();
+  }
   function answered(message) {
-    const known = message.id !== null && pending.has(message.id);
-    const item = known ? pending.get(message.id) : null;
+    let item = message.id !== null ? pending.get(message.id) : null;
+    if (!item && message.id !== null && unsure.has(message.id)) {
+      item = unsure.get(message.id);
+      unsure.delete(message.id);
+    }
     const label = item ? item.label : "That press";
     if (message.received) {                // heard: now the table's own answer is awaited
       say(`Received: ${label}, the table plays it…`);
       if (item) {
         clearTimeout(item.timer);
+        pending.set(message.id, item);
         item.timer = setTimeout(() => {
           pending.delete(message.id);
           say(`Received, but the table has not played ${label}: look at the table before pressing again.`);
@@ -258,7 +300,9 @@
       return;
     }
     if (item) { clearTimeout(item.timer); pending.delete(message.id); }
-    say(message.applied ? `Done: ${label}` : `Refused: ${message.why}`);
+    if (message.unknown) say(`${label}: ${message.why}.`);
+    else if (message.lost) say(`Not received: ${label} ${message.why}. Press again.`);
+    else say(message.applied ? `Done: ${label}` : `Refused: ${message.why}`);
   }
 
   // -- the connection ----------------------------------------------------------------------
@@ -268,11 +312,11 @@
     $("retry").hidden = !retry;
   }
   function lost() {                        // heard nothing: nothing on the page is current now
-    live = false;
+    live = false; doubting = false;
     document.body.classList.add("stale");
     enable();
-    for (const [, item] of pending) clearTimeout(item.timer);
-    if (pending.size) say("Not received: the connection was lost before the table answered.");
+    for (const [id, item] of pending) { clearTimeout(item.timer); remember(id, item.label); }
+    if (pending.size) say("No answer yet: the connection was lost; the page asks the table what became of your press when it is back.");
     pending.clear();
     if (!ended) showLink("Not connected: trying again…", true);
     if (socket) { const s = socket; socket = null; s.onclose = null; s.close(); }
@@ -314,11 +358,10 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       spoke = true;
       heard = now();
+      const doubted = doubting && !ended;  // any word: the table is there after all
       if (message.type === "hello") {
-        you = message.seat; live = true; ended = null; wasEnded = null; backoff = 500;
-        document.body.classList.remove("stale");
-        $("link").hidden = true;
-        enable();
+        you = message.seat; ended = null; wasEnded = null; backoff = 500; boot = message.boot;
+        heardAgain();
       } else if (message.type === "snapshot" && (message.table === null || message.table.v === 1)) {
         table = message.table;
         got = now() - (message.age || 0);
@@ -331,6 +374,7 @@
         showLink(message.why, true);
         later(FULL_RETRY_MS);
       }
+      if (doubted && message.type !== "hello") heardAgain();   // after its own answer is said
     };
     mine.onclose = (event) => {
       if (socket !== mine) return;
