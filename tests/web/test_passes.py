@@ -12,6 +12,7 @@ import signal
 import socket as sockets
 import stat
 import time
+from dataclasses import replace
 
 import aiohttp
 from hypothesis import given, settings
@@ -161,3 +162,27 @@ def test_an_open_phone_is_current_again_after_the_app_is_killed(tmp_path):
     finally:
         if first.poll() is None:
             first.kill()
+
+
+def test_a_resumed_game_keeps_its_players_links_and_a_new_game_brings_none_back():
+    """Anna and Barb's game, then Carl and Anna's (Barb's link ends), then Anna and Barb's
+    resumed: Barb's own link presses again; a new game of Barb's would give her a new one.
+    The file keeps what an ended pass was, so a restart in between changes nothing."""
+    first = Passes.new().seated(["Anna", "Barb"], "game-1")
+    barb = first.for_player("Barb")
+    other = first.seated(["Carl", "Anna"], "game-2")
+    assert isinstance(other.find(barb.token), Ended)
+    other = Passes.from_json(other.to_json())                     # a restart between
+    resumed = other.seated(["Anna", "Barb"], "game-1")
+    assert resumed.find(barb.token) == replace(barb, game="game-1")
+    assert resumed.for_player("Barb").token == barb.token
+    assert not any(e.token == barb.token for e in resumed.ended)
+    assert other.seated(["Barb"], "game-3").for_player("Barb").token != barb.token
+    assert Passes.from_json(resumed.to_json()) == resumed
+
+
+def test_a_tokens_file_from_before_ended_passes_kept_what_they_were_still_reads():
+    old = json.dumps({"v": 1, "watch": "a" * 32, "seats": [["b" * 32, "anna", "Anna", 1]],
+                      "ended": [["c" * 32, "This link was Barb's seat in the last game"]]})
+    passes = Passes.from_json(old)
+    assert passes.ended == (Ended("c" * 32, "This link was Barb's seat in the last game"),)

@@ -4,7 +4,9 @@ A seat pass belongs to a player, not to a seat number: it names the player (thei
 table matches profiles: trimmed, NFC, case aside) and presses for the seat that player holds in
 the game at the table now. When a new game starts, a pass whose player sits in it again follows
 them to their new seat; a pass whose player is not in it ends, and its page says
-``"This link was Barb's seat in the last game: scan the table's code again"``. A pass never
+``"This link was Barb's seat in the last game: scan the table's code again"``. A pass that
+ended so comes back when the game it was last for is at the table again with its player in it
+(a resumed game keeps its players' links); a new game never brings one back. A pass never
 presses for anyone else, whatever the seats' order.
 
 The tokens are kept in a file beside the settings (``phones.json``, mode 600, written the one
@@ -59,10 +61,12 @@ class SeatPass:
 
 @dataclass(frozen=True)
 class Ended:
-    """A pass that ended, and the words its page shows."""
+    """A pass that ended, and the words its page shows; ``was``: the pass it was, when its
+    player only left (it comes back if the game it was last for is resumed with them)."""
 
     token: str
     why: str
+    was: SeatPass | None = None
 
 
 @dataclass(frozen=True)
@@ -95,19 +99,23 @@ class Passes:
         """The passes for a table of ``names`` in ``game``: each player's own (made if new,
         carried over if they played the last game), the others' ended with their words."""
         keys = [player_key(n) for n in names]
-        seats, ended = [], list(self.ended)
+        seats, ended = [], []
         for p in self.seats:
             if p.player in keys:
                 seats.append(replace(p, game=game))
             elif p.game is not None and p.game != game:
                 ended.append(Ended(p.token, f"This link was {p.name}'s seat in the last game: "
-                                            f"scan the table's code again"))
+                                            f"scan the table's code again", p))
             else:
                 seats.append(p)       # made for this game, or before any: still theirs
+        back = [e for e in self.ended if e.was is not None and e.was.game == game
+                and e.was.player in keys and all(p.player != e.was.player for p in seats)]
+        seats += [e.was for e in back]                   # a resumed game: its players' links
+        ended = [e for e in self.ended if e not in back] + ended
         for key, name in zip(keys, names):
             if all(p.player != key for p in seats):
                 seats.append(SeatPass(new_token(), key, name, game))
-        if tuple(seats) == self.seats and len(ended) == len(self.ended):
+        if tuple(seats) == self.seats and tuple(ended) == self.ended:
             return self
         return Passes(self.watch, tuple(seats), tuple(ended[-ENDED_KEPT:]))
 
@@ -115,7 +123,7 @@ class Passes:
     def to_json(self) -> str:
         return json.dumps({"v": VERSION, "watch": self.watch,
                            "seats": [[p.token, p.player, p.name, p.game] for p in self.seats],
-                           "ended": [[e.token, e.why] for e in self.ended]})
+                           "ended": [[e.token, e.why] + _was(e) for e in self.ended]})
 
     @classmethod
     def from_json(cls, text: str) -> "Passes":
@@ -124,20 +132,30 @@ class Passes:
         if not isinstance(data, dict) or data.get("v") != VERSION:
             raise ValueError(f"v: must be {VERSION}")
         watch = _token(data.get("watch"), "watch")
-        seats = []
-        for n, row in enumerate(_rows(data.get("seats"), "seats", 4)):
-            token, player, name, game = row
-            if not isinstance(player, str) or not isinstance(name, str):
-                raise ValueError(f"seats[{n}]: player and name must be text")
-            if not (game is None or isinstance(game, (int, str))) or isinstance(game, bool):
-                raise ValueError(f"seats[{n}]: game must be a number, text or null")
-            seats.append(SeatPass(_token(token, f"seats[{n}]"), player, name, game))
+        seats = [_seat(row, f"seats[{n}]")
+                 for n, row in enumerate(_rows(data.get("seats"), "seats", (4,)))]
         ended = []
-        for n, (token, why) in enumerate(_rows(data.get("ended"), "ended", 2)):
+        for n, (token, why, *was) in enumerate(_rows(data.get("ended"), "ended", (2, 5))):
             if not isinstance(why, str):
                 raise ValueError(f"ended[{n}]: the words must be text")
-            ended.append(Ended(_token(token, f"ended[{n}]"), why))
+            ended.append(Ended(_token(token, f"ended[{n}]"), why,
+                               _seat([token, *was], f"ended[{n}]") if was else None))
         return cls(watch, tuple(seats), tuple(ended[-ENDED_KEPT:]))
+
+
+def _seat(row: list[Any], where: str) -> SeatPass:
+    token, player, name, game = row
+    if not isinstance(player, str) or not isinstance(name, str):
+        raise ValueError(f"{where}: player and name must be text")
+    if not (game is None or isinstance(game, (int, str))) or isinstance(game, bool):
+        raise ValueError(f"{where}: game must be a number, text or null")
+    return SeatPass(_token(token, where), player, name, game)
+
+
+def _was(ended: Ended) -> list[Any]:
+    """An ended pass's row after its words: the pass it was (player, name, game), if any."""
+    was = ended.was
+    return [] if was is None else [was.player, was.name, was.game]
 
 
 def _token(value: Any, where: str) -> str:
@@ -146,10 +164,10 @@ def _token(value: Any, where: str) -> str:
     return value
 
 
-def _rows(value: Any, where: str, width: int) -> list[list[Any]]:
-    if not isinstance(value, list) or not all(isinstance(r, list) and len(r) == width
+def _rows(value: Any, where: str, widths: tuple[int, ...]) -> list[list[Any]]:
+    if not isinstance(value, list) or not all(isinstance(r, list) and len(r) in widths
                                               for r in value):
-        raise ValueError(f"{where}: must be a list of [{width} values]")
+        raise ValueError(f"{where}: must be a list of [{' or '.join(map(str, widths))} values]")
     return value
 
 
