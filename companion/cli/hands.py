@@ -3,6 +3,7 @@ one warning for a game still in play. Apart from play.py and history.py, which b
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -25,6 +26,23 @@ def holds_hands(session: Any) -> bool:
     the Pi can read the database anyway), so a game still in play is exported with a warning
     rather than with the hands hidden, as the record hides them from everyone else."""
     return any(names_cards(step.command.do, step.command.args) for step in session.done_steps())
+
+
+def raw_holds_hands(lines: list[str]) -> bool:
+    """Whether a game's rows as stored (``export --raw``) may name a seat's cards in hand while
+    it is not finished: a step whose command names them, or one that cannot be read (a raw
+    export is for rows that may not fold; what cannot be read is not known to hold no hand)."""
+    header = json.loads(lines[0])
+    if header.get("status") == "finished":
+        return False
+    for line in lines[1:]:
+        try:
+            command = json.loads(json.loads(line)["command"])
+            if names_cards(command.get("do"), command):     # args stored beside "do"
+                return True
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return True
+    return False
 
 
 def warn_hands(games: list[str]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from companion.cli.files import (
     at_line, file_label, fits, one_line, open_database, print_json, read_script, say, write_file,
 )
-from companion.cli.hands import holds_hands, warn_hands
+from companion.cli.hands import holds_hands, raw_holds_hands, warn_hands
 from companion.cli.status import EXIT_DONE, EXIT_REFUSED, Unusable
 from companion.core.errors import CompanionError, ScriptError, SetupError, StoreError
 
@@ -63,6 +63,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             if args.raw:  # the rows as stored: also for a game that no longer folds
                 lines = store.raw_log(args.log)
+                warn_hands([f"game {args.log} is"] if raw_holds_hands(lines) else [])
             else:
                 session = store.open_session(args.log)
                 lines = export_lines(session)

@@ -145,10 +145,15 @@ def test_cli_export_of_a_game_in_play_with_hands_warns_and_keeps_them(tmp_path, 
     out, err = capsys.readouterr()
     assert '"choose_hand"' in out and "still in play" in err and "hand" in err
     assert out.count("\n") == 2                        # stdout stays the script alone
+    assert main(["export", "--log", str(game), "--raw", "--db", db]) == 0   # the rows too
+    out, err = capsys.readouterr()
+    assert '\\"choose_hand\\"' in out and "game 1 is still in play" in err
     script.write_text("\n".join(WARLOCK[:3]))          # in play, no hands: no warning
     assert main(["replay", str(script), "--db", db]) == 0
     game = json.loads(capsys.readouterr().out)["game_id"]
     assert main(["export", "--log", str(game), "--db", db]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["export", "--log", str(game), "--raw", "--db", db]) == 0
     assert capsys.readouterr().err == ""
     # the history's export of unfinished games carries the log for import: the same warning
     assert main(["export", "--all", "--include-unfinished", "--db", db]) == 0
