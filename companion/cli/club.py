@@ -75,8 +75,9 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
                        ("standings", "games, wins, win rate and rating per title")):
         q = sub.add_parser(name, help=what)
         q.add_argument("--settings", help="the club settings (default: as join keeps them)")
-        if name != "standings":
-            q.add_argument("--db", help="the database (default: the user data directory)")
+        q.add_argument("--db", help="this table's database (default: the user data directory)"
+                       + ("; read only to say which of its games the club has not yet"
+                          if name == "standings" else ""))
         q.add_argument("--json", action="store_true", help="as JSON")
     q.add_argument("--season", metavar="NAME", help="this season (default: today's, else "
                                                     "the latest; every game without seasons)")
@@ -327,6 +328,18 @@ def status(args: argparse.Namespace) -> int:
     return EXIT_DONE
 
 
+def _not_sent(db: str | None) -> int:
+    """This table's finished games the club does not hold yet (waiting, or refused), from
+    its outbox; 0 where the table has no database yet. Nothing is written."""
+    from companion.club.sync import counts
+
+    with open_database(db, create=False) as store:
+        if store is None:
+            return 0
+        found = counts(store.conn)
+    return found["waiting"] + found["conflict"]
+
+
 def standings(args: argparse.Namespace) -> int:
     from companion.club.league import MIN_GAMES, standings as compute
     from companion.club.rater import due
@@ -339,6 +352,7 @@ def standings(args: argparse.Namespace) -> int:
     minimum = MIN_GAMES if args.min_games is None else args.min_games
     settings = access.load(_settings_path(args))
     lagging: list[tuple[str, str]] = []
+    unsent = _not_sent(args.db)
     with _connect(settings.conninfo) as conn:
         chosen = season_of(conn, args.season)
         if chosen is None:          # no season: every game, worked out here
@@ -349,13 +363,16 @@ def standings(args: argparse.Namespace) -> int:
     season = None if chosen is None else {"name": chosen[0], "starts": chosen[1].isoformat(),
                                           "ends": chosen[2].isoformat()}
     if args.json:
-        print_json({"season": season, "min_games": minimum,
+        print_json({"season": season, "min_games": minimum, "not_sent": unsent,
                     "ratings_lag": [g for _, g in lagging],
                     "titles": [t.as_dict(minimum) for t in result]})
         return EXIT_DONE
     say(f"Season {season['name']} ({season['starts']} to {season['ends']})" if season
         else "Every game (the club has no season yet)")
     say(f"Ranked by rating from {minimum} games in a title; below that, by win rate.")
+    if unsent:
+        say(f"{unsent} finished game(s) of this table are not in these standings yet: "
+            "companion club sync sends them (companion club status says why one was refused).")
     if lagging:
         say("The ratings of " + ", ".join(titles.get(g, g) for _, g in lagging) + " are not "
             "yet up to the latest games: the club's rater folds them in (companion club rate, "

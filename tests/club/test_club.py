@@ -317,6 +317,12 @@ def test_standings_command_by_season(club, tmp_path):
     assert not any(p["ranked"] for p in titles["witchs_brew"]["players"])
     code, out, _ = cli("club", "standings", "--settings", settings)
     assert "not yet up to the latest games" in out and "from 3 games" in out
+    assert "not in these standings" not in out and found["not_sent"] == 0
+    played(db, {"witchs_brew": 2}, 11)                 # finished here, not sent yet
+    code, out, err = cli("club", "standings", "--settings", settings, "--db", db)
+    assert code == 0 and "2 finished game(s) of this table are not in these standings" in out
+    assert json.loads(cli("club", "standings", "--settings", settings, "--db", db,
+                          "--json")[1])["not_sent"] == 2
     rater = tmp_path / "rater.json"
     assert cli("club", "add-rater", unique("r"), "--url", club, "-o", rater)[0] == 0
     code, out, err = cli("club", "rate", "--settings", rater)
