@@ -156,6 +156,11 @@ def parse_toml(text: str) -> dict[str, Any]:
     except RecursionError:
         raise tomllib.TOMLDecodeError(f"nested deeper than the {MAX_DEPTH} levels a hardware "
                                       "config may have") from None
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError as problem:  # tomllib's int() of a number past Python's 4,300 digits
+        raise tomllib.TOMLDecodeError(f"a value it cannot read ({str(problem)[:60]}…): a "
+                                      "hardware config's numbers are pins and counts") from None
     stack = [(data, 1)]
     while stack:
         value, level = stack.pop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from companion.core.values import shown
+from companion.core.values import clipped, shown
 
 from .dice.urls import check_tray_url
 from .errors import ConfigError
@@ -68,7 +68,7 @@ def check_only(table: Mapping[str, Any], allowed: tuple[str, ...], prefix: str,
     for key in table:
         if key not in allowed:
             raise ConfigError(
-                f"{prefix}{key}: unknown {what}; allowed: {', '.join(allowed)}")
+                f"{prefix}{clipped(key)}: unknown {what}; allowed: {', '.join(allowed)}")
 
 
 def check_table(value: Any, key: str) -> Mapping[str, Any]:
@@ -84,7 +84,7 @@ def seat_sort_key(number: str) -> tuple[int, str]:
 
 def check_seat_number(number: str) -> int:
     if not (number.isdigit() and str(int(number)) == number and 1 <= int(number) <= MAX_SEATS):
-        raise ConfigError(f"seats.{number}: seat numbers are 1-{MAX_SEATS}, like [seats.1]")
+        raise ConfigError(f"seats.{clipped(number)}: seat numbers are 1-{MAX_SEATS}, like [seats.1]")
     return int(number)
 
 
@@ -95,7 +95,7 @@ def check_pin(key: str, value: Any, used: dict[int, str]) -> int:
         raise ConfigError(f"{key}: pin must be a BCM GPIO number, like 17; got {shown(value, 80)}")
     if not FIRST_PIN <= value <= LAST_PIN:
         raise ConfigError(
-            f"{key}: pin {value} is not a GPIO pin (use BCM {FIRST_PIN}-{LAST_PIN})")
+            f"{key}: pin {shown(value)} is not a GPIO pin (use BCM {FIRST_PIN}-{LAST_PIN})")
     if value in RESERVED_PINS:
         raise ConfigError(
             f"{key}: pin {value} is reserved for {RESERVED_PINS[value]}; "
@@ -151,7 +151,7 @@ def check_baudrate(baudrate: Any) -> int:
     if isinstance(baudrate, bool) or not isinstance(baudrate, int):
         raise ConfigError(f"dice.baudrate: must be a whole number like 115200, got {shown(baudrate, 80)}")
     if baudrate not in STANDARD_BAUDRATES:
-        raise ConfigError(f"dice.baudrate: {baudrate} is not a standard baud rate "
+        raise ConfigError(f"dice.baudrate: {shown(baudrate)} is not a standard baud rate "
                           f"(like 9600, 57600, 115200)")
     return baudrate
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from companion.cli.files import open_database, print_json, say
+from companion.cli.files import database_name, open_database, print_json, say
 from companion.cli.plugins import found, plug_in
 from companion.cli.status import EXIT_DONE, Unusable
 from companion.club import access
@@ -75,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> dict[str, Callable[[argparse.Na
                        ("standings", "games, wins, win rate and rating per title")):
         q = sub.add_parser(name, help=what)
         q.add_argument("--settings", help="the club settings (default: as join keeps them)")
-        q.add_argument("--db", help="this table's database (default: the user data directory)"
+        q.add_argument("--db", type=database_name, help="this table's database (default: the user data directory)"
                        + ("; read only to say which of its games the club has not yet"
                           if name == "standings" else ""))
         q.add_argument("--json", action="store_true", help="as JSON")

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, TextIO
 
+from companion.cli.files import database_name
+
 OK, WARN, FAIL = "ok", "WARN", "FAIL"     # as the hardware sections write them
 #: The Pythons the companion runs on: pyproject's ``requires-python`` (Kivy has wheels for
 #: 3.11-3.13 on aarch64); tests/test_doctor.py holds the two equal.
@@ -127,7 +129,7 @@ def add_arguments(parser: argparse.ArgumentParser, hardware: Any = None) -> None
     mine = ("One line each (ok, WARN, FAIL): the Python, the game database (read only), the "
             "display driver; then the table's hardware. Exit status 1 if anything FAILed.")
     parser.description = mine
-    parser.add_argument("--db", metavar="PATH",
+    parser.add_argument("--db", type=database_name, metavar="PATH",
                         help="the game database (default: the user data directory, or "
                              "$COMPANION_DB)")
     parser.add_argument("--display", action="store_true",

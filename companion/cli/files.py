@@ -3,6 +3,7 @@ database for one command, and saying things in one line that never fails on a na
 
 from __future__ import annotations
 
+import argparse
 import errno
 import json
 import os
@@ -151,6 +152,21 @@ def write_file(name: str, text: str, *, database: str | None = None,
         reason = ("its folder does not exist" if getattr(problem, "errno", None) == errno.ENOENT
                   else why(problem))
         raise Unusable(f"{file_label(name)}: cannot be written ({reason})") from None
+
+
+def database_name(text: str) -> str:
+    """``--db``: a file's name. SQLite takes ``:memory:`` (and an empty name) for a database
+    that lives only while the command runs: a game "stored" there is gone when it ends, so both
+    are refused by name (a file really called that is ``./:memory:``)."""
+    if text in ("", ":memory:"):
+        shown = "an empty name" if not text else ":memory:"
+        raise argparse.ArgumentTypeError(
+            f"{shown} names a database SQLite keeps only while the command runs: nothing "
+            "would be kept; give a file's name (./:memory: for a file called that)")
+    if text.endswith("/"):
+        raise argparse.ArgumentTypeError(f"{text} ends with '/', so it names a folder, not "
+                                         "the database's file")
+    return text
 
 
 @contextmanager

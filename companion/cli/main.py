@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 from companion import __version__
 from companion.cli import doctor
 from companion.cli.check import cmd_check
-from companion.cli.files import file_label, one_line, say
+from companion.cli.files import database_name, file_label, one_line, say
 from companion.cli.play import cmd_export, cmd_replay
 from companion.cli.plugins import found, plug_in
 from companion.cli.status import EXIT_DONE, EXIT_UNUSABLE, Unusable
@@ -55,7 +55,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     p = sub.add_parser("replay", help="play a table script (JSON lines) and print the final state")
     p.add_argument("file", help="the script, or - for standard input")
     p.add_argument("--strict", action="store_true", help="stop at the first refused line (exit 1)")
-    p.add_argument("--db", help="also store the game in this database")
+    p.add_argument("--db", type=database_name, help="also store the game in this database")
     handlers["replay"] = cmd_replay
 
     p = sub.add_parser("export", help="write a stored game as a table script, or every game "
@@ -64,7 +64,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     which.add_argument("--log", type=int, metavar="GAME_ID", help="the game's number")
     which.add_argument("--all", action="store_true",
                        help="every finished game: players, scores, winners, length, setup")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
     p.add_argument("-o", "--output", "--out", help="write to this file instead of standard output")
     p.add_argument("--force", action="store_true",
                    help="with -o: replace the file if it exists (with a whole new file)")
@@ -80,36 +80,36 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argpars
     handlers["export"] = cmd_export
 
     p = sub.add_parser("history", help="list stored games with their results")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("stats", help="wins, win rate, scores, length and streaks per player "
                                      "and per game")
     p.add_argument("--player", metavar="NAME", help="only the games this player sat in")
     p.add_argument("--game", metavar="TITLE", help="only this game (its title or name)")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("backup", help="copy the database to FILE (works while the app runs)")
     p.add_argument("file", metavar="FILE", help="the backup file to write")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
     p = sub.add_parser("restore", help="make a backup the game database (the current one is "
                                        "kept aside)")
     p.add_argument("file", metavar="FILE", help="a backup written by companion backup")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
 
     p = sub.add_parser("import", help="merge games exported by another table (export --all, "
                                       "jsonl or json) by their uuids")
     p.add_argument("files", nargs="+", metavar="FILE", help="files written by export --all")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
 
     for command, name in HISTORY.items():
         handlers[command] = _history(name)
 
     p = sub.add_parser("check", help="check the database and that every stored game plays")
-    p.add_argument("--db", help="the database (default: the user data directory)")
+    p.add_argument("--db", type=database_name, help="the database (default: the user data directory)")
     p.add_argument("--repair", action="store_true",
                    help="set aside the steps (or games) that cannot be played; nothing is deleted")
     handlers["check"] = cmd_check

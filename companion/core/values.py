@@ -50,6 +50,13 @@ def shown(value: Any, limit: int = 40) -> str:
     return f"a {type(value).__name__}"
 
 
+def clipped(key: str, limit: int = 40) -> str:
+    """A key or name a message quotes as it is written (no quotes added), cut to ``limit``
+    characters: a 4,000-character TOML key must not make a 4,000-character line."""
+    text = key.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def seat_of(names: Sequence[str], who: str) -> int | None:
     """The seat of a named player among ``names`` (NFC and case do not matter), or None."""
     key = name_key(who)

@@ -85,3 +85,12 @@ NAMES = (DATABASE, WAL, SHM, JOURNAL, LOCK, CLEAN, CLEAN_TEMP, UNREADABLE, BEFOR
 FAMILY = (DATABASE, WAL, SHM, JOURNAL, LOCK, CLEAN)
 #: a killed restore's or backup's leftovers, removed at the next start when no one holds them
 LEFTOVERS = (RESTORING, BACKING_UP, OLD_RESTORING)
+
+
+def longest_beside(name: str, beside: str = "database") -> tuple[int, str]:
+    """The longest name (in bytes) made beside the file ``name`` of kind ``beside``, and its
+    pattern: a file whose own name fits may still leave no room for its side files and copies."""
+    widest = {"stamp": "20261201-153000", "token": "0badf00d", "pid": "4194304"}   # as made
+    made = [(len(n.of(name, **widest).encode("utf-8", "surrogateescape")), n.pattern)
+            for n in NAMES if n.beside == beside]
+    return max(made)

@@ -112,6 +112,12 @@ def open_nofollow(path: str | os.PathLike[str], label: str) -> int:
                 os.path.join(head or ".", name))):
             raise NotAFile(label, "it is a link; the companion reads no link: give the file "
                                   "itself") from None
+        if problem.errno == errno.ENXIO:   # a socket (or a device without its driver)
+            try:
+                mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+            except OSError:
+                mode = 0
+            raise NotAFile(label, _kind_of(mode)) from None
         raise
     finally:
         os.close(folder)

@@ -173,9 +173,13 @@ class Place:
     @classmethod
     def of(cls, path: str | os.PathLike[str], *, make: int | None = None,
            private: bool = False) -> "Place":
-        """The place of ``path``: its folder walked (see :func:`walk`), its last part a name."""
+        """The place of ``path``: its folder walked (see :func:`walk`), its last part a name.
+        A path ending in "/" names a folder (the system would refuse it as a file's): never
+        taken for the file before the slash, which it would replace."""
         text = os.fspath(path)
-        head, name = os.path.split(text.rstrip("/") if text.rstrip("/") else text)
+        if text.endswith("/") and text.rstrip("/"):
+            raise PathRefused(text, "it ends with '/', so it names a folder, not a file")
+        head, name = os.path.split(text)
         if not name or name in (".", ".."):
             raise PathRefused(text, "not a name a file can have")
         return cls(walk(head or ".", make=make, private=private, shown=text), name, text)
@@ -211,8 +215,14 @@ class Place:
     def open_file(self, name: str | None = None, flags: int = READ_FLAGS) -> int:
         """An existing regular file ``name`` opened without following a link or waiting on a
         pipe; OSError (ELOOP for a link) or PathRefused for anything but a regular file."""
-        fd = os.open(name or self.name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                     dir_fd=self.folder)
+        try:
+            fd = os.open(name or self.name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                         dir_fd=self.folder)
+        except OSError as problem:       # a socket cannot be opened at all: said as what it is
+            if problem.errno == errno.ENXIO:
+                raise PathRefused(self.path(name), "it is a socket or a device, not a regular "
+                                                   "file") from None
+            raise
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise PathRefused(self.path(name), "it is not a regular file")

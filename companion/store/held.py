@@ -30,7 +30,7 @@ def place_of(path: str, *, make: bool = False, private: bool = True) -> Place:
     for a link on the way or a folder another user may change (NotOwner when that user owns
     it: the command is theirs to run)."""
     try:
-        return Place.of(path, make=0o700 if make else None, private=private)
+        place = Place.of(path, make=0o700 if make else None, private=private)
     except PathRefused as problem:
         if problem.owner is not None:
             owner = user_name(problem.owner)
@@ -43,6 +43,26 @@ def place_of(path: str, *, make: bool = False, private: bool = True) -> Place:
         raise StoreError(f"The game database {problem}; nothing was changed") from None
     except OSError as problem:
         raise refusal(path, problem) from None
+    _refuse_long(place)
+    return place
+
+
+def _refuse_long(place: Place) -> None:
+    """A database whose name leaves no room for the names kept beside it (its -journal, the
+    copies set aside before a repair or restore) would fail halfway through some command:
+    refused at once, in words."""
+    try:
+        most = os.fpathconf(place.folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        most = 255
+    need, longest = names.longest_beside(place.name)
+    if need > most:
+        place.close()
+        own = len(place.name.encode("utf-8", "surrogateescape"))
+        raise StoreError(f"The game database {place.shown} cannot be used: its name is {own} "
+                         f"bytes, and the names kept beside it (such as {longest}) "
+                         f"need {need}, over the {most} a name may have there; give "
+                         "it a shorter name. Nothing was changed")
 
 
 def refuse_odd(place: Place) -> bool:

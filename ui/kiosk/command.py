@@ -12,6 +12,8 @@ import logging
 import os
 from pathlib import Path
 
+from companion.cli.files import database_name
+
 HELP = "start the touchscreen app (--demo: mock buttons, keyboard keys stand in for them)"
 
 
@@ -28,7 +30,7 @@ def _size(text: str) -> tuple[int, int]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demo", action="store_true",
                         help="mock GPIO buttons; keyboard keys (printed on screen) press them")
-    parser.add_argument("--db", metavar="PATH",
+    parser.add_argument("--db", type=database_name, metavar="PATH",
                         help="the game database (default: the user data directory; with --demo "
                              "its own file beside it, companion.demo.sqlite3)")
     parser.add_argument("--hardware", metavar="TOML",
