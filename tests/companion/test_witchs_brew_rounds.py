@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from companion.games import get_rules
-
-RULES = get_rules("witchs_brew")
-
 
 # --------------------------------------------------------------------------------------------
 # The rulebook's example, exactly
