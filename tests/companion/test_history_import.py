@@ -26,7 +26,7 @@ from companion.history.backup import backup
 from companion.history.plays import read_plays
 from companion.history.stats import compute
 from companion.store import Store
-from tests.companion.test_history_stats import build_history, history  # noqa: F401 (fixture)
+from tests.support.history import build_history
 from tests.support.figures import report
 
 TABLES = ("games", "players", "steps", "events", "results", "clocks", "profiles")
@@ -60,7 +60,7 @@ def export(db: Path, out: Path, fmt: str = "jsonl") -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def exported(history, tmp_path_factory):  # noqa: F811 (the fixture imported above)
+def exported(history, tmp_path_factory):
     path, played = history
     out = tmp_path_factory.mktemp("exported") / "all.jsonl"
     started = time.perf_counter()

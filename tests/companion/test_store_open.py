@@ -398,7 +398,7 @@ def test_companion_stats_on_a_log_damaged_at_rest_says_so_in_one_line(tmp_path, 
     file rested is found there, and said in one line with exit status 2, not a traceback."""
     from companion.cli.main import main
     from companion.cli.status import EXIT_UNUSABLE
-    from tests.companion.test_history_stats import build_history
+    from tests.support.history import build_history
 
     db = tmp_path / "c.sqlite3"
     with Store(db) as store:

@@ -14,7 +14,7 @@ from kivy.app import App
 
 from companion.history.series import story
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from tests.support.figures import report
 from ui.screens.history import PAGE
 from ui.widgets.qr import describe

@@ -15,7 +15,7 @@ from companion.history.merge import merge, read_records
 from companion.history.plays import read_plays
 from companion.history.usb import FOLDER
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 
 COUNTS = {"witchs_brew": 5, "cauldron": 3, "quest": 4}
 

@@ -13,7 +13,7 @@ import pytest
 
 from companion.history.stats import gather, players, profile_names
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from ui.screens.stats import open_stats
 from ui.screens.stats_view import WORKED
 from ui.widgets.chart import BarChart
