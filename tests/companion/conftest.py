@@ -121,3 +121,14 @@ def history(histories):
     from tests.support.history import COUNTS, UNFINISHED
 
     return histories.get(COUNTS, UNFINISHED)
+
+
+@pytest.fixture(scope="module")
+def small(histories):
+    """Seven games whose tables also undid, redid and corrected (undone and dropped steps), and
+    their export, for the import and file tests: (the module's own copy of the file, the
+    export's lines)."""
+    from tests.companion.exported import export
+
+    db, _ = histories.get({"witchs_brew": 2, "quest": 2, "cauldron": 1}, 2, seed=7, mess=0.1)
+    return db, export(db, db.parent / "small.jsonl")

@@ -20,7 +20,6 @@ from typing import Iterator
 import pytest
 
 from companion.cli.main import main
-from tests.companion.test_history_import import small  # noqa: F401 (fixture)
 from tests.companion.store_faults import NOBODY, as_nobody, run_main
 from tests.support.figures import report
 
