@@ -24,12 +24,8 @@ TITLES = {"witchs_brew": "Witch's Brew", "cauldron": "Cauldron", "quest": "Cauld
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ui-stats") / "built.sqlite3"
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        build_history(store, COUNTS, seed=5, mess=0.03)
-    return path
+def built(histories):
+    return histories.get(COUNTS, seed=5, mess=0.03)[0]
 
 
 @pytest.fixture
