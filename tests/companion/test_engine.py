@@ -9,7 +9,7 @@ import pytest
 
 from companion.core import Command, Event, RuleViolation, Session
 from companion.core import engine as engine_mod
-from tests.companion.tiny_game import TINY, FakeJournal, add, statuses, tiny
+from tests.companion.tiny_game import TINY, add, journalled, statuses, tiny
 
 
 # --------------------------------------------------------------------------------------------
@@ -105,8 +105,7 @@ def test_undo_and_redo_as_commands():
 
 
 def test_rule_violation_changes_nothing():
-    journal = FakeJournal()
-    s = Session(TINY, {}, journal=journal)
+    s, journal = journalled()
     add(s, 3)
     add(s, 4)
     s.undo()

@@ -6,15 +6,14 @@ from __future__ import annotations
 import pytest
 
 from companion.core import Command, Event, InputEvent, RuleViolation, Session, Step
-from tests.companion.tiny_game import TINY, FakeJournal, add, statuses, tiny
+from tests.companion.tiny_game import TINY, FakeJournal, add, journalled, statuses, tiny
 
 
 # --------------------------------------------------------------------------------------------
 # journal and listeners
 # --------------------------------------------------------------------------------------------
 def test_journal_receives_appends_and_status_changes_in_order():
-    journal = FakeJournal()
-    s = Session(TINY, {}, journal=journal)
+    s, journal = journalled()
     add(s, 1)
     add(s, 2)
     s.undo()
@@ -61,8 +60,7 @@ def test_listeners_are_told_after_every_change():
 # non-undoable events (dice)
 # --------------------------------------------------------------------------------------------
 def test_dice_results_cannot_be_undone():
-    journal = FakeJournal()
-    s = Session(TINY, {}, journal=journal)
+    s, journal = journalled()
     add(s, 1)
     step = s.execute(Command("roll", None, {"value": 4}))
     assert step.undoable is False

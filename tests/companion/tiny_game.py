@@ -98,3 +98,9 @@ class FakeJournal:
 
     def set_status(self, n: int, status: str, standing=None) -> None:
         self.calls.append(("set_status", n, status))
+
+
+def journalled() -> tuple[Session, FakeJournal]:
+    """The tiny game with a journal that keeps what it was told."""
+    journal = FakeJournal()
+    return Session(TINY, {}, journal=journal), journal
