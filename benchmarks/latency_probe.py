@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator
 
-from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, report
+from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, playing, report
 
 ANSWERS = ("claim", "so_be_it", "pass")
 
@@ -152,10 +152,7 @@ def steps(args: argparse.Namespace) -> Iterator:
         yield from new_game(dict(WITCHS_BREW))
     presses = 0
     while presses < args.presses:
-        session = app.session
-        if session is None or session.over:
-            yield from new_game(dict(WITCHS_BREW))
-            continue
+        session = yield from playing(app, lambda: new_game(dict(WITCHS_BREW)))
         command = autoplay.next_command(session, rng)
         prompt = session.prompt()
         got["steps_before"].append(len(session.done_steps_view()))
@@ -191,10 +188,7 @@ def steps(args: argparse.Namespace) -> Iterator:
     yield from new_game(dict(quest))
     dice = 0
     while dice < args.dice:
-        session = app.session
-        if session is None or session.over:
-            yield from new_game(dict(quest))
-            continue
+        session = yield from playing(app, lambda: new_game(dict(quest)))
         options = quest_autoplay.legal_commands(session.state, rng)
         rolls = [o for o in options if isinstance(o, InputEvent) and o.kind == "die"]
         changed.clear()
