@@ -16,33 +16,14 @@ import time
 import pytest
 
 from companion.core.model import Command, InputEvent
+from tests.support.wiring import hardware_toml, seat
 from ui_helpers import frames, on_hardware, wait_for
 
 PLAYERS = ["Anna", "Barb", "Carl", "Daniel"]
 # Three seats, no undo and no menu button: pass and next carry them when held.
-NO_UNDO = """\
-[buttons]
-next = 10
-
-[seats.1]
-claim = 17
-so_be_it = 27
-pass = 22
-
-[seats.2]
-claim = 5
-so_be_it = 6
-pass = 13
-
-[seats.3]
-claim = 19
-so_be_it = 26
-pass = 21
-
-[options]
-bounce_ms = 5
-hold_s = 0.15
-"""
+NO_UNDO = hardware_toml(
+    "[buttons]\nnext = 10\n", seat(1), seat(2), seat(3),
+    "[options]\nbounce_ms = 5\nhold_s = 0.15\n")
 
 
 def start(app):
