@@ -176,3 +176,18 @@ def test_damage_found_by_the_fuzzer_is_refused_by_line(small, tmp_path, game, ch
                           "--db", target)
     assert code == 2 and "d.jsonl, line 1" in err and words in err
     assert "Traceback" not in err and not said and plays_of(target) == []
+
+
+def test_a_game_stored_without_its_finished_at_imports_as_one_with_none(small, tmp_path):
+    """The check takes a missing ``finished_at`` as an empty one (a running game has none):
+    the import did too, instead of failing on the missing key (found by the fuzzer above)."""
+    _, lines = small
+    record = next(json.loads(line) for line in lines if json.loads(line)["status"] == "running")
+    record["uuid"] = str(uuid.uuid4())
+    del record["stored"]["finished_at"]
+    target = tmp_path / "c.sqlite3"
+    code, said, err = cli("import", write(tmp_path / "d.jsonl", [json.dumps(record)]),
+                          "--db", target)
+    assert code == 0 and "1 game(s) added" in said, err
+    with Store(target, readonly=True) as store:
+        assert check(store.conn) == []
