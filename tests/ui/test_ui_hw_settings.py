@@ -11,7 +11,7 @@ import pytest
 
 from companion.core.model import Command, InputEvent
 from hardware.config import load_config
-from tests.support.wiring import hardware_toml, seat
+from tests.support.wiring import hardware_toml, press, seat
 from ui_helpers import both_sizes, button, dialogs, frames, panel_texts, tap, tap_title, \
     on_hardware, texts, wait_for
 
@@ -75,18 +75,6 @@ def choose_pin(screen, key: str, pin: int | None) -> None:
     pad = dialogs()[0]
     tap_title(str(pin) if pin is not None else "Not wired", pad)
     assert not dialogs()
-
-
-def press(factory, pin: int, hold: float = 0.0) -> None:
-    """Press and release a mock pin from another thread, as gpiozero's callbacks come."""
-    def run():
-        factory.pin(pin).drive_low()
-        time.sleep(hold)
-        factory.pin(pin).drive_high()
-
-    worker = threading.Thread(target=run, name="gpio-test")
-    worker.start()
-    worker.join(5)
 
 
 def test_the_screen_renders_at_both_sizes(app, ports):
