@@ -56,12 +56,18 @@ def test_a_role_may_be_named_by_the_title_on_its_card(wb):
     assert wb.do(s, "play_role", "Anna", role="Wolf keeper").command.args == {"role": "wolf_keeper"}
 
 
-def test_a_seat_may_not_announce_a_role_it_already_played_this_set(wb):
+def _warlock_played(wb):
+    """Three seats; Anna's Warlock went unanswered and she abstained: her next turn."""
     s = wb.new(3)
     wb.do(s, "play_role", "Anna", role="warlock")
     wb.do(s, "pass", "Barb")
     wb.do(s, "pass", "Carl")
     wb.do(s, "abstain", "Anna")
+    return s
+
+
+def test_a_seat_may_not_announce_a_role_it_already_played_this_set(wb):
+    s = _warlock_played(wb)
     wb.refused(s, "play_role", "Anna", role="warlock",
                match="Anna already played the Warlock this set: each role card is played once per set")
 
@@ -72,11 +78,7 @@ def test_announcing_a_role_already_played_this_set_lays_the_card_face_down(wb):
     immediately place it face down on his face down stack of cards and play another." Anna
     announced the Warlock in round 1, Barb and Carl passed; when Carl later announces the
     Warlock, the card goes face down (one card fewer in his hand) and he plays another."""
-    s = wb.new(3)
-    wb.do(s, "play_role", "Anna", role="warlock")
-    wb.do(s, "pass", "Barb")
-    wb.do(s, "pass", "Carl")
-    wb.do(s, "abstain", "Anna")
+    s = _warlock_played(wb)
     wb.do(s, "play_role", "Anna", role="wolf_keeper")
     wb.do(s, "pass", "Barb")
     wb.do(s, "claim", "Carl")       # Carl holds and starts round 3
@@ -127,11 +129,7 @@ def test_a_forgotten_last_card_passes_the_start_to_the_left(wb):
 
 
 def test_a_forgotten_card_is_forfeited_face_down_and_counts_as_played(wb):
-    s = wb.new(3)
-    wb.do(s, "play_role", "Anna", role="warlock")
-    wb.do(s, "pass", "Barb")
-    wb.do(s, "pass", "Carl")
-    wb.do(s, "abstain", "Anna")
+    s = _warlock_played(wb)
     wb.refused(s, "forfeit", "Anna", role="warlock", match="Anna already played the Warlock")
     wb.refused(s, "forfeit", "Anna", role="witch", match="has not been played this set")
     wb.do(s, "play_role", "Anna", role="witch")
