@@ -137,6 +137,16 @@ def steps(args: argparse.Namespace) -> Iterator:
         threading.Thread(target=device, daemon=True).start()
         return when
 
+    def shown(when: dict[str, float]) -> Iterator:
+        """The frame that showed what a put from a thread changed; None, counted as missed,
+        when no frame did or the put never happened."""
+        nonlocal missed
+        drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+        if drawn is None or "put" not in when:
+            missed += 1
+            return None
+        return drawn
+
     def new_game(setup: dict[str, Any]) -> Iterator:
         app.start_game(setup)
         hook()
@@ -160,10 +170,9 @@ def steps(args: argparse.Namespace) -> Iterator:
         if command.do in ANSWERS and prompt.get("phase") == "answer":
             event = InputEvent("button", f"seat{prompt['seat'] + 1}.{command.do}", source="gpio")
             when = put_from_thread(event)
-            drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+            drawn = yield from shown(when)
             presses += 1
-            if drawn is None or "put" not in when:
-                missed += 1
+            if drawn is None:
                 continue
             got["button_to_frame"].append(drawn - when["put"])
             got["button_to_change"].append(changed["t"] - when["put"])
@@ -194,10 +203,9 @@ def steps(args: argparse.Namespace) -> Iterator:
         changed.clear()
         if rolls:
             when = put_from_thread(rng.choice(rolls))
-            drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+            drawn = yield from shown(when)
             dice += 1
-            if drawn is None or "put" not in when:
-                missed += 1
+            if drawn is None:
                 continue
             got["die_to_frame"].append(drawn - when["put"])
             got["die_to_change"].append(changed["t"] - when["put"])
