@@ -13,6 +13,7 @@ from companion.core import (Command, Event, GameRules, RuleViolation, Session, S
 from companion.core.gate import PLAYER_REQUIRED, Arg, Declared, Spec, Whole, player_names
 from companion.store import GameJournal, Store, unstorable
 from companion.core.engine import Standing
+from tests.support.full_card import disk_full
 
 
 # --------------------------------------------------------------------------------------------
@@ -116,9 +117,7 @@ class FullCard(FailingConnection):
 
     def execute(self, sql, *args):
         if sql.startswith(self.fail_at):
-            problem = sqlite3.OperationalError("database or disk is full")
-            problem.sqlite_errorcode = sqlite3.SQLITE_FULL
-            raise problem
+            raise disk_full()
         return self.conn.execute(sql, *args)
 
 
