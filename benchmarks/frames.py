@@ -15,6 +15,14 @@ WITCHS_BREW = {"game": "witchs_brew", "players": ["Anna", "Barb", "Carl", "Dora"
 FRAME_TIMEOUT = 5.0
 
 
+def playing(app: Any, new_game: Callable[[], Iterator]) -> Iterator:
+    """A scenario's steps until the app has a game in play (``new_game``'s, while it has none
+    or its game is over), then that session: ``session = yield from playing(app, new_game)``."""
+    while app.session is None or app.session.over:
+        yield from new_game()
+    return app.session
+
+
 def report(**values: Any) -> None:
     print("BENCH " + json.dumps(values), flush=True)
 

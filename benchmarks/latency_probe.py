@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator
 
-from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, report
+from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, playing, report
 
 ANSWERS = ("claim", "so_be_it", "pass")
 
@@ -137,6 +137,16 @@ def steps(args: argparse.Namespace) -> Iterator:
         threading.Thread(target=device, daemon=True).start()
         return when
 
+    def shown(when: dict[str, float]) -> Iterator:
+        """The frame that showed what a put from a thread changed; None, counted as missed,
+        when no frame did or the put never happened."""
+        nonlocal missed
+        drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+        if drawn is None or "put" not in when:
+            missed += 1
+            return None
+        return drawn
+
     def new_game(setup: dict[str, Any]) -> Iterator:
         app.start_game(setup)
         hook()
@@ -152,10 +162,7 @@ def steps(args: argparse.Namespace) -> Iterator:
         yield from new_game(dict(WITCHS_BREW))
     presses = 0
     while presses < args.presses:
-        session = app.session
-        if session is None or session.over:
-            yield from new_game(dict(WITCHS_BREW))
-            continue
+        session = yield from playing(app, lambda: new_game(dict(WITCHS_BREW)))
         command = autoplay.next_command(session, rng)
         prompt = session.prompt()
         got["steps_before"].append(len(session.done_steps_view()))
@@ -163,10 +170,9 @@ def steps(args: argparse.Namespace) -> Iterator:
         if command.do in ANSWERS and prompt.get("phase") == "answer":
             event = InputEvent("button", f"seat{prompt['seat'] + 1}.{command.do}", source="gpio")
             when = put_from_thread(event)
-            drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+            drawn = yield from shown(when)
             presses += 1
-            if drawn is None or "put" not in when:
-                missed += 1
+            if drawn is None:
                 continue
             got["button_to_frame"].append(drawn - when["put"])
             got["button_to_change"].append(changed["t"] - when["put"])
@@ -191,19 +197,15 @@ def steps(args: argparse.Namespace) -> Iterator:
     yield from new_game(dict(quest))
     dice = 0
     while dice < args.dice:
-        session = app.session
-        if session is None or session.over:
-            yield from new_game(dict(quest))
-            continue
+        session = yield from playing(app, lambda: new_game(dict(quest)))
         options = quest_autoplay.legal_commands(session.state, rng)
         rolls = [o for o in options if isinstance(o, InputEvent) and o.kind == "die"]
         changed.clear()
         if rolls:
             when = put_from_thread(rng.choice(rolls))
-            drawn = yield ("frame", lambda: "t" in changed, FRAME_TIMEOUT)
+            drawn = yield from shown(when)
             dice += 1
-            if drawn is None or "put" not in when:
-                missed += 1
+            if drawn is None:
                 continue
             got["die_to_frame"].append(drawn - when["put"])
             got["die_to_change"].append(changed["t"] - when["put"])

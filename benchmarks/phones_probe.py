@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator
 
-from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, report
+from benchmarks.frames import FRAME_TIMEOUT, WITCHS_BREW, Frames, playing, report
 
 ANSWERS = ("claim", "so_be_it", "pass")
 
@@ -133,10 +133,7 @@ def steps(args: argparse.Namespace) -> Iterator:
     kinds = ("phone", "gpio")
     pressed = 0
     while pressed < 2 * args.presses:
-        session = app.session
-        if session is None or session.over:
-            yield from new_game()
-            continue
+        session = yield from playing(app, new_game)
         command = autoplay.next_command(session, rng)
         prompt = session.prompt()
         changed.clear()

@@ -65,7 +65,7 @@ def face_number(die: str, value) -> int:
 
 # -- the child: the app, its tray and its smart dice -----------------------------------------
 def child(args: argparse.Namespace) -> None:
-    from benchmarks.frames import FRAME_TIMEOUT, report
+    from benchmarks.frames import FRAME_TIMEOUT, playing, report
     from benchmarks.probe import after_first_frame
     from ui.kiosk.command import configure_kivy
 
@@ -107,10 +107,7 @@ def child(args: argparse.Namespace) -> None:
         yield from new_game()
         rolled = 0
         while rolled < 2 * args.dice:
-            session = app.session
-            if session is None or session.over:
-                yield from new_game()
-                continue
+            session = yield from playing(app, new_game)
             options = quest_autoplay.legal_commands(session.state, rng)
             rolls = [o for o in options if isinstance(o, InputEvent) and o.kind == "die"]
             changed.clear()

@@ -4,7 +4,7 @@ query that reads the same rows (the list rows every game keeps, and the events t
 from the logs need), so the cost of what stats adds to reading is plain.
 
 The history: games played to their ends by the tests' rule-abiding autoplay tables
-(tests/companion/test_history_stats.py, with undos and corrections among their steps), then
+(tests/support/history.py, with undos and corrections among their steps), then
 copied whole (game, seats, results, clock, steps and events; each copy a new uuid) until
 ``--games`` are finished, in the titles' proportions. Built in a temporary folder, which is
 removed unless ``--keep`` names where to copy the database. A figure to read, never a test.
@@ -39,7 +39,7 @@ RUNS = 5
 def build(path: Path, games: int) -> dict[str, int]:
     """The history in ``path``; finished games per title."""
     from companion.store import Store
-    from tests.companion.test_history_stats import build_history
+    from tests.support.history import build_history
 
     with Store(path) as store:
         store.conn.execute("PRAGMA synchronous = OFF")

@@ -169,3 +169,12 @@ def browser():
 
     with chromium() as driver:
         yield driver
+
+
+@pytest.fixture(scope="session")
+def histories(tmp_path_factory):
+    """Autoplayed histories (tests/support/history.py), each built once a session for every
+    module that asks the same one, each ask its own copy of the file."""
+    from tests.support.history import Histories
+
+    return Histories(tmp_path_factory.mktemp("histories"))

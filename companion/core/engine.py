@@ -54,6 +54,13 @@ def no_chapters(events: Sequence[Event], names: Sequence[str], memo: dict[str, A
     return None
 
 
+#: The fields of GameRules a game's package defines, taken by name (GameRules.gathered): its
+#: functions, and the gate's tables (spelled in capitals).
+PARTS = ("setup", "decide", "evolve", "flow", "prompt", "summary", "map_input", "results",
+         "seat_names", "describe", "chapter")
+TABLES = ("commands", "setup_keys")
+
+
 @dataclass(frozen=True)
 class GameRules:
     """One game, as data and pure functions of state. No clock, no randomness, no I/O."""
@@ -87,6 +94,17 @@ class GameRules:
     #: memo the game keeps across the game's steps in order, from ``{}``).
     chapter: Callable[[Sequence[Event], Sequence[str], dict[str, Any]],
                       str | None] = no_chapters
+
+    @classmethod
+    def gathered(cls, parts: Mapping[str, Any], **given: Any) -> GameRules:
+        """A game's rules from the parts its package names as the fields are named (``setup``,
+        ``decide`` ... ``chapter``; the gate's tables as ``COMMANDS`` and ``SETUP_KEYS``), so
+        each game lists its parts once, by importing them; ``given``: what is the game's alone
+        (name, title, players ...), never taken from the parts."""
+        found = {name: parts[name] for name in PARTS
+                 if callable(parts.get(name)) and name not in given}   # never a submodule
+        found.update({name: parts[name.upper()] for name in TABLES if name not in given})
+        return cls(**found, **given)
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))

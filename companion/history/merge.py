@@ -259,7 +259,7 @@ def _add(conn: sqlite3.Connection, game: Incoming, apart: list[str]) -> None:
         "INSERT INTO games (game, setup, status, created_at, updated_at, finished_at, uuid, "
         "device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (game.game, dumps(stored["setup"]), game.status, created, stored["updated_at"],
-         stored["finished_at"], game.uuid, game.device)).lastrowid
+         stored.get("finished_at"), game.uuid, game.device)).lastrowid
     conn.executemany("INSERT INTO players (game_id, seat, name, profile_id) VALUES (?, ?, ?, ?)",
                      [(gid, s["seat"], s["name"], _profile(conn, game, s, apart))
                       for s in stored["seats"]])

@@ -23,7 +23,7 @@ from companion.club.league import Finished, standings
 from companion.club.schema import CLUB_VERSION, init
 from companion.club.sync import Backoff, ClubSync, counts
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from tests.club.making import PATH
 from tests.club.cluster import unique
 

@@ -22,7 +22,7 @@ from companion.view.snapshot import table_view
 from companion.core.narrator import Narrator
 from tests.club.making import PATH
 from tests.club.cluster import free_port
-from tests.companion.test_history_stats import NEEDED, build_history
+from tests.support.history import NEEDED, build_history
 from tests.club.test_club import _alive, at_club, cli, joined, played
 from tests.club.cluster import unique
 

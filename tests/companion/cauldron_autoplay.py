@@ -281,3 +281,13 @@ def to_market(s: Session, gatherer: str = "Anna", omen: dict[str, Any] | None = 
     do(s, "end_turn", gatherer)
     assert s.prompt()["phase"] == "market"
     return s
+
+
+def brew_the_win(s: Session, others: tuple[str, ...] = ("Barb", "Carl")) -> None:
+    """Anna, given 32 Magik and the pool for her Elixir 0 (two spider webs and its "any"), brews
+    it past 35: the game ends, the seats in ``others`` 10 Magik up for the podium."""
+    s.execute(Command("adjust_magik", "Anna", {"delta": 32}))
+    for who in others:
+        s.execute(Command("adjust_magik", who, {"delta": 10}))
+    s.execute(Command("adjust", "Anna", {"pool": {"spider_web": 2, "frog_legs": 1}}))
+    s.execute(Command("brew", "Anna", {"potion": "Elixir 0", "any": ["frog_legs"]}))

@@ -1,4 +1,5 @@
-"""Shared helpers for the companion tests (exposed as the ``wb`` fixture).
+"""Shared helpers for the companion tests (exposed as the ``wb`` fixture), and the history
+the statistics, export, browse and import tests share (``history``).
 
 Kept in a fixture rather than an importable module, so the tests work under any pytest
 import mode and never collide with the real ``companion`` package.
@@ -111,3 +112,23 @@ def wb() -> SimpleNamespace:
         counters=counters, played=played, play_set=play_set, same_hands=same_hands,
         abstain_all=abstain_all, so_be_it=so_be_it, re=re,
     )
+
+
+@pytest.fixture(scope="module")
+def history(histories):
+    """The 200 finished games (and a few unfinished) that the statistics, export, browse and
+    import tests share: (the path of the module's own copy of the file, the games as played)."""
+    from tests.support.history import COUNTS, UNFINISHED
+
+    return histories.get(COUNTS, UNFINISHED)
+
+
+@pytest.fixture(scope="module")
+def small(histories):
+    """Seven games whose tables also undid, redid and corrected (undone and dropped steps), and
+    their export, for the import and file tests: (the module's own copy of the file, the
+    export's lines)."""
+    from tests.companion.exported import export
+
+    db, _ = histories.get({"witchs_brew": 2, "quest": 2, "cauldron": 1}, 2, seed=7, mess=0.1)
+    return db, export(db, db.parent / "small.jsonl")

@@ -18,7 +18,7 @@ from companion.history.bgstats import (
 )
 from companion.history.plays import Play, Seat, read_play, read_plays
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 
 #: The documented fields and their JSON types (bool is checked before int: in Python a bool
 #: is an int, in JSON it is not).

@@ -10,7 +10,7 @@ def test_companion_history_says_a_cooperative_game_was_won_or_lost_together(tmp_
     """Cauldron Quest keeps no points (its rules are ``cooperative``): ``companion history``
     says the team's result, not everyone's 0; a scored game keeps its points and winner."""
     from companion.cli.main import main
-    from tests.companion.test_history_stats import build_history
+    from tests.support.history import build_history
 
     db = tmp_path / "c.sqlite3"
     with Store(db) as store:

@@ -10,7 +10,7 @@ from hypothesis import strategies as hs
 
 from companion.core import Command, Session
 from companion.core.engine import CHECKPOINT_EVERY, DONE, KEEP_RECENT
-from test_engine import TINY, add
+from tests.companion.tiny_game import TINY, add
 
 
 def counting():

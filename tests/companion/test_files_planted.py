@@ -22,7 +22,6 @@ import pytest
 from companion.cli.main import main
 from companion.core.errors import CompanionError
 from companion.files import names
-from tests.companion.test_history_import import small  # noqa: F401 (fixture)
 from tests.support.figures import report
 
 PLANTS = ("symlink", "hardlink", "fifo", "folder", "dangling")

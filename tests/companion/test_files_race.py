@@ -7,14 +7,12 @@ ends in one line. Figures: runs, swaps, files changed."""
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import threading
 import time
 from pathlib import Path
 
 from tests.companion.test_files_planted import attempt, cli, games
-from tests.companion.test_history_import import small  # noqa: F401 (fixture)
 from tests.support.figures import report
 
 SECONDS = 4.0

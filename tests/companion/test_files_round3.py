@@ -23,7 +23,7 @@ import pytest
 
 from companion.core.errors import StoreError
 from companion.store import Store
-from tests.companion.test_history_import import cli, small  # noqa: F401 (fixture)
+from tests.companion.exported import cli
 from tests.support.figures import report
 
 TOPIC = "files, round 3"

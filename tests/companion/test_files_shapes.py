@@ -10,14 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from companion.files.budget import SCRIPT_STEPS
 from companion.files.read import MB, limit
-from tests.companion.test_history_import import small  # noqa: F401 (fixture)
 from tests.support.figures import report
 
 TOPIC = "files, round 3"

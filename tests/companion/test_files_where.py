@@ -20,9 +20,7 @@ from typing import Iterator
 import pytest
 
 from companion.cli.main import main
-from companion.store import Store
-from tests.companion.test_history_import import small  # noqa: F401 (fixture)
-from tests.companion.test_store_faults import NOBODY, _as_nobody, _command
+from tests.companion.store_faults import NOBODY, as_nobody, run_main
 from tests.support.figures import report
 
 TOPIC = "files: where a path is"
@@ -198,7 +196,7 @@ def test_root_refuses_another_users_database_in_one_line_and_leaves_nothing(
                                          + " ".join(argv)), err
             assert listing(db.parent) == before, command
         for command in ("history", "check"):   # the advice, run as nobody
-            code, out, err = _as_nobody(_command(*commands(str(db), tmp_path)[command]))
+            code, out, err = as_nobody(run_main(*commands(str(db), tmp_path)[command]))
             assert code == 0 and err == "", (command, out, err)
     report(TOPIC, f"root on another user's database ({'with' if wal else 'without'} its "
                   f"-wal): {len(commands('x', tmp_path))} commands refused in one line, 0 files "

@@ -28,7 +28,7 @@ from companion.history.backup import backup
 from companion.history.plays import read_plays
 from companion.store import Store
 from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from tests.companion.test_store_summary import as_schema_2
 from tests.support import autoplay
 from tests.support.figures import report

@@ -15,18 +15,14 @@ from companion.history import browse
 from companion.history.browse import Filter
 from companion.history.plays import read_play
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
 from tests.support.figures import median_ms, report
-
-COUNTS = {"witchs_brew": 100, "quest": 80, "cauldron": 20}
+from tests.support.history import COUNTS, build_history
 
 
 @pytest.fixture(scope="module")
-def history(tmp_path_factory):
-    path = tmp_path_factory.mktemp("browse") / "c.sqlite3"
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        played = build_history(store, COUNTS, unfinished=4, seed=12)
+def history(history):
+    """The history the statistics tests share (conftest), open: (a connection, the games)."""
+    path, played = history
     conn = sqlite3.connect(path)
     yield conn, played
     conn.close()

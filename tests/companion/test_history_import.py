@@ -4,63 +4,27 @@ three titles exported by one table and imported into an empty database is the sa
 uuid is here with other content is a conflict, named and left as it is; a file that is not
 games, or a game that does not fold, changes nothing and names its line.
 """
-
 from __future__ import annotations
 
-import io
 import json
 import sqlite3
 import time
 import uuid
-from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.store.check import check
-from companion.cli.main import main
 from companion.games import get_rules
 from companion.history.backup import backup
 from companion.history.plays import read_plays
 from companion.history.stats import compute
 from companion.store import Store
-from tests.companion.test_history_stats import build_history, history  # noqa: F401 (fixture)
+from tests.companion.exported import cli, export, plays_of, rows_of, write
 from tests.support.figures import report
-
-TABLES = ("games", "players", "steps", "events", "results", "clocks", "profiles")
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in args])
-    return code, out.getvalue(), err.getvalue()
-
-
-def plays_of(db: Path) -> list[dict[str, Any]]:
-    """Every play as JSON keeps it, without the row numbers a database gives."""
-    with Store(db, readonly=True) as store:
-        return [{k: v for k, v in p.as_dict().items() if k != "id"}
-                for p in read_plays(store.conn, unfinished=True)]
-
-
-def rows_of(db: Path) -> dict[str, list[tuple]]:
-    with Store(db, readonly=True) as store:
-        return {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                for t in TABLES}
-
-
-def export(db: Path, out: Path, fmt: str = "jsonl") -> list[str]:
-    code, _, err = cli("export", "--all", "--include-unfinished", "--format", fmt, "--db", db,
-                       "-o", out)
-    assert code == 0, err
-    return out.read_text(encoding="utf-8").splitlines()
 
 
 @pytest.fixture(scope="module")
-def exported(history, tmp_path_factory):  # noqa: F811 (the fixture imported above)
+def exported(history, tmp_path_factory):
     path, played = history
     out = tmp_path_factory.mktemp("exported") / "all.jsonl"
     started = time.perf_counter()
@@ -140,22 +104,7 @@ def test_importing_the_same_file_again_changes_nothing(imported, tmp_path):
     assert rows_of(db) == before
 
 
-# -- a small history for the rest ------------------------------------------------------------
-@pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    """Seven games whose tables also undid, redid and corrected (undone and dropped steps)."""
-    folder = tmp_path_factory.mktemp("small")
-    db = folder / "c.sqlite3"
-    with Store(db) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        build_history(store, {"witchs_brew": 2, "quest": 2, "cauldron": 1}, 2, seed=7,
-                      mess=0.1)
-    return db, export(db, folder / "small.jsonl")
-
-
-def write(path: Path, lines: list[str]) -> Path:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
+# -- the small history (conftest) for the rest ----------------------------------------------
 
 
 def test_a_json_list_imports_like_json_lines(small, tmp_path):
@@ -288,164 +237,3 @@ def test_a_seat_without_a_profile_never_moves_its_players_last_game_back(small, 
         annas = [p for p in store.profiles() if p.name == "Anna"]
     assert [(p.uuid, p.last_played) for p in annas] == [(before.uuid, before.last_played)]
     assert annas[0].games == 1 + len(older)
-
-
-# -- files that are not games ----------------------------------------------------------------
-def _set(game: dict[str, Any], path: str, value: Any) -> None:
-    *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
-    for part in parents:
-        game = game[part]
-    game[last] = value
-
-
-@pytest.mark.parametrize("path, value, words", [
-    ("uuid", "nope", "uuid: 'nope' is not a uuid"),
-    ("game", "chess", "game: 'chess' is not a game this companion knows"),
-    ("status", "paused", "status: 'paused' is not one of finished, running, abandoned"),
-    ("stored.created_at", "2026-01-05T18:00:00", "stored.created_at: '2026-01-05T18:00:00' is "
-                                                 "not a time with its offset"),
-    ("stored.seats.0.name", " ", "stored.seats[0].name: ' ' is not a name"),
-    ("stored.seats.0.profile.colour", "mauve",
-     "stored.seats[0].profile.colour: 'mauve' is not a palette colour"),
-    ("stored.seats.0.profile.short_name", "Annabel",
-     "stored.seats[0].profile.short_name: 'Annabel' is longer than 6 letters"),
-    ("stored.log.0.n", 5, "stored.log[0].n: 5 is not step 1"),
-    ("stored.log.0.status", "maybe", "stored.log[0].status: 'maybe' is not one of done, "),
-    ("stored.log.0.events", {}, "stored.log[0].events: a mapping of 0 is not a list"),
-    ("stored.seats.0.name", "Zed", "its seats are not the players of its setup"),
-])
-def test_a_field_that_is_not_right_is_named_with_its_line(small, tmp_path, path, value, words):
-    _, lines = small
-    games = [json.loads(line) for line in lines]
-    _set(games[2], path, value)
-    code, said, err = cli("import", write(tmp_path / "f.jsonl", [json.dumps(g) for g in games]),
-                          "--db", tmp_path / "c.sqlite3")
-    assert code == 2 and not said
-    assert "f.jsonl, line 3: " in err and words in err
-    assert plays_of(tmp_path / "c.sqlite3") == []
-
-
-
-@pytest.mark.parametrize("text, words", [
-    ("{\"uuid\": 1\n", "bad.jsonl, line 1: not JSON"),
-    ("\n\n[{\"a\": 1 x}]\n", "bad.jsonl, line 3: not JSON"),
-    ("[1]\n", "bad.jsonl: game 1 of the list: the game: 1 is not an object"),
-    ("{}\n", "bad.jsonl, line 1: uuid: the game has no uuid"),
-    ("{\"a\": NaN}\n", "bad.jsonl, line 1: not JSON (NaN is not a number JSON allows)"),
-    ("{\"a\": " + "9" * 30 + "}\n", "bad.jsonl, line 1: a: a 100-bit number is more than"),
-    ("{\"a\": \"\\udc00\"}\n", "bad.jsonl, line 1: the game.a holds a broken character"),
-])
-def test_a_line_that_is_not_a_game_is_named_and_nothing_changes(small, tmp_path, text, words):
-    db, lines = small
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text(text, encoding="utf-8")
-    target = tmp_path / "c.sqlite3"
-    code, said, err = cli("import", write(tmp_path / "all.jsonl", lines), bad, "--db", target)
-    assert code == 2 and err.startswith(f"companion import: {bad}")
-    assert words in err and "Traceback" not in err
-    assert "all.jsonl: 7 game(s) added" in said   # the good file was merged, the bad one not
-    assert len(plays_of(target)) == 7
-
-
-def test_a_missing_file_changes_nothing_and_creates_no_database(small, tmp_path):
-    _, lines = small
-    target = tmp_path / "c.sqlite3"
-    code, _, err = cli("import", write(tmp_path / "all.jsonl", lines), tmp_path / "nope.jsonl",
-                       "--db", target)
-    assert code == 2 and "nope.jsonl: cannot be read (no such file)" in err
-    assert not target.exists()
-
-
-def _paths(value: Any, at: tuple = ()) -> list[tuple]:
-    if isinstance(value, dict):
-        return [at] + [p for k, v in value.items() for p in _paths(v, at + (k,))]
-    if isinstance(value, list):
-        return [at] + [p for i, v in enumerate(value) for p in _paths(v, at + (i,))]
-    return [at]
-
-
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
-
-
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_any_damage_to_an_exported_game_is_refused_by_line_or_imports_a_sound_game(
-        small, tmp_path_factory, data):
-    _, lines = small
-    game = json.loads(data.draw(st.sampled_from(lines)))
-    game["uuid"] = str(uuid.uuid4())
-    at = data.draw(st.sampled_from(_paths(game)[1:]))
-    *parent_path, last = at
-    parent = game
-    for step in parent_path:
-        parent = parent[step]
-    if data.draw(st.booleans()) and isinstance(parent, dict):
-        del parent[last]
-    else:
-        parent[last] = data.draw(JSON)
-    text = data.draw(st.sampled_from([json.dumps(game), json.dumps(game)[:-7], "x" + lines[0]]))
-    folder = tmp_path_factory.mktemp("damage")
-    target = folder / "c.sqlite3"
-    code, said, err = cli("import", write(folder / "d.jsonl", [text]), "--db", target)
-    assert code in (0, 2) and "Traceback" not in err
-    if code == 2:
-        assert "d.jsonl, line 1: " in err and not said
-        assert plays_of(target) == []
-    else:
-        assert "1 game(s) added" in said
-        with Store(target) as store:
-            assert check(store.conn) == []
-
-
-@settings(max_examples=80, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(lines=st.lists(st.one_of(st.text(max_size=30), JSON.map(json.dumps),
-                                st.builds(lambda v: json.dumps({"uuid": str(uuid.uuid4()),
-                                                                "stored": v}), JSON)),
-                      min_size=1, max_size=4))
-def test_garbage_lines_are_refused_by_line_and_change_nothing(tmp_path_factory, lines):
-    folder = tmp_path_factory.mktemp("garbage")
-    target = folder / "c.sqlite3"
-    text = "\n".join(lines)
-    (folder / "g.jsonl").write_text(text, encoding="utf-8", errors="surrogatepass")
-    code, said, err = cli("import", folder / "g.jsonl", "--db", target)
-    assert "Traceback" not in err
-    if code == 0:   # blank lines or an empty list: no game, none added
-        assert text.strip() in ("", "[]") and "0 game(s) added" in said
-    else:
-        assert code == 2 and not said and err.count("\n") == 1
-        assert "g.jsonl, line " in err or "g.jsonl: game " in err or "not UTF-8" in err
-    assert plays_of(target) == []
-
-
-
-def _damaged(lines: list[str], game: str, change) -> str:
-    """The first exported game of ``game`` with ``change`` applied to its record, as a line."""
-    record = next(json.loads(line) for line in lines if json.loads(line)["game"] == game)
-    record["uuid"] = str(uuid.uuid4())
-    change(record["stored"])
-    return json.dumps(record)
-
-
-def _potion_event(stored: dict) -> dict:
-    return next(e for s in stored["log"] for e in s["events"] if e["type"] == "potion_added")
-
-
-@pytest.mark.parametrize("game, change, words", [
-    # an event that folds to a potion without ingredients: the rules cannot sum the game up
-    ("cauldron", lambda st: _potion_event(st)["data"]["potion"].pop("ingredients"),
-     "its log folds to a game the rules cannot read"),
-    # a dropped step keeps its command as stored, whatever it is, but it must keep one
-    ("witchs_brew", lambda st: next(s for s in st["log"] if s["status"] == "dropped").pop(
-        "command"), "command: is missing"),
-])
-def test_damage_found_by_the_fuzzer_is_refused_by_line(small, tmp_path, game, change, words):
-    _, lines = small
-    target = tmp_path / "c.sqlite3"
-    code, said, err = cli("import", write(tmp_path / "d.jsonl", [_damaged(lines, game, change)]),
-                          "--db", target)
-    assert code == 2 and "d.jsonl, line 1" in err and words in err
-    assert "Traceback" not in err and not said and plays_of(target) == []

@@ -15,7 +15,7 @@ from companion.core.engine import Session
 from companion.games import get_rules
 from companion.history.series import of_game, series, story
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from tests.support import autoplay
 
 COUNTS = {"witchs_brew": 6, "quest": 6, "cauldron": 3}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections import defaultdict
 from typing import Any
 
@@ -26,24 +25,15 @@ from companion.history.plays import read_plays
 from companion.history.stats import find_player, gather, players, profile_names
 from companion.history.tally import lines, tally
 from companion.store import Store
-from tests.companion.test_history_stats import build_history, cli
-from tests.support.figures import report
+from tests.support.history import cli
 
 COUNTS = {"witchs_brew": 90, "quest": 100, "cauldron": 30}
 
 
 @pytest.fixture(scope="module")
-def history(tmp_path_factory):
-    """220 finished games, one step in 25 an undo or a correction; ``synchronous = OFF`` only
-    so that the test builds them quickly."""
-    path = tmp_path_factory.mktemp("tally") / "c.sqlite3"
-    started = time.perf_counter()
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        played = build_history(store, COUNTS, seed=12, mess=0.04)
-    report("history", f"{len(played)} games with undos and corrections autoplayed in "
-                      f"{time.perf_counter() - started:.1f} s (tally tests)")
-    return path, played
+def history(histories):
+    """220 finished games, one step in 25 an undo or a correction."""
+    return histories.get(COUNTS, seed=12, mess=0.04)
 
 
 def rate(part: int, whole: int) -> float | None:

@@ -19,7 +19,7 @@ from companion.history.usb import (
     FOLDER, StickError, export, file_stem, free_stem, said, sticks,
 )
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 
 DAY = dt.date(2026, 11, 30)
 

@@ -19,7 +19,6 @@ import pytest
 from companion.history import backup as backups
 from companion.history.usb import FOLDER, StickError, export as to_stick
 from companion.store import Store
-from tests.companion.test_history_import import small  # noqa: F401 (fixture)
 from tests.support.figures import report
 
 TALLY = {"probes": 0, "changed": 0, "tracebacks": 0, "hangs": 0}

@@ -14,16 +14,16 @@ from companion.core.model import Event
 from companion.games import get_rules
 from companion.games.cauldron.log import TURN
 from companion.games.quest import state as quest_state
-from tests.companion.test_history_stats import _setup, _step
+from tests.support.history import random_setup, random_step
 
 
 def played(game: str, seed: int) -> Session:
     rng = random.Random(seed)
-    session = Session(get_rules(game), _setup(game, rng))
+    session = Session(get_rules(game), random_setup(game, rng))
     for _ in range(4000):
         if session.over:
             break
-        _step(session, game, rng)
+        random_step(session, game, rng)
     assert session.over
     return session
 

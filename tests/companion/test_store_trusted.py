@@ -20,7 +20,7 @@ from companion.games import get_rules
 from companion.history.backup import backup
 from companion.store import Store
 from companion.store.shape import Untrusted, read_schema, strangers
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from tests.support.autoplay import next_command
 
 #: The probe's triggers: each one what a hostile restored file carried.

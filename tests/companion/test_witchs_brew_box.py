@@ -198,15 +198,20 @@ def test_no_counter_can_exceed_what_the_box_holds(wb):
                match="The supply has only 18 gold left (the table plays with 24 in all)")
 
 
+def _wolf_keeper_after(wb, taken: int):
+    """Anna's Wolf keeper (3 red drops) resolved once Barb took ``taken`` of the box's 20."""
+    s = wb.new(THREE, supply=BOX)
+    wb.do(s, "adjust", "Barb", changes={"red": taken})
+    wb.do(s, "play_role", "Anna", role="wolf_keeper")
+    wb.do(s, "pass", "Barb")
+    return s, wb.do(s, "pass", "Carl")
+
+
 def test_a_gatherer_takes_what_is_left_of_the_drops(wb):
     """RULES-NOTES.md, box: "60 drops (20 each red = wolf blood, white = snake venom, green =
     herb juice)": a table that plays with the box's counts sees a gain cut short, in the log
     and on screen, never silently."""
-    s = wb.new(THREE, supply=BOX)
-    wb.do(s, "adjust", "Barb", changes={"red": 16})
-    wb.do(s, "play_role", "Anna", role="wolf_keeper")
-    wb.do(s, "pass", "Barb")
-    step = wb.do(s, "pass", "Carl")
+    s, step = _wolf_keeper_after(wb, 16)
     applied = [e for e in step.events if e.type == "effect_applied"]
     assert applied[0].data["changes"] == {"0": {"red": 1}}
     assert s.words(step)[-1] == ("Anna's Wolf keeper: +1 red drop (the supply was short: 1 of "
@@ -215,11 +220,7 @@ def test_a_gatherer_takes_what_is_left_of_the_drops(wb):
         {"player": "Anna", "role": "wolf_keeper", "kind": "action",
          "short": [{"counter": "red", "printed": 3, "got": 1}]}]
     assert s.summary()["supply"]["red"] == 0
-    s2 = wb.new(THREE, supply=BOX)
-    wb.do(s2, "adjust", "Barb", changes={"red": 17})
-    wb.do(s2, "play_role", "Anna", role="wolf_keeper")
-    wb.do(s2, "pass", "Barb")
-    step = wb.do(s2, "pass", "Carl")
+    _, step = _wolf_keeper_after(wb, 17)
     skipped = [e for e in step.events if e.type == "effect_skipped"]
     assert skipped[0].data["reason"] == "The supply has no red drops left"
 

@@ -109,12 +109,18 @@ def test_fortune_teller_favor_and_full_action_are_confirmed_payments(wb):
     assert wb.counters(s, "Anna") == {**START, "gold": 1, "vials": 2}
 
 
-def test_fortune_teller_is_skipped_automatically_without_gold(wb):
+def _played_without_gold(wb, role: str):
+    """Anna plays ``role`` with her 2 gold taken away, unanswered: the session and the round's
+    last step."""
     s = wb.new(["Anna", "Barb", "Carl"])
     wb.do(s, "adjust", "Anna", changes={"gold": -2})
-    wb.do(s, "play_role", "Anna", role="fortune_teller")
+    wb.do(s, "play_role", "Anna", role=role)
     wb.do(s, "pass", "Barb")
-    step = wb.do(s, "pass", "Carl")
+    return s, wb.do(s, "pass", "Carl")
+
+
+def test_fortune_teller_is_skipped_automatically_without_gold(wb):
+    s, step = _played_without_gold(wb, "fortune_teller")
     assert [e.type for e in step.events] == ["answered", "round_resolved", "effect_skipped"]
     assert step.events[-1].data["reason"] == "Anna has 0 gold, needs 1"
     assert wb.counters(s, "Anna") == {**START, "gold": 0}
@@ -163,11 +169,7 @@ def test_assistant_full_action_takes_three_chosen_drops(wb):
 
 
 def test_assistant_full_action_is_skipped_without_gold(wb):
-    s = wb.new(["Anna", "Barb", "Carl"])
-    wb.do(s, "adjust", "Anna", changes={"gold": -2})
-    wb.do(s, "play_role", "Anna", role="assistant")
-    wb.do(s, "pass", "Barb")
-    step = wb.do(s, "pass", "Carl")
+    _, step = _played_without_gold(wb, "assistant")
     assert step.events[-1].type == "effect_skipped"
     assert step.events[-1].data["reason"] == "Anna has 0 gold, needs 1"
 

@@ -13,28 +13,13 @@ from pathlib import Path
 
 from companion.core.model import Command
 from companion.store import Store
+from tests.support.wiring import seat
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("gpio_child.py")
-HARDWARE = """\
-[buttons]
-undo = 5
-[seats.1]
-claim = 17
-so_be_it = 27
-pass = 22
-led = 23
-[seats.2]
-claim = 24
-so_be_it = 25
-pass = 8
-[seats.3]
-claim = 19
-so_be_it = 26
-pass = 21
-[buzzer]
-pin = 12
-"""
+HARDWARE = "".join([
+    "[buttons]\nundo = 5\n", seat(1, led=True), seat(2, (24, 25, 8)), seat(3),
+    "[buzzer]\npin = 12\n"])
 
 
 def test_a_gpio_press_from_another_thread_is_stored(tmp_path):

@@ -19,6 +19,7 @@ from hardware.dice.ble_protocol import (
     Identity, Ignored, Rolled, Unsettled, make_of,
 )
 from hardware.dice.recorded import air, pixels
+from tests.hardware.bluetooth_words import REASONS
 
 TODAY = Identity("d6", 6, pixels.FW_TODAY)
 ERA = {era: Identity("d6", 6, stamp) for era, stamp in pixels.ERAS.items()}
@@ -237,11 +238,7 @@ def test_a_link_reads_each_frame_as_it_comes_and_taps_quietly(caplog):
 
 
 # -- no Bluetooth: bleak's own exceptions, one reason each ------------------------------------
-@pytest.mark.parametrize("reason, line", [
-    ("NO_BLUETOOTH", "no Bluetooth adapter"), ("POWERED_OFF", "Bluetooth is switched off"),
-    ("NO_BLE_CENTRAL_ROLE", "the Bluetooth adapter cannot read dice (no Bluetooth LE)"),
-    ("DENIED_BY_SYSTEM", "D-Bus refuses this user access to Bluetooth (is it in the "
-                         "bluetooth group?)")])
+@pytest.mark.parametrize("reason, line", list(REASONS.items()))
 def test_bleaks_reasons_are_one_line_each(reason, line):
     pytest.importorskip("bleak")
     from hardware.dice.ble_link import absent_reason

@@ -13,28 +13,11 @@ from hardware.config import (
     parse_config,
 )
 from hardware.errors import ConfigError
+from tests.support.wiring import hardware_toml, seat
 
-GOOD = """\
-[buttons]
-undo = 5            # table buttons
-redo = 6
-
-[seats.1]
-claim = 17
-so_be_it = 27
-pass = 22
-led = 23
-
-[seats.2]
-claim = 24
-so_be_it = 25
-pass = 8
-
-[options]
-bounce_ms = 40
-hold_s = 2
-pull_up = false
-"""
+GOOD = hardware_toml(
+    "[buttons]\nundo = 5            # table buttons\nredo = 6\n", seat(1, led=True),
+    seat(2, (24, 25, 8)), "[options]\nbounce_ms = 40\nhold_s = 2\npull_up = false\n")
 
 
 def write(tmp_path, text, name="hardware.toml"):

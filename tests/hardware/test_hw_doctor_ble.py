@@ -13,6 +13,7 @@ import pytest
 from hardware.config import parse_config
 from hardware.doctor import Doctor
 from hardware.dice.ble_fake import FakeDie, FakeTransport
+from tests.hardware.bluetooth_words import REASONS
 
 pytest.importorskip("godice", reason="the ble extra (godice) is not installed")
 
@@ -50,10 +51,9 @@ def test_each_paired_die_is_reported_with_its_battery():
 
 
 @pytest.mark.parametrize("error, reason", [
-    ("NO_BLUETOOTH", "no Bluetooth adapter"), ("POWERED_OFF", "Bluetooth is switched off"),
+    *[(r, REASONS[r]) for r in ("NO_BLUETOOTH", "POWERED_OFF")],
     ("no system bus", "no system bus (D-Bus is not running)"),
-    ("DENIED_BY_SYSTEM", "D-Bus refuses this user access to Bluetooth (is it in the "
-                         "bluetooth group?)")])
+    ("DENIED_BY_SYSTEM", REASONS["DENIED_BY_SYSTEM"])])
 def test_no_bluetooth_is_one_warning(error, reason):
     from hardware.dice.recorded import air
 

@@ -15,6 +15,7 @@ from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from companion.core.model import Command
 from companion.history.bgstats import push_link
 from companion.history.plays import Play, Seat, read_play
+from tests.companion.cauldron_autoplay import brew_the_win
 from ui.widgets.qr import INSTRUCTION, PlayQrDialog, QrCode, modules, show_play_qr
 from ui_helpers import (
     both_sizes, close_dialogs, dialogs, draw, frames, play_out, resize, shot, tall_shot,
@@ -98,11 +99,7 @@ def test_cauldron_result_has_the_button_and_its_code_names_the_characters(app):
     s = start(app)
     deal(s, names)
     to_turns(s, names)
-    s.execute(Command("adjust_magik", "Anna", {"delta": 32}))
-    s.execute(Command("adjust_magik", "Barb", {"delta": 10}))
-    s.execute(Command("adjust_magik", "Carl", {"delta": 10}))
-    s.execute(Command("adjust", "Anna", {"pool": {"spider_web": 2, "frog_legs": 1}}))
-    s.execute(Command("brew", "Anna", {"potion": "Elixir 0", "any": ["frog_legs"]}))
+    brew_the_win(s)
     frames()
     assert app.screens.current == "cauldron_result"
     result = app.screens.get_screen("cauldron_result")

@@ -13,8 +13,6 @@ import pytest
 from kivy.app import App
 
 from companion.history.series import story
-from companion.store import Store
-from tests.companion.test_history_stats import build_history
 from tests.support.figures import report
 from ui.screens.history import PAGE
 from ui.widgets.qr import describe
@@ -28,13 +26,9 @@ TITLES = {"witchs_brew": "Witch's Brew", "cauldron": "Cauldron", "quest": "Cauld
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """200 finished games (and a few unfinished) in a file, built once for the module."""
-    path = tmp_path_factory.mktemp("ui-history") / "built.sqlite3"
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        played = build_history(store, COUNTS, unfinished=4, seed=7)
-    return path, played
+def built(histories):
+    """200 finished games (and a few unfinished) in a file, built once a session."""
+    return histories.get(COUNTS, unfinished=4, seed=7)
 
 
 @pytest.fixture

@@ -15,18 +15,13 @@ from companion.history.merge import merge, read_records
 from companion.history.plays import read_plays
 from companion.history.usb import FOLDER
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
 
 COUNTS = {"witchs_brew": 5, "cauldron": 3, "quest": 4}
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ui-usb") / "built.sqlite3"
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        build_history(store, COUNTS, unfinished=1, seed=11)
-    return path
+def built(histories):
+    return histories.get(COUNTS, unfinished=1, seed=11)[0]
 
 
 @pytest.fixture

@@ -11,34 +11,13 @@ import pytest
 
 from companion.core.model import Command, InputEvent
 from hardware.config import load_config
+from tests.support.wiring import hardware_toml, press, seat
 from ui_helpers import both_sizes, button, dialogs, frames, panel_texts, tap, tap_title, \
     on_hardware, texts, wait_for
 
-CONFIG = """\
-[buttons]
-undo = 4
-redo = 18
-
-[seats.1]
-claim = 17
-so_be_it = 27
-pass = 22
-led = 23
-
-[seats.2]
-claim = 5
-so_be_it = 6
-pass = 13
-
-[seats.3]
-claim = 19
-so_be_it = 26
-pass = 21
-
-[options]
-bounce_ms = 20
-hold_s = 1.5
-"""
+CONFIG = hardware_toml(
+    "[buttons]\nundo = 4\nredo = 18\n", seat(1, led=True), seat(2), seat(3),
+    "[options]\nbounce_ms = 20\nhold_s = 1.5\n")
 PORTS = [("/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614103E7XXXXXX-if00",
           "usb-Raspberry_Pi_Pico_E6614103E7XXXXXX-if00 (/dev/ttyACM0)"),
          ("/dev/ttyUSB0", "/dev/ttyUSB0 CP2102 USB to UART")]
@@ -96,18 +75,6 @@ def choose_pin(screen, key: str, pin: int | None) -> None:
     pad = dialogs()[0]
     tap_title(str(pin) if pin is not None else "Not wired", pad)
     assert not dialogs()
-
-
-def press(factory, pin: int, hold: float = 0.0) -> None:
-    """Press and release a mock pin from another thread, as gpiozero's callbacks come."""
-    def run():
-        factory.pin(pin).drive_low()
-        time.sleep(hold)
-        factory.pin(pin).drive_high()
-
-    worker = threading.Thread(target=run, name="gpio-test")
-    worker.start()
-    worker.join(5)
 
 
 def test_the_screen_renders_at_both_sizes(app, ports):

@@ -10,39 +10,19 @@ the press (what the press played is taken back first).
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 
 from companion.core.model import Command, InputEvent
+from tests.support.wiring import hardware_toml, press, seat
 from ui_helpers import frames, on_hardware, wait_for
 
 PLAYERS = ["Anna", "Barb", "Carl", "Daniel"]
 # Three seats, no undo and no menu button: pass and next carry them when held.
-NO_UNDO = """\
-[buttons]
-next = 10
-
-[seats.1]
-claim = 17
-so_be_it = 27
-pass = 22
-
-[seats.2]
-claim = 5
-so_be_it = 6
-pass = 13
-
-[seats.3]
-claim = 19
-so_be_it = 26
-pass = 21
-
-[options]
-bounce_ms = 5
-hold_s = 0.15
-"""
+NO_UNDO = hardware_toml(
+    "[buttons]\nnext = 10\n", seat(1), seat(2), seat(3),
+    "[options]\nbounce_ms = 5\nhold_s = 0.15\n")
 
 
 def start(app):
@@ -80,18 +60,6 @@ def table(app, tmp_path, monkeypatch):
         yield app, factory
 
 
-def hold_pin(factory, pin: int, seconds: float) -> None:
-    """Keep a mock button down for ``seconds`` on another thread, then let go."""
-    def run():
-        factory.pin(pin).drive_low()
-        time.sleep(seconds)
-        factory.pin(pin).drive_high()
-
-    worker = threading.Thread(target=run, name="gpio-hold")
-    worker.start()
-    worker.join(5)
-
-
 def test_the_mapping_depends_on_the_buttons_wired(app, table):
     app, _factory = table
     assert app.devices.hold_meaning("seat2.pass") == "undo"
@@ -125,7 +93,7 @@ def test_holding_pass_undoes_on_a_table_without_an_undo_button(table):
     takes it back and undoes Anna's role as the undo button would."""
     app, factory = table
     start(app)
-    hold_pin(factory, 13, 0.6)                              # seat2.pass, held
+    press(factory, 13, 0.6)                                 # seat2.pass, held
     assert wait_for(lambda: statuses(app) == ["undone", "undone"]), statuses(app)
     assert app.prompt["phase"] == "play" and app.prompt["seat"] == 0   # Anna announces again
     assert app.can_redo and not app.refusal
@@ -134,7 +102,7 @@ def test_holding_pass_undoes_on_a_table_without_an_undo_button(table):
 def test_a_quick_press_of_pass_is_only_a_pass(table):
     app, factory = table
     start(app)
-    hold_pin(factory, 13, 0.0)
+    press(factory, 13, 0.0)
     assert wait_for(lambda: statuses(app) == ["done", "done"])
     time.sleep(0.3)                                          # no hold arrives later
     frames(3)

@@ -15,6 +15,7 @@ import pytest
 from kivy.core.window import Window
 
 from companion.core.model import Command
+from tests.companion.cauldron_autoplay import brew_the_win
 from ui_helpers import close_dialogs, frames, play_out, resize, shot, tall_shot
 
 from ui import theme
@@ -230,10 +231,7 @@ def test_cauldron_setup_table_dialogs_and_result(tall):
     s.execute(Command("fill_board"))
     for who, value in zip(names, (6, 2, 3, 4)):
         s.execute(Command("turn_order_roll", who, {"value": value}))
-    s.execute(Command("adjust_magik", "Anna", {"delta": 32}))
-    s.execute(Command("adjust_magik", "Barb", {"delta": 10}))
-    s.execute(Command("adjust", "Anna", {"pool": {"spider_web": 2, "frog_legs": 1}}))
-    s.execute(Command("brew", "Anna", {"potion": "Elixir 0", "any": ["frog_legs"]}))
+    brew_the_win(s, others=("Barb",))
     frames()
     assert app.screens.current == "cauldron_result"
     tall_shot("portrait_cauldron_result")

@@ -13,7 +13,7 @@ import pytest
 
 from companion.history.stats import gather, players, profile_names
 from companion.store import Store
-from tests.companion.test_history_stats import build_history
+from tests.support.history import build_history
 from ui.screens.stats import open_stats
 from ui.screens.stats_view import WORKED
 from ui.widgets.chart import BarChart
@@ -24,12 +24,8 @@ TITLES = {"witchs_brew": "Witch's Brew", "cauldron": "Cauldron", "quest": "Cauld
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ui-stats") / "built.sqlite3"
-    with Store(path) as store:
-        store.conn.execute("PRAGMA synchronous = OFF")
-        build_history(store, COUNTS, seed=5, mess=0.03)
-    return path
+def built(histories):
+    return histories.get(COUNTS, seed=5, mess=0.03)[0]
 
 
 @pytest.fixture

@@ -8,20 +8,22 @@ import json
 import sqlite3
 
 from companion.core.model import Command
+from tests.support.full_card import disk_full
 from ui_helpers import frames, resize
 
 
 class FullCard:
     """The store's connection on a card that has just filled up: every step insert fails."""
 
+    #: the statement the full card refuses
+    FAILS = "INSERT INTO steps"
+
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
     def execute(self, sql, *args):
-        if sql.startswith("INSERT INTO steps"):
-            problem = sqlite3.OperationalError("database or disk is full")
-            problem.sqlite_errorcode = sqlite3.SQLITE_FULL
-            raise problem
+        if sql.startswith(self.FAILS):
+            raise disk_full()
         return self.conn.execute(sql, *args)
 
     def executemany(self, sql, *args):
@@ -169,12 +171,7 @@ def test_the_same_press_again_while_it_waits_is_applied_once(app):
 class FullForNewGames(FullCard):
     """A card that fills up just as a new game is stored."""
 
-    def execute(self, sql, *args):
-        if sql.startswith("INSERT INTO games"):
-            problem = sqlite3.OperationalError("database or disk is full")
-            problem.sqlite_errorcode = sqlite3.SQLITE_FULL
-            raise problem
-        return self.conn.execute(sql, *args)
+    FAILS = "INSERT INTO games"
 
 
 def test_a_new_game_on_a_full_card_is_refused_on_the_setup_screen(app):

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 
 from tests.support.browser import text, until
 from tests.web.test_browser import current, shot, table_of  # noqa: F401 (the fixture)
-from tests.web.test_view_options import _brew_until, _quest_until, _waiting
+from tests.web.seat_moments import brew_until, quest_until, waiting
 
 
 def _opened(browser, table_of, session, seat: int):
@@ -37,7 +37,7 @@ def _prompt_and_buttons_above_the_fold(driver) -> None:
 
 
 def test_the_alchemist_s_drop_is_returned_from_the_phone(browser, table_of):
-    session, seat = _brew_until(_waiting("trade_drop"))
+    session, seat = brew_until(waiting("trade_drop"))
     table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
     shot(browser, "witchs_brew_alchemist_drop")
@@ -54,7 +54,7 @@ def test_the_alchemist_s_drop_is_returned_from_the_phone(browser, table_of):
 
 
 def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
-    session, seat = _brew_until(_waiting("brew"))
+    session, seat = brew_until(waiting("brew"))
     table, name = _opened(browser, table_of, session, seat)
     form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='brew']")
     least = table.view["controls"][seat]["forms"][0]["fields"][0]["options"][0]["least"]
@@ -74,7 +74,7 @@ def test_a_brew_is_entered_on_the_phone_s_form(browser, table_of):
 def test_a_card_of_an_earlier_game_fills_the_brew_in_one_tap(browser, table_of):
     from companion.view.forms import brew_cards
 
-    session, seat = _brew_until(_waiting("brew"))
+    session, seat = brew_until(waiting("brew"))
     table = table_of(session)
     (form,) = table.view["controls"][seat]["forms"]
     stack = form["fields"][0]["options"][-1]
@@ -96,7 +96,7 @@ def test_a_card_of_an_earlier_game_fills_the_brew_in_one_tap(browser, table_of):
 
 
 def test_a_magic_die_is_kept_from_the_phone(browser, table_of):
-    session = _quest_until("magic")
+    session = quest_until("magic")
     seat = session.prompt()["seat"]
     table, name = _opened(browser, table_of, session, seat)
     _prompt_and_buttons_above_the_fold(browser)
@@ -111,7 +111,7 @@ def test_a_magic_die_is_kept_from_the_phone(browser, table_of):
 
 
 def test_the_spell_of_omniscience_reveals_a_bottle_from_the_phone(browser, table_of):
-    session = _quest_until("cast", spell="omniscience")
+    session = quest_until("cast", spell="omniscience")
     seat = session.prompt()["seat"]
     table, name = _opened(browser, table_of, session, seat)
     folds = browser.find_elements(By.CSS_SELECTOR, "#choices details.group")
@@ -148,7 +148,7 @@ def test_a_cellar_is_bought_in_the_market_from_the_phone(browser, table_of):
 
 
 def test_a_card_read_aloud_is_entered_for_another_seat_on_the_phone(browser, table_of):
-    session, seat = _brew_until(_waiting("table"))
+    session, seat = brew_until(waiting("table"))
     table, name = _opened(browser, table_of, session, seat)
     other = (seat + 1) % len(session.names)
     form = browser.find_element(By.CSS_SELECTOR, "#forms form[data-form='table']")

@@ -23,7 +23,7 @@ from companion.view.snapshot import audience_view, seat_choices
 from companion.view.forms import form_command, seat_forms
 from tests.companion import cauldron_autoplay
 from tests.web import tables
-from tests.web.test_view_options import _pass, _phone_plays, _same_after
+from tests.web.seat_moments import phone_plays, same_after, seat_pass
 from ui.web.clients import Client, seat_input
 from ui.web.messages import Refused
 
@@ -161,10 +161,10 @@ def test_a_purchase_beyond_the_seat_s_magik_is_bought_with_a_discount_as_on_the_
     options = _form(session, seat)["fields"][0]["options"]
     dear = next(o for o in options if o["price"] > magik)
     off = dear["price"] - magik
-    command = _phone_plays(session, seat, _entry(dear["value"], off))    # through the server
+    command = phone_plays(session, seat, _entry(dear["value"], off))    # through the server
     pi = _pi_buy(session, seat, dear["value"], off)
     assert command == pi
-    _same_after(session, command, pi)
+    same_after(session, command, pi)
     session.execute(command, source=f"{session.names[seat]}'s phone")
     assert session.state["players"][seat]["magik"] == 0
 
@@ -208,11 +208,11 @@ def test_the_server_lets_only_the_buyer_send_the_entry():
     session, seat = _market()
     snap = tables.snapshot(session, 3)
     message = {"type": "choose", "choice": _entry("cellar", 1), "seen": 3, "id": 1}
-    seat_input(snap, Client(ws=None, seat=_pass(session, seat)), seat, message)
+    seat_input(snap, Client(ws=None, seat=seat_pass(session, seat)), seat, message)
     for other in range(len(session.names)):
         if other != seat:
             with pytest.raises(Refused, match="not 'discount:"):
-                seat_input(snap, Client(ws=None, seat=_pass(session, other)), other, message)
+                seat_input(snap, Client(ws=None, seat=seat_pass(session, other)), other, message)
     assert audience_view(snap, None)["you"] is None       # a watching page: no entry at all
 
 

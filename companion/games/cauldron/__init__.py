@@ -91,21 +91,5 @@ def setup(config: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-RULES = GameRules(
-    name="cauldron",
-    title="Cauldron",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    flow=flow,
-    prompt=prompt,
-    summary=summary,
-    map_input=map_input,
-    results=results,
-    commands=COMMANDS,
-    setup_keys=SETUP_KEYS,
-    seat_names=seat_names,
-    players=(2, 6),
-    describe=describe,
-    chapter=chapter,
-)
+#: the parts imported above, taken by their names
+RULES = GameRules.gathered(globals(), name="cauldron", title="Cauldron", players=(2, 6))

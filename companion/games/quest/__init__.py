@@ -40,22 +40,6 @@ from companion.games.quest.log import chapter, describe
 from companion.games.quest.prompt import map_input, prompt, results, summary
 from companion.games.quest.state import setup
 
-RULES = GameRules(
-    name="quest",
-    title="Cauldron Quest",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    flow=flow,
-    prompt=prompt,
-    summary=summary,
-    map_input=map_input,
-    results=results,
-    commands=COMMANDS,
-    setup_keys=SETUP_KEYS,
-    seat_names=seat_names,
-    players=(1, 6),
-    cooperative=True,
-    describe=describe,
-    chapter=chapter,
-)
+#: the parts imported above, taken by their names
+RULES = GameRules.gathered(globals(), name="quest", title="Cauldron Quest", players=(1, 6),
+                          cooperative=True)

@@ -9,21 +9,5 @@ from companion.games.witchs_brew.log import chapter, describe
 from companion.games.witchs_brew.prompt import map_input, prompt, results, summary
 from companion.games.witchs_brew.state import seat_names, setup
 
-RULES = GameRules(
-    name="witchs_brew",
-    title="Witch's Brew",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    flow=flow,
-    prompt=prompt,
-    summary=summary,
-    map_input=map_input,
-    results=results,
-    commands=COMMANDS,
-    setup_keys=SETUP_KEYS,
-    seat_names=seat_names,
-    players=(3, 6),
-    describe=describe,
-    chapter=chapter,
-)
+#: the parts imported above, taken by their names
+RULES = GameRules.gathered(globals(), name="witchs_brew", title="Witch's Brew", players=(3, 6))
