@@ -103,7 +103,8 @@ class QuestSetupScreen(Screen):
         self.tiles = {}
         for name in INGREDIENTS:
             b = PictureButton(kind="ingredient", face=name, value=name,
-                              title=draw.INGREDIENT_WORDS[name], fs=20, picture=0.35,
+                              title=draw.INGREDIENT_WORDS[name], fs=20, caption_fs=20,
+                              picture=0.35,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.toggle(btn.value))
             self.tiles[name] = b

@@ -137,7 +137,7 @@ class QuestScreen(Screen):
         n = action["b"] if action else 0
         picked = self.picked[0] if self.picked else None
         words = {
-            "roll": "Roll the action dice!",
+            "roll": "Roll the dice!",
             "move": f"Move a bottle {n} spaces!",
             "return": f"Put bottle {picked} back!",
             "block": "Oh no! A path is blocked!",
@@ -184,7 +184,7 @@ class QuestScreen(Screen):
 
     def _panel(self, app, summary: dict, prompt: dict) -> None:
         mode = self.mode
-        stop = ("End the turn", "skip the spell", theme.GREY_BTN, theme.INK,
+        stop = ("End the turn", "", theme.GREY_BTN, theme.INK,
                 lambda: app.send(Command("end_turn")))
         cancel = ("Pick again", "", theme.GREY_BTN, theme.INK, self.unpick)
         if mode == "roll":
@@ -221,7 +221,7 @@ class QuestScreen(Screen):
                 if len(self.picked) == 2:
                     i, j = self.picked
                     # the panel names the two bottles: the button says the deed, once
-                    swap = ("Swap them", "", theme.GOOD, theme.DARK_INK,
+                    swap = ("Swap", "", theme.GOOD, theme.DARK_INK,
                             lambda: app.send(Command("swap", args={"bottles": [i, j]})))
                     panel.show(f"Bottles {i} and {j}", "Swap them on the board too",
                                [swap, cancel], "spell", "exchange")
