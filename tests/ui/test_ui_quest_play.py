@@ -132,7 +132,7 @@ def test_the_magic_spell_with_keep_toggles(app):
     assert [b.percent for b in panel.buttons.values()] == ["67%", "67%", "89%"]
     tap(panel.buttons["omniscience"])
     magic = table(app).panels["magic"]
-    assert magic.advice == "Roll all three dice: 67% chance it works"
+    assert magic.advice == "Roll all three: 67% chance"
     faces = {b.value: b for b in magic.ids.faces.children}
     for value in (2, 5, 4):                                  # die 1, 2, 3 as rolled
         tap(faces[value])

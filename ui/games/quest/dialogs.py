@@ -116,7 +116,7 @@ class TokenDialog(QuestDialog):
         self.title = "Spell-breaking token"
         self.subtitle = ("Once per game: remove one obstacle, and its path is free again"
                          if blocked else "No path is blocked yet: keep the token for later.")
-        row = BoxLayout(spacing=u * 8, size_hint_y=None, height=u * 140)
+        row = BoxLayout(spacing=u * 8, size_hint_y=None, height=self.app.fu * 140)
         row.add_widget(Label())
         for path in blocked:
             b = PictureButton(kind="obstacle", title=f"Path {path}", caption="free it",

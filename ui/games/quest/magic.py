@@ -35,7 +35,7 @@ def advice_words(spell: dict) -> str:
     one's when that is better: 'Kept the 5: 28%, best 75%' (the tiles' tips say which)."""
     p = spell.get("odds", {}).get("percent", 0)
     if not spell.get("rolls_used"):
-        return f"Roll all three dice: {p}% chance it works"
+        return f"Roll all three: {p}% chance"
     dice = spell["dice"]
 
     def faces(keep: list[str]) -> list[int]:
@@ -44,8 +44,8 @@ def advice_words(spell: dict) -> str:
     keep = faces(spell.get("keep", []))
     if not spell.get("chosen"):
         return (f"Keep {_faces_words(keep)}: {p}% chance" if keep
-                else f"Roll all three again: {p}% chance")
-    mine = f"Kept {_faces_words(keep)}" if keep else "Rolling all three"
+                else f"Roll all again: {p}% chance")
+    mine = f"Kept {_faces_words(keep)}" if keep else "Rolling all"
     best = spell.get("best")
     if not best:
         return f"{mine}: {p}% chance"

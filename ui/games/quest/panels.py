@@ -149,7 +149,9 @@ class AnnouncePanel(BoxLayout):
         for spell, b in self.buttons.items():
             # the spell and the dice it needs at a chair's size; what it does is said once
             # it worked (the big words), so no smaller second line here
-            b.title = f"{draw.SPELL_WORDS[spell]}: {draw.BUTTON_GOALS[spell]}"
+            # (Large text: the name alone, its picture shows the dice it needs)
+            b.title = (f"{draw.SPELL_WORDS[spell]}: {draw.BUTTON_GOALS[spell]}"
+                       if App.get_running_app().font_factor <= 1 else draw.SPELL_WORDS[spell])
             b.percent = f"{odds[spell]['percent']}%" if spell in odds else ""
 
     def announce(self, spell: str) -> None:

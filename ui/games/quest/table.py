@@ -151,8 +151,9 @@ class QuestScreen(Screen):
             self.turn_name = f"{who}: it worked!"
         if mode == "magic":
             self.big_words = f"Roll {draw.SPELL_GOALS[spell['name']]}!"
+            # the roll's count as a fraction: the line holds the name and spell at Large text
             self.turn_name = (f"{who}: {draw.SPELL_WORDS[spell['name']]} "
-                              f"({spell['rolls_used'] + 1} of 3)")
+                              f"{spell['rolls_used'] + 1}/3")
         else:
             self.big_words = words.get(mode, prompt.get("text", ""))
 
