@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -25,6 +25,9 @@ class QuestDialog(ModalView):
     title = StringProperty("")
     subtitle = StringProperty("")
     error = StringProperty("")
+    #: the headline's and the line's sizes: the type scale's over the table
+    title_fs = NumericProperty(theme.HEADLINE_FS)
+    subtitle_fs = NumericProperty(theme.DETAIL_FS)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -171,15 +171,17 @@ class IngredientPanel(BoxLayout):
             b.words = words
             b.bind(on_release=lambda btn: self.reveal(btn.value))
             self.ids.grid.add_widget(b)
-        self.ids.grid.bind(size=self._name, pos=self._name)
+        self.ids.grid.bind(size=self._name)
+        App.get_running_app().bind(fu=self._name)
 
     def _name(self, *_args) -> None:
         """Every ingredient by its name where each name fits its button whole on one line at the
         table's text size; else all by their pictures alone (one name left out reads worse
         than none; a name on two lines leaves the picture no room)."""
         app = App.get_running_app()
-        buttons = self.ids.grid.children
-        room = min((b.width for b in buttons), default=0) - app.u * 6
+        grid = self.ids.grid
+        buttons = grid.children
+        room = (grid.width - grid.spacing[0] * (grid.cols - 1)) / grid.cols - app.u * 6
         fits = room > 0 and all(
             text_needs(False, b.words, app.fu * theme.DETAIL_FS, "Roboto", True, None,
                        "left")[0] <= room for b in buttons)
