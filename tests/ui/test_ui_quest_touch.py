@@ -2,7 +2,7 @@
 and the wizard take a finger alone, crowded or not (two bottles side by side on a path were 22
 units apart at 800x480, the wizard beside a bottle 44), and every control of the table's
 phases is 48 units each way with a gap to the next (the magic dice's faces were six in 298
-units with 2 between them). Screenshots: quest_board_crowded_*."""
+units with 2 between them). Screenshots: quest_board_crowded_*, quest_large_board_crowded_*."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import math
 
 from layout_reading import targets
 from test_ui_quest_screens import do, quest, start
+from test_ui_text_size import large  # noqa: F401 (the fixture)
 from ui_helpers import frames, resize, shot
 
 from ui.games.quest.board import PIECE_GAP, TOUCH_REACH
@@ -23,13 +24,23 @@ CROWDED = {"bottles": {"1": "p1.1", "2": "p1.2", "3": "p1.5", "4": "c1", "5": "p
 
 
 def test_each_bottle_and_the_wizard_take_a_finger_alone(app):
+    _alone(app, "quest_board_crowded")
+
+
+def test_each_piece_alone_on_the_smaller_board_of_large_text(app, large):  # noqa: F811
+    _alone(app, "quest_large_board_crowded")
+
+
+def _alone(app, name: str) -> None:
+    """On the crowded board, at both sizes: each piece is on the board, picked alone within
+    a fingertip of its centre, two fingertips and a gap from every other piece."""
     start(app)
     board = quest(app).ids.board
     try:
         for size in ((800, 480), (1280, 720)):
             resize(*size)
             board.summary = {**app.summary, **CROWDED}
-            shot("quest_board_crowded")
+            shot(name)
             u = app.u
             places = board.pieces()
             assert set(places) == {"b1", "b2", "b3", "b4", "b5", "b6", "wizard"}

@@ -168,7 +168,9 @@ class QuestBoard(FloatLayout):
         if key != getattr(self, "_pieces_key", None):
             least = (2 * TOUCH_REACH + PIECE_GAP) * u
             self._pieces_key = key
-            self._pieces = spread(homes, least, (g["cx"], g["cy"]), g["R"] * 0.95 - least / 2)
+            # within the board's rim (a fingertip's half inside it), never off the ring
+            within = max(g["ring"], g["R"] * 0.95 - least / 2)
+            self._pieces = spread(homes, least, (g["cx"], g["cy"]), within)
         return self._pieces
 
     def piece_at(self, x: float, y: float) -> str | None:

@@ -40,7 +40,7 @@ def spread(homes: dict[str, Point], least: float, centre: Point, within: float) 
         for k in keys:
             x, y = at[k]
             r = math.hypot(x - centre[0], y - centre[1])
-            if r > within:
+            if r > within + 1e-6:
                 at[k] = [centre[0] + (x - centre[0]) * within / r,
                          centre[1] + (y - centre[1]) * within / r]
         if not crowded:
