@@ -104,7 +104,12 @@ class PictureButton(ButtonBehavior, Box):
         wide, high = text_needs(False, self.title, app.fu * self.fs, "Roboto", True, None,
                                 "left") if self.title else (0, 0)
         cut = wide > room or (not self.caption and high > tall)
-        self.shown_title = "" if self.terse and self.width > 1 and cut else self.title
+        shown = "" if self.terse and self.width > 1 and cut else self.title
+        if shown != self.shown_title:
+            self.shown_title = shown
+            if not (shown or self.caption) and self.children:
+                # the words' box keeps the size its share last gave it (kv's 0 is set once)
+                self.children[0].size = (0, 0)
 
     def _fit(self, *_args) -> None:
         """The picture's share from the height left once the title (and caption) fit."""
@@ -113,7 +118,7 @@ class PictureButton(ButtonBehavior, Box):
         app = App.get_running_app()
         second = self.caption_fs or max(theme.DETAIL_FS, self.fs * 0.8)
         lines = self.title.count("\n") + 1 if self.shown_title else 0
-        words = app.fu * (self.fs * 1.3 * lines + (second * 1.3 if self.caption else 0)) + app.u * 14
+        words = app.fu * (self.fs * 1.25 * lines + (second * 1.25 if self.caption else 0)) + app.u * 10
         self.picture = max(0.2, min(0.62, 1 - words / self.height))
 
 

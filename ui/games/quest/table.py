@@ -78,7 +78,7 @@ class QuestScreen(Screen):
     token_used = BooleanProperty(False)
     can_fix = BooleanProperty(False)
     mode = StringProperty("")
-    show_dice = BooleanProperty(True)   # the action dice beside the big words (not while magic)
+    show_dice = BooleanProperty(True)   # the action dice beside the big words (``_header``)
 
     def on_kv_post(self, _base):
         self.picked: list[int] = []
@@ -132,7 +132,10 @@ class QuestScreen(Screen):
             self.die_a, self.die_b = action["a"], action["b"]
         else:
             self.die_a, self.die_b = reading.get("action_a"), reading.get("action_b")
-        self.show_dice = mode != "magic" and (self.die_a is not None or mode == "roll")
+        # not while the magic dice roll, nor while the ingredients are asked for (the big
+        # words have the panel's width: one line with Large text, the pictures the room)
+        self.show_dice = (mode not in ("magic", "ingredient")
+                          and (self.die_a is not None or mode == "roll"))
         spell = summary["spell"]
         n = action["b"] if action else 0
         picked = self.picked[0] if self.picked else None
