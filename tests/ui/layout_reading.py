@@ -43,7 +43,7 @@ OLD_NEAR_CAPS = 14
 #: The games (their table screen's name) whose every captured state, dialogs and forms over
 #: the table included, is held to the floor; the others to the rule before it, and their
 #: findings under the floor are counted in the figures (``under_floor``) until they join.
-FLOOR_HELD: set[str] = {"witchs_brew"}
+FLOOR_HELD: set[str] = {"witchs_brew", "quest"}
 
 
 def _is_far(w: Label) -> bool:

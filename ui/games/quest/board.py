@@ -23,6 +23,7 @@ from kivy.uix.floatlayout import FloatLayout
 
 from ui import theme
 from ui.games.quest import draw
+from ui.games.quest.pieces import reach, spread
 from ui.widgets.icons import disc
 
 PATHS = (1, 2, 3, 4, 5, 6)
@@ -35,6 +36,10 @@ RING_OUT, SHRINK = 0.9, 0.8
 #: units from a live space's centre within which a finger picks it (a 48-unit target: 9 mm on
 #: the 7-inch panel)
 TOUCH_REACH = 24
+#: units between two pieces' fingertips (a bottle's, the wizard's): crowded pieces are drawn
+#: apart to 2 * TOUCH_REACH + PIECE_GAP (ui/games/quest/pieces.py)
+PIECE_GAP = 4
+WIZARD = "wizard"
 
 
 class QuestBoard(FloatLayout):
@@ -143,17 +148,58 @@ class QuestBoard(FloatLayout):
         held = {str(b) for b in [*self.choosable, *self.selected]}
         return [*self.targets, *(space for b, space in bottles.items() if b in held)]
 
-    def space_at(self, x: float, y: float) -> str | None:
-        """The space (or "cauldron") under a finger at (x, y), or None. A finger within
-        TOUCH_REACH units of a live space (``live``) picks the nearest live one: a circle
-        space is about 40 px from the next at 800x480, less than a fingertip, and the bottles
-        drawn there are smaller still; the spaces nothing can happen on do not take the tap
-        from those that can."""
+    def piece_space(self, piece: str) -> str:
+        """The space a piece stands on: ``b3`` is bottle 3, ``wizard`` the wizard."""
+        if piece == WIZARD:
+            return f"c{self.summary.get('wizard', 0)}"
+        return self.summary["bottles"][piece[1:]]
+
+    def pieces(self) -> dict[str, tuple[float, float]]:
+        """Where each piece on the board is drawn (``piece_space``'s keys): on its space, or
+        drawn apart from a piece too near for a fingertip each (``pieces.spread``)."""
+        if not self.summary:
+            return {}
+        keys = [f"b{b}" for b, space in self.summary.get("bottles", {}).items()
+                if space != CAULDRON] + [WIZARD]
+        homes = {k: self.xy(self.piece_space(k)) for k in keys}
         g = self.geometry()
-        reach = TOUCH_REACH * App.get_running_app().u
-        near = [(d, space) for space in self.live()
-                if (d := math.hypot(x - self.xy(space)[0], y - self.xy(space)[1])) <= reach
-                or (space == CAULDRON and d <= g["pot"] * 0.95)]
+        u = App.get_running_app().u
+        key = (tuple(sorted(homes.items())), u, g["R"])
+        if key != getattr(self, "_pieces_key", None):
+            least = (2 * TOUCH_REACH + PIECE_GAP) * u
+            self._pieces_key = key
+            # within the board's rim (a fingertip's half inside it), never off the ring
+            within = max(g["ring"], g["R"] * 0.95 - least / 2)
+            self._pieces = spread(homes, least, (g["cx"], g["cy"]), within)
+        return self._pieces
+
+    def piece_at(self, x: float, y: float) -> str | None:
+        """The piece whose fingertip (within TOUCH_REACH units of where it is drawn, less only
+        where two are too near: never one over another's) a finger at (x, y) is on."""
+        near = self._near_pieces(x, y)
+        return min(near)[1] if near else None
+
+    def _near_pieces(self, x: float, y: float) -> list[tuple[float, str]]:
+        """(distance, piece) for each piece whose fingertip (x, y) is on."""
+        places = self.pieces()
+        u = App.get_running_app().u
+        reaches = reach(places, TOUCH_REACH * u, PIECE_GAP * u)
+        return [(d, k) for k, (px, py) in places.items()
+                if (d := math.hypot(x - px, y - py)) <= reaches[k]]
+
+    def space_at(self, x: float, y: float) -> str | None:
+        """The space (or "cauldron") under a finger at (x, y), or None. A piece (a bottle, the
+        wizard) takes a finger within its own reach (``piece_at``), a gold target one within
+        TOUCH_REACH units, the nearer of the two where both could: a circle space is about
+        40 px from the next at 800x480, less than a fingertip, and the bottles drawn there are
+        smaller still; the spaces nothing can happen on do not take the tap from those that
+        can."""
+        g = self.geometry()
+        u = App.get_running_app().u
+        near = [(d, self.piece_space(k)) for d, k in self._near_pieces(x, y)]
+        near += [(d, space) for space in self.targets
+                 if (d := math.hypot(x - self.xy(space)[0], y - self.xy(space)[1]))
+                 <= TOUCH_REACH * u or (space == CAULDRON and d <= g["pot"] * 0.95)]
         if near:
             return min(near)[1]
         cx, cy = g["cx"], g["cy"]
@@ -163,8 +209,9 @@ class QuestBoard(FloatLayout):
         for space in self.spaces():
             sx, sy = self.xy(space)
             d = math.hypot(x - sx, y - sy)
-            reach = max(g["rc"] if space.startswith("c") else g["rp"], g["step"] * 0.5) * 1.25
-            if d <= reach and (best_d is None or d < best_d):
+            near_enough = max(g["rc"] if space.startswith("c") else g["rp"],
+                              g["step"] * 0.5) * 1.25
+            if d <= near_enough and (best_d is None or d < best_d):
                 best, best_d = space, d
         return best
 
@@ -203,12 +250,15 @@ class QuestBoard(FloatLayout):
             for p in summary.get("obstacles", []):
                 x, y = self.xy(f"p{p}.{self.settings['obstacle_space']}")
                 draw.obstacle(x, y, g["step"] * 1.15)
+            places = self.pieces()
+            for k, (x, y) in places.items():
+                self._leader(self.xy(self.piece_space(k)), (x, y), g)
             for b, space in summary.get("bottles", {}).items():
                 if space != CAULDRON:
-                    self._bottle(int(b), space, g)
+                    self._bottle(int(b), places[f"b{b}"], space, g)
             for space in self.targets:
                 self._target(space, g)
-            wx, wy = self.xy(f"c{summary.get('wizard', 0)}")
+            wx, wy = places[WIZARD]
             draw.hat(wx, wy + g["rc"] * 0.25, g["rc"] * 3.0)
 
     def _path(self, p: int, g: dict[str, float]) -> None:
@@ -245,8 +295,18 @@ class QuestBoard(FloatLayout):
         draw.ring(x, y, r, draw.GOLD, max(2.0, g["R"] * 0.014))
         draw.disc(x, y, r * 0.3, draw.GOLD)
 
-    def _bottle(self, b: int, space: str, g: dict[str, float]) -> None:
-        x, y = self.xy(space)
+    @staticmethod
+    def _leader(home: tuple[float, float], at: tuple[float, float], g: dict[str, float]) -> None:
+        """A piece drawn off its space (too near another): a line back to the space it is on,
+        and a dot there."""
+        if math.hypot(at[0] - home[0], at[1] - home[1]) < 1:
+            return
+        Color(*draw.WHITE)
+        Line(points=[*home, *at], width=max(1.2, g["R"] * 0.008))
+        draw.disc(*home, max(2.5, g["rp"] * 0.45), draw.WHITE)
+
+    def _bottle(self, b: int, at: tuple[float, float], space: str, g: dict[str, float]) -> None:
+        x, y = at
         on_circle = space.startswith("c")
         size = (g["rc"] * 2.5) if on_circle else min(g["step"] * 1.3, g["rp"] * 3.2)
         found = self.summary.get("revealed", {}).get(str(b))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -25,6 +25,9 @@ class QuestDialog(ModalView):
     title = StringProperty("")
     subtitle = StringProperty("")
     error = StringProperty("")
+    #: the headline's and the line's sizes: the type scale's over the table
+    title_fs = NumericProperty(theme.HEADLINE_FS)
+    subtitle_fs = NumericProperty(theme.DETAIL_FS)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -62,15 +65,15 @@ class FixDiceDialog(QuestDialog):
             self.title = "Fix the magic dice"
             dice = [(str(i), f"Die {i + 1}", list(range(1, 7)), v)
                     for i, v in enumerate(last["roll"]["dice"])]
-        self.subtitle = "Tap what the dice really show, then Save"
+        self.subtitle = "Tap what the dice really show: Save replays the turn"
         for key, word, faces, current in dice:
             row = BoxLayout(spacing=u * 6)
-            row.add_widget(Label(text=word, font_size=u * 18, bold=True, color=theme.INK,
-                                 size_hint_x=None, width=u * 70))
+            row.add_widget(Label(text=word, font_size=self.app.fu * theme.DETAIL_FS, bold=True,
+                                 color=theme.INK, size_hint_x=None, width=self.app.fu * 76))
             buttons = []
             for face in faces:
-                b = PictureButton(kind="die", face=face, value=face, picture=0.6, fs=18,
-                                  orientation="vertical", fill=theme.SURFACE_HI,
+                b = PictureButton(kind="die", face=face, value=face, picture=0.6, terse=True,
+                                  orientation="vertical", fill=theme.SURFACE_HI, pad=2,
                                   title=face_word(face) if self.kind == "action" else "")
                 b.picture = 0.66 if self.kind == "action" else 1
                 b.selected = face == current
@@ -79,10 +82,9 @@ class FixDiceDialog(QuestDialog):
                 row.add_widget(b)
             self.rows.append((key, buttons))
             self.ids.body.add_widget(row)
-        cancel = FlatButton(title="Cancel", fs=20)
+        cancel = FlatButton(title="Cancel", fs=theme.ACTION_FS)
         cancel.bind(on_release=lambda *_: self.dismiss())
-        save = FlatButton(title="Save", caption="the turn is replayed", fs=22,
-                          fill=theme.GOOD, ink=theme.DARK_INK)
+        save = FlatButton(title="Save", fs=theme.ACTION_FS, fill=theme.GOOD, ink=theme.DARK_INK)
         save.bind(on_release=lambda *_: self.save())
         self.add_buttons(cancel, save)
 
@@ -115,12 +117,12 @@ class TokenDialog(QuestDialog):
         u = self.app.u
         blocked = list(self.app.summary.get("obstacles", []))
         self.title = "Spell-breaking token"
-        self.subtitle = ("Remove one obstacle: the path is free again. Only once per game!"
+        self.subtitle = ("Once per game: remove one obstacle, and its path is free again"
                          if blocked else "No path is blocked yet: keep the token for later.")
-        row = BoxLayout(spacing=u * 8, size_hint_y=None, height=u * 130)
+        row = BoxLayout(spacing=u * 8, size_hint_y=None, height=self.app.fu * 140)
         row.add_widget(Label())
         for path in blocked:
-            b = PictureButton(kind="obstacle", title=f"Path {path}", caption="free it", fs=22,
+            b = PictureButton(kind="obstacle", title=f"Path {path}", caption="free it",
                               picture=0.52, orientation="vertical", fill=theme.rgba("#3A2F52"),
                               size_hint_x=None, width=u * 140)
             b.path = path
@@ -130,6 +132,6 @@ class TokenDialog(QuestDialog):
         row.add_widget(Label())
         self.ids.body.add_widget(row)
         self.ids.body.add_widget(Label())
-        cancel = FlatButton(title="Keep the token", fs=20)
+        cancel = FlatButton(title="Keep the token", fs=theme.ACTION_FS)
         cancel.bind(on_release=lambda *_: self.dismiss())
         self.add_buttons(cancel)

@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.games.quest import draw
-from ui.widgets.common import Box
+from ui.widgets.common import Box, text_needs
 
 
 class Picture(Widget):
@@ -64,7 +64,9 @@ class Picture(Widget):
 
 
 class PictureButton(ButtonBehavior, Box):
-    """A big button: a picture and a word (and a smaller second line)."""
+    """A big button: a picture and a word (and a second line), at the table's text size
+    (``app.fu``). ``terse``: the picture says what the word does (a die's face), so the word
+    is left out where it does not fit whole, never drawn smaller."""
 
     kind = StringProperty("die")
     face = ObjectProperty(None, allownone=True)
@@ -73,26 +75,50 @@ class PictureButton(ButtonBehavior, Box):
     selected = BooleanProperty(False)
     fill = ColorProperty(theme.GREY_BTN)
     ink = ColorProperty(theme.INK)
-    fs = NumericProperty(19)
+    fs = NumericProperty(theme.DETAIL_FS)
     picture = NumericProperty(0.5)   # share of the button the picture takes
     value = ObjectProperty(None, allownone=True)
     pad = NumericProperty(6)         # units left and right of the picture and words
     caption_fs = NumericProperty(0)  # the second line's size in units; 0: four fifths of fs
     fit = BooleanProperty(False)     # (vertical) the picture as big as the words below allow
+    terse = BooleanProperty(False)
+    shown_title = StringProperty("")  # the title, or '' where a terse one does not fit
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.bind(height=self._fit, caption=self._fit, fit=self._fit, fs=self._fit, title=self._fit)
+        self.bind(size=self._terse, title=self._terse, caption=self._terse, terse=self._terse, fs=self._terse,
+                  orientation=self._terse, picture=self._terse)
+        App.get_running_app().bind(fu=self._terse)
+        self._terse()
         self._fit()
+        self.bind(shown_title=self._fit)
+
+    def _terse(self, *_args) -> None:
+        app = App.get_running_app()
+        room, tall = self.width - 2 * self.pad * app.u, self.height - 12 * app.u
+        if self.orientation == "horizontal":
+            room *= 1 - self.picture
+        else:
+            tall *= 1 - self.picture
+        wide, high = text_needs(False, self.title, app.fu * self.fs, "Roboto", True, None,
+                                "left") if self.title else (0, 0)
+        cut = wide > room or (not self.caption and high > tall)
+        shown = "" if self.terse and self.width > 1 and cut else self.title
+        if shown != self.shown_title:
+            self.shown_title = shown
+            if not (shown or self.caption) and self.children:
+                # the words' box keeps the size its share last gave it (kv's 0 is set once)
+                self.children[0].size = (0, 0)
 
     def _fit(self, *_args) -> None:
         """The picture's share from the height left once the title (and caption) fit."""
         if not self.fit or self.orientation != "vertical" or self.height <= 1:
             return
-        u = App.get_running_app().u
-        second = self.caption_fs or max(20, self.fs * 0.8)
-        lines = self.title.count("\n") + 1
-        words = u * (self.fs * 1.3 * lines + (second * 1.3 if self.caption else 0) + 14)
+        app = App.get_running_app()
+        second = self.caption_fs or max(theme.DETAIL_FS, self.fs * 0.8)
+        lines = self.title.count("\n") + 1 if self.shown_title else 0
+        words = app.fu * (self.fs * 1.25 * lines + (second * 1.25 if self.caption else 0)) + app.u * 10
         self.picture = max(0.2, min(0.62, 1 - words / self.height))
 
 

@@ -35,7 +35,7 @@ def advice_words(spell: dict) -> str:
     one's when that is better: 'Kept the 5: 28%, best 75%' (the tiles' tips say which)."""
     p = spell.get("odds", {}).get("percent", 0)
     if not spell.get("rolls_used"):
-        return f"Roll all three dice: {p}% chance it works"
+        return f"Roll all three: {p}% chance"
     dice = spell["dice"]
 
     def faces(keep: list[str]) -> list[int]:
@@ -44,8 +44,8 @@ def advice_words(spell: dict) -> str:
     keep = faces(spell.get("keep", []))
     if not spell.get("chosen"):
         return (f"Keep {_faces_words(keep)}: {p}% chance" if keep
-                else f"Roll all three again: {p}% chance")
-    mine = f"Kept {_faces_words(keep)}" if keep else "Rolling all three"
+                else f"Roll all again: {p}% chance")
+    mine = f"Kept {_faces_words(keep)}" if keep else "Rolling all"
     best = spell.get("best")
     if not best:
         return f"{mine}: {p}% chance"
@@ -64,13 +64,13 @@ class MagicPanel(BoxLayout):
         self.dice_buttons = []
         for n, die in enumerate(MAGIC_DICE, start=1):
             b = PictureButton(kind="die", face=None, orientation="vertical", fit=True,
-                              fs=24, caption_fs=24, pad=2, fill=theme.SURFACE_HI)
+                              pad=2, fill=theme.SURFACE_HI)
             b.die, b.number = die, n
             b.bind(on_release=lambda btn: self.toggle_keep(btn.die))
             self.dice_buttons.append(b)
             self.ids.dice.add_widget(b)
         for face in range(1, 7):
-            b = PictureButton(kind="die", face=face, picture=1, fill=theme.SURFACE_HI)
+            b = PictureButton(kind="die", face=face, picture=1, pad=2, fill=theme.SURFACE_HI)
             b.value = face
             b.bind(on_release=lambda btn: self.enter(btn.value))
             self.ids.faces.add_widget(b)
@@ -93,9 +93,13 @@ class MagicPanel(BoxLayout):
                 # a tip in the title's place where the team's choice differs from the best
                 # (the tile's colour says kept): one line, so the die keeps its size
                 differs = (d in advised) != (d in self.kept)
-                b.title = (("tip: keep it" if d in advised else "tip: roll it") if differs
+                b.title = (("tip: keep" if d in advised else "tip: roll") if differs
                            else "KEEP" if d in self.kept else "roll again")
                 b.caption = ""
+            if inputs and d == inputs[0] and (reading or not rolled):
+                # the die the faces below are for while a roll is entered (the row has no
+                # room for its name); between rolls the tile keeps its tip
+                b.title = "next"
             b.selected = d in self.kept
             b.fill = theme.rgba("#5B4391") if d in self.kept else theme.SURFACE_HI
         self.can_keep = rolled
@@ -123,8 +127,3 @@ class MagicPanel(BoxLayout):
 
     def stop(self) -> None:
         App.get_running_app().send(Command("end_turn"))
-
-    def entry_words(self) -> str:
-        if not self.entry:
-            return ""
-        return f"Die {MAGIC_DICE.index(self.entry) + 1}"

@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.core.model import Command, InputEvent
 from ui import theme
 from ui.games.quest import draw
-from ui.widgets.common import FlatButton
+from ui.widgets.common import FlatButton, text_needs
 from ui.games.quest.icons import PictureButton
 
 DICE = random.SystemRandom()
@@ -56,8 +56,9 @@ class RollPanel(BoxLayout):
                                     (self.ids.row_b, "action_b", faces_b)):
                 box.clear_widgets()
                 for face in faces:
-                    b = PictureButton(kind="die", face=face, title=face_word(face), fs=24,
-                                      orientation="vertical", picture=0.6, value=face)
+                    # the face's word where it fits whole: the picture says it alone
+                    b = PictureButton(kind="die", face=face, title=face_word(face), terse=True,
+                                      orientation="vertical", picture=0.6, value=face, pad=2)
                     b.die = die
                     b.bind(on_release=lambda btn: self.enter(btn.die, btn.value))
                     box.add_widget(b)
@@ -97,7 +98,8 @@ class InfoPanel(BoxLayout):
         box = self.ids.buttons
         box.clear_widgets()
         for title, caption, fill, ink, action in buttons:
-            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=24, caption_fs=20)
+            b = FlatButton(title=title, caption=caption, fill=fill, ink=ink, fs=theme.ACTION_FS,
+                           caption_fs=theme.DETAIL_FS)
             b.bind(on_release=lambda _b, act=action: act())
             box.add_widget(b)
 
@@ -109,7 +111,7 @@ class BlockPanel(BoxLayout):
 
     def on_kv_post(self, _base):
         for path in range(1, 7):
-            b = FlatButton(title=f"Path {path}", fs=26, fill=theme.rgba("#3A2F52"))
+            b = FlatButton(title=f"Path {path}", fs=theme.ACTION_FS, fill=theme.rgba("#3A2F52"))
             b.path = path
             b.bind(on_release=lambda btn: self.block(btn.path))
             self.ids.paths.add_widget(b)
@@ -118,7 +120,7 @@ class BlockPanel(BoxLayout):
         self.blocked = list(summary.get("obstacles", []))
         for b in self.ids.paths.children:
             is_blocked = b.path in self.blocked
-            b.caption = "blocked" if is_blocked else ""
+            b.caption = "shut" if is_blocked else ""   # shorter than its title: read at 30
             b.disabled = is_blocked
 
     def block(self, path: int) -> None:
@@ -136,7 +138,7 @@ class AnnouncePanel(BoxLayout):
     def on_kv_post(self, _base):
         self.buttons = {}
         for spell in SPELLS:
-            b = SpellButton(kind="spell", face=spell, spell=spell, picture=0.2, fs=24,
+            b = SpellButton(kind="spell", face=spell, spell=spell, picture=0.2,
                             fill=theme.rgba("#3A2F52"))
             b.bind(on_release=lambda btn: self.announce(btn.spell))
             self.buttons[spell] = b
@@ -147,7 +149,9 @@ class AnnouncePanel(BoxLayout):
         for spell, b in self.buttons.items():
             # the spell and the dice it needs at a chair's size; what it does is said once
             # it worked (the big words), so no smaller second line here
-            b.title = f"{draw.SPELL_WORDS[spell]}: {draw.BUTTON_GOALS[spell]}"
+            # (Large text: the name alone, its picture shows the dice it needs)
+            b.title = (f"{draw.SPELL_WORDS[spell]}: {draw.BUTTON_GOALS[spell]}"
+                       if App.get_running_app().font_factor <= 1 else draw.SPELL_WORDS[spell])
             b.percent = f"{odds[spell]['percent']}%" if spell in odds else ""
 
     def announce(self, spell: str) -> None:
@@ -162,14 +166,27 @@ class IngredientPanel(BoxLayout):
 
     def on_kv_post(self, _base):
         for name, words in draw.INGREDIENT_WORDS.items():
-            b = PictureButton(kind="ingredient", face=name,
-                              title=words.replace(" ", "\n") if len(words) > 10 else words,
-                              # (24 units would wrap "Mushroom" in a third of the panel)
-                              fs=20, caption_fs=20, orientation="vertical", fit=True,
-                              value=name,
-                              fill=theme.SURFACE_HI)
+            b = PictureButton(kind="ingredient", face=name, orientation="vertical", fit=True,
+                              value=name, pad=2, fill=theme.SURFACE_HI)
+            b.words = words
             b.bind(on_release=lambda btn: self.reveal(btn.value))
             self.ids.grid.add_widget(b)
+        self.ids.grid.bind(size=self._name)
+        App.get_running_app().bind(fu=self._name)
+
+    def _name(self, *_args) -> None:
+        """Every ingredient by its name where each name fits its button whole on one line at the
+        table's text size; else all by their pictures alone (one name left out reads worse
+        than none; a name on two lines leaves the picture no room)."""
+        app = App.get_running_app()
+        grid = self.ids.grid
+        buttons = grid.children
+        room = (grid.width - grid.spacing[0] * (grid.cols - 1)) / grid.cols - app.u * 6
+        fits = room > 0 and all(
+            text_needs(False, b.words, app.fu * theme.DETAIL_FS, "Roboto", True, None,
+                       "left")[0] <= room for b in buttons)
+        for b in buttons:
+            b.title = b.words if fits else ""
 
     def show(self, bottle: int, summary: dict, back: Callable[[], None]) -> None:
         self.bottle, self.back = bottle, back

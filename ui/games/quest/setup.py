@@ -103,7 +103,8 @@ class QuestSetupScreen(Screen):
         self.tiles = {}
         for name in INGREDIENTS:
             b = PictureButton(kind="ingredient", face=name, value=name,
-                              title=draw.INGREDIENT_WORDS[name], fs=20, picture=0.35,
+                              title=draw.INGREDIENT_WORDS[name], fs=20, caption_fs=20,
+                              picture=0.35,
                               fill=theme.SURFACE_HI)
             b.bind(on_release=lambda btn: self.toggle(btn.value))
             self.tiles[name] = b
@@ -248,6 +249,7 @@ class BoardFactsDialog(QuestDialog):
     def __init__(self, screen: QuestSetupScreen, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.screen = screen
+        self.title_fs, self.subtitle_fs = 26, 18   # a form before the table: its own sizes
         self.title = "Board facts (only if your box differs)"
         self.subtitle = ("Circle spaces from one path to the next, spaces on a path, where an "
                          "obstacle stands, the dice faces. Defaults: as most boxes print them.")

@@ -78,7 +78,7 @@ class QuestScreen(Screen):
     token_used = BooleanProperty(False)
     can_fix = BooleanProperty(False)
     mode = StringProperty("")
-    show_dice = BooleanProperty(True)   # the action dice beside the big words (not while magic)
+    show_dice = BooleanProperty(True)   # the action dice beside the big words (``_header``)
 
     def on_kv_post(self, _base):
         self.picked: list[int] = []
@@ -132,12 +132,15 @@ class QuestScreen(Screen):
             self.die_a, self.die_b = action["a"], action["b"]
         else:
             self.die_a, self.die_b = reading.get("action_a"), reading.get("action_b")
-        self.show_dice = mode != "magic" and (self.die_a is not None or mode == "roll")
+        # not while the magic dice roll, nor while the ingredients are asked for (the big
+        # words have the panel's width: one line with Large text, the pictures the room)
+        self.show_dice = (mode not in ("magic", "ingredient")
+                          and (self.die_a is not None or mode == "roll"))
         spell = summary["spell"]
         n = action["b"] if action else 0
         picked = self.picked[0] if self.picked else None
         words = {
-            "roll": "Roll the action dice!",
+            "roll": "Roll the dice!",
             "move": f"Move a bottle {n} spaces!",
             "return": f"Put bottle {picked} back!",
             "block": "Oh no! A path is blocked!",
@@ -151,8 +154,9 @@ class QuestScreen(Screen):
             self.turn_name = f"{who}: it worked!"
         if mode == "magic":
             self.big_words = f"Roll {draw.SPELL_GOALS[spell['name']]}!"
+            # the roll's count as a fraction: the line holds the name and spell at Large text
             self.turn_name = (f"{who}: {draw.SPELL_WORDS[spell['name']]} "
-                              f"({spell['rolls_used'] + 1} of 3)")
+                              f"{spell['rolls_used'] + 1}/3")
         else:
             self.big_words = words.get(mode, prompt.get("text", ""))
 
@@ -184,7 +188,7 @@ class QuestScreen(Screen):
 
     def _panel(self, app, summary: dict, prompt: dict) -> None:
         mode = self.mode
-        stop = ("End the turn", "skip the spell", theme.GREY_BTN, theme.INK,
+        stop = ("End the turn", "", theme.GREY_BTN, theme.INK,
                 lambda: app.send(Command("end_turn")))
         cancel = ("Pick again", "", theme.GREY_BTN, theme.INK, self.unpick)
         if mode == "roll":
@@ -221,7 +225,7 @@ class QuestScreen(Screen):
                 if len(self.picked) == 2:
                     i, j = self.picked
                     # the panel names the two bottles: the button says the deed, once
-                    swap = ("Swap them", "", theme.GOOD, theme.DARK_INK,
+                    swap = ("Swap", "", theme.GOOD, theme.DARK_INK,
                             lambda: app.send(Command("swap", args={"bottles": [i, j]})))
                     panel.show(f"Bottles {i} and {j}", "Swap them on the board too",
                                [swap, cancel], "spell", "exchange")
