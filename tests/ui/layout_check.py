@@ -295,7 +295,7 @@ def check(u: float, table: bool = False, dialog: bool = False,
     (``large``: Large text's; ``floor`` False: the rule before the floor, on the screen
     alone); ``dialog``: one is open, so the screen under it is dimmed and its repeats are not
     read."""
-    from layout_reading import SAID_ONCE_HOLDS, _capital_finding, said_twice
+    from layout_reading import SAID_ONCE_HOLDS, _capital_finding, drawn_findings, said_twice
 
     window = (0.0, 0.0, float(Window.width), float(Window.height))
     found: list[Finding] = list(_layered(Window))
@@ -310,6 +310,8 @@ def check(u: float, table: bool = False, dialog: bool = False,
                 found.append(caps)
             if w.text.strip() and (cut := _cut_by_ancestor(w)) is not None:
                 found.append(cut)
+        elif table and floor:        # texts drawn on a canvas (the Cauldron track's)
+            found.extend(drawn_findings(w, u, large))
         if not isinstance(w, (BoxLayout, GridLayout, StackLayout)):
             found.extend(_layered(w))
         if _is_target(w) and not w.disabled and (

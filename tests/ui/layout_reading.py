@@ -3,7 +3,8 @@ capitals' height from the font's own metrics, a phrase said twice, a control tha
 
 - ``capitals``: on a game's table screen, a headline, a seat's name or a count (``far: True``)
   with capitals under FAR_CAPS pixels at 800x480 (in units at any size), any other text
-  under NEAR_CAPS;
+  under NEAR_CAPS; a widget's texts drawn on its canvas (``drawn_texts``: the Cauldron
+  track's numbers and names) are judged as Labels are;
 - ``said twice``: a run of three words two texts of a table screen share, or one text says
   twice (ui/text/phrases.py: within a line, a thing's name one word), list items excepted;
 - ``moved``: a control of two consecutive captured states of one phase not in one place
@@ -43,7 +44,7 @@ OLD_NEAR_CAPS = 14
 #: The games (their table screen's name) whose every captured state, dialogs and forms over
 #: the table included, is held to the floor; the others to the rule before it, and their
 #: findings under the floor are counted in the figures (``under_floor``) until they join.
-FLOOR_HELD: set[str] = {"witchs_brew", "quest"}
+FLOOR_HELD: set[str] = {"witchs_brew", "quest", "cauldron"}
 
 
 def _is_far(w: Label) -> bool:
@@ -63,20 +64,44 @@ def _capital_finding(w: Label, u: float, large: bool = False,
         return None
     if not floor:
         return _old_capital_finding(w, u)
-    far = _is_far(w)
-    near_least, far_least = (LARGE_NEAR_CAPS, LARGE_FAR_CAPS) if large else (NEAR_CAPS, FAR_CAPS)
     ratio = cap_ratio(_font_file(w))
-    main = capital_px(w)
-    smallest = main if not w.markup else min(
-        [float(w.font_size)] + [float(x) for x in SIZE_TAG.findall(w.text)]) * ratio
-    if far and main < far_least * u - 0.5:
-        return Finding("capitals", describe(w), f"capitals {main / u:.0f} px, a headline, "
-                       f"name, figure or button needs {far_least} (font size "
-                       f"{_main_size(w) / u:.0f})")
-    if smallest < near_least * u - 0.5:
-        return Finding("capitals", describe(w), f"capitals {smallest / u:.0f} px, text on a "
-                       f"table screen needs {near_least} (font size {smallest / ratio / u:.0f})")
+    smallest = float(w.font_size) if not w.markup else min(
+        [float(w.font_size)] + [float(x) for x in SIZE_TAG.findall(w.text)])
+    return _below_floor(describe(w), _is_far(w), _main_size(w), smallest, ratio, u, large)
+
+
+def _below_floor(where: str, far: bool, main: float, smallest: float, ratio: float, u: float,
+                 large: bool) -> Finding | None:
+    """The floor's finding on one text (None: it holds): ``main`` is the size most of its
+    characters are drawn at, ``smallest`` its least, in pixels; ``ratio`` its capitals' share
+    of the size."""
+    near_least, far_least = (LARGE_NEAR_CAPS, LARGE_FAR_CAPS) if large else (NEAR_CAPS, FAR_CAPS)
+    if far and main * ratio < far_least * u - 0.5:
+        return Finding("capitals", where, f"capitals {main * ratio / u:.0f} px, a headline, "
+                       f"name, figure or button needs {far_least} (font size {main / u:.0f})")
+    if smallest * ratio < near_least * u - 0.5:
+        return Finding("capitals", where, f"capitals {smallest * ratio / u:.0f} px, text on a "
+                       f"table screen needs {near_least} (font size {smallest / u:.0f})")
     return None
+
+
+def drawn_texts(w: Widget) -> list:
+    """The texts a widget draws on its canvas rather than as Labels, where it says them
+    (``drawn_texts``: the Cauldron track's numbers, zones, names and tags): each with its
+    ``text``, ``font_size`` in pixels, ``bold``, ``far`` and ``font_name``."""
+    return [t for t in getattr(w, "drawn_texts", ()) if t.text.strip()]
+
+
+def _drawn_ratio(t) -> float:
+    faces = LabelBase._fonts.get(t.font_name)
+    return cap_ratio(faces[2 * bool(t.bold)] if faces else t.font_name)
+
+
+def drawn_findings(w: Widget, u: float, large: bool = False) -> list[Finding]:
+    """The floor's findings on the texts ``w`` draws on its canvas, judged as a Label's."""
+    return [f for t in drawn_texts(w) if (f := _below_floor(
+        f"{describe(w)} drawn {t.text[:40]!r}", t.far, t.font_size, t.font_size,
+        _drawn_ratio(t), u, large)) is not None]
 
 
 def _old_capital_finding(w: Label, u: float) -> Finding | None:
@@ -97,8 +122,10 @@ def _old_capital_finding(w: Label, u: float) -> Finding | None:
 def under_floor(u: float, large: bool) -> list[Finding]:
     """The floor's findings on what the window shows now, for a game not yet held to it."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    return [f for w, _clip in _shown(window) if isinstance(w, Label)
-            and (f := _capital_finding(w, u, large)) is not None]
+    shown = [w for w, _clip in _shown(window)]
+    return [f for w in shown if isinstance(w, Label)
+            and (f := _capital_finding(w, u, large)) is not None] + [
+        f for w in shown for f in drawn_findings(w, u, large)]
 
 
 #: layouts that only place their children: two of them side by side are not a list's items
@@ -221,15 +248,19 @@ def capital_px(w: Label) -> float:
 def capitals(u: float) -> list[tuple[float, str]]:
     """(capital height in pixels, the widget) of every text the window shows now."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    return [(capital_px(w), describe(w)) for w, _clip in _shown(window)
-            if isinstance(w, Label) and w.text.strip()]
+    shown = [w for w, _clip in _shown(window)]
+    return [(capital_px(w), describe(w)) for w in shown
+            if isinstance(w, Label) and w.text.strip()] + [
+        (t.font_size * _drawn_ratio(t), f"{describe(w)} drawn {t.text[:40]!r}")
+        for w in shown for t in drawn_texts(w)]
 
 
 def text_sizes(u: float) -> list[float]:
     """The size, in units, of every text the window shows now (one per label)."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    return [_main_size(w) / u for w, _clip in _shown(window)
-            if isinstance(w, Label) and w.text.strip()]
+    shown = [w for w, _clip in _shown(window)]
+    return [_main_size(w) / u for w in shown if isinstance(w, Label) and w.text.strip()] + [
+        t.font_size / u for w in shown for t in drawn_texts(w)]
 
 
 def controls() -> dict[str, Rect]:
@@ -241,9 +272,14 @@ def controls() -> dict[str, Rect]:
 
 def targets() -> dict[str, Widget]:
     """Each enabled control the window shows, by the key :func:`controls` gives it."""
+    return {key: w for key, (w, _clip) in clipped_targets().items()}
+
+
+def clipped_targets() -> dict[str, tuple[Widget, Rect | None]]:
+    """:func:`targets`, each with the clip of the ScrollView it is in (None: the window)."""
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    placed: dict[str, Widget] = {}
-    for w, _clip in _shown(window):
+    placed: dict[str, tuple[Widget, Rect | None]] = {}
+    for w, clip in _shown(window):
         if _is_target(w) and not w.disabled:
             what = next((getattr(w, a) for a in ("die", "seat", "role", "kind")
                          if isinstance(getattr(w, a, None), (str, int))
@@ -254,7 +290,7 @@ def targets() -> dict[str, Widget]:
             while named in placed:
                 n += 1
                 named = f"{key} #{n}"
-            placed[named] = w
+            placed[named] = (w, clip)
     return placed
 
 

@@ -39,6 +39,10 @@ def strip_cards(app) -> list[CauldronSeatCard]:
     return cards
 
 
+def offer_cards(app) -> list[OfferCard]:
+    return [w for w in screen(app).market.walk(restrict=True) if isinstance(w, OfferCard)]
+
+
 def says_each_seat(app, cards) -> None:
     """Name, Magik, Potions and Spells on each card, as far texts (capitals of 21 px at
     800x480, which the layout check measures in shot())."""
@@ -115,8 +119,19 @@ def test_large_text_shows_the_market_whole_rather_than_a_cramped_strip(app, tmp_
     try:
         to_market(app, SIX[:3])
         assert not strip_cards(app)           # a quarter larger: the Market keeps its room
-        shot("cauldron_market_large_text")
+        for size in ((800, 480), (1280, 720)):
+            resize(*size)
+            shot("cauldron_market_large_text")
+            # every offer's name at Large text's size: a shorter word where the whole one
+            # does not fit its card (at 800x480 "Advanced Potion" fell back to the normal size)
+            names = {c.title: c.children[-1] for c in offer_cards(app)}
+            assert all(n.grow == app.font_factor for n in names.values()), \
+                {t: n.font_size / app.u for t, n in names.items()}
+            short = {t: n.text for t, n in names.items() if n.text != t}
+            assert short == ({"Advanced Spell": "Adv. Spell", "Advanced Potion": "Adv. Potion"}
+                             if size == (800, 480) else {}), size
     finally:
+        resize(800, 480)
         monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "none.json"))
         app.load_table_settings()
         frames()

@@ -160,14 +160,22 @@ def name_to_fit(button, kind: str) -> None:
     """An Ingredient's button says its whole name where it fits on one line at the button's
     size, else the short word of the seat cards ("Mushroom"): a name broken over two lines
     left no room for the count under it, and a smaller size is not read from a chair."""
-    from kivy.app import App
+    words_to_fit(button, ingredient_name(kind), BUTTON_SHORT.get(kind, short(kind)),
+                 attr="title", margin=12)
 
+
+def words_to_fit(widget, whole: str, shorter: str, attr: str = "text",
+                 margin: float = 2) -> None:
+    """``whole`` on ``widget`` (its ``attr``) where it fits on one line, ``margin`` units to
+    spare, at the size Large text would draw it (``app.fu``), else ``shorter``: words that
+    do not fit are drawn at the normal size, under Large text's floor, so less is shown."""
     from ui.widgets.common import text_needs
 
-    def fit(b, width):
+    def fit(w, *_args):
         app = App.get_running_app()
-        whole = ingredient_name(kind)
-        need = text_needs(False, whole, app.fu * b.fs, b.font_name, True, None, "center")[0]
-        b.title = whole if need <= width - app.u * 12 else BUTTON_SHORT.get(kind, short(kind))
+        need = text_needs(False, whole, app.fu * w.fs, w.font_name, bool(w.bold), None,
+                          "left")[0]
+        setattr(w, attr, whole if need <= w.width - app.u * margin else shorter)
 
-    button.bind(width=fit)
+    setattr(widget, attr, whole)    # until it is laid out: its width then says which
+    widget.bind(width=fit, large=fit)

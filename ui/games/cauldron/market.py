@@ -17,11 +17,14 @@ from companion.core.model import Command
 from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron.common import (
-    ITEM_TITLES, ingredient_colours, ingredient_name, name_to_fit, send,
+    ITEM_TITLES, ingredient_colours, ingredient_name, name_to_fit, send, words_to_fit,
 )
 from ui.widgets.common import Box, FlatButton, Txt
 
 REASON_INK = theme.rgba("#F4A093")
+#: an offer's name where the whole one does not fit its card at the action size (Large text
+#: at 800x480): the card is read from a chair, and the log and a refusal say the name whole
+ITEM_SHORT = {"advanced_spell": "Adv. Spell", "advanced_potion": "Adv. Potion"}
 
 
 def card_reason(reason: str) -> str:
@@ -58,6 +61,8 @@ class CauldronMarketPanel(BoxLayout):
     with_seats = BooleanProperty(False)
     #: the Field choice is open (the table's strip of seats makes way for its buttons)
     choosing_field = BooleanProperty(False)
+    magik_h = NumericProperty(0)
+    words_h = NumericProperty(0)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -65,6 +70,9 @@ class CauldronMarketPanel(BoxLayout):
         self.pending: dict | None = None   # the offer waiting for a choice (field type, discard)
         self.marking = False               # the Field choice marks types run out of the box
         self._key = self._session = None
+
+    def on_kv_post(self, _base) -> None:
+        words_to_fit(self.ids.discount_words, "Card discount", "Discount")
 
     def show(self, summary: dict, prompt: dict) -> None:
         app = App.get_running_app()
@@ -114,6 +122,8 @@ class CauldronMarketPanel(BoxLayout):
                    shorten=not tall)
         if tall:
             name.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+        else:
+            words_to_fit(name, card.title, ITEM_SHORT.get(offer["item"], card.title))
         price = Txt(text=str(offer["cost"]), fs=theme.FIGURE_FS, bold=True, halign="right",
                     ink=theme.INK, size_hint_x=None, width=u * 30)
         name.far = price.far = True

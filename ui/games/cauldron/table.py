@@ -25,12 +25,12 @@ from companion.games.cauldron import data as d
 from ui import theme
 from ui.games.cauldron import entries, potion  # noqa: F401 (kv classes)
 from ui.games.cauldron.ask import ask_now, new_parts
-from ui.games.cauldron.common import ingredient_colours, ingredient_name, send, short
+from ui.games.cauldron.common import ingredient_colours, ingredient_name, send, short, words_to_fit
 from ui.games.cauldron.dice import CauldronDicePanel, CauldronFixDieDialog
 from ui.games.cauldron.market import CauldronMarketPanel
 from ui.games.cauldron.potion import earlier_catalogue
 from ui.games.cauldron.seats import CauldronSeatRow, compact_height
-from ui.games.cauldron.track import CauldronTrack
+from ui.games.cauldron.track import TAG_WORD, CauldronTrack
 from ui.games.cauldron.turn import CauldronTurnPanel
 from ui.widgets.common import Chip, FlatButton, Stepper, Txt, text_needs
 
@@ -131,12 +131,15 @@ class CauldronPhasePanel(BoxLayout):
             box.add_widget(self._go("Board filled", "",
                                     lambda: send(Command("fill_board"))))
         elif phase == "milestones":
-            self.heading = "As printed on the board"
+            # Large text: the headline says where they are printed; the steppers keep the room
+            self.heading = "" if app.font_factor > 1 else "As printed on the board"
             self.steppers = {}
             for key, text in d.MILESTONE_TEXT.items():
                 column = BoxLayout(orientation="vertical", spacing=u * 2)
-                column.add_widget(Txt(text=text, fs=theme.DETAIL_FS, bold=True, halign="center",
-                                      size_hint_y=None, height=u * 28))
+                name = Txt(fs=theme.DETAIL_FS, bold=True, halign="center", size_hint_y=None,
+                           height=max(u * 28, app.fu * 29))
+                words_to_fit(name, text, TAG_WORD[key])    # "Rituals" where it must
+                column.add_widget(name)
                 s = Stepper(label="", value=DEFAULT_MILESTONES[key], minimum=d.MILESTONE_MIN,
                             maximum=d.MILESTONE_MAX, signed=False, height=u * 56)
                 s.children[-1].size_hint_x = 0.01  # no label chip: the name is above
@@ -235,8 +238,10 @@ class CauldronScreen(Screen):
         phase = PHASE_WORDS.get(summary["phase"], "")
         n = summary["season_number"]
         texts = [f"{season} Season {n}\n{phase}", f"{season} {n}\n{phase}"]
-        tries = [(t, s) for s in (app.fu * theme.DETAIL_FS, app.u * theme.DETAIL_FS)
-                 for t in texts] + [(f"{season} {n}", app.u * theme.DETAIL_FS)]   # the season
+        # Large text: at its size or not at all (the season's word alone, else nothing)
+        sizes = (app.fu * theme.DETAIL_FS,) if app.font_factor > 1 else (app.u * theme.DETAIL_FS,)
+        tries = [(t, s) for s in sizes for t in texts] + [
+            (t, sizes[0]) for t in (f"{season} {n}", season, "")]   # the season
         for text, size in tries:
             need = text_needs(False, text, size, label.font_name, True, None, "left")
             if need[0] <= label.width + 1 and need[1] <= label.height + 1:

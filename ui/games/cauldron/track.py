@@ -11,6 +11,8 @@ width, and the tags are on two rows."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -67,8 +69,24 @@ def text_at(text: str, size: float, colour, x: float, y: float, w: float, h: flo
     Rectangle(texture=tex, pos=(round(tx), round(y + (h - th) / 2)), size=tex.size)
 
 
+@dataclass(frozen=True)
+class DrawnText:
+    """A text drawn on the canvas, as the layout check reads a Label's (its words, its size in
+    pixels, bold, and ``far``: read from every chair), so the type scale's floor judges the
+    track's texts too (tests/ui/layout_reading.py). None of the track's is far: the names and
+    Magik on its lanes are a key to the tokens at the detail size (six lanes share the body),
+    the seats' cards on the table say them at a name's size."""
+
+    text: str
+    font_size: float
+    bold: bool
+    far: bool = False
+    font_name: str = "Roboto"    # what CoreLabel draws with, unless told
+
+
 class CauldronTrack(Widget):
-    """``show(summary, current_seat)`` draws it; it redraws itself when resized."""
+    """``show(summary, current_seat)`` draws it; it redraws itself when resized.
+    ``drawn_texts``: every text the last drawing put on the canvas."""
 
     legend = BooleanProperty(True)
     legend_text = ListProperty([])     # the legend's parts, also for tests and screen readers
@@ -77,6 +95,8 @@ class CauldronTrack(Widget):
         super().__init__(**kwargs)
         self._data = None
         self._drawn = None
+        self.drawn_texts: list[DrawnText] = []
+        self._f = 1.0
         self._redraw = Clock.create_trigger(lambda *_: self.draw())
         self.bind(size=self._redraw, pos=self._redraw, legend=self._redraw,
                   parent=self._redraw)
@@ -93,7 +113,8 @@ class CauldronTrack(Widget):
         summary, current = self._data
         app = App.get_running_app()
         colours = [p["colour"] for p in app.session.state["players"]] if app.session else []
-        key = (tuple(self.pos), tuple(self.size), self.legend, app.u, app.portrait, current,
+        key = (tuple(self.pos), tuple(self.size), self.legend, app.u, app.fu, app.portrait,
+               current,
                tuple(colours),
                tuple((p["name"], p["magik"]) for p in summary["players"]), summary.get("winner"),
                str(summary["milestones"]), summary["lsp"], summary["hsp"])
@@ -102,26 +123,35 @@ class CauldronTrack(Widget):
         self._drawn = key
         self.canvas.clear()
         with self.canvas:
+            self._f = app.fu       # the texts' unit: Large text's, as every Label's
             self._paint(summary, current, colours, app.u, app.portrait)
+
+    def _text(self, text: str, size: float, colour, x: float, y: float, w: float, h: float,
+              align: str = "center", bold: bool = True, far: bool = False) -> None:
+        text_at(text, size, colour, x, y, w, h, align, bold)
+        self.drawn_texts.append(DrawnText(text, size, bold, far))
 
     def _paint(self, summary, current, colours, u, tall: bool = False) -> None:
         players = summary["players"]
+        self.drawn_texts = []
         x0, y0 = self.pos
         w, h = self.size
-        zone_h, num_h = 30 * u, 30 * u     # the zones' words, the numbers: the lanes get the rest
+        wf = WORDS_FS * self._f
+        # the zones' words, the numbers (a line of their size): the lanes get the rest
+        zone_h = num_h = max(30 * u, 1.2 * wf)
         self._tag_rows = 2 if tall else 1
-        tags_h = (TAG_H * u + 4 * u) * self._tag_rows if self.legend else 0
+        tags_h = (self._tag_h(u) + 4 * u) * self._tag_rows if self.legend else 0
         lanes_top = y0 + h - zone_h - num_h
         bottom = y0 + tags_h
         lane_h = (lanes_top - bottom) / max(1, len(players))
         # portrait: the name on a line above the lane's token, the track the whole width
         self._name_h = 26 * u if tall else 0
-        name_fs = max(WORDS_FS * u, min(theme.NAME_FS * u, (self._name_h or lane_h) * 0.74))
+        name_fs = max(wf, min(theme.NAME_FS * u, (self._name_h or lane_h) * 0.74))
         name_w, longest = _name_column(players, name_fs, u)
         if tall:
             name_w = 0
         elif longest > name_w - 64 * u:    # a long name: smaller type (the floor), not "Chris..."
-            name_fs = max(WORDS_FS * u, name_fs * (name_w - 64 * u) / longest)
+            name_fs = max(wf, name_fs * (name_w - 64 * u) / longest)
         cell = (w - name_w) / CELLS
         cx = x0 + name_w
         marks = {m["position"]: m["reached"] for m in summary["milestones"].values()
@@ -145,7 +175,7 @@ class CauldronTrack(Widget):
             Line(points=[cx + k * cell, bottom, cx + k * cell, lanes_top], width=1)
         for position, used in marks.items():
             # as wide as its two digits at the detail size (a cell is narrower), centred
-            wide = max(cell, texture(str(position), WORDS_FS * u).width + 4 * u)
+            wide = max(cell, texture(str(position), wf).width + 4 * u)
             Color(*(theme.GREY_BTN if used else theme.ACCENT))
             Rectangle(pos=(cx + (position + 0.5) * cell - wide / 2, lanes_top), size=(wide, num_h))
             Color(theme.ACCENT[0], theme.ACCENT[1], theme.ACCENT[2], 0.45)
@@ -153,23 +183,23 @@ class CauldronTrack(Widget):
                          cx + (position + 0.5) * cell, lanes_top], width=1.2 * u)
         top = lanes_top + num_h
         if not tall:
-            text_at("Magik", WORDS_FS * u, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u, zone_h,
-                    "left")
-        text_at("Enthusiasm", WORDS_FS * u, theme.INK, cx, top, (d.ENTHUSIASM_MAX + 1) * cell,
-                zone_h)
+            self._text("Magik", wf, theme.MUTED, x0 + 4 * u, top, name_w - 8 * u,
+                       zone_h, "left")
+        self._text("Enthusiasm", wf, theme.INK, cx, top,
+                   (d.ENTHUSIASM_MAX + 1) * cell, zone_h)
         # portrait: narrow cells, so the name runs from two cells before its zone to the end
         early = 2 if tall else 0
         room = (d.NOT_BY_BREWING_MAX - d.ADVANCED_ALCHEMY + 1 + 2 * early) * cell
         # the zone's whole name where its cells hold it, else its last word (never cut)
-        zone = "Advanced Alchemy" if texture("Advanced Alchemy", WORDS_FS * u).width <= room \
+        zone = "Advanced Alchemy" if texture("Advanced Alchemy", wf).width <= room \
             else "Alchemy"
-        text_at(zone, WORDS_FS * u, theme.INK, cx + (d.ADVANCED_ALCHEMY - early) * cell, top,
-                room, zone_h)
-        for k in numbers(cell / u, marks):
+        self._text(zone, wf, theme.INK, cx + (d.ADVANCED_ALCHEMY - early) * cell, top,
+                   room, zone_h)
+        for k in numbers(cell * WORDS_FS / wf, marks):
             ink = (theme.INK if marks[k] else theme.DARK_INK) if k in marks else (
                 theme.INK if k % 5 == 0 else theme.MUTED)
-            text_at(str(k), WORDS_FS * u, ink, cx + (k - 0.5) * cell, lanes_top, 2 * cell,
-                    num_h, bold=k % 5 == 0 or k in marks)
+            self._text(str(k), wf, ink, cx + (k - 0.5) * cell, lanes_top, 2 * cell,
+                       num_h, bold=k % 5 == 0 or k in marks)
         for i, p in enumerate(players):
             self._lane(i, p, summary, current, colours, x0, cx, cell,
                        lanes_top - (i + 1) * lane_h, name_w, lane_h, name_fs, u)
@@ -185,11 +215,11 @@ class CauldronTrack(Widget):
             line_h, y_token = name_h, y - (lane_h)
         else:
             line_h, y_token = lane_h, y
-        text_at(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
-                name_w - 58 * u, line_h, "left")
-        text_at(str(p["magik"]), max(WORDS_FS * u, min(theme.FIGURE_FS * u, line_h * 0.74)),
-                theme.INK, x0 + name_w - 52 * u, y,
-                42 * u, line_h, "right")
+        self._text(p["name"], fs, theme.ACCENT if i == current else theme.INK, x0 + 6 * u, y,
+                   name_w - 58 * u, line_h, "left")
+        floor = WORDS_FS * self._f
+        self._text(str(p["magik"]), max(floor, min(theme.FIGURE_FS * u, line_h * 0.74)),
+                   theme.INK, x0 + name_w - 52 * u, y, 42 * u, line_h, "right")
         y = y_token
         size = max(14 * u, min(lane_h - 2 * u, 44 * u))    # as large as the lane allows
         position = max(0, min(d.WIN, p["magik"]))
@@ -199,7 +229,12 @@ class CauldronTrack(Widget):
         won = summary.get("winner") == p["name"]
         Color(*(theme.ACCENT if won else theme.rgba(hex_colour)))
         disc(pos=(tx, ty), size=(size, size))
-        text_at(p["name"][:1].upper(), size * 0.68, theme.ink_on(hex_colour), tx, ty, size, size)
+        if size * 0.68 >= floor:    # the initial where it is read; else the colour alone
+            self._text(p["name"][:1].upper(), size * 0.68, theme.ink_on(hex_colour), tx, ty, size,
+                       size)
+
+    def _tag_h(self, u: float) -> float:
+        return max(TAG_H * u, 1.2 * TAG_FS * self._f)   # Large text: a line of its size
 
     def _tags(self, summary, cx, cell, y0, lanes_bottom, u) -> None:
         """Each milestone's name on a tag under its position (and the 35 that wins), joined to
@@ -217,7 +252,7 @@ class CauldronTrack(Widget):
                              "used" if m["reached"] else "open"))
             said.append((d.WIN, f"{d.WIN} wins" + (" (by brewing)" if full else ""), "win"))
             forms.append(said)
-        fs, pad, gap = TAG_FS * u, 8 * u, 6 * u
+        fs, pad, gap = TAG_FS * self._f, 8 * u, 6 * u
         row = (cx, cx + cell * CELLS)
         rows = self._tag_rows        # portrait: every other tag on a second row
         for said in forms:
@@ -230,7 +265,7 @@ class CauldronTrack(Widget):
         for r in range(rows):
             lefts[r::rows] = spread(anchors[r::rows], widths[r::rows], row, gap)
         self.legend_text = [text for _, text, _ in said]
-        tag_h = TAG_H * u
+        tag_h = self._tag_h(u)
         for n, ((position, text, kind), anchor, left, width) in enumerate(
                 zip(said, anchors, lefts, widths)):
             tag_y = y0 + (rows - 1 - n % rows) * (tag_h + 4 * u)
@@ -241,7 +276,7 @@ class CauldronTrack(Widget):
             Line(points=[anchor, lanes_bottom, min(max(anchor, left + pad), left + width - pad),
                          tag_y + tag_h], width=1.2 * u)
             Rectangle(pos=(left, tag_y), size=(width, tag_h))
-            text_at(text, fs, ink, left, tag_y, width, tag_h)
+            self._text(text, fs, ink, left, tag_y, width, tag_h)
 
 
 def spread(anchors: list[float], widths: list[float], row: tuple[float, float],
