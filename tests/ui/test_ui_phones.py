@@ -208,7 +208,7 @@ def test_counts_follow_the_phones_and_a_seat_s_press_is_gated_and_logged(sharing
         assert wait_for(lambda: len(app.session.steps) == steps + 1)
         assert wait_for(lambda: anna.applied(2))           # and the phone is told it was played
         assert app.session.steps[-1].source == "Anna's phone"
-        assert app.log_all()[-1].endswith("(Anna's phone)")
+        assert app.log_entries()[-1][0].endswith("(Anna's phone)")   # the press's own line
         after = watcher.snapshot()                  # the watcher sees the change at once
         assert after["n"] > seen["n"] and after["log"][-1]["source"] == "Anna's phone"
         watcher.close()
@@ -436,7 +436,7 @@ def test_the_page_in_a_browser_follows_the_pi_and_presses_as_anna_s_phone(
           meanwhile=lambda: frames(1))
     step = app.session.steps[-1]
     assert step.source == "Anna's phone" and step.command.player == "Anna"
-    assert app.log_all()[-1].endswith("(Anna's phone)")
+    assert app.log_entries()[-1][0].endswith("(Anna's phone)")   # the press's own line
     current()
     assert "Anna's phone" in text(browser, "log")
 
