@@ -12,7 +12,7 @@ class HardwareError(CompanionError, OSError):
 
 
 #: The longest run of characters without a space a config's message quotes whole.
-MAX_WORD = 100
+MAX_WORD = 256   # a path the person gave stays whole; a pasted giant does not
 
 
 class ConfigError(CompanionError, ValueError):

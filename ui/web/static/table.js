@@ -247,8 +247,8 @@
     }
     message.id = `${PAGE}.${++presses}`;   // this page's own name for it: asked after by it
     const timer = setTimeout(() => {
+      remember(message.id, label);          // with the server run it was sent to
       pending.delete(message.id);
-      remember(message.id, label);
       say(`No answer yet for ${label}: the page asks the table what became of it when it hears it again.`);
       doubt();
     }, ANSWER_S * 1000);
